@@ -1,0 +1,25 @@
+// One jest run over every workspace; workspace libraries resolve to their TypeScript sources.
+/** @type {import('jest').Config} */
+const path = require('node:path');
+
+const swc = ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+// ESM-only packages that tests load in-process are compiled to CommonJS by swc.
+const esmPackages = ['file-type', 'strtok3', 'token-types', 'peek-readable', '@tokenizer', 'uint8array-extras', '@borewit', 'fflate'];
+
+const shared = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': swc },
+  transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleNameMapper: { '^@register/([a-z-]+)$': path.join(__dirname, 'libs/$1/src') },
+  testTimeout: 60000,
+};
+
+const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters']
+  .map((dir) => ({ ...shared, displayName: dir.split('/')[1], rootDir: path.join(__dirname, dir), testMatch: ['<rootDir>/test/**/*.test.ts'] }));
+
+module.exports = {
+  projects,
+  globalSetup: path.join(__dirname, 'libs/testkit/dist/global-setup.js'),
+  globalTeardown: path.join(__dirname, 'libs/testkit/dist/global-teardown.js'),
+  maxWorkers: 2,
+};

@@ -1,0 +1,42 @@
+import type { Identity } from './identity';
+
+export const CAPABILITIES = [
+  'CanBeoordelen',
+  'applications:own',
+  'audit:read',
+  'brief:approve',
+  'brief:edit',
+  'brief:reveal-registernummer',
+  'cases:admin',
+  'flags:write',
+  'orgtemplate:edit',
+  'stamdata:read',
+  'uploads:admin-delete',
+] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+/**
+ * The one mapping from an identity to capabilities (decisions §2). `/me`, every `decisions` object and
+ * every enforcement call this; anything not granted here is denied.
+ */
+export function capabilitiesOf(identity: Identity | null): Capability[] {
+  if (!identity) return [];
+  const caps = new Set<Capability>();
+  const p = identity.practitioner;
+  if (p) {
+    caps.add('applications:own');
+    if (p.role === 'drafter') caps.add('brief:edit').add('brief:reveal-registernummer');
+    if (p.role === 'approver') caps.add('brief:approve');
+    if (p.role === 'admin') {
+      for (const c of ['orgtemplate:edit', 'stamdata:read', 'flags:write', 'cases:admin', 'audit:read', 'uploads:admin-delete'] as const) caps.add(c);
+    }
+  }
+  if (identity.caseHandler?.rollen.includes('beoordelaar')) caps.add('CanBeoordelen').add('stamdata:read');
+  if (identity.adminSeam && (p || identity.caseHandler)) caps.add('uploads:admin-delete');
+  // Code-point order, as /me promises ('CanBeoordelen' sorts first).
+  return [...caps].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export function hasCapability(identity: Identity | null, capability: Capability): boolean {
+  return capabilitiesOf(identity).includes(capability);
+}

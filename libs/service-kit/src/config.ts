@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n  ${problems.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment with a zod schema; every problem is listed at once. */
+export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  return result.data;
+}
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** What every service reads. Secrets have no default. */
+export const baseConfigSchema = z.object({
+  PORT: port,
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.url(),
+  NATS_URL: z.string().min(1),
+  INTERNAL_IDENTITY_SECRET: z.string().min(32, 'at least 32 characters'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
+});
+export type BaseConfig = z.infer<typeof baseConfigSchema>;

@@ -1,0 +1,50 @@
+import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import { SUBJECTS } from './events';
+import type { InternalClient } from './internal-client';
+import type { Logger } from './logger';
+
+export interface FeatureFlag {
+  key: string;
+  description: string | null;
+  enabled: boolean;
+}
+
+export interface FlagReader {
+  isEnabled(key: string): Promise<boolean>;
+}
+
+/**
+ * Reads feature flags from the reference service, cached. A flag-changed event drops the cache at once;
+ * a TTL refresh is the safety net for a missed event.
+ */
+export class FlagsClient implements FlagReader {
+  private cache: { flags: Map<string, boolean>; fetchedAt: number } | null = null;
+  private subscription: Subscription | null = null;
+
+  constructor(
+    private readonly client: InternalClient,
+    private readonly logger: Logger,
+    private readonly ttlMs = 30_000,
+  ) {}
+
+  listen(nc: NatsConnection): void {
+    this.subscription = nc.subscribe(SUBJECTS.flagsChanged, {
+      callback: () => {
+        this.cache = null;
+      },
+    });
+  }
+
+  async isEnabled(key: string): Promise<boolean> {
+    if (!this.cache || Date.now() - this.cache.fetchedAt > this.ttlMs) {
+      const { body } = await this.client.request<FeatureFlag[]>('GET', '/internal/flags');
+      this.cache = { flags: new Map(body.map((f) => [f.key, f.enabled])), fetchedAt: Date.now() };
+      this.logger.debug({ flags: body.length }, 'feature flags refreshed');
+    }
+    return this.cache.flags.get(key) ?? false;
+  }
+
+  close(): void {
+    this.subscription?.unsubscribe();
+  }
+}

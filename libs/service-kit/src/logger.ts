@@ -1,0 +1,27 @@
+import pino, { type Logger } from 'pino';
+import { currentCorrelationId } from './context';
+
+export type { Logger };
+
+/** Paths pino never writes: identity, authorization and anything that could carry personal data. */
+export const REDACT_PATHS = [
+  'req.headers["x-subject"]',
+  'req.headers["x-medewerker"]',
+  'req.headers["x-rollen"]',
+  'req.headers["x-internal-identity"]',
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+export function createLogger(service: string, level = 'info'): Logger {
+  return pino({
+    name: service,
+    level,
+    redact: { paths: REDACT_PATHS, remove: true },
+    mixin() {
+      const correlationId = currentCorrelationId();
+      return correlationId ? { correlationId } : {};
+    },
+  });
+}

@@ -1,0 +1,160 @@
+import { sql, type ColumnType, type Generated, type Kysely, type Transaction } from 'kysely';
+import type pg from 'pg';
+import type { JetStreamClient } from '@nats-io/jetstream';
+import { newEvent, type EventEnvelope } from './events';
+import type { Logger } from './logger';
+
+/** Table every service keeps (created by its own frozen migration). */
+export interface OutboxTable {
+  id: string;
+  subject: string;
+  envelope: ColumnType<EventEnvelope, string, string>;
+  created_at: Generated<Date>;
+  attempts: Generated<number>;
+}
+export interface WithOutbox {
+  outbox: OutboxTable;
+}
+
+export const OUTBOX_CHANNEL = 'outbox';
+
+/** Writes an event in the caller's transaction; it is published only if that transaction commits. */
+export async function enqueueEvent<DB extends WithOutbox, T extends Record<string, unknown>>(
+  trx: Transaction<DB> | Kysely<DB>,
+  subject: string,
+  type: string,
+  data: T,
+  correlationId: string | null,
+): Promise<EventEnvelope<T>> {
+  const envelope = newEvent(type, data, correlationId);
+  const db = trx as unknown as Kysely<WithOutbox>;
+  await db.insertInto('outbox').values({ id: envelope.id, subject, envelope: JSON.stringify(envelope) }).execute();
+  // NOTIFY is delivered on commit only; the relay also polls, so a lost notification only delays.
+  await sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
+  return envelope;
+}
+
+export interface OutboxRelayOptions {
+  db: Kysely<WithOutbox>;
+  pool: pg.Pool;
+  js: JetStreamClient;
+  logger: Logger;
+  pollIntervalMs?: number;
+  batchSize?: number;
+}
+
+/**
+ * Publishes committed outbox rows to JetStream with `Nats-Msg-Id` = event id, then deletes them.
+ * Rows are claimed with FOR UPDATE SKIP LOCKED so several relays (replicas) never publish the same row
+ * at once; a crash between publish and delete re-publishes, which the stream's dedupe window and the
+ * idempotent consumers absorb.
+ */
+export class OutboxRelay {
+  private listener: pg.PoolClient | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(private readonly options: OutboxRelayOptions) {}
+
+  async start(): Promise<void> {
+    await this.listen();
+    this.schedule(0);
+  }
+
+  private async listen(): Promise<void> {
+    try {
+      const client = await this.options.pool.connect();
+      client.on('notification', () => this.kick());
+      client.on('error', (err) => {
+        this.options.logger.warn({ err }, 'outbox listener lost; polling until it is back');
+        client.release(true);
+        this.listener = null;
+        if (!this.stopped) setTimeout(() => void this.listen(), 1000).unref();
+      });
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      this.listener = client;
+    } catch (err) {
+      this.options.logger.warn({ err }, 'outbox listener failed to start; polling');
+      if (!this.stopped) setTimeout(() => void this.listen(), 1000).unref();
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.kick(), delayMs);
+    this.timer.unref();
+  }
+
+  /** Runs a drain now (or right after the current one). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((err) => this.options.logger.warn({ err }, 'outbox relay pass failed; will retry'))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.kick();
+        } else {
+          this.schedule(this.options.pollIntervalMs ?? 1000);
+        }
+      });
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      const published = await this.publishBatch();
+      if (published < (this.options.batchSize ?? 100)) return;
+    }
+  }
+
+  private async publishBatch(): Promise<number> {
+    const { db, js } = this.options;
+    return db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('outbox')
+        .select(['id', 'subject', 'envelope'])
+        .orderBy('created_at')
+        .limit(this.options.batchSize ?? 100)
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      if (rows.length === 0) return 0;
+      const done: string[] = [];
+      let failure: unknown = null;
+      for (const row of rows) {
+        try {
+          await js.publish(row.subject, JSON.stringify(row.envelope), { msgID: row.id, timeout: 5000 });
+        } catch (err) {
+          failure = err;
+          break;
+        }
+        done.push(row.id);
+      }
+      if (done.length > 0) await trx.deleteFrom('outbox').where('id', 'in', done).execute();
+      if (failure) {
+        this.options.logger.warn({ err: failure, pending: rows.length - done.length }, 'outbox publish failed; will retry');
+        return 0;
+      }
+      return rows.length;
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    if (this.listener) {
+      await this.listener.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
+      this.listener.release();
+      this.listener = null;
+    }
+  }
+}

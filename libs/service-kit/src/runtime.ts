@@ -1,0 +1,59 @@
+import type { Server } from 'node:http';
+import type { Logger } from './logger';
+
+export interface RunningService {
+  server: Server;
+  /** Closed in order after the server stopped accepting and finished in-flight requests. */
+  closers: Array<{ name: string; close: () => Promise<void> | void }>;
+}
+
+/** Listens on host:port and resolves with the server once it accepts connections. */
+export function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+/** Turns SIGTERM/SIGINT into one ordered shutdown; a timer forces the exit if something hangs. */
+export function handleShutdown(running: RunningService, logger: Logger, timeoutMs: number): void {
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out; forcing exit');
+      process.exit(1);
+    }, timeoutMs);
+    force.unref();
+    await new Promise<void>((resolve) => {
+      running.server.close(() => resolve());
+      running.server.closeIdleConnections();
+    });
+    for (const closer of running.closers) {
+      try {
+        await closer.close();
+      } catch (err) {
+        logger.warn({ err, closer: closer.name }, 'close failed');
+        process.exitCode = 1;
+      }
+    }
+    logger.info('stopped');
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Runs a service's main; a start-up failure is logged and exits non-zero. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 1;
+    setTimeout(() => process.exit(1), 100).unref();
+  });
+}

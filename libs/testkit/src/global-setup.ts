@@ -1,0 +1,77 @@
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver, type Running } from '@register/embedded';
+
+const started: Array<() => Promise<unknown>> = [];
+(globalThis as { __registerInfra?: typeof started }).__registerInfra = started;
+
+async function dockerAvailable(): Promise<boolean> {
+  try {
+    const { getContainerRuntimeClient } = await import('testcontainers');
+    await getContainerRuntimeClient();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One resolution order for every piece of infrastructure: an explicit URL from the environment, else a
+ * container where Docker runs, else the embedded default. The result goes into TEST_* variables that
+ * the jest workers inherit.
+ */
+export default async function globalSetup(): Promise<void> {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'register-test-'));
+  const docker = process.env['DATABASE_URL'] && process.env['NATS_URL'] && process.env['S3_ENDPOINT'] ? false : await dockerAvailable();
+
+  if (process.env['DATABASE_URL']) {
+    process.env['TEST_PG_URL'] = process.env['DATABASE_URL'];
+  } else if (docker) {
+    const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
+    const pg = await new PostgreSqlContainer('postgres:17-alpine').withUsername('postgres').withPassword('postgres').start();
+    started.push(() => pg.stop());
+    process.env['TEST_PG_URL'] = pg.getConnectionUri().replace(/\/[^/]*$/, '/postgres');
+  } else {
+    const pg: Running = await startEmbeddedPostgres(path.join(tmp, 'pg'), await freePort());
+    started.push(() => pg.stop());
+    process.env['TEST_PG_URL'] = pg.url;
+  }
+
+  if (process.env['NATS_URL']) {
+    process.env['TEST_NATS_URL'] = process.env['NATS_URL'];
+  } else if (docker) {
+    const { NatsContainer } = await import('@testcontainers/nats');
+    const nats = await new NatsContainer('nats:2.10-alpine').withJetStream().start();
+    started.push(() => nats.stop());
+    process.env['TEST_NATS_URL'] = nats.getConnectionOptions().servers as string;
+  } else if (hasNatsServer()) {
+    const nats = await startNatsServer(path.join(tmp, 'nats'), await freePort());
+    started.push(() => nats.stop());
+    process.env['TEST_NATS_URL'] = nats.url;
+  } else {
+    throw new Error('No NATS: set NATS_URL, run Docker, or put nats-server on the PATH.');
+  }
+
+  if (process.env['S3_ENDPOINT']) {
+    process.env['TEST_S3_ENDPOINT'] = process.env['S3_ENDPOINT'];
+    process.env['TEST_S3_ACCESS_KEY'] = process.env['S3_ACCESS_KEY'] ?? '';
+    process.env['TEST_S3_SECRET_KEY'] = process.env['S3_SECRET_KEY'] ?? '';
+    process.env['TEST_S3_EMBEDDED'] = 'false';
+  } else if (docker) {
+    const { MinioContainer } = await import('@testcontainers/minio');
+    const minio = await new MinioContainer('minio/minio:latest').start();
+    started.push(() => minio.stop());
+    process.env['TEST_S3_ENDPOINT'] = minio.getConnectionUrl();
+    process.env['TEST_S3_ACCESS_KEY'] = minio.getUsername();
+    process.env['TEST_S3_SECRET_KEY'] = minio.getPassword();
+    process.env['TEST_S3_EMBEDDED'] = 'false';
+  } else {
+    const s3 = await startS3rver(path.join(tmp, 's3'), await freePort(), 'documents');
+    started.push(() => s3.stop());
+    process.env['TEST_S3_ENDPOINT'] = s3.url;
+    process.env['TEST_S3_ACCESS_KEY'] = s3.accessKey;
+    process.env['TEST_S3_SECRET_KEY'] = s3.secretKey;
+    process.env['TEST_S3_EMBEDDED'] = 'true';
+  }
+}
