@@ -11,7 +11,6 @@ const shared = {
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleNameMapper: { '^@register/([a-z-]+)$': path.join(__dirname, 'libs/$1/src') },
-  testTimeout: 60000,
 };
 
 const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters']
@@ -22,4 +21,5 @@ module.exports = {
   globalSetup: path.join(__dirname, 'libs/testkit/dist/global-setup.js'),
   globalTeardown: path.join(__dirname, 'libs/testkit/dist/global-teardown.js'),
   maxWorkers: 2,
+  testTimeout: 60000,
 };

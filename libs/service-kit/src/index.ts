@@ -11,3 +11,4 @@ export * from './http';
 export * from './openapi';
 export * from './runtime';
 export * from './paging';
+export * from './clock';

@@ -34,8 +34,8 @@ export async function enqueueEvent<DB extends WithOutbox, T extends Record<strin
   return envelope;
 }
 
-export interface OutboxRelayOptions {
-  db: Kysely<WithOutbox>;
+export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {
+  db: Kysely<DB>;
   pool: pg.Pool;
   js: JetStreamClient;
   logger: Logger;
@@ -56,7 +56,11 @@ export class OutboxRelay {
   private again = false;
   private stopped = false;
 
-  constructor(private readonly options: OutboxRelayOptions) {}
+  private readonly options: OutboxRelayOptions;
+
+  constructor(options: OutboxRelayOptions<WithOutbox> | OutboxRelayOptions<any>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    this.options = options as OutboxRelayOptions;
+  }
 
   async start(): Promise<void> {
     await this.listen();

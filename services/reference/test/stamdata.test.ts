@@ -1,0 +1,91 @@
+import { asUser, caseHandler, practitioner } from '@register/testkit';
+import { startReference, type Harness } from './support/harness';
+
+let h: Harness;
+// A fixed "now": 2026-06-30T22:30Z is already 2026-07-01 in Amsterdam.
+const clock = { now: () => new Date('2026-06-30T22:30:00.000Z') };
+beforeAll(async () => {
+  h = await startReference(clock);
+});
+afterAll(async () => h.close());
+
+const admin = asUser(practitioner('900000001', 'admin'));
+const get = (path: string, headers = admin) => fetch(`${h.url}${path}`, { headers });
+
+async function codes(peildatum?: string): Promise<string[]> {
+  const res = await get(`/api/v1/stamdata/opleidingen${peildatum ? `?peildatum=${peildatum}` : ''}`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { rows: Array<{ code: string }> };
+  return body.rows.map((r) => r.code);
+}
+
+describe('GET /api/v1/stamdata', () => {
+  it('when an admin asks, then every table is summarised with its columns', async () => {
+    const res = await get('/api/v1/stamdata');
+    expect(res.status).toBe(200);
+    const tables = (await res.json()) as Array<{ id: string; temporal: boolean; columns: Array<{ name: string; type: string; isKey: boolean }> }>;
+    expect(tables.map((t) => t.id)).toEqual(['beroepen', 'opleidingen', 'specialismen', 'beleidsvragen']);
+    expect(tables.find((t) => t.id === 'opleidingen')?.temporal).toBe(true);
+    expect(tables.find((t) => t.id === 'beroepen')?.columns.find((c) => c.isKey)?.name).toBe('code');
+    expect(tables.find((t) => t.id === 'opleidingen')?.columns.find((c) => c.name === 'beroep')?.type).toBe('ref:beroepen.code');
+    expect(Object.keys(tables[0] as object).sort()).toEqual(['columns', 'id', 'label', 'temporal']);
+  });
+
+  it('when a beoordelaar asks, then it is allowed; a drafter is forbidden', async () => {
+    expect((await get('/api/v1/stamdata', asUser(caseHandler('mw-1', ['beoordelaar'])))).status).toBe(200);
+    const denied = await get('/api/v1/stamdata', asUser(practitioner('900000001', 'drafter')));
+    expect(denied.status).toBe(403);
+    expect(denied.headers.get('content-type')).toContain('application/problem+json');
+  });
+});
+
+describe('GET /api/v1/stamdata/:table', () => {
+  it('when peildatum is the first day of a validity period, then the row is included (vanaf inclusive)', async () => {
+    expect(await codes('2027-01-01')).toContain('gz-opleiding-psytrec');
+    expect(await codes('2026-12-31')).not.toContain('gz-opleiding-psytrec');
+  });
+
+  it('when peildatum is the end date, then the row is excluded (tot exclusive)', async () => {
+    expect(await codes('2023-12-31')).toContain('gz-opleiding-rinozh');
+    expect(await codes('2024-01-01')).not.toContain('gz-opleiding-rinozh');
+  });
+
+  it('when peildatum is omitted, then today in Amsterdam is used', async () => {
+    const today = await codes();
+    expect(today).toEqual(await codes('2026-07-01'));
+    expect(today).not.toEqual(await codes('2026-06-30').then((c) => [...c, 'x']));
+  });
+
+  it('when rows have ended and future periods, then enough of each exist', async () => {
+    const all = new Set([...(await codes('1975-01-01')), ...(await codes('2000-01-01')), ...(await codes('2030-01-01'))]);
+    expect(all.size).toBeGreaterThanOrEqual(30);
+  });
+
+  it.each(['2024-13-01', '2024-02-30', '20240101', 'morgen', '2024-1-01'])('when peildatum is %s, then 400 on every table', async (peildatum) => {
+    for (const table of ['opleidingen', 'beroepen']) {
+      const res = await get(`/api/v1/stamdata/${table}?peildatum=${peildatum}`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { type: string; errors: Array<{ field: string }> };
+      expect(body.type).toBe('/problems/validation');
+      expect(body.errors[0]?.field).toBe('peildatum');
+    }
+  });
+
+  it('when a valid peildatum is given for a non-temporal table, then it changes nothing', async () => {
+    const plain = (await (await get('/api/v1/stamdata/beroepen')).json()) as { rows: unknown[] };
+    const dated = (await (await get('/api/v1/stamdata/beroepen?peildatum=1900-01-01')).json()) as { rows: unknown[] };
+    expect(dated.rows).toEqual(plain.rows);
+    expect(plain.rows.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('when the table is unknown, then a bare 404', async () => {
+    const res = await get('/api/v1/stamdata/onbekend');
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('');
+  });
+
+  it('when beleidsvragen is read, then the language question is there with its type', async () => {
+    const body = (await (await get('/api/v1/stamdata/beleidsvragen')).json()) as { rows: Array<{ id: string; type: string }> };
+    expect(body.rows.find((r) => r.id === 'taalvaardigheid')?.type).toBe('ja-nee');
+  });
+});
