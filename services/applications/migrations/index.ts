@@ -1,7 +1,7 @@
 import type { Migration } from 'kysely';
-import * as initial from './20260601T000000-initial';
+import * as init from './2026-11-22T1600_init';
 
-/** Every migration, by its frozen timestamp name. */
+/** Frozen migrations in order; a new one is a new file added here, never an edit of an old one. */
 export const migrations: Record<string, Migration> = {
-  '20260601T000000-initial': initial,
+  '2026-11-22T1600_init': init,
 };

@@ -1,0 +1,66 @@
+import type { ApplicationRow } from '../data-access/applications.repository';
+import { mask } from './mask';
+
+export interface ApplicationStatus {
+  tag: string;
+  stepIndex: number | null;
+  stepCount: number | null;
+  referentie: string | null;
+  manual: boolean;
+  reden: string | null;
+}
+
+export interface ApplicationSummary {
+  id: string;
+  type: string;
+  status: ApplicationStatus;
+  documentIds: string[];
+  createdAt: string;
+  updatedAt: string;
+  submittedAt: string | null;
+  owner: string | null;
+}
+
+export interface ApplicationDetail {
+  id: string;
+  type: string;
+  status: ApplicationStatus;
+  draft: unknown;
+  documentIds: string[];
+  createdAt: string;
+  updatedAt: string;
+  submittedAt: string | null;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+export function toStatus(row: ApplicationRow): ApplicationStatus {
+  return { tag: row.status_tag, stepIndex: row.step_index, stepCount: row.step_count, referentie: row.referentie, manual: row.manual, reden: row.reden };
+}
+
+/** The owner is shown as-is in the practitioner's own list and masked everywhere a case handler looks. */
+export function toSummary(row: ApplicationRow, owner: 'plain' | 'masked'): ApplicationSummary {
+  return {
+    id: row.id,
+    type: row.type,
+    status: toStatus(row),
+    documentIds: row.document_ids,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    submittedAt: iso(row.submitted_at),
+    owner: owner === 'plain' ? row.owner : mask(row.owner),
+  };
+}
+
+export function toDetail(row: ApplicationRow): ApplicationDetail {
+  return {
+    id: row.id,
+    type: row.type,
+    status: toStatus(row),
+    draft: row.draft ?? null,
+    documentIds: row.document_ids,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    submittedAt: iso(row.submitted_at),
+  };
+}

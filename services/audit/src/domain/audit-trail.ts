@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import { validationError } from '@register/problem';
+import { decodeCursor, encodeCursor } from '@register/service-kit';
+import { insertAuditRow, listAuditRows, type AuditRow } from '../data-access/audit.repository';
+import type { AuditDb } from '../data-access/audit.tables';
+
+/** decisions §14: without a limit a page holds at most this many rows. */
+export const MAX_PAGE = 1000;
+
+const Position = z.tuple([z.iso.datetime(), z.uuid()]);
+
+export interface AuditQuery {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  action?: string | undefined;
+  correlationId?: string | undefined;
+}
+
+export interface AuditPage {
+  rows: AuditRow[];
+  nextCursor: string | null;
+}
+
+export async function recordAuditEvent(db: Kysely<AuditDb>, row: AuditRow): Promise<void> {
+  await insertAuditRow(db, row);
+}
+
+/** Newest first, keyset-paged on (at, event_id) so concurrent inserts never shift a page. */
+export async function readAuditTrail(db: Kysely<AuditDb>, query: AuditQuery): Promise<AuditPage> {
+  const position = decodeCursor(query.cursor, Position);
+  if (query.cursor !== undefined && !position) {
+    throw validationError([{ field: 'cursor', code: 'invalid_cursor', detail: 'The cursor is not one this service issued.' }]);
+  }
+  const limit = query.limit ?? MAX_PAGE;
+  const after = position ? { at: new Date(position[0]), eventId: position[1] } : null;
+  const rows = await listAuditRows(db, { action: query.action, correlationId: query.correlationId, after }, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor([last.at.toISOString(), last.event_id]) : null;
+  return { rows: page, nextCursor };
+}

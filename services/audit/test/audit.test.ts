@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { asUser, eventually, practitioner } from '@register/testkit';
+import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startAudit();
+});
+afterAll(async () => h.close());
+
+const admin = asUser(practitioner('900000001', 'admin'));
+const get = (path: string, headers = admin) => fetch(`${h.url}${path}`, { headers });
+const corr = () => `corr-audit-${randomUUID()}`;
+
+async function rowsOf(correlationId: string, count: number): Promise<Array<Record<string, unknown>>> {
+  return eventually(async () => {
+    const body = (await (await get(`/api/v1/admin/audit?correlationId=${correlationId}`)).json()) as Array<Record<string, unknown>>;
+    return body.length >= count ? body : undefined;
+  });
+}
+
+describe('GET /api/v1/admin/audit', () => {
+  it('when audit events are published, then an admin reads them newest first in the exact AuthzAudit shape', async () => {
+    const correlationId = corr();
+    const t0 = Date.parse('2026-11-22T09:30:00.000Z');
+    const older = auditEvent({ correlationId, action: 'reveal-registernummer', resource: 'brief', decision: 'deny', role: 'approver', occurredAt: new Date(t0) });
+    const newer = auditEvent({ correlationId, action: 'flag:set', resource: 'flag/herregistratie-aanvragen', occurredAt: new Date(t0 + 1500) });
+    await publish(h.events, newer, 'letters');
+    await publish(h.events, older, 'reference');
+
+    const rows = await rowsOf(correlationId, 2);
+
+    expect(rows).toEqual([
+      { at: '2026-11-22T09:30:01.500Z', action: 'flag:set', resource: 'flag/herregistratie-aanvragen', decision: 'allow', role: 'admin', correlationId },
+      { at: '2026-11-22T09:30:00.000Z', action: 'reveal-registernummer', resource: 'brief', decision: 'deny', role: 'approver', correlationId },
+    ]);
+    const unfiltered = (await (await get('/api/v1/admin/audit?limit=50')).json()) as Array<{ at: string }>;
+    expect(unfiltered.map((r) => r.at)).toEqual(unfiltered.map((r) => r.at).sort().reverse());
+    expect(Object.keys(unfiltered[0] as object).sort()).toEqual(['action', 'at', 'correlationId', 'decision', 'resource', 'role']);
+  });
+
+  it('when the same event arrives twice (a redelivery the broker does not dedupe), then it is stored once', async () => {
+    const correlationId = corr();
+    const event = auditEvent({ correlationId });
+    await publish(h.events, event);
+    const seq = await publish(h.events, event, 'test', `${event.id}-again`);
+
+    await eventually(() => consumedThrough(h.events, h.durable, seq));
+
+    expect(await rowsOf(correlationId, 1)).toHaveLength(1);
+  });
+
+  it('when more rows remain than the limit, then Link rel="next" pages through all of them once, newest first', async () => {
+    const correlationId = corr();
+    const t0 = Date.parse('2026-11-22T10:00:00.000Z');
+    // Two share a timestamp: the event id breaks the tie, so none is skipped or repeated.
+    const offsets = [0, 1000, 1000, 2000, 3000];
+    const events = offsets.map((o) => auditEvent({ correlationId, occurredAt: new Date(t0 + o) }));
+    for (const e of events) await publish(h.events, e);
+    await rowsOf(correlationId, 5);
+
+    const pages: Array<Array<{ at: string }>> = [];
+    const links: Array<string | null> = [];
+    let path: string | null = `/api/v1/admin/audit?limit=2&correlationId=${correlationId}`;
+    while (path) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      pages.push((await res.json()) as Array<{ at: string }>);
+      const link = res.headers.get('link');
+      links.push(link);
+      path = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+    }
+
+    expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+    expect(links[0]).toMatch(/^<\/api\/v1\/admin\/audit\?limit=2&correlationId=[^&]+&cursor=[^>]+>; rel="next"$/);
+    expect(links[2]).toBeNull();
+    const ats = pages.flat().map((r) => r.at);
+    expect(ats).toEqual(['2026-11-22T10:00:03.000Z', '2026-11-22T10:00:02.000Z', '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:00.000Z']);
+  });
+
+  it('when the limit equals the remaining rows, then no Link is sent', async () => {
+    const correlationId = corr();
+    for (let i = 0; i < 2; i++) await publish(h.events, auditEvent({ correlationId }));
+    await rowsOf(correlationId, 2);
+    const res = await get(`/api/v1/admin/audit?limit=2&correlationId=${correlationId}`);
+    expect(res.headers.get('link')).toBeNull();
+  });
+
+  it('when filtered by action, then only that action is listed', async () => {
+    const correlationId = corr();
+    await publish(h.events, auditEvent({ correlationId, action: 'case:admin-delete' }));
+    await publish(h.events, auditEvent({ correlationId, action: 'document:admin-delete' }));
+    await rowsOf(correlationId, 2);
+    const body = (await (await get(`/api/v1/admin/audit?correlationId=${correlationId}&action=case:admin-delete`)).json()) as Array<{ action: string }>;
+    expect(body.map((r) => r.action)).toEqual(['case:admin-delete']);
+  });
+
+  it('when a drafter asks, then 403; without the gateway signature 401', async () => {
+    const res = await get('/api/v1/admin/audit', asUser(practitioner('900000001', 'drafter')));
+    expect(res.status).toBe(403);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect((await fetch(`${h.url}/api/v1/admin/audit`)).status).toBe(401);
+  });
+
+  it.each([['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=x', 'limit'], ['cursor=garbage', 'cursor'], [`cursor=${Buffer.from('["x","y"]').toString('base64url')}`, 'cursor']])(
+    'when %s, then 400 validation naming the field',
+    async (query, field) => {
+      const res = await get(`/api/v1/admin/audit?${query}`);
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { type: string; errors: Array<{ field: string }> };
+      expect(body.type).toBe('/problems/validation');
+      expect(body.errors[0]?.field).toBe(field);
+    },
+  );
+});
+
+describe('the audit consumer', () => {
+  it('when a message is malformed, then it is dropped and later events still arrive', async () => {
+    const seq = (await h.events.js.publish('register.audit.test', 'not json {')).seq;
+    await h.events.js.publish('register.audit.test', JSON.stringify({ id: randomUUID(), data: {} }));
+    const correlationId = corr();
+    await publish(h.events, auditEvent({ correlationId }));
+    expect(await rowsOf(correlationId, 1)).toHaveLength(1);
+    await eventually(() => consumedThrough(h.events, h.durable, seq));
+  });
+
+  it('when the insert fails, then the event is redelivered and stored once the database is back', async () => {
+    await sql`ALTER TABLE authz_audit RENAME TO authz_audit_away`.execute(h.database.db);
+    const correlationId = corr();
+    try {
+      const seq = await publish(h.events, auditEvent({ correlationId }));
+      await eventually(async () => {
+        const info = await h.events.jsm.consumers.info('REGISTER', h.durable);
+        return info.delivered.stream_seq >= seq && info.num_redelivered > 0 ? true : undefined;
+      });
+    } finally {
+      await sql`ALTER TABLE authz_audit_away RENAME TO authz_audit`.execute(h.database.db);
+    }
+    expect(await rowsOf(correlationId, 1)).toHaveLength(1);
+  });
+});
+
+describe('health and description', () => {
+  it('when the database, NATS and the consumer run, then ready', async () => {
+    const res = await fetch(`${h.url}/health/ready`);
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { checks: object }).checks).toEqual({ database: true, nats: true, consumer: true });
+  });
+
+  it('when the OpenAPI document is read, then it describes the route with the AuthzAudit schema', async () => {
+    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+    expect(doc.info.title).toBe('Audit service');
+    expect(Object.keys(doc.paths)).toEqual(['/api/v1/admin/audit']);
+    expect(doc.components.schemas['AuthzAudit']).toBeDefined();
+  });
+});

@@ -1,0 +1,47 @@
+import { Router } from 'express';
+import { problemDocument, instanceOf, correlationIdOf } from '@register/problem';
+import { categoriesFor } from '../domain/categories';
+import { confirmOrgLogo, documentsOfApplication, linkToApplication, LinkRejected, lookupDocuments } from '../domain/links';
+import type { UploadDeps } from '../domain/upload-document';
+import { linkBody, lookupBody } from './internal.schemas';
+import { categoriesQuery } from './uploads.schemas';
+
+/**
+ * The API other services call with a signed service identity (the kit refuses anyone else on /internal/*).
+ * The applications service links documents on submit; the letters service confirms a logo.
+ */
+export function internalRouter(deps: UploadDeps): Router {
+  const router = Router();
+
+  router.get('/internal/uploads/categories', (req, res) => {
+    const q = categoriesQuery.parse(req.query);
+    res.json({ categories: categoriesFor(q.wizardId, { diplomaHerkomst: q.diplomaHerkomst ?? null, taalvaardigheid: q.taalvaardigheid ?? null }) });
+  });
+
+  router.post('/internal/documents/lookup', async (req, res) => {
+    const body = lookupBody.parse(req.body);
+    res.json({ documents: await lookupDocuments(deps.db, body.owner, body.documentIds) });
+  });
+
+  router.post('/internal/links', async (req, res) => {
+    const body = linkBody.parse(req.body);
+    try {
+      res.json({ linked: await linkToApplication(deps.db, body, deps.clock.now()) });
+    } catch (err) {
+      if (!(err instanceof LinkRejected)) throw err;
+      // The contract fixes 422 with slug `validation` here (the catalogue maps that slug to 400).
+      const doc = problemDocument('validation', { detail: err.message, instance: instanceOf(req), correlationId: correlationIdOf(res), errors: err.errors });
+      res.status(422).type('application/problem+json').send(JSON.stringify({ ...doc, status: 422 }));
+    }
+  });
+
+  router.get('/internal/applications/:applicationId/documents', async (req, res) => {
+    res.json(await documentsOfApplication(deps.db, req.params.applicationId));
+  });
+
+  router.post('/internal/org-logos/:documentId/confirm', async (req, res) => {
+    res.json(await confirmOrgLogo(deps.db, req.params.documentId));
+  });
+
+  return router;
+}

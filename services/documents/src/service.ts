@@ -1,0 +1,54 @@
+import type { Express } from 'express';
+import type { Kysely } from 'kysely';
+import { connectEvents, createDatabase, ensureDatabaseExists, migrateToLatest, OutboxRelay, type Logger, type WithOutbox } from '@register/service-kit';
+import { migrations } from '../migrations';
+import { createApp } from './app';
+import type { DocumentsConfig } from './config';
+import type { DocumentsDb } from './data-access/documents.table';
+import { createObjectStorage, type ObjectStorage } from './data-access/object-storage';
+import { startSweeper, sweepOrphans, type SweepResult } from './domain/sweeper';
+
+export interface DocumentsService {
+  app: Express;
+  db: Kysely<DocumentsDb>;
+  storage: ObjectStorage;
+  /** One sweep now (the interval runs it too). */
+  sweep(): Promise<SweepResult>;
+  /** In shutdown order, after the HTTP server stopped. */
+  closers: Array<{ name: string; close: () => Promise<void> | void }>;
+}
+
+/** Wires the real adapters: Postgres (migrated), NATS with the outbox relay, the S3 bucket and the sweeper. */
+export async function startDocuments(config: DocumentsConfig, logger: Logger): Promise<DocumentsService> {
+  await ensureDatabaseExists(config.DATABASE_URL);
+  const database = createDatabase<DocumentsDb>(config.DATABASE_URL, logger.child({ subsystem: 'db' }), { max: config.DB_POOL_MAX });
+  await migrateToLatest(database.db, migrations, logger);
+  const events = await connectEvents(config.NATS_URL, 'documents', logger.child({ subsystem: 'nats' }));
+  const storage = createObjectStorage({ endpoint: config.S3_ENDPOINT, accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, bucket: config.S3_BUCKET, region: config.S3_REGION });
+  await storage.ensureBucket();
+  const relay = new OutboxRelay({ db: database.db as unknown as Kysely<WithOutbox>, pool: database.pool, js: events.js, logger: logger.child({ subsystem: 'outbox' }) });
+  await relay.start();
+  const clock = { now: () => new Date() };
+  const sweeperDeps = { db: database.db, storage, logger: logger.child({ subsystem: 'sweeper' }), clock };
+  const sweeper = startSweeper(sweeperDeps, { intervalMs: config.SWEEP_INTERVAL_MS, minAgeMs: config.SWEEP_MIN_AGE_MS });
+  const app = createApp({
+    config: { internalSecret: config.INTERNAL_IDENTITY_SECRET, uploadTmpDir: config.UPLOAD_TMP_DIR },
+    db: database.db,
+    storage,
+    logger,
+    clock,
+    readiness: { events: () => events.ready() },
+  });
+  return {
+    app,
+    db: database.db,
+    storage,
+    sweep: () => sweepOrphans(sweeperDeps, config.SWEEP_MIN_AGE_MS),
+    closers: [
+      { name: 'sweeper', close: () => sweeper.stop() },
+      { name: 'outbox', close: () => relay.stop() },
+      { name: 'nats', close: () => events.close() },
+      { name: 'database', close: () => database.close() },
+    ],
+  };
+}

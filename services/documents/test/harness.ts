@@ -1,0 +1,141 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { sql } from 'kysely';
+import { asUser, createTestDatabase, natsUrl, practitioner, serve, TEST_SECRET, testS3, type TestDatabase } from '@register/testkit';
+import type { Identity } from '@register/authz';
+import { createLogger } from '@register/service-kit';
+import { documentsConfigSchema } from '../src/config';
+import { startDocuments, type DocumentsService } from '../src/service';
+
+export const MIB = 1024 * 1024;
+
+export interface Harness {
+  url: string;
+  service: DocumentsService;
+  tmpDir: string;
+  bucket: string;
+  objectKeys(): Promise<string[]>;
+  rowCount(): Promise<number>;
+  tmpFiles(): string[];
+  close(): Promise<void>;
+}
+
+/** The documents service on port 0 with real Postgres, NATS and S3; its own database, bucket and spool dir. */
+export async function startHarness(): Promise<Harness> {
+  const database: TestDatabase = await createTestDatabase('documents');
+  const s3 = testS3();
+  const bucket = `documents-${randomUUID().slice(0, 8)}`;
+  const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'documents-spool-'));
+  const config = documentsConfigSchema.parse({
+    PORT: '0',
+    DATABASE_URL: database.url,
+    NATS_URL: natsUrl(),
+    INTERNAL_IDENTITY_SECRET: TEST_SECRET,
+    LOG_LEVEL: 'silent',
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY: s3.accessKey,
+    S3_SECRET_KEY: s3.secretKey,
+    S3_BUCKET: bucket,
+    UPLOAD_TMP_DIR: tmpDir,
+    SWEEP_INTERVAL_MS: String(3600_000),
+    SWEEP_MIN_AGE_MS: '0',
+  });
+  const service = await startDocuments(config, createLogger('documents-test', 'silent'));
+  const server = await serve(http.createServer(service.app));
+  return {
+    url: server.url,
+    service,
+    tmpDir,
+    bucket,
+    async objectKeys() {
+      const keys: string[] = [];
+      for await (const o of service.storage.list()) keys.push(o.key);
+      return keys.sort();
+    },
+    async rowCount() {
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM document`.execute(service.db);
+      return rows[0]?.n ?? -1;
+    },
+    tmpFiles: () => readdirSync(tmpDir),
+    async close() {
+      await server.close();
+      for (const c of service.closers) await c.close();
+      await database.drop();
+      rmSync(tmpDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ---- fixtures: real file formats, padded to a chosen size ----
+
+function crc32(buf: Buffer): number {
+  let c = ~0;
+  for (const byte of buf) {
+    c ^= byte;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0xedb88320 : c >>> 1;
+  }
+  return ~c >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([len, body, crc]);
+}
+
+function pad(head: Buffer, size: number): Buffer {
+  if (size < head.length) throw new Error(`fixture needs at least ${head.length} bytes`);
+  return Buffer.concat([head, Buffer.alloc(size - head.length, 0x20)]);
+}
+
+/** A 1x1 PNG, padded after IEND to `size` bytes. */
+export function png(size = 200): Buffer {
+  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
+  const idat = deflateSync(Buffer.from([0, 255, 0, 0]));
+  const head = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  return pad(head, size);
+}
+
+/** A small valid-looking PDF, padded with a comment to `size` bytes. */
+export function pdf(size = 400): Buffer {
+  const head = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n%');
+  return pad(head, size);
+}
+
+export function svg(): Buffer {
+  return Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n');
+}
+
+// ---- calls ----
+
+export interface UploadOptions {
+  wizardId?: string;
+  categoryId?: string;
+  localId?: string;
+  applicationId?: string;
+  file?: { bytes: Buffer; name: string; type?: string } | null;
+}
+
+export async function upload(h: Harness, identity: Identity | null, options: UploadOptions): Promise<Response> {
+  const form = new FormData();
+  for (const name of ['wizardId', 'categoryId', 'localId', 'applicationId'] as const) {
+    const value = options[name];
+    if (value !== undefined) form.append(name, value);
+  }
+  if (options.file) form.append('file', new Blob([new Uint8Array(options.file.bytes)], { type: options.file.type ?? 'application/octet-stream' }), options.file.name);
+  return fetch(`${h.url}/api/v1/uploads`, { method: 'POST', headers: asUser(identity), body: form });
+}
+
+/** Uploads a PDF into intake/overig (multiple) and returns the 201 body. */
+export async function uploadPdf(h: Harness, subject: string, extra: Partial<UploadOptions> = {}): Promise<{ documentId: string; [k: string]: unknown }> {
+  const res = await upload(h, practitioner(subject), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'bewijs.pdf', type: 'application/pdf' }, ...extra });
+  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as { documentId: string };
+}

@@ -1,0 +1,61 @@
+import http from 'node:http';
+import { z } from 'zod';
+import { HeaderIdentityProvider } from '@register/authz';
+import { baseConfigSchema, connectEvents, createDatabase, createLogger, ensureDatabaseExists, handleShutdown, listen, loadConfig, migrateToLatest, OutboxRelay, runMain } from '@register/service-kit';
+import { migrations } from '../migrations';
+import { createApp } from './app';
+import type { GatewayDb } from './data-access/gateway.tables';
+import { deleteExpired } from './data-access/idempotency.repository';
+
+const configSchema = baseConfigSchema.extend({
+  PORT: baseConfigSchema.shape.PORT.default(8080),
+  APPLICATIONS_URL: z.url().default('http://127.0.0.1:8081'),
+  DOCUMENTS_URL: z.url().default('http://127.0.0.1:8082'),
+  LETTERS_URL: z.url().default('http://127.0.0.1:8083'),
+  REFERENCE_URL: z.url().default('http://127.0.0.1:8084'),
+  AUDIT_URL: z.url().default('http://127.0.0.1:8085'),
+  UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).max(1024).default(64),
+  PROXY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+});
+
+runMain(async () => {
+  const config = loadConfig(configSchema);
+  const logger = createLogger('gateway', config.LOG_LEVEL);
+  await ensureDatabaseExists(config.DATABASE_URL);
+  const database = createDatabase<GatewayDb>(config.DATABASE_URL, logger, { max: config.DB_POOL_MAX });
+  await migrateToLatest(database.db, migrations, logger);
+  const events = await connectEvents(config.NATS_URL, 'gateway', logger);
+  const relay = new OutboxRelay({ db: database.db, pool: database.pool, js: events.js, logger });
+  await relay.start();
+  const sweeper = setInterval(() => void deleteExpired(database.db).catch((err: unknown) => logger.warn({ err }, 'idempotency sweep failed')), 600_000);
+  sweeper.unref();
+
+  const { app, upstreams } = createApp({
+    db: database.db,
+    logger,
+    identityProvider: new HeaderIdentityProvider(),
+    internalSecret: config.INTERNAL_IDENTITY_SECRET,
+    targets: { applications: config.APPLICATIONS_URL, documents: config.DOCUMENTS_URL, letters: config.LETTERS_URL, reference: config.REFERENCE_URL, audit: config.AUDIT_URL },
+    readiness: { database: async () => (await database.pool.query('SELECT 1')).rowCount === 1, nats: events.ready },
+    maxSocketsPerService: config.UPSTREAM_MAX_SOCKETS,
+    proxyTimeoutMs: config.PROXY_TIMEOUT_MS,
+  });
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  const port = await listen(server, config.PORT, config.HOST);
+  logger.info({ port }, 'gateway listening');
+  handleShutdown(
+    {
+      server,
+      closers: [
+        { name: 'sweeper', close: () => clearInterval(sweeper) },
+        { name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) },
+        { name: 'outbox', close: () => relay.stop() },
+        { name: 'nats', close: events.close },
+        { name: 'database', close: database.close },
+      ],
+    },
+    logger,
+    config.SHUTDOWN_TIMEOUT_MS,
+  );
+});

@@ -1,0 +1,29 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@register/authz';
+
+/** Headers of the client that reach a service; identity and correlation headers are the gateway's own. */
+export const FORWARDED_HEADERS = [
+  'accept',
+  'accept-language',
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'idempotency-key',
+  'user-agent',
+  'x-step-up',
+  'if-match',
+  'if-none-match',
+  'range',
+] as const;
+
+export function forwardedHeaders(
+  incoming: IncomingHttpHeaders,
+  input: { secret: string; identity: Identity | null; correlationId: string; passAuthorization: boolean },
+): IncomingHttpHeaders {
+  const out: Record<string, string | string[] | undefined> = {};
+  for (const name of FORWARDED_HEADERS) if (incoming[name] !== undefined) out[name] = incoming[name];
+  if (input.passAuthorization && incoming.authorization !== undefined) out.authorization = incoming.authorization;
+  out['x-correlation-id'] = input.correlationId;
+  out[INTERNAL_IDENTITY_HEADER] = signInternalIdentity(input.secret, { identity: input.identity, service: null, correlationId: input.correlationId });
+  return out as IncomingHttpHeaders;
+}
