@@ -10,7 +10,10 @@ const shared = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
-  moduleNameMapper: { '^@register/([a-z-]+)$': path.join(__dirname, 'libs/$1/src') },
+  moduleNameMapper: {
+    '^@register/launcher$': path.join(__dirname, 'tools/launcher/src'),
+    '^@register/([a-z-]+)$': path.join(__dirname, 'libs/$1/src'),
+  },
 };
 
 const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters']

@@ -26,8 +26,8 @@ describe('GET /api/v1/admin/audit', () => {
     const t0 = Date.parse('2026-11-22T09:30:00.000Z');
     const older = auditEvent({ correlationId, action: 'reveal-registernummer', resource: 'brief', decision: 'deny', role: 'approver', occurredAt: new Date(t0) });
     const newer = auditEvent({ correlationId, action: 'flag:set', resource: 'flag/herregistratie-aanvragen', occurredAt: new Date(t0 + 1500) });
-    await publish(h.events, newer, 'letters');
-    await publish(h.events, older, 'reference');
+    await publish(h, newer);
+    await publish(h, older);
 
     const rows = await rowsOf(correlationId, 2);
 
@@ -43,8 +43,8 @@ describe('GET /api/v1/admin/audit', () => {
   it('when the same event arrives twice (a redelivery the broker does not dedupe), then it is stored once', async () => {
     const correlationId = corr();
     const event = auditEvent({ correlationId });
-    await publish(h.events, event);
-    const seq = await publish(h.events, event, 'test', `${event.id}-again`);
+    await publish(h, event);
+    const seq = await publish(h, event, `${event.id}-again`);
 
     await eventually(() => consumedThrough(h.events, h.durable, seq));
 
@@ -57,7 +57,7 @@ describe('GET /api/v1/admin/audit', () => {
     // Two share a timestamp: the event id breaks the tie, so none is skipped or repeated.
     const offsets = [0, 1000, 1000, 2000, 3000];
     const events = offsets.map((o) => auditEvent({ correlationId, occurredAt: new Date(t0 + o) }));
-    for (const e of events) await publish(h.events, e);
+    for (const e of events) await publish(h, e);
     await rowsOf(correlationId, 5);
 
     const pages: Array<Array<{ at: string }>> = [];
@@ -81,7 +81,7 @@ describe('GET /api/v1/admin/audit', () => {
 
   it('when the limit equals the remaining rows, then no Link is sent', async () => {
     const correlationId = corr();
-    for (let i = 0; i < 2; i++) await publish(h.events, auditEvent({ correlationId }));
+    for (let i = 0; i < 2; i++) await publish(h, auditEvent({ correlationId }));
     await rowsOf(correlationId, 2);
     const res = await get(`/api/v1/admin/audit?limit=2&correlationId=${correlationId}`);
     expect(res.headers.get('link')).toBeNull();
@@ -89,8 +89,8 @@ describe('GET /api/v1/admin/audit', () => {
 
   it('when filtered by action, then only that action is listed', async () => {
     const correlationId = corr();
-    await publish(h.events, auditEvent({ correlationId, action: 'case:admin-delete' }));
-    await publish(h.events, auditEvent({ correlationId, action: 'document:admin-delete' }));
+    await publish(h, auditEvent({ correlationId, action: 'case:admin-delete' }));
+    await publish(h, auditEvent({ correlationId, action: 'document:admin-delete' }));
     await rowsOf(correlationId, 2);
     const body = (await (await get(`/api/v1/admin/audit?correlationId=${correlationId}&action=case:admin-delete`)).json()) as Array<{ action: string }>;
     expect(body.map((r) => r.action)).toEqual(['case:admin-delete']);
@@ -117,10 +117,10 @@ describe('GET /api/v1/admin/audit', () => {
 
 describe('the audit consumer', () => {
   it('when a message is malformed, then it is dropped and later events still arrive', async () => {
-    const seq = (await h.events.js.publish('register.audit.test', 'not json {')).seq;
-    await h.events.js.publish('register.audit.test', JSON.stringify({ id: randomUUID(), data: {} }));
+    const seq = (await h.events.js.publish(h.subject, 'not json {')).seq;
+    await h.events.js.publish(h.subject, JSON.stringify({ id: randomUUID(), data: {} }));
     const correlationId = corr();
-    await publish(h.events, auditEvent({ correlationId }));
+    await publish(h, auditEvent({ correlationId }));
     expect(await rowsOf(correlationId, 1)).toHaveLength(1);
     await eventually(() => consumedThrough(h.events, h.durable, seq));
   });
@@ -129,7 +129,7 @@ describe('the audit consumer', () => {
     await sql`ALTER TABLE authz_audit RENAME TO authz_audit_away`.execute(h.database.db);
     const correlationId = corr();
     try {
-      const seq = await publish(h.events, auditEvent({ correlationId }));
+      const seq = await publish(h, auditEvent({ correlationId }));
       await eventually(async () => {
         const info = await h.events.jsm.consumers.info('REGISTER', h.durable);
         return info.delivered.stream_seq >= seq && info.num_redelivered > 0 ? true : undefined;
@@ -138,6 +138,18 @@ describe('the audit consumer', () => {
       await sql`ALTER TABLE authz_audit_away RENAME TO authz_audit`.execute(h.database.db);
     }
     expect(await rowsOf(correlationId, 1)).toHaveLength(1);
+  });
+
+  it('when its durable consumer is deleted, then it is recreated and consuming resumes without doubles', async () => {
+    const correlationId = corr();
+    await publish(h, auditEvent({ correlationId }));
+    await rowsOf(correlationId, 1);
+    await h.events.jsm.consumers.delete('REGISTER', h.durable);
+
+    const seq = await publish(h, auditEvent({ correlationId }));
+
+    await eventually(() => consumedThrough(h.events, h.durable, seq));
+    expect(await rowsOf(correlationId, 2)).toHaveLength(2);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import { createServiceApp, type Logger, type ReadinessCheck } from '@register/service-kit';
+import { createServiceApp, type Clock, type Logger, type ReadinessCheck } from '@register/service-kit';
 import type { DocumentsDb } from './data-access/documents.table';
 import type { ObjectStorage } from './data-access/object-storage';
 import { documentsOpenApi } from './openapi';
@@ -14,7 +14,7 @@ export interface AppDeps {
   db: Kysely<DocumentsDb>;
   storage: ObjectStorage;
   logger: Logger;
-  clock: { now(): Date };
+  clock: Clock;
   /** Extra readiness checks (the NATS connection) beside the database and the bucket. */
   readiness?: Record<string, ReadinessCheck>;
 }

@@ -7,6 +7,7 @@ const ms = z.coerce.number().int().min(0);
 
 /** The documents service's environment: the kit's base plus the S3 store, the spool directory and the sweeper. */
 export const documentsConfigSchema = baseConfigSchema.extend({
+  PORT: baseConfigSchema.shape.PORT.default(8082),
   S3_ENDPOINT: z.url(),
   S3_ACCESS_KEY: z.string().min(1),
   S3_SECRET_KEY: z.string().min(1),

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { generateOpenApi, json, OpenAPIRegistry, problem } from '@register/service-kit';
-import { DocumentCategorySchema, UploadCategoriesSchema, UploadedDocumentSchema, UploadStatusSchema } from './routes/uploads.schemas';
+import { UploadCategoriesSchema, UploadedDocumentSchema, UploadStatusSchema } from './routes/uploads.schemas';
 
 /** The public routes only; /internal/* stays out of the description the gateway merges. */
 export function documentsOpenApi(): object {
   const registry = new OpenAPIRegistry();
-  registry.register('DocumentCategory', DocumentCategorySchema);
   const documentId = z.object({ documentId: z.string() });
   const denied = { 401: problem('No valid identity'), 403: problem('Capability missing') };
   registry.registerPath({

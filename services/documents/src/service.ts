@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
-import { connectEvents, createDatabase, ensureDatabaseExists, migrateToLatest, OutboxRelay, type Logger, type WithOutbox } from '@register/service-kit';
+import { connectEvents, createDatabase, ensureDatabaseExists, migrateToLatest, OutboxRelay, systemClock, type Logger } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import type { DocumentsConfig } from './config';
@@ -26,9 +26,9 @@ export async function startDocuments(config: DocumentsConfig, logger: Logger): P
   const events = await connectEvents(config.NATS_URL, 'documents', logger.child({ subsystem: 'nats' }));
   const storage = createObjectStorage({ endpoint: config.S3_ENDPOINT, accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, bucket: config.S3_BUCKET, region: config.S3_REGION });
   await storage.ensureBucket();
-  const relay = new OutboxRelay({ db: database.db as unknown as Kysely<WithOutbox>, pool: database.pool, js: events.js, logger: logger.child({ subsystem: 'outbox' }) });
+  const relay = new OutboxRelay({ db: database.db, pool: database.pool, js: events.js, logger: logger.child({ subsystem: 'outbox' }) });
   await relay.start();
-  const clock = { now: () => new Date() };
+  const clock = systemClock;
   const sweeperDeps = { db: database.db, storage, logger: logger.child({ subsystem: 'sweeper' }), clock };
   const sweeper = startSweeper(sweeperDeps, { intervalMs: config.SWEEP_INTERVAL_MS, minAgeMs: config.SWEEP_MIN_AGE_MS });
   const app = createApp({

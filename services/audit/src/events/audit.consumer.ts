@@ -62,7 +62,8 @@ export class AuditConsumer {
     while (!this.stopped) {
       try {
         const consumer = await this.options.events.js.consumers.get(STREAM_NAME, this.options.durable);
-        this.messages = await consumer.consume({ max_messages: 100 });
+        // Without abort the iterator waits forever for a deleted consumer; ending it lets us recreate it.
+        this.messages = await consumer.consume({ max_messages: 100, abort_on_missing_resource: true });
         this.consuming = true;
         for await (const msg of this.messages) await this.handle(msg);
         if (!this.stopped) logger.warn('audit consumer iterator ended; restarting');
@@ -89,7 +90,8 @@ export class AuditConsumer {
     if (!row) {
       // Only where it sits: the payload may carry personal data.
       this.options.logger.error({ subject: msg.subject, seq: msg.seq }, 'malformed audit event dropped');
-      msg.term('malformed audit event');
+      // No reason text: `+TERM <reason>` needs server 2.10.4; 2.9 would ignore it and keep it pending.
+      msg.term();
       return;
     }
     try {

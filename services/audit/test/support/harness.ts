@@ -13,6 +13,8 @@ export interface Harness {
   events: Events;
   database: Database<AuditDb>;
   durable: string;
+  /** This harness's own audit subject: purged at close, so no other consumer (or run) keeps test rows. */
+  subject: string;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function startAudit(options: { natsUrl?: string } = {}): Promise<Ha
   await migrateToLatest(database.db, migrations, logger);
   const events = await connectEvents(options.natsUrl ?? natsUrl(), 'audit-test', logger);
   const durable = `audit-test-${randomUUID().slice(0, 8)}`;
+  const subject = `register.audit.${durable}`;
   const consumer = new AuditConsumer({ events, db: database.db, logger, durable, retryDelayMs: 200, restartDelayMs: 200 });
   await consumer.start();
   const readiness = { database: async () => true, nats: events.ready, consumer: async () => consumer.isRunning() };
@@ -37,10 +40,12 @@ export async function startAudit(options: { natsUrl?: string } = {}): Promise<Ha
     events,
     database,
     durable,
+    subject,
     async close() {
       await server.close();
       await consumer.stop();
       await events.jsm.consumers.delete(STREAM_NAME, durable).catch(() => undefined);
+      await events.jsm.streams.purge(STREAM_NAME, { filter: subject }).catch(() => undefined);
       await events.close();
       await database.close();
       await testDb.drop();
@@ -54,8 +59,8 @@ export function auditEvent(data: Partial<AuditEventData> & { correlationId: stri
 }
 
 /** Publishes as the outbox relay does: `Nats-Msg-Id` = event id unless another id is forced. */
-export async function publish(events: Events, envelope: EventEnvelope, service = 'test', msgID = envelope.id): Promise<number> {
-  const ack = await events.js.publish(`register.audit.${service}`, JSON.stringify(envelope), { msgID });
+export async function publish(h: Harness, envelope: EventEnvelope<unknown>, msgID = envelope.id): Promise<number> {
+  const ack = await h.events.js.publish(h.subject, JSON.stringify(envelope), { msgID });
   return ack.seq;
 }
 

@@ -13,9 +13,11 @@ function looksLikeSvg(head: Buffer): boolean {
 /** The real type of the bytes, detected from their start; null when nothing known matches. */
 export async function detectContentType(head: Buffer): Promise<string | null> {
   if (head.length === 0) return null;
-  // file-type is ESM-only; a dynamic import loads it from this CommonJS package.
-  const { fileTypeFromBuffer } = await import('file-type');
+  // Before file-type, which would call an SVG with an XML prologue application/xml.
+  if (looksLikeSvg(head)) return 'image/svg+xml';
+  // file-type is ESM-only; a dynamic import loads it from CommonJS. Its core entry (buffers only) also
+  // resolves under jest's require conditions, which the package root's exports do not offer.
+  const { fileTypeFromBuffer } = await import('file-type/core');
   const detected = await fileTypeFromBuffer(head);
-  if (detected) return detected.mime;
-  return looksLikeSvg(head) ? 'image/svg+xml' : null;
+  return detected?.mime ?? null;
 }

@@ -62,12 +62,14 @@ export function uploadsRouter(deps: UploadsRouterDeps): Router {
   mountRoute(router, 'documents', 'POST', '/api/v1/uploads', parser, async (req, res) => {
     const { identity, owner } = ownerOf(res);
     const file = spooledFileOf(req);
+    let document;
     try {
-      const document = await uploadDocument(deps, owner, fieldsOf(req.body), file, hasCapability(identity, 'orgtemplate:edit'));
-      res.status(201).location(`/api/v1/uploads/${document.documentId}/content`).json(document);
+      document = await uploadDocument(deps, owner, fieldsOf(req.body), file, hasCapability(identity, 'orgtemplate:edit'));
     } finally {
+      // Gone before the answer, whatever the outcome: the spool holds nothing once a request is done.
       if (file) await rm(file.path, { force: true });
     }
+    res.status(201).location(`/api/v1/uploads/${document.documentId}/content`).json(document);
   });
 
   mountRoute(router, 'documents', 'GET', '/api/v1/uploads/:documentId/content', async (req, res) => {

@@ -60,6 +60,8 @@ export function apiRouter(deps: ApiDeps): Router {
         correlationId: String(res.locals['correlationId']),
         passAuthorization: rule.requires.kind === 'shared-secret',
       });
+      // Mounted under /api/v1, Express stripped the prefix from req.url; the service owns the full path.
+      req.url = req.originalUrl;
       const upstream = deps.upstreams[rule.service];
       return (res.locals['idempotency'] ? upstream.idempotent : upstream.stream)(req, res, next);
     });

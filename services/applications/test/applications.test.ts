@@ -1,0 +1,141 @@
+import { as, startWorld, type World } from './support/setup';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(() => world.close());
+
+const summaryKeys = ['createdAt', 'documentIds', 'id', 'owner', 'status', 'submittedAt', 'type', 'updatedAt'];
+const detailKeys = ['createdAt', 'documentIds', 'draft', 'id', 'status', 'submittedAt', 'type', 'updatedAt'];
+const statusKeys = ['manual', 'reden', 'referentie', 'stepCount', 'stepIndex', 'tag'];
+
+describe('POST /api/v1/applications', () => {
+  it('when an intake is created, then 201 with Location and a closed ApplicationDetail', async () => {
+    const me = as.practitioner(world);
+    const res = await me.post('/api/v1/applications', { type: 'intake' });
+    expect(res.status).toBe(201);
+    expect(res.headers.get('location')).toBe(`/api/v1/applications/${res.body.id}`);
+    expect(Object.keys(res.body).sort()).toEqual(detailKeys);
+    expect(Object.keys(res.body.status).sort()).toEqual(statusKeys);
+    expect(res.body).toMatchObject({ type: 'intake', draft: null, documentIds: [], submittedAt: null, status: { tag: 'Concept', stepIndex: null, stepCount: null, referentie: null, manual: false, reden: null } });
+    expect(res.body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  });
+
+  it('when the type is unknown or missing, then 400', async () => {
+    const me = as.practitioner(world);
+    expect((await me.post('/api/v1/applications', { type: 'verhuizing' })).status).toBe(400);
+    const res = await me.post('/api/v1/applications', {});
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe('type');
+  });
+
+  it('when a Concept of that type exists, then 409; another type is fine', async () => {
+    const me = as.practitioner(world, '900000001');
+    const first = await me.post('/api/v1/applications', { type: 'herregistratie' });
+    expect(first.status).toBe(201);
+    expect((await me.post('/api/v1/applications', { type: 'herregistratie' })).status).toBe(409);
+    await me.delete(`/api/v1/applications/${first.body.id}`);
+  });
+
+  it('when two creates race, then exactly one Concept is made', async () => {
+    const me = as.practitioner(world);
+    const results = await Promise.all(Array.from({ length: 5 }, () => me.post('/api/v1/applications', { type: 'intake' })));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+  });
+
+  it('when no identity, then 401; a case handler without practitioner identity gets 403', async () => {
+    expect((await as.nobody(world).post('/api/v1/applications', { type: 'intake' })).status).toBe(401);
+    expect((await as.beoordelaar(world).post('/api/v1/applications', { type: 'intake' })).status).toBe(403);
+  });
+});
+
+describe('GET /api/v1/applications', () => {
+  it('when listed, then only the caller own applications, owner unmasked, newest first, with paging', async () => {
+    const me = as.practitioner(world);
+    const intake = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    await as.practitioner(world).post('/api/v1/applications', { type: 'intake' });
+    const list = await me.get('/api/v1/applications');
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(1);
+    expect(Object.keys(list.body[0]).sort()).toEqual(summaryKeys);
+    expect(list.body[0]).toMatchObject({ id: intake.id, owner: me.subject });
+
+    const other = as.practitioner(world);
+    const ids: string[] = [];
+    for (const type of ['intake']) ids.push((await other.post('/api/v1/applications', { type })).body.id);
+    await other.put(`/api/v1/applications/${ids[0]}`, { draft: {}, stepIndex: 0, stepCount: 1 });
+    const page1 = await other.get('/api/v1/applications?limit=1');
+    expect(page1.body).toHaveLength(1);
+    expect(page1.headers.get('link')).toBeNull();
+  });
+
+  it('when limit is out of range, then 400', async () => {
+    const me = as.practitioner(world);
+    expect((await me.get('/api/v1/applications?limit=0')).status).toBe(400);
+    expect((await me.get('/api/v1/applications?limit=1001')).status).toBe(400);
+  });
+});
+
+describe('GET/PUT/DELETE /api/v1/applications/:id', () => {
+  it('when the draft is synced, then 204 and it reads back', async () => {
+    const me = as.practitioner(world);
+    const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    const res = await me.put(`/api/v1/applications/${id}`, { draft: { stap: 'diploma', antwoorden: [1, 2] }, stepIndex: 1, stepCount: 4, documentIds: ['d1'] });
+    expect(res.status).toBe(204);
+    const back = await me.get(`/api/v1/applications/${id}`);
+    expect(back.body).toMatchObject({ draft: { stap: 'diploma', antwoorden: [1, 2] }, documentIds: ['d1'], status: { stepIndex: 1, stepCount: 4 } });
+  });
+
+  it.each([
+    ['stepCount 0', { draft: {}, stepIndex: 0, stepCount: 0 }, 'stepCount'],
+    ['stepIndex -1', { draft: {}, stepIndex: -1, stepCount: 3 }, 'stepIndex'],
+    ['stepIndex = stepCount', { draft: {}, stepIndex: 3, stepCount: 3 }, 'stepIndex'],
+    ['stepIndex missing', { draft: {}, stepCount: 3 }, 'stepIndex'],
+    ['draft over 256 KiB', { draft: 'x'.repeat(256 * 1024), stepIndex: 0, stepCount: 1 }, 'draft'],
+  ])('when %s, then 400 naming the field', async (_n, body, field) => {
+    const me = as.practitioner(world);
+    const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    const res = await me.put(`/api/v1/applications/${id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+  });
+
+  it('when the draft is exactly 256 KiB serialized, then 204', async () => {
+    const me = as.practitioner(world);
+    const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    expect((await me.put(`/api/v1/applications/${id}`, { draft: 'x'.repeat(256 * 1024 - 2), stepIndex: 0, stepCount: 1 })).status).toBe(204);
+  });
+
+  it('when another subject asks, then 404 on every route', async () => {
+    const me = as.practitioner(world);
+    const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    const other = as.practitioner(world);
+    expect((await other.get(`/api/v1/applications/${id}`)).status).toBe(404);
+    const put = await other.put(`/api/v1/applications/${id}`, { draft: {}, stepIndex: 0, stepCount: 1 });
+    expect(put.status).toBe(404);
+    expect(put.body).toBeNull();
+    expect((await other.delete(`/api/v1/applications/${id}`)).status).toBe(404);
+    expect((await other.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status).toBe(404);
+    expect((await other.get('/api/v1/applications')).body).toEqual([]);
+    expect((await me.get(`/api/v1/applications/${id}`)).status).toBe(200);
+  });
+
+  it('when the id is not a uuid, then 404', async () => {
+    expect((await as.practitioner(world).get('/api/v1/applications/nope')).status).toBe(404);
+  });
+
+  it('when deleted in Concept, then 204 and gone; after submit, delete and sync are 409', async () => {
+    const me = as.practitioner(world);
+    const first = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    expect((await me.delete(`/api/v1/applications/${first.id}`)).status).toBe(204);
+    expect((await me.get(`/api/v1/applications/${first.id}`)).status).toBe(404);
+
+    const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    expect((await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status).toBe(200);
+    expect((await me.delete(`/api/v1/applications/${id}`)).status).toBe(409);
+    expect((await me.put(`/api/v1/applications/${id}`, { draft: {}, stepIndex: 0, stepCount: 1 })).status).toBe(409);
+    expect((await me.put(`/api/v1/applications/${id}`, { draft: {}, stepIndex: 5, stepCount: 1 })).status).toBe(400);
+  });
+});

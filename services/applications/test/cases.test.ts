@@ -1,0 +1,146 @@
+import { SUBJECTS, type EventEnvelope } from '@register/service-kit';
+import { as, startWorld, type World } from './support/setup';
+
+let world: World;
+const seen: EventEnvelope[] = [];
+beforeAll(async () => {
+  world = await startWorld();
+  // Core subscription on the stream's subjects: sees what the outbox relay publishes.
+  world.apps.events.nc.subscribe('register.>', { callback: (_e, msg) => seen.push({ ...(msg.json() as EventEnvelope), subject: msg.subject } as EventEnvelope) });
+});
+afterAll(() => world.close());
+
+async function submitted(world: World) {
+  const me = as.practitioner(world);
+  const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+  const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+  const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+  return { me, id: id as string, doc, referentie: res.body.referentie as string };
+}
+
+const waitFor = async (pred: (e: EventEnvelope & { subject?: string }) => boolean) => {
+  for (let i = 0; i < 100; i++) {
+    const hit = seen.find(pred);
+    if (hit) return hit;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('event not seen');
+};
+
+describe('the journey: create → draft → upload → submit → werkvoorraad → beoordeling → besluit', () => {
+  it('when a practitioner submits and a beoordelaar decides, then every step shows the contract shapes', async () => {
+    const me = as.practitioner(world);
+    const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    expect((await me.put(`/api/v1/applications/${id}`, { draft: { stap: 1 }, stepIndex: 2, stepCount: 3 })).status).toBe(204);
+    const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+    const sub = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+    expect(sub.status).toBe(200);
+
+    const queue = await as.beoordelaar(world).get('/api/v1/werkvoorraad');
+    expect(queue.status).toBe(200);
+    const item = queue.body.find((a: { id: string }) => a.id === id);
+    expect(item).toMatchObject({ owner: `******${me.subject.slice(-3)}`, status: { tag: 'Ingediend', referentie: sub.body.referentie } });
+
+    const view = await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`);
+    expect(view.status).toBe(200);
+    expect(Object.keys(view.body).sort()).toEqual(['aanvraag', 'decisions', 'documenten']);
+    expect(view.body.aanvraag.owner).toBe(`******${me.subject.slice(-3)}`);
+    expect(view.body.documenten).toEqual([{ documentId: doc, categoryId: 'diploma', fileName: 'bewijs.pdf' }]);
+    expect(view.body.decisions).toEqual({ canBesluiten: true });
+
+    const besluit = await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit: 'toekennen' });
+    expect(besluit.status).toBe(200);
+    expect(besluit.body).toEqual({ status: { tag: 'Toegekend', stepIndex: 2, stepCount: 3, referentie: sub.body.referentie, manual: false, reden: null } });
+    expect((await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`)).body.decisions).toEqual({ canBesluiten: false });
+    expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit: 'toekennen' })).status).toBe(409);
+    expect((await me.get(`/api/v1/applications/${id}`)).body.status.tag).toBe('Toegekend');
+    const event = await waitFor((e) => e.type === 'application.decided' && (e.data as { applicationId?: string }).applicationId === id);
+    expect((event as { subject?: string }).subject).toBe(SUBJECTS.applicationDecided);
+    expect(event.data).toMatchObject({ besluit: 'toekennen', status: 'Toegekend', referentie: sub.body.referentie });
+  });
+});
+
+describe('GET /api/v1/werkvoorraad', () => {
+  it('when listed, then only Ingediend, oldest submittedAt first, paged with Link', async () => {
+    const a = await submitted(world);
+    const b = await submitted(world);
+    await as.practitioner(world).post('/api/v1/applications', { type: 'intake' });
+    const all = (await as.beoordelaar(world).get('/api/v1/werkvoorraad')).body as Array<{ id: string; submittedAt: string; status: { tag: string } }>;
+    expect(all.every((x) => x.status.tag === 'Ingediend')).toBe(true);
+    expect(all.map((x) => x.submittedAt)).toEqual([...all.map((x) => x.submittedAt)].sort());
+    expect(all.findIndex((x) => x.id === a.id)).toBeLessThan(all.findIndex((x) => x.id === b.id));
+
+    const first = await as.beoordelaar(world).get('/api/v1/werkvoorraad?limit=1');
+    expect(first.body).toHaveLength(1);
+    const link = first.headers.get('link')!;
+    expect(link).toMatch(/^<\/api\/v1\/werkvoorraad\?limit=1&cursor=[^>]+>; rel="next"$/);
+    const second = await as.beoordelaar(world).get(link.slice(1, link.indexOf('>')));
+    expect(second.body[0].id).toBe(all[1]!.id);
+  });
+
+  it('when the caller lacks CanBeoordelen, then 403; without identity 401', async () => {
+    expect((await as.practitioner(world).get('/api/v1/werkvoorraad')).status).toBe(403);
+    expect((await as.caseHandlerWithout(world).get('/api/v1/werkvoorraad')).status).toBe(403);
+    expect((await as.nobody(world).get('/api/v1/werkvoorraad')).status).toBe(401);
+  });
+});
+
+describe('beoordeling and besluit', () => {
+  it('when the case is a Concept or unknown, then 404', async () => {
+    const me = as.practitioner(world);
+    const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    expect((await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`)).status).toBe(404);
+    expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit: 'toekennen' })).status).toBe(404);
+    expect((await as.beoordelaar(world).get('/api/v1/beoordeling/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await as.beoordelaar(world).get('/api/v1/beoordeling/x')).status).toBe(404);
+  });
+
+  it.each([
+    [{ besluit: 'goedkeuren' }, 'besluit'],
+    [{}, 'besluit'],
+    [{ besluit: 'afwijzen' }, 'toelichting'],
+    [{ besluit: 'buiten-behandeling', toelichting: '  ' }, 'toelichting'],
+  ])('when the besluit is %j, then 400 naming %s', async (body, field) => {
+    const { id } = await submitted(world);
+    const res = await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe(field);
+  });
+
+  it.each([
+    ['afwijzen', 'Afgewezen'],
+    ['buiten-behandeling', 'BuitenBehandeling'],
+  ])('when %s with a toelichting, then %s', async (besluit, tag) => {
+    const { id } = await submitted(world);
+    const res = await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting: 'Onvoldoende bewijs' });
+    expect(res.status).toBe(200);
+    expect(res.body.status.tag).toBe(tag);
+  });
+
+  it('when the caller lacks CanBeoordelen, then 403 before 404', async () => {
+    expect((await as.practitioner(world).get('/api/v1/beoordeling/x')).status).toBe(403);
+    expect((await as.admin(world).post('/api/v1/beoordeling/x/besluit', { besluit: 'toekennen' })).status).toBe(403);
+  });
+});
+
+describe('admin cases', () => {
+  it('when an admin lists, then every application with owner masked; delete removes it and audits', async () => {
+    const { id, me } = await submitted(world);
+    const concept = (await as.practitioner(world).post('/api/v1/applications', { type: 'intake' })).body.id;
+    const list = (await as.admin(world).get('/api/v1/admin/cases')).body as Array<{ id: string; owner: string }>;
+    expect(list.map((c) => c.id)).toEqual(expect.arrayContaining([id, concept]));
+    expect(list.every((c) => /^\*+\d{3}$/.test(c.owner))).toBe(true);
+
+    expect((await as.admin(world).delete(`/api/v1/admin/cases/${id}`)).status).toBe(204);
+    expect((await as.admin(world).delete(`/api/v1/admin/cases/${id}`)).status).toBe(404);
+    expect((await me.get(`/api/v1/applications/${id}`)).status).toBe(404);
+    const audit = await waitFor((e) => e.type === 'audit' && (e.data as { action?: string }).action === 'case:admin-delete');
+    expect(audit.data).toEqual({ action: 'case:admin-delete', resource: 'case', decision: 'allow', role: 'admin' });
+    expect((audit as { subject?: string }).subject).toBe(SUBJECTS.audit('applications'));
+  });
+
+  it('when not admin, then 403', async () => {
+    expect((await as.practitioner(world).get('/api/v1/admin/cases')).status).toBe(403);
+    expect((await as.beoordelaar(world).delete('/api/v1/admin/cases/x')).status).toBe(403);
+  });
+});

@@ -1,0 +1,154 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sql } from 'kysely';
+import { asUser, eventually, practitioner, uniqueSubject } from '@register/testkit';
+import { client } from './support/client';
+import { RestartableServer, startApplications } from './support/harness';
+import { startDocuments, startReference, type DocumentsNeighbour } from './support/neighbours';
+
+/**
+ * Crash-safe submit: the documents service is killed at the moment the applications service links
+ * (after its commit), or is down before the submit, or the applications service itself dies after
+ * committing. Outcome: never linked while Concept, and eventually every document gekoppeld.
+ */
+let reference: Awaited<ReturnType<typeof startReference>>;
+let documents: DocumentsNeighbour;
+let killable: RestartableServer;
+let killOnLink = false;
+
+beforeAll(async () => {
+  [reference, documents] = await Promise.all([startReference(), startDocuments()]);
+  // The real documents app behind a server we can kill mid-request and start again on the same port.
+  killable = new RestartableServer((req: IncomingMessage, res: ServerResponse) => {
+    if (killOnLink && req.method === 'POST' && req.url === '/internal/links') {
+      killOnLink = false;
+      req.socket.destroy();
+      void killable.stop();
+      return;
+    }
+    documents.service.app(req, res);
+  });
+  await killable.start();
+});
+afterAll(async () => {
+  await killable.stop();
+  await Promise.all([reference.close(), documents.close()]);
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const jobCount = async (db: import('kysely').Kysely<any>) =>
+  (await sql<{ n: number }>`SELECT count(*)::int AS n FROM document_link_jobs`.execute(db)).rows[0]!.n;
+
+async function prepare(apps: { url: string }, n = 1) {
+  const subject = uniqueSubject();
+  const me = client(apps.url, practitioner(subject));
+  const id = (await me.post('/api/v1/applications', { type: 'intake' })).body.id as string;
+  const docs: string[] = [];
+  docs.push(await documents.upload(subject, 'intake', 'diploma'));
+  for (let i = 1; i < n; i++) docs.push(await documents.upload(subject, 'intake', 'overig'));
+  const body = { diplomaHerkomst: 'handmatig', uren: 3000, documents: docs.map((documentId, i) => ({ categoryId: i === 0 ? 'diploma' : 'overig', channel: 'digitaal', documentId })) };
+  return { subject, me, id, docs, body };
+}
+
+describe('crash-safe submit', () => {
+  it('when the documents service is killed while linking, then submit still answers 200 and after a restart every document is gekoppeld', async () => {
+    const apps = await startApplications({ referenceUrl: reference.url, documentsUrl: killable.url });
+    try {
+      const { subject, me, id, docs, body } = await prepare(apps, 3);
+      killOnLink = true;
+      const res = await me.post(`/api/v1/applications/${id}/submit`, body);
+      expect(res.status).toBe(200);
+      expect(res.body.status.tag).toBe('Ingediend');
+      expect(await jobCount(apps.db)).toBe(1); // the promise to link is durable
+      await killable.start();
+      await eventually(async () => ((await jobCount(apps.db)) === 0 ? true : undefined));
+      for (const d of docs) expect(await documents.statusOf(subject, d)).toBe('gekoppeld');
+      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ tag: 'Ingediend', manual: false });
+    } finally {
+      await apps.close();
+      await apps.dropDatabase();
+    }
+  });
+
+  it('when the documents service is down before the submit, then 503, the application stays Concept and nothing is linked', async () => {
+    const apps = await startApplications({ referenceUrl: reference.url, documentsUrl: killable.url });
+    try {
+      const { subject, me, id, docs, body } = await prepare(apps);
+      await killable.stop();
+      const res = await me.post(`/api/v1/applications/${id}/submit`, body);
+      expect(res.status).toBe(503);
+      expect(res.body.type).toBe('/problems/unavailable');
+      expect((await me.get(`/api/v1/applications/${id}`)).body.status.tag).toBe('Concept');
+      await killable.start();
+      expect(await documents.statusOf(subject, docs[0]!)).toBe('ontvangen');
+      expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(200);
+      expect(await documents.statusOf(subject, docs[0]!)).toBe('gekoppeld');
+    } finally {
+      await apps.close();
+      await apps.dropDatabase();
+    }
+  });
+
+  it('when the applications service dies after committing, then a restarted instance links from the durable job', async () => {
+    const first = await startApplications({ referenceUrl: reference.url, documentsUrl: killable.url, startLinker: false });
+    const { subject, me, id, docs, body } = await prepare(first);
+    killOnLink = true;
+    expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(200);
+    await first.close(); // the process is gone; only its database remains
+    await killable.start();
+    expect(await documents.statusOf(subject, docs[0]!)).toBe('ontvangen');
+    const second = await startApplications({ referenceUrl: reference.url, documentsUrl: killable.url, databaseUrl: first.databaseUrl });
+    try {
+      await eventually(async () => ((await documents.statusOf(subject, docs[0]!)) === 'gekoppeld' ? true : undefined));
+      await eventually(async () => ((await jobCount(second.db)) === 0 ? true : undefined));
+    } finally {
+      await second.close();
+      await first.dropDatabase();
+    }
+  });
+
+  it('when the link is refused for good (the owner deleted the document meanwhile), then manual with reden documenten-niet-gekoppeld and no more retries', async () => {
+    const apps = await startApplications({ referenceUrl: reference.url, documentsUrl: killable.url, startLinker: false });
+    try {
+      const { subject, me, id, docs, body } = await prepare(apps);
+      killOnLink = true;
+      expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(200);
+      await killable.start();
+      const del = await fetch(`${killable.url}/api/v1/uploads/${docs[0]}`, { method: 'DELETE', headers: asUser(practitioner(subject)) });
+      expect(del.status).toBe(204);
+      apps.linker.start();
+      await eventually(async () => ((await jobCount(apps.db)) === 0 ? true : undefined));
+      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ tag: 'Ingediend', manual: true, reden: 'documenten-niet-gekoppeld' });
+    } finally {
+      await apps.close();
+      await apps.dropDatabase();
+    }
+  });
+
+  it('when many submits run while the documents service flaps, then none stays unlinked and no Concept has a linked document', async () => {
+    const apps = await startApplications({ referenceUrl: reference.url, documentsUrl: killable.url });
+    try {
+      // Uploads one after another: concurrent uploads are the documents service's own test (seen a 500 under s3rver).
+      const prepared = [];
+      for (let i = 0; i < 8; i++) prepared.push(await prepare(apps));
+      killOnLink = true;
+      const results = await Promise.all(prepared.map((p) => p.me.post(`/api/v1/applications/${p.id}/submit`, p.body)));
+      await killable.start();
+      for (const [i, r] of results.entries()) {
+        const p = prepared[i]!;
+        const tag = (await p.me.get(`/api/v1/applications/${p.id}`)).body.status.tag;
+        if (r.status === 200) {
+          expect(tag).toBe('Ingediend');
+          await eventually(async () => ((await documents.statusOf(p.subject, p.docs[0]!)) === 'gekoppeld' ? true : undefined));
+        } else {
+          expect(r.status).toBe(503);
+          expect(tag).toBe('Concept');
+          expect(await documents.statusOf(p.subject, p.docs[0]!)).toBe('ontvangen');
+        }
+      }
+      await eventually(async () => ((await jobCount(apps.db)) === 0 ? true : undefined));
+    } finally {
+      await apps.close();
+      await apps.dropDatabase();
+    }
+  });
+});

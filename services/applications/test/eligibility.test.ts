@@ -1,0 +1,55 @@
+import { addMonths } from '@register/service-kit';
+import { herregistratieDecisions } from '../src/domain/eligibility';
+import { normalisePhone } from '../src/domain/phone';
+import { mask } from '../src/domain/mask';
+import { NOT_REGISTERED, type Registration, type RegistrationTag } from '../src/domain/registration';
+
+const today = '2026-11-22';
+const reg = (tag: RegistrationTag, herregistratieDatum: string | null): Registration =>
+  tag === 'NietGeregistreerd' ? NOT_REGISTERED : { ...NOT_REGISTERED, registerNummer: '1', status: { ...NOT_REGISTERED.status, tag, herregistratieDatum } };
+
+describe('herregistratieDecisions (decisions §7)', () => {
+  it.each([
+    ['NietGeregistreerd', null, true, false, 'niet-geregistreerd'],
+    ['Doorgehaald', '2027-01-01', true, false, 'doorgehaald'],
+    ['Doorgehaald', '2027-01-01', false, false, 'doorgehaald'],
+    ['Geschorst', '2027-01-01', true, false, 'geschorst'],
+    ['Geschorst', '2030-01-01', false, false, 'geschorst'],
+    ['Geregistreerd', '2028-01-01', true, false, 'te-vroeg'],
+    ['Geregistreerd', '2028-01-01', false, false, 'te-vroeg'],
+    ['Geregistreerd', addMonths(today, 12), true, true, null],
+    ['Geregistreerd', '2027-11-23', true, false, 'te-vroeg'],
+    ['Geregistreerd', '2026-12-01', true, true, null],
+    ['Geregistreerd', '2020-01-01', true, true, null],
+    ['Geregistreerd', '2026-12-01', false, false, 'uitgeschakeld'],
+  ] as const)('when %s with herregistratie on %s and the flag %s, then eligible is %s (%s)', (tag, datum, flag, eligible, reason) => {
+    expect(herregistratieDecisions(reg(tag, datum), today, flag)).toEqual({ eligibleForHerregistratie: eligible, herregistratieReason: reason });
+  });
+});
+
+describe('normalisePhone (decisions §7)', () => {
+  it.each([
+    ['0612345678', '0612345678'],
+    ['06 12 34 56 78', '0612345678'],
+    ['06-12345678', '0612345678'],
+    ['(070) 123.45.67', '0701234567'],
+    ['+31 6 12345678', '0612345678'],
+    ['+31 (6) 1234-5678', '0612345678'],
+    ['0031612345678', '0612345678'],
+    ['0031 70 123 4567', '0701234567'],
+  ])('when %s, then %s', (input, expected) => {
+    expect(normalisePhone(input)).toBe(expected);
+  });
+
+  it.each(['', '061234567', '06123456789', '+32612345678', '612345678', '06a2345678', '+310612345678', null, 612345678])('when %p, then invalid-phone-number', (input) => {
+    expect(() => normalisePhone(input)).toThrow(expect.objectContaining({ code: 'invalid-phone-number' }));
+  });
+});
+
+describe('mask (decisions §3)', () => {
+  it('when a subject is masked, then all but the last 3 characters become *', () => {
+    expect(mask('900000001')).toBe('******001');
+    expect(mask('abc')).toBe('abc');
+    expect(mask(null)).toBeNull();
+  });
+});

@@ -1,0 +1,106 @@
+import { eventually } from '@register/testkit';
+import { as, startWorld, type World } from './support/setup';
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(() => world.close());
+
+async function draft(world: World, type: 'intake' | 'herregistratie', subject?: string) {
+  const me = as.practitioner(world, subject);
+  const created = await me.post('/api/v1/applications', { type });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}`);
+  return { me, id: created.body.id as string };
+}
+
+describe('POST /api/v1/applications/:id/submit', () => {
+  it('when an intake handmatig is submitted with its diploma, then 200, AV referentie and the document is gekoppeld', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['referentie', 'status']);
+    expect(res.body.referentie).toMatch(/^AV-\d{4}-\d{6}$/);
+    expect(res.body.status).toMatchObject({ tag: 'Ingediend', referentie: res.body.referentie, manual: false, reden: null });
+    expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
+    const back = (await me.get(`/api/v1/applications/${id}`)).body;
+    expect(back).toMatchObject({ documentIds: [doc], status: { tag: 'Ingediend' } });
+    expect(back.submittedAt).toMatch(/Z$/);
+  });
+
+  it('when submitted again, then 409', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const body = { diplomaHerkomst: 'digitaal', uren: 3000 };
+    expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(200);
+    expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(409);
+  });
+
+  it('when two submits race, then one referentie and one 409', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const body = { diplomaHerkomst: 'digitaal', uren: 3000 };
+    const results = await Promise.all([me.post(`/api/v1/applications/${id}/submit`, body), me.post(`/api/v1/applications/${id}/submit`, body)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+  });
+
+  it('when handmatig has no diploma document, then 400 naming documents and the application stays Concept', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000 });
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('/problems/validation');
+    expect(res.body.errors[0].field).toBe('documents');
+    expect((await me.get(`/api/v1/applications/${id}`)).body.status.tag).toBe('Concept');
+  });
+
+  it('when the document belongs to another subject, then 400 and nothing is linked', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const foreign = await world.documents.upload('100000077', 'intake', 'diploma');
+    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: foreign }] });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe('documents[0].documentId');
+    expect(await world.documents.statusOf('100000077', foreign)).toBe('ontvangen');
+  });
+
+  it('when the diploma comes by post, then 200 without documents', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'post' }] });
+    expect(res.status).toBe(200);
+  });
+
+  it('when an intake below the threshold lacks the scholing answer, then 400 scholing-incompleet; false is legal', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const policy = (await me.get('/api/v1/intake/policy')).body.scholingThreshold as number;
+    const missing = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: policy - 1 });
+    expect(missing.status).toBe(400);
+    expect(missing.body.type).toBe('/problems/scholing-incompleet');
+    expect(missing.body.errors[0].field).toBe('aanvullendeScholing');
+    const punten = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: policy - 1, aanvullendeScholing: false, scholingPunten: 4 });
+    expect(punten.body.type).toBe('/problems/scholing-incompleet');
+    expect((await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: policy - 1, aanvullendeScholing: false })).status).toBe(200);
+  });
+
+  it('when rule 1 fails, then 400 validation naming uren', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 0 });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['uren']);
+  });
+
+  it('when a herregistratie is submitted with werkervaring, then it is linked; without it 400', async () => {
+    const { me, id } = await draft(world, 'herregistratie', '900000001');
+    expect((await me.post(`/api/v1/applications/${id}/submit`, { uren: 100 })).status).toBe(400);
+    const doc = await world.documents.upload(me.subject, 'herregistratie', 'werkervaring');
+    const res = await me.post(`/api/v1/applications/${id}/submit`, { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: doc }] });
+    expect(res.status).toBe(200);
+    expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
+  });
+
+  it('when submitted, then application.submitted leaves through the outbox', async () => {
+    const { me, id } = await draft(world, 'intake');
+    await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
+    await eventually(async () => {
+      const { rows } = await (await import('kysely')).sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox`.execute(world.apps.db);
+      return rows[0]!.n === 0 ? true : undefined;
+    });
+  });
+});

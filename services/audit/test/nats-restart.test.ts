@@ -1,0 +1,53 @@
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { freePort, startNatsServer, type Running } from '@register/embedded';
+import { asUser, eventually, practitioner } from '@register/testkit';
+import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
+
+// A NATS server of this file's own, so restarting it disturbs no other suite.
+let dir: string;
+let port: number;
+let nats: Running;
+let h: Harness;
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'audit-nats-'));
+  port = await freePort();
+  nats = await startNatsServer(dir, port);
+  h = await startAudit({ natsUrl: nats.url });
+});
+afterAll(async () => {
+  await h.close();
+  await nats.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const admin = asUser(practitioner('900000001', 'admin'));
+
+async function rowsOf(correlationId: string): Promise<unknown[]> {
+  const res = await fetch(`${h.url}/api/v1/admin/audit?correlationId=${correlationId}`, { headers: admin });
+  return (await res.json()) as unknown[];
+}
+
+describe('the audit consumer across a NATS restart', () => {
+  it('when NATS restarts between the write and the read, then every event is stored exactly once and consuming resumes', async () => {
+    const correlationId = `corr-restart-${randomUUID()}`;
+    const before = auditEvent({ correlationId, action: 'flag:set' });
+    await publish(h, before);
+
+    await nats.stop();
+    nats = await startNatsServer(dir, port);
+
+    const after = auditEvent({ correlationId, action: 'orgtemplate:edit' });
+    // The client is reconnecting; the outbox relay would retry the same way.
+    await eventually(async () => publish(h, after), 20000, 250);
+    const again = await eventually(async () => publish(h, before, `${before.id}-again`), 20000, 250);
+    await eventually(() => consumedThrough(h.events, h.durable, again), 30000, 250);
+
+    const rows = await rowsOf(correlationId);
+    expect(rows.map((r) => (r as { action: string }).action).sort()).toEqual(['flag:set', 'orgtemplate:edit']);
+    const ready = await eventually(async () => ((await fetch(`${h.url}/health/ready`)).status === 200 ? true : undefined));
+    expect(ready).toBe(true);
+  });
+});

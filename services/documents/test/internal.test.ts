@@ -1,0 +1,91 @@
+import { asService, asUser, practitioner, uniqueSubject } from '@register/testkit';
+import { png, startHarness, upload, uploadPdf, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const post = (path: string, body: unknown, headers = asService('applications')) =>
+  fetch(`${h.url}${path}`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const pollStatus = async (subject: string, localId: string) =>
+  ((await (await fetch(`${h.url}/api/v1/uploads/status?localIds=${localId}`, { headers: asUser(practitioner(subject)) })).json()) as { results: Array<{ status: string }> }).results[0]?.status;
+
+describe('POST /internal/documents/lookup', () => {
+  it('when asked for own, foreign, unknown and malformed ids, then only the owner\'s documents are listed', async () => {
+    const owner = uniqueSubject();
+    const mine = await uploadPdf(h, owner, { localId: 'lk' });
+    const theirs = await uploadPdf(h, uniqueSubject());
+    const res = await post('/internal/documents/lookup', { owner, documentIds: [mine.documentId, theirs.documentId, '00000000-0000-4000-8000-000000000000', 'nope'] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ documents: [{ documentId: mine.documentId, categoryId: 'overig', wizardId: 'intake', fileName: 'bewijs.pdf', linkedApplicationId: null }] });
+  });
+
+  it('when a user (not a service) calls an internal route, then 403', async () => {
+    expect((await post('/internal/documents/lookup', { owner: 'x', documentIds: [] }, asUser(practitioner(uniqueSubject())))).status).toBe(403);
+  });
+});
+
+describe('POST /internal/links', () => {
+  it('when the same link call is repeated, then the answer is the same and nothing changes', async () => {
+    const owner = uniqueSubject();
+    const a = await uploadPdf(h, owner, { localId: 'link-a' });
+    const b = await uploadPdf(h, owner);
+    const body = { applicationId: 'app-1', owner, documents: [{ documentId: a.documentId, categoryId: 'overig' }, { documentId: b.documentId, categoryId: 'overig' }] };
+    const first = await post('/internal/links', body);
+    expect(first.status).toBe(200);
+    const firstBody = await first.json();
+    expect(firstBody).toEqual({ linked: [{ documentId: a.documentId, categoryId: 'overig', fileName: 'bewijs.pdf' }, { documentId: b.documentId, categoryId: 'overig', fileName: 'bewijs.pdf' }] });
+    const again = await post('/internal/links', body);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toEqual(firstBody);
+    expect(await pollStatus(owner, 'link-a')).toBe('gekoppeld');
+    const listed = await fetch(`${h.url}/internal/applications/app-1/documents`, { headers: asService('applications') });
+    expect(await listed.json()).toEqual(firstBody.linked);
+  });
+
+  it('when one document is foreign, in another category or linked elsewhere, then 422 names each and nothing is linked', async () => {
+    const owner = uniqueSubject();
+    const free = await uploadPdf(h, owner, { localId: 'free' });
+    const elsewhere = await uploadPdf(h, owner);
+    const foreign = await uploadPdf(h, uniqueSubject());
+    expect((await post('/internal/links', { applicationId: 'app-other', owner, documents: [{ documentId: elsewhere.documentId, categoryId: 'overig' }] })).status).toBe(200);
+    const res = await post('/internal/links', {
+      applicationId: 'app-2',
+      owner,
+      documents: [
+        { documentId: free.documentId, categoryId: 'overig' },
+        { documentId: foreign.documentId, categoryId: 'overig' },
+        { documentId: free.documentId, categoryId: 'diploma' },
+        { documentId: elsewhere.documentId, categoryId: 'overig' },
+      ],
+    });
+    expect(res.status).toBe(422);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    const problem = await res.json();
+    expect(problem).toMatchObject({ type: '/problems/validation', status: 422 });
+    expect(problem.errors.map((e: { code: string }) => e.code)).toEqual(['unknown-document', 'category-mismatch', 'linked-elsewhere']);
+    expect(await pollStatus(owner, 'free')).toBe('ontvangen');
+    expect(await (await fetch(`${h.url}/internal/applications/app-2/documents`, { headers: asService('applications') })).json()).toEqual([]);
+  });
+
+  it('when the body is malformed, then 400 validation', async () => {
+    expect((await post('/internal/links', { owner: 'x' })).status).toBe(400);
+  });
+});
+
+describe('POST /internal/org-logos/:documentId/confirm', () => {
+  it('when the document is an organisatie-logo upload, then 200; another category or unknown id is 404', async () => {
+    const logo = await (await upload(h, practitioner(uniqueSubject(), 'admin'), { wizardId: 'orgtemplate', categoryId: 'organisatie-logo', file: { bytes: png(), name: 'logo.png' } })).json();
+    const confirm = (id: string) => post(`/internal/org-logos/${id}/confirm`, {}, asService('letters'));
+    const ok = await confirm(logo.documentId);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ documentId: logo.documentId });
+    expect((await confirm((await uploadPdf(h, uniqueSubject())).documentId)).status).toBe(404);
+    expect((await confirm('00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await confirm('not-an-id')).status).toBe(404);
+  });
+});

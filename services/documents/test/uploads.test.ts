@@ -1,0 +1,177 @@
+import { createHash } from 'node:crypto';
+import http from 'node:http';
+import { asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
+import { MIB, pdf, png, startHarness, svg, upload, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const logo = (bytes: Buffer, name = 'logo.png', type = 'image/png') => ({ wizardId: 'orgtemplate', categoryId: 'organisatie-logo', file: { bytes, name, type } });
+
+describe('POST /api/v1/uploads', () => {
+  it('when a PDF is uploaded with a localId, then 201 carries every field of decisions §6 and the bytes are stored', async () => {
+    const bytes = pdf(5000);
+    const res = await upload(h, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'diploma', localId: 'local-1', file: { bytes, name: 'diploma €.pdf', type: 'application/pdf' } });
+    expect(res.status).toBe(201);
+    const body = await res.json();
+    expect(Object.keys(body).sort()).toEqual(['applicationId', 'categoryId', 'contentType', 'createdAt', 'documentId', 'fileName', 'localId', 'sha256', 'sizeBytes', 'status', 'wizardId'].sort());
+    expect(body).toMatchObject({ localId: 'local-1', wizardId: 'intake', categoryId: 'diploma', applicationId: null, fileName: 'diploma €.pdf', contentType: 'application/pdf', sizeBytes: 5000, status: 'ontvangen' });
+    expect(body.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(h.tmpFiles()).toEqual([]);
+  });
+
+  it('when the caller has no identity, then 401; a case handler without applications:own gets 403', async () => {
+    const form = { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } };
+    expect((await upload(h, null, form)).status).toBe(401);
+    const res = await upload(h, caseHandler('m-1'), form);
+    expect(res.status).toBe(403);
+    expect((await res.json()).type).toBe('/problems/forbidden');
+  });
+
+  it.each([
+    ['unknown wizard', { wizardId: 'nope', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } }, 'categoryId'],
+    ['unknown category', { wizardId: 'intake', categoryId: 'werkervaring', file: { bytes: pdf(), name: 'a.pdf' } }, 'categoryId'],
+    ['no file', { wizardId: 'intake', categoryId: 'overig' }, 'file'],
+    ['a localId over 64 characters', { wizardId: 'intake', categoryId: 'overig', localId: 'x'.repeat(65), file: { bytes: pdf(), name: 'a.pdf' } }, 'localId'],
+    ['no wizardId', { categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } }, 'wizardId'],
+  ])('when %s, then 400 validation naming the field and nothing is stored', async (_case, options, field) => {
+    const before = await h.objectKeys();
+    const res = await upload(h, practitioner(uniqueSubject()), options);
+    expect(res.status).toBe(400);
+    const problem = await res.json();
+    expect(problem.type).toBe('/problems/validation');
+    expect(problem.errors.map((e: { field: string }) => e.field)).toContain(field);
+    expect(await h.objectKeys()).toEqual(before);
+    expect(h.tmpFiles()).toEqual([]);
+  });
+
+  it('when a drafter uploads an organisatie-logo, then 403; an admin may', async () => {
+    expect((await upload(h, practitioner(uniqueSubject(), 'drafter'), logo(png()))).status).toBe(403);
+    expect((await upload(h, practitioner(uniqueSubject(), 'admin'), logo(png()))).status).toBe(201);
+  });
+
+  it('when a logo is exactly 1 MiB, then 201; one byte more is 413 payload-too-large and leaves nothing', async () => {
+    const admin = practitioner(uniqueSubject(), 'admin');
+    const exact = await upload(h, admin, logo(png(MIB)));
+    expect(exact.status).toBe(201);
+    expect((await exact.json()).sizeBytes).toBe(MIB);
+    const keys = await h.objectKeys();
+    const rows = await h.rowCount();
+    const over = await upload(h, practitioner(uniqueSubject(), 'admin'), logo(png(MIB + 1)));
+    expect(over.status).toBe(413);
+    expect((await over.json()).type).toBe('/problems/payload-too-large');
+    expect(await h.objectKeys()).toEqual(keys);
+    expect(await h.rowCount()).toBe(rows);
+    expect(h.tmpFiles()).toEqual([]);
+  });
+
+  it('when the file part comes before the fields, then the category limit still holds (413)', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(png(MIB + 1))], { type: 'image/png' }), 'logo.png');
+    form.append('wizardId', 'orgtemplate');
+    form.append('categoryId', 'organisatie-logo');
+    const res = await fetch(`${h.url}/api/v1/uploads`, { method: 'POST', headers: asUser(practitioner(uniqueSubject(), 'admin')), body: form });
+    expect(res.status).toBe(413);
+    expect(h.tmpFiles()).toEqual([]);
+  });
+
+  it('when an SVG logo is uploaded, then its content is sniffed and stored as image/svg+xml', async () => {
+    const res = await upload(h, practitioner(uniqueSubject(), 'admin'), logo(svg(), 'logo.svg', 'text/plain'));
+    expect(res.status).toBe(201);
+    expect((await res.json()).contentType).toBe('image/svg+xml');
+  });
+
+  it('when a PDF is renamed to .png, then the detected type decides: 415 for the logo, accepted as PDF for a diploma', async () => {
+    const renamed = { bytes: pdf(), name: 'logo.png', type: 'image/png' };
+    const rejected = await upload(h, practitioner(uniqueSubject(), 'admin'), { wizardId: 'orgtemplate', categoryId: 'organisatie-logo', file: renamed });
+    expect(rejected.status).toBe(415);
+    expect((await rejected.json()).type).toBe('/problems/unsupported-media-type');
+    const accepted = await upload(h, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'diploma', file: renamed });
+    expect(accepted.status).toBe(201);
+    expect((await accepted.json()).contentType).toBe('application/pdf');
+  });
+
+  it('when a text file is declared as application/pdf, then 415 and nothing is stored', async () => {
+    const keys = await h.objectKeys();
+    const res = await upload(h, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'diploma', file: { bytes: Buffer.from('just some text, not a pdf\n'.repeat(20)), name: 'diploma.pdf', type: 'application/pdf' } });
+    expect(res.status).toBe(415);
+    expect(await h.objectKeys()).toEqual(keys);
+    expect(h.tmpFiles()).toEqual([]);
+  });
+
+  it('when a second document goes into a single category of the same wizard, then 409; another application is a separate slot', async () => {
+    const owner = practitioner(uniqueSubject());
+    const diploma = (applicationId?: string) => upload(h, owner, { wizardId: 'intake', categoryId: 'diploma', ...(applicationId ? { applicationId } : {}), file: { bytes: pdf(), name: 'd.pdf' } });
+    expect((await diploma()).status).toBe(201);
+    const second = await diploma();
+    expect(second.status).toBe(409);
+    expect((await second.json()).type).toBe('/problems/conflict');
+    expect((await diploma('app-1')).status).toBe(201);
+    expect((await diploma('app-1')).status).toBe(409);
+  });
+
+  it('when the same owner races five uploads into a single category, then exactly one is stored and no orphan object stays', async () => {
+    const owner = practitioner(uniqueSubject());
+    const keysBefore = (await h.objectKeys()).length;
+    const statuses = await Promise.all(Array.from({ length: 5 }, () => upload(h, owner, { wizardId: 'herregistratie', categoryId: 'werkervaring', file: { bytes: pdf(20_000), name: 'w.pdf' } }).then((r) => r.status)));
+    expect(statuses.sort()).toEqual([201, 409, 409, 409, 409]);
+    expect((await h.objectKeys()).length).toBe(keysBefore + 1);
+  });
+
+  it('when several owners upload at the same time, then each gets their own document with the right hash', async () => {
+    const files = Array.from({ length: 6 }, (_, i) => ({ subject: uniqueSubject(), bytes: pdf(100_000 + i * 1000) }));
+    const bodies = await Promise.all(
+      files.map(async (f) => {
+        const res = await upload(h, practitioner(f.subject), { wizardId: 'intake', categoryId: 'diploma', file: { bytes: f.bytes, name: 'd.pdf' } });
+        expect(res.status).toBe(201);
+        return res.json();
+      }),
+    );
+    bodies.forEach((b, i) => expect(b.sha256).toBe(createHash('sha256').update(files[i]!.bytes).digest('hex')));
+    expect(new Set(bodies.map((b) => b.documentId)).size).toBe(files.length);
+  });
+
+  it('when the client drops the connection halfway through the file, then no temp file, object or row remains', async () => {
+    const keys = await h.objectKeys();
+    const rows = await h.rowCount();
+    const boundary = 'b0undary';
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="wizardId"\r\n\r\nintake\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="categoryId"\r\n\r\noverig\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+    );
+    const req = http.request(`${h.url}/api/v1/uploads`, {
+      method: 'POST',
+      headers: { ...asUser(practitioner(uniqueSubject())), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 10 * MIB) },
+    });
+    req.on('error', () => undefined);
+    req.write(head);
+    req.write(pdf(2 * MIB));
+    // Let the server spool what it got, then cut the connection.
+    await eventually(async () => (h.tmpFiles().length > 0 ? true : undefined));
+    req.destroy();
+    await eventually(async () => (h.tmpFiles().length === 0 ? true : undefined));
+    expect(await h.objectKeys()).toEqual(keys);
+    expect(await h.rowCount()).toBe(rows);
+  });
+
+  it('when the declared length exceeds every category, then 413 comes at once, before the body is read', async () => {
+    const req = http.request(`${h.url}/api/v1/uploads`, {
+      method: 'POST',
+      headers: { ...asUser(practitioner(uniqueSubject())), 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(200 * MIB) },
+    });
+    req.on('error', () => undefined);
+    req.write('--x\r\n');
+    const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
+    expect(res.statusCode).toBe(413);
+    res.resume();
+    req.destroy();
+    expect(h.tmpFiles()).toEqual([]);
+  });
+});

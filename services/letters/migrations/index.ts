@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as init from './2026-11-22T1500_init';
+
+/** Frozen migrations in order; a new one is a new file added here, never an edit of an old one. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-22T1500_init': init,
+};
