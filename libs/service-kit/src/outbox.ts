@@ -72,9 +72,10 @@ export class OutboxRelay {
       const client = await this.options.pool.connect();
       client.on('notification', () => this.kick());
       client.on('error', (err) => {
+        if (this.listener !== client) return;
         this.options.logger.warn({ err }, 'outbox listener lost; polling until it is back');
-        client.release(true);
         this.listener = null;
+        client.release(true);
         if (!this.stopped) setTimeout(() => void this.listen(), 1000).unref();
       });
       await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
@@ -155,10 +156,15 @@ export class OutboxRelay {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.running;
-    if (this.listener) {
-      await this.listener.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
-      this.listener.release();
-      this.listener = null;
+    const listener = this.listener;
+    this.listener = null;
+    if (listener) {
+      // Detach first so a connection error after stop (a dropped database) is not handled twice.
+      listener.removeAllListeners('notification');
+      listener.removeAllListeners('error');
+      listener.on('error', () => undefined);
+      await listener.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
+      listener.release(true);
     }
   }
 }
