@@ -40,16 +40,26 @@ export async function startSystem(options: { nats?: string } = {}): Promise<Test
     // Each system has its own audit consumer, so parallel systems on one NATS do not share audit rows.
     extraEnv: { audit: { AUDIT_CONSUMER: `audit_${prefix}` } },
   });
-  await system.startAll();
+  const dropDatabases = async () => {
+    const client = new pg.Client({ connectionString: infra.postgresUrl });
+    await client.connect();
+    for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
+    await client.end();
+  };
+  try {
+    await system.startAll();
+  } catch (err) {
+    // A service that fails to start must not leave the others running behind the test.
+    await system.stopAll();
+    await dropDatabases();
+    throw err;
+  }
   return {
     system,
     gateway: system.url('gateway'),
     async close() {
       await system.stopAll();
-      const client = new pg.Client({ connectionString: infra.postgresUrl });
-      await client.connect();
-      for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
-      await client.end();
+      await dropDatabases();
     },
   };
 }
