@@ -39,6 +39,10 @@ export class System {
     mkdirSync(options.logDir, { recursive: true });
   }
 
+  pid(service: Service): number | undefined {
+    return this.children.get(service)?.pid;
+  }
+
   url(service: Service): string {
     return `http://127.0.0.1:${this.ports[service]}`;
   }
