@@ -3,6 +3,9 @@
 // route with autocannon and prints p50/p99/errors plus EXPLAIN ANALYZE of the list queries.
 // Needs DATABASE_URL (an admin URL; a database applications_bench is recreated) and NATS_URL; REFERENCE_URL
 // and DOCUMENTS_URL of running neighbours, or it starts the real reference and documents services itself.
+// The load goes through a real gateway process (X-Subject / X-Medewerker headers); BENCH_DIRECT=1 targets
+// the service itself with signed identities.
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -75,7 +78,27 @@ async function seed(db) {
   console.log(`seeded 100000 applications in ${Date.now() - t0} ms`);
 }
 
-const headers = (identity) => ({ [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(SECRET, { identity, service: null, correlationId: null }, Date.now(), 3600) });
+const signedHeaders = (identity) => ({ [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(SECRET, { identity, service: null, correlationId: null }, Date.now(), 3600) });
+const userHeaders = (identity) => (identity.practitioner ? { 'x-subject': identity.practitioner.subject } : { 'x-medewerker': identity.caseHandler.medewerker, 'x-rollen': identity.caseHandler.rollen.join(',') });
+let headers = signedHeaders;
+
+/** The real gateway (built dist) as a separate process in front of the service under test. */
+async function startGateway(targets) {
+  const { freePort } = await import('@register/embedded');
+  const port = await freePort();
+  await recreate('gateway_bench');
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, '..', '..', 'gateway', 'dist', 'src', 'main.js')], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PORT: String(port), DATABASE_URL: dbUrl('gateway_bench'), NATS_URL: natsUrl, INTERNAL_IDENTITY_SECRET: SECRET, LOG_LEVEL: 'warn',
+      APPLICATIONS_URL: targets.applications, REFERENCE_URL: targets.reference, DOCUMENTS_URL: targets.documents },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) return { url, child };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('gateway did not start');
+}
 const owner = (s) => ({ practitioner: { subject: s, role: 'drafter' }, caseHandler: null, adminSeam: false });
 const beoordelaar = { practitioner: null, caseHandler: { medewerker: 'bench', rollen: ['beoordelaar'] }, adminSeam: false };
 
@@ -107,8 +130,10 @@ async function main() {
   const app = createApp({ config: { scholingThreshold: 2080, internalSecret: SECRET }, db: database.db, logger, clock: { now: () => new Date() },
     documents, reference: new ReferenceClient(internal(n.reference)), flags: new FlagsClient(internal(n.reference), logger), linker, readiness: {} });
   const { s, url: direct } = await serve(app);
-  const base = process.env.GATEWAY_URL ?? direct;
-  console.log(`target ${base}${process.env.GATEWAY_URL ? ' (gateway)' : ' (service directly)'}`);
+  const gateway = process.env.BENCH_DIRECT === '1' ? null : await startGateway({ applications: direct, ...n });
+  const base = gateway?.url ?? direct;
+  headers = gateway ? userHeaders : signedHeaders;
+  console.log(`target ${base}${gateway ? ' (a gateway process in front of the service)' : ' (service directly)'}`);
 
   for (const [label, q] of [
     ['own list', sql`EXPLAIN ANALYZE SELECT * FROM applications WHERE owner = 'b00000042' ORDER BY created_at DESC, id DESC LIMIT 1001`],
@@ -138,6 +163,7 @@ async function main() {
       },
     }],
   });
+  gateway?.child.kill('SIGTERM');
   s.close();
   s.closeAllConnections();
   await linker.stop();

@@ -4,7 +4,7 @@ import { createServiceApp, type FlagReader, type Logger, type ReadinessCheck } f
 import type { DocumentsPort } from './adapters/documents-client';
 import type { ReferencePort } from './adapters/reference-client';
 import type { AppDatabase } from './data-access/database';
-import { DemoEducationSource, DemoPopulationSource, DemoRegisterSource } from './data-access/demo-sources';
+import { DemoEducationSource, DemoPopulationSource, DemoRegisterSource } from './adapters/demo-sources';
 import type { ApplicationsDeps } from './domain/applications';
 import { LocalCaseSource, type CaseSource } from './domain/case-source';
 import type { Clock } from './domain/clock';

@@ -34,7 +34,7 @@ afterAll(async () => {
   await Promise.all([reference.close(), documents.close()]);
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const jobCount = async (db: import('kysely').Kysely<any>) =>
   (await sql<{ n: number }>`SELECT count(*)::int AS n FROM document_link_jobs`.execute(db)).rows[0]!.n;
 

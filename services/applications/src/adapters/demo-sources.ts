@@ -11,7 +11,7 @@ import {
   type Registration,
   type RegistrationTag,
 } from '../domain/registration';
-import type { AppDatabase } from './database';
+import type { AppDatabase } from '../data-access/database';
 
 /** The shipped register source: demo rows in this service's database (decisions §7). */
 export class DemoRegisterSource implements RegisterSource {
