@@ -1,4 +1,4 @@
-import express, { type Express, type Request, type Response, type NextFunction } from 'express';
+import express, { type Express, type Request, type RequestHandler, type Response, type NextFunction } from 'express';
 import { pinoHttp } from 'pino-http';
 import { INTERNAL_IDENTITY_HEADER, verifyInternalIdentity } from '@register/authz';
 import { bareNotFound, problemErrorHandler, sendProblem } from '@register/problem';
@@ -17,11 +17,30 @@ export interface ServiceAppOptions {
   jsonLimit?: string;
 }
 
-async function checkAll(checks: Record<string, ReadinessCheck>): Promise<Record<string, boolean>> {
+/** Runs every readiness check at once; a check that throws counts as not ready. */
+export async function checkReadiness(checks: Record<string, ReadinessCheck>): Promise<Record<string, boolean>> {
   const entries = await Promise.all(
     Object.entries(checks).map(async ([name, check]) => [name, await check().catch(() => false)] as const),
   );
   return Object.fromEntries(entries);
+}
+
+/** decisions §3: fixes the request's correlation id (kept when well-formed), echoes it, and scopes it to the request. */
+export const correlation: RequestHandler = (req, res, next) => {
+  const correlationId = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
+  res.locals['correlationId'] = correlationId;
+  res.setHeader('X-Correlation-Id', correlationId);
+  runWithContext({ correlationId }, next);
+};
+
+/** One log line per request (probes excepted), its id the correlation id. */
+export function requestLogger(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId: (_req, res) => String((res as Response).locals['correlationId']),
+    autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
+    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
+  }) as unknown as RequestHandler;
 }
 
 /**
@@ -33,26 +52,14 @@ export function createServiceApp(options: ServiceAppOptions): { app: Express; fi
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
 
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const correlationId = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
-    res.locals['correlationId'] = correlationId;
-    res.setHeader('X-Correlation-Id', correlationId);
-    runWithContext({ correlationId }, next);
-  });
-  app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (_req, res) => String((res as Response).locals['correlationId']),
-      autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(correlation);
+  app.use(requestLogger(options.logger));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', service: options.service });
   });
   app.get('/health/ready', async (_req, res) => {
-    const checks = await checkAll(options.readiness);
+    const checks = await checkReadiness(options.readiness);
     const ready = Object.values(checks).every(Boolean);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not-ready', service: options.service, checks });
   });

@@ -1,9 +1,8 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express } from 'express';
 import type { Kysely } from 'kysely';
-import { pinoHttp } from 'pino-http';
 import type { IdentityProvider } from '@register/authz';
 import { bareNotFound, problemErrorHandler } from '@register/problem';
-import { CORRELATION_HEADER, acceptCorrelationId, runWithContext, type Logger, type ReadinessCheck } from '@register/service-kit';
+import { correlation, requestLogger, type Logger, type ReadinessCheck } from '@register/service-kit';
 import type { GatewayDb } from './data-access/gateway.tables';
 import { Idempotency } from './idempotency/idempotency';
 import { gatewayOpenApi } from './openapi/gateway.openapi';
@@ -38,20 +37,8 @@ export function createApp(deps: Deps): { app: Express; upstreams: Record<Upstrea
   });
 
   // decisions §3: the gateway fixes the correlation id; every response echoes it.
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const correlationId = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
-    res.locals['correlationId'] = correlationId;
-    res.setHeader('X-Correlation-Id', correlationId);
-    runWithContext({ correlationId }, next);
-  });
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (_req, res) => String((res as Response).locals['correlationId']),
-      autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-    }),
-  );
+  app.use(correlation);
+  app.use(requestLogger(deps.logger));
   const readiness: Record<string, ReadinessCheck> = { ...deps.readiness };
   for (const [name, url] of Object.entries(deps.targets)) {
     readiness[name] = async () => (await fetch(new URL('/health/ready', url), { signal: AbortSignal.timeout(2000) })).ok;

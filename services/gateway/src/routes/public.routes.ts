@@ -1,13 +1,8 @@
 import { Router } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import { problemIndex, problemPage, sendNotFound } from '@register/problem';
-import type { ReadinessCheck } from '@register/service-kit';
+import { checkReadiness, type ReadinessCheck } from '@register/service-kit';
 import type { MergedOpenApi } from '../openapi/merge';
-
-async function checkAll(checks: Record<string, ReadinessCheck>): Promise<Record<string, boolean>> {
-  const results = await Promise.all(Object.entries(checks).map(async ([name, check]) => [name, await check().catch(() => false)] as const));
-  return Object.fromEntries(results);
-}
 
 /** Routes that need no identity: probes, the description, Swagger UI and the problem type pages. */
 export function publicRouter(openApi: MergedOpenApi, readiness: Record<string, ReadinessCheck>): Router {
@@ -16,7 +11,7 @@ export function publicRouter(openApi: MergedOpenApi, readiness: Record<string, R
     res.json({ status: 'ok', service: 'gateway' });
   });
   router.get('/health/ready', async (_req, res) => {
-    const checks = await checkAll(readiness);
+    const checks = await checkReadiness(readiness);
     const ready = Object.values(checks).every(Boolean);
     res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not-ready', checks });
   });
