@@ -16,6 +16,7 @@ export const PROBLEM_TYPES = {
   'payload-too-large': { status: 413, title: 'Payload too large', description: 'The request body or uploaded file is larger than allowed.' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type', description: 'The content type (detected from the bytes) is not accepted here.' },
   'invalid-phone-number': { status: 422, title: 'Invalid phone number', description: 'After removing spaces, dashes, dots and brackets, and turning +31 or 0031 into 0, the number must be 0 followed by nine digits.' },
+  'links-rejected': { status: 422, title: 'Documents cannot be linked', description: 'Internal API: not every document can be linked to the application (unknown, another owner\'s, another category, or linked elsewhere). Nothing was linked; `errors` names each document.' },
   'idempotency-key-reused': { status: 422, title: 'Idempotency-Key reused with another body', description: 'The Idempotency-Key was used before with a different request body. Use a new key for a new request.' },
   internal: { status: 500, title: 'Internal error', description: 'Something went wrong on our side. The correlation id identifies the request in our logs.' },
   unavailable: { status: 503, title: 'Service unavailable', description: 'A service this request needs cannot be reached right now. Retry later.' },

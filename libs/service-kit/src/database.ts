@@ -9,6 +9,8 @@ pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 export interface Database<DB> {
   db: Kysely<DB>;
   pool: pg.Pool;
+  /** Readiness: the database answers a query. */
+  ready(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -23,7 +25,7 @@ export function createDatabase<DB>(url: string, logger: Logger, options: { max?:
   // An idle client losing its connection must not crash the process.
   pool.on('error', (err) => logger.warn({ err }, 'idle database client failed'));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, pool, close: () => db.destroy() };
+  return { db, pool, ready: async () => (await pool.query('SELECT 1')).rowCount === 1, close: () => db.destroy() };
 }
 
 /** Creates the database named in `url` when it does not exist (one database per service). */
@@ -45,6 +47,15 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** A service's own database at start: created when missing, pooled, migrated to the latest version. */
+export async function openServiceDatabase<DB>(url: string, logger: Logger, migrations: Record<string, Migration>, options: { max?: number } = {}): Promise<Database<DB>> {
+  await ensureDatabaseExists(url);
+  const database = createDatabase<DB>(url, logger, options);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  await migrateToLatest(database.db as Kysely<any>, migrations, logger);
+  return database;
 }
 
 /** Migrations are listed explicitly (frozen, timestamp-named files) so no loader guesses at file names. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { validationError } from '@register/problem';
 
 /** decisions §14: optional limit (1..1000) and an opaque cursor; at most 1000 rows without limit. */
 export const pageQuery = z.object({
@@ -11,12 +12,13 @@ export function encodeCursor(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString('base64url');
 }
 
+/** The position a cursor names; null without a cursor; a cursor this service did not issue is a 400. */
 export function decodeCursor<T>(cursor: string | undefined, schema: z.ZodType<T>): T | null {
-  if (!cursor) return null;
+  if (cursor === undefined) return null;
   try {
     return schema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
   } catch {
-    return null;
+    throw validationError([{ field: 'cursor', code: 'invalid_cursor', detail: 'The cursor is not one this service issued.' }]);
   }
 }
 

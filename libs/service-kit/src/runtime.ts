@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import http, { type RequestListener, type Server } from 'node:http';
 import type { Logger } from './logger';
 
 export interface RunningService {
@@ -47,6 +47,25 @@ export function handleShutdown(running: RunningService, logger: Logger, timeoutM
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Above the gateway agent's 30 s idle time, so the gateway never reuses a socket the service just closed. */
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+
+/**
+ * Serves a service's app as every service does: keep-alive above the gateway's idle time, listen, then one
+ * ordered shutdown (the server first, then the closers in the order given).
+ */
+export async function serveApp(
+  app: RequestListener,
+  options: { port: number; host: string; service: string; logger: Logger; shutdownTimeoutMs: number; closers: RunningService['closers'] },
+): Promise<Server> {
+  const server = http.createServer(app);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const port = await listen(server, options.port, options.host);
+  options.logger.info({ port }, `${options.service} listening`);
+  handleShutdown({ server, closers: options.closers }, options.logger, options.shutdownTimeoutMs);
+  return server;
 }
 
 /** Runs a service's main; a start-up failure is logged and exits non-zero. */

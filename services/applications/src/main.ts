@@ -1,18 +1,4 @@
-import http from 'node:http';
-import {
-  FlagsClient,
-  InternalClient,
-  OutboxRelay,
-  connectEvents,
-  createDatabase,
-  ensureDatabaseExists,
-  handleShutdown,
-  listen,
-  migrateToLatest,
-  runMain,
-  systemClock,
-} from '@register/service-kit';
-import { sql } from 'kysely';
+import { FlagsClient, InternalClient, OutboxRelay, connectEvents, openServiceDatabase, runMain, serveApp, systemClock } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { DocumentsClient } from './adapters/documents-client';
 import { ReferenceClient } from './adapters/reference-client';
@@ -27,9 +13,7 @@ import { serviceLogger } from './logger';
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = serviceLogger(config.LOG_LEVEL);
-  await ensureDatabaseExists(config.DATABASE_URL);
-  const database = createDatabase<AppDatabase>(config.DATABASE_URL, logger, { max: config.DB_POOL_MAX });
-  await migrateToLatest(database.db, migrations, logger);
+  const database = await openServiceDatabase<AppDatabase>(config.DATABASE_URL, logger, migrations, { max: config.DB_POOL_MAX });
   await seedDemoData(database.db);
   const events = await connectEvents(config.NATS_URL, 'applications', logger);
 
@@ -51,30 +35,26 @@ async function main(): Promise<void> {
     flags,
     linker,
     readiness: {
-      database: async () => (await sql`SELECT 1`.execute(database.db), true),
+      database: database.ready,
       events: () => events.ready(),
     },
   });
-  const server = http.createServer(app);
-  const port = await listen(server, config.PORT, config.HOST);
+  await serveApp(app, {
+    port: config.PORT,
+    host: config.HOST,
+    service: 'applications',
+    logger,
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    closers: [
+      { name: 'document-linker', close: () => linker.stop() },
+      { name: 'outbox-relay', close: () => relay.stop() },
+      { name: 'flags', close: () => flags.close() },
+      { name: 'nats', close: () => events.close() },
+      { name: 'database', close: () => database.close() },
+    ],
+  });
   await relay.start();
   linker.start();
-  logger.info({ port }, 'applications listening');
-
-  handleShutdown(
-    {
-      server,
-      closers: [
-        { name: 'document-linker', close: () => linker.stop() },
-        { name: 'outbox-relay', close: () => relay.stop() },
-        { name: 'flags', close: () => flags.close() },
-        { name: 'nats', close: () => events.close() },
-        { name: 'database', close: () => database.close() },
-      ],
-    },
-    logger,
-    config.SHUTDOWN_TIMEOUT_MS,
-  );
 }
 
 runMain(main);

@@ -1,6 +1,5 @@
-import http from 'node:http';
 import { z } from 'zod';
-import { baseConfigSchema, connectEvents, createDatabase, createLogger, ensureDatabaseExists, handleShutdown, listen, loadConfig, migrateToLatest, runMain, systemClock } from '@register/service-kit';
+import { baseConfigSchema, connectEvents, createLogger, loadConfig, openServiceDatabase, runMain, serveApp, systemClock } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import type { AuditDb } from './data-access/audit.tables';
@@ -14,9 +13,7 @@ const configSchema = baseConfigSchema.extend({
 runMain(async () => {
   const config = loadConfig(configSchema);
   const logger = createLogger('audit', config.LOG_LEVEL);
-  await ensureDatabaseExists(config.DATABASE_URL);
-  const database = createDatabase<AuditDb>(config.DATABASE_URL, logger, { max: config.DB_POOL_MAX });
-  await migrateToLatest(database.db, migrations, logger);
+  const database = await openServiceDatabase<AuditDb>(config.DATABASE_URL, logger, migrations, { max: config.DB_POOL_MAX });
   const events = await connectEvents(config.NATS_URL, 'audit', logger);
   const consumer = new AuditConsumer({ events, db: database.db, logger: logger.child({ subsystem: 'audit-consumer' }), durable: config.AUDIT_CONSUMER });
   await consumer.start();
@@ -27,18 +24,17 @@ runMain(async () => {
     clock: systemClock,
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
     readiness: {
-      database: async () => (await database.pool.query('SELECT 1')).rowCount === 1,
+      database: database.ready,
       nats: events.ready,
       consumer: async () => consumer.isRunning(),
     },
   });
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
-  const port = await listen(server, config.PORT, config.HOST);
-  logger.info({ port }, 'audit service listening');
-  handleShutdown(
-    { server, closers: [{ name: 'consumer', close: () => consumer.stop() }, { name: 'nats', close: events.close }, { name: 'database', close: database.close }] },
+  await serveApp(app, {
+    port: config.PORT,
+    host: config.HOST,
+    service: 'audit',
     logger,
-    config.SHUTDOWN_TIMEOUT_MS,
-  );
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    closers: [{ name: 'consumer', close: () => consumer.stop() }, { name: 'nats', close: events.close }, { name: 'database', close: database.close }],
+  });
 });

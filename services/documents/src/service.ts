@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
-import { connectEvents, createDatabase, ensureDatabaseExists, migrateToLatest, OutboxRelay, systemClock, type Logger } from '@register/service-kit';
+import { connectEvents, openServiceDatabase, OutboxRelay, systemClock, type Logger } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import type { DocumentsConfig } from './config';
@@ -20,9 +20,7 @@ export interface DocumentsService {
 
 /** Wires the real adapters: Postgres (migrated), NATS with the outbox relay, the S3 bucket and the sweeper. */
 export async function startDocuments(config: DocumentsConfig, logger: Logger): Promise<DocumentsService> {
-  await ensureDatabaseExists(config.DATABASE_URL);
-  const database = createDatabase<DocumentsDb>(config.DATABASE_URL, logger.child({ subsystem: 'db' }), { max: config.DB_POOL_MAX });
-  await migrateToLatest(database.db, migrations, logger);
+  const database = await openServiceDatabase<DocumentsDb>(config.DATABASE_URL, logger.child({ subsystem: 'db' }), migrations, { max: config.DB_POOL_MAX });
   const events = await connectEvents(config.NATS_URL, 'documents', logger.child({ subsystem: 'nats' }));
   const storage = createObjectStorage({ endpoint: config.S3_ENDPOINT, accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, bucket: config.S3_BUCKET, region: config.S3_REGION });
   await storage.ensureBucket();

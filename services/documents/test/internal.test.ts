@@ -66,7 +66,7 @@ describe('POST /internal/links', () => {
     expect(res.status).toBe(422);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     const problem = await res.json();
-    expect(problem).toMatchObject({ type: '/problems/validation', status: 422 });
+    expect(problem).toMatchObject({ type: '/problems/links-rejected', status: 422 });
     expect(problem.errors.map((e: { code: string }) => e.code)).toEqual(['unknown-document', 'category-mismatch', 'linked-elsewhere']);
     expect(await pollStatus(owner, 'free')).toBe('ontvangen');
     expect(await (await fetch(`${h.url}/internal/applications/app-2/documents`, { headers: asService('applications') })).json()).toEqual([]);

@@ -1,7 +1,6 @@
-import http from 'node:http';
 import { z } from 'zod';
 import { HeaderIdentityProvider } from '@register/authz';
-import { baseConfigSchema, connectEvents, createDatabase, createLogger, ensureDatabaseExists, handleShutdown, listen, loadConfig, migrateToLatest, OutboxRelay, runMain } from '@register/service-kit';
+import { baseConfigSchema, connectEvents, createLogger, loadConfig, openServiceDatabase, OutboxRelay, runMain, serveApp } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import type { GatewayDb } from './data-access/gateway.tables';
@@ -21,9 +20,7 @@ const configSchema = baseConfigSchema.extend({
 runMain(async () => {
   const config = loadConfig(configSchema);
   const logger = createLogger('gateway', config.LOG_LEVEL);
-  await ensureDatabaseExists(config.DATABASE_URL);
-  const database = createDatabase<GatewayDb>(config.DATABASE_URL, logger, { max: config.DB_POOL_MAX });
-  await migrateToLatest(database.db, migrations, logger);
+  const database = await openServiceDatabase<GatewayDb>(config.DATABASE_URL, logger, migrations, { max: config.DB_POOL_MAX });
   const events = await connectEvents(config.NATS_URL, 'gateway', logger);
   const relay = new OutboxRelay({ db: database.db, pool: database.pool, js: events.js, logger });
   await relay.start();
@@ -36,26 +33,22 @@ runMain(async () => {
     identityProvider: new HeaderIdentityProvider(),
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
     targets: { applications: config.APPLICATIONS_URL, documents: config.DOCUMENTS_URL, letters: config.LETTERS_URL, reference: config.REFERENCE_URL, audit: config.AUDIT_URL },
-    readiness: { database: async () => (await database.pool.query('SELECT 1')).rowCount === 1, nats: events.ready },
+    readiness: { database: database.ready, nats: events.ready },
     maxSocketsPerService: config.UPSTREAM_MAX_SOCKETS,
     proxyTimeoutMs: config.PROXY_TIMEOUT_MS,
   });
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
-  const port = await listen(server, config.PORT, config.HOST);
-  logger.info({ port }, 'gateway listening');
-  handleShutdown(
-    {
-      server,
-      closers: [
-        { name: 'sweeper', close: () => clearInterval(sweeper) },
-        { name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) },
-        { name: 'outbox', close: () => relay.stop() },
-        { name: 'nats', close: events.close },
-        { name: 'database', close: database.close },
-      ],
-    },
+  await serveApp(app, {
+    port: config.PORT,
+    host: config.HOST,
+    service: 'gateway',
     logger,
-    config.SHUTDOWN_TIMEOUT_MS,
-  );
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    closers: [
+      { name: 'sweeper', close: () => clearInterval(sweeper) },
+      { name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) },
+      { name: 'outbox', close: () => relay.stop() },
+      { name: 'nats', close: events.close },
+      { name: 'database', close: database.close },
+    ],
+  });
 });

@@ -1,5 +1,4 @@
-import http from 'node:http';
-import { baseConfigSchema, connectEvents, createDatabase, createLogger, ensureDatabaseExists, handleShutdown, listen, loadConfig, migrateToLatest, OutboxRelay, runMain, systemClock } from '@register/service-kit';
+import { baseConfigSchema, connectEvents, createLogger, loadConfig, openServiceDatabase, OutboxRelay, runMain, serveApp, systemClock } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import type { LettersDb } from './data-access/letters.tables';
@@ -7,9 +6,7 @@ import type { LettersDb } from './data-access/letters.tables';
 runMain(async () => {
   const config = loadConfig(baseConfigSchema.extend({ PORT: baseConfigSchema.shape.PORT.default(8083) }));
   const logger = createLogger('letters', config.LOG_LEVEL);
-  await ensureDatabaseExists(config.DATABASE_URL);
-  const database = createDatabase<LettersDb>(config.DATABASE_URL, logger, { max: config.DB_POOL_MAX });
-  await migrateToLatest(database.db, migrations, logger);
+  const database = await openServiceDatabase<LettersDb>(config.DATABASE_URL, logger, migrations, { max: config.DB_POOL_MAX });
   const events = await connectEvents(config.NATS_URL, 'letters', logger);
   const relay = new OutboxRelay({ db: database.db, pool: database.pool, js: events.js, logger });
   await relay.start();
@@ -19,15 +16,14 @@ runMain(async () => {
     logger,
     clock: systemClock,
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
-    readiness: { database: async () => (await database.pool.query('SELECT 1')).rowCount === 1, nats: events.ready },
+    readiness: { database: database.ready, nats: events.ready },
   });
-  const server = http.createServer(app);
-  server.keepAliveTimeout = 65_000;
-  const port = await listen(server, config.PORT, config.HOST);
-  logger.info({ port }, 'letters service listening');
-  handleShutdown(
-    { server, closers: [{ name: 'outbox', close: () => relay.stop() }, { name: 'nats', close: events.close }, { name: 'database', close: database.close }] },
+  await serveApp(app, {
+    port: config.PORT,
+    host: config.HOST,
+    service: 'letters',
     logger,
-    config.SHUTDOWN_TIMEOUT_MS,
-  );
+    shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS,
+    closers: [{ name: 'outbox', close: () => relay.stop() }, { name: 'nats', close: events.close }, { name: 'database', close: database.close }],
+  });
 });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { NotFoundError, type FieldError } from '@register/problem';
+import { DomainError, NotFoundError, type FieldError } from '@register/problem';
 import type { DocumentsDb } from '../data-access/documents.table';
 import { findDocument, findLinkedTo, findOwnedDocuments, linkDocuments } from '../data-access/documents.repository';
 import { ORGANISATIE_LOGO } from './categories';
@@ -26,9 +26,10 @@ export async function lookupDocuments(db: Kysely<DocumentsDb>, owner: string, do
 }
 
 /** Nothing was linked: at least one document cannot be linked (the internal contract answers 422). */
-export class LinkRejected extends Error {
-  constructor(readonly errors: FieldError[]) {
-    super('Not every document can be linked to this application.');
+/** All-or-nothing refusal of a link call; one error per document. */
+export class LinkRejected extends DomainError {
+  constructor(errors: FieldError[]) {
+    super('links-rejected', 'Not every document can be linked to this application.', errors);
     this.name = 'LinkRejected';
   }
 }

@@ -1,7 +1,6 @@
 import { Router } from 'express';
-import { problemDocument, instanceOf, correlationIdOf } from '@register/problem';
 import { categoriesFor } from '../domain/categories';
-import { confirmOrgLogo, documentsOfApplication, linkToApplication, LinkRejected, lookupDocuments } from '../domain/links';
+import { confirmOrgLogo, documentsOfApplication, linkToApplication, lookupDocuments } from '../domain/links';
 import type { UploadDeps } from '../domain/upload-document';
 import { linkBody, lookupBody } from './internal.schemas';
 import { categoriesQuery } from './uploads.schemas';
@@ -25,14 +24,7 @@ export function internalRouter(deps: UploadDeps): Router {
 
   router.post('/internal/links', async (req, res) => {
     const body = linkBody.parse(req.body);
-    try {
-      res.json({ linked: await linkToApplication(deps.db, body, deps.clock.now()) });
-    } catch (err) {
-      if (!(err instanceof LinkRejected)) throw err;
-      // The contract fixes 422 with slug `validation` here (the catalogue maps that slug to 400).
-      const doc = problemDocument('validation', { detail: err.message, instance: instanceOf(req), correlationId: correlationIdOf(res), errors: err.errors });
-      res.status(422).type('application/problem+json').send(JSON.stringify({ ...doc, status: 422 }));
-    }
+    res.json({ linked: await linkToApplication(deps.db, body, deps.clock.now()) });
   });
 
   router.get('/internal/applications/:applicationId/documents', async (req, res) => {
