@@ -5,8 +5,6 @@ export type HeaderBag = Record<string, string | string[] | undefined>;
 /** Resolves the caller of a request. The header stand-in below is today's; a real provider replaces it. */
 export interface IdentityProvider {
   resolve(headers: HeaderBag): Promise<Identity | null>;
-  /** Request headers the provider reads; the gateway never forwards them. */
-  readonly consumedHeaders: readonly string[];
 }
 
 function header(headers: HeaderBag, name: string): string | undefined {
@@ -20,8 +18,6 @@ function toRole(value: string | undefined): Role {
 
 /** decisions §1: X-Subject / X-Role for a practitioner, X-Medewerker / X-Rollen for a case handler. */
 export class HeaderIdentityProvider implements IdentityProvider {
-  readonly consumedHeaders = ['x-subject', 'x-role', 'x-medewerker', 'x-rollen', 'x-admin'] as const;
-
   async resolve(headers: HeaderBag): Promise<Identity | null> {
     const subject = header(headers, 'x-subject');
     const medewerker = header(headers, 'x-medewerker');
