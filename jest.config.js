@@ -16,7 +16,7 @@ const shared = {
   },
 };
 
-const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters']
+const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters', 'tools/launcher']
   .map((dir) => ({ ...shared, displayName: dir.split('/')[1], rootDir: path.join(__dirname, dir), testMatch: ['<rootDir>/test/**/*.test.ts'] }));
 
 module.exports = {

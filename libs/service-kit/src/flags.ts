@@ -1,4 +1,4 @@
-import type { NatsConnection, Subscription } from '@nats-io/transport-node';
+import type { EventBus, EventSubscription } from './event-bus';
 import { SUBJECTS } from './events';
 import type { InternalClient } from './internal-client';
 import type { Logger } from './logger';
@@ -19,7 +19,7 @@ export interface FlagReader {
  */
 export class FlagsClient implements FlagReader {
   private cache: { flags: Map<string, boolean>; fetchedAt: number } | null = null;
-  private subscription: Subscription | null = null;
+  private subscription: EventSubscription | null = null;
 
   constructor(
     private readonly client: InternalClient,
@@ -27,11 +27,9 @@ export class FlagsClient implements FlagReader {
     private readonly ttlMs = 30_000,
   ) {}
 
-  listen(nc: NatsConnection): void {
-    this.subscription = nc.subscribe(SUBJECTS.flagsChanged, {
-      callback: () => {
-        this.cache = null;
-      },
+  listen(events: Pick<EventBus, 'subscribe'>): void {
+    this.subscription = events.subscribe(SUBJECTS.flagsChanged, () => {
+      this.cache = null;
     });
   }
 

@@ -2,6 +2,8 @@ export * from './context';
 export * from './logger';
 export * from './config';
 export * from './database';
+export * from './event-bus';
+export * from './in-process-events';
 export * from './nats';
 export * from './events';
 export * from './outbox';

@@ -1,20 +1,36 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import type { EventBus, EventMessage, EventSubscription } from './event-bus';
+import { IN_PROCESS_EVENTS_URL, InProcessEvents } from './in-process-events';
 import type { Logger } from './logger';
 
 /** One stream carries every event of the system; subjects are `register.<context>.<event>`. */
 export const STREAM_NAME = 'REGISTER';
 export const STREAM_SUBJECTS = ['register.>'];
 
-export interface Events {
+/** The JetStream transport; the connection, client and manager stay reachable for JetStream consumers and tests. */
+export interface NatsEvents extends EventBus {
+  readonly transport: 'nats';
   nc: NatsConnection;
   js: JetStreamClient;
   jsm: JetStreamManager;
-  ready(): Promise<boolean>;
-  close(): Promise<void>;
+}
+/** The NATS transport, as the test harnesses name it. */
+export type Events = NatsEvents;
+
+/** Either transport; a service branches on `transport` only where it consumes durably. */
+export type ServiceEvents = NatsEvents | InProcessEvents;
+
+/** `NATS_URL` decides: `in-process` (single-process mode) or NATS server URLs, comma-separated. */
+export async function openEventBus(url: string, name: string, logger: Logger): Promise<ServiceEvents> {
+  if (url === IN_PROCESS_EVENTS_URL) {
+    logger.info('events: in-process transport (single-process mode)');
+    return new InProcessEvents(name);
+  }
+  return connectEvents(url, name, logger);
 }
 
-export async function connectEvents(url: string, name: string, logger: Logger): Promise<Events> {
+export async function connectEvents(url: string, name: string, logger: Logger): Promise<NatsEvents> {
   const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true });
   void (async () => {
     for await (const s of nc.status()) {
@@ -25,9 +41,21 @@ export async function connectEvents(url: string, name: string, logger: Logger): 
   await ensureStream(jsm);
   const js = jetstream(nc);
   return {
+    transport: 'nats',
     nc,
     js,
     jsm,
+    async publish(subject: string, payload: string, msgId: string): Promise<void> {
+      await js.publish(subject, payload, { msgID: msgId, timeout: 5000 });
+    },
+    subscribe(subject: string, onMessage: (message: EventMessage) => void): EventSubscription {
+      const subscription = nc.subscribe(subject, {
+        callback: (err, msg) => {
+          if (!err) onMessage({ subject: msg.subject, payload: msg.string() });
+        },
+      });
+      return { unsubscribe: () => subscription.unsubscribe() };
+    },
     async ready() {
       if (nc.isClosed()) return false;
       const flushed = nc.flush().then(() => true, () => false);

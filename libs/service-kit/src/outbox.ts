@@ -1,6 +1,6 @@
 import { sql, type ColumnType, type Generated, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
-import type { JetStreamClient } from '@nats-io/jetstream';
+import type { EventPublisher } from './event-bus';
 import { newEvent, type EventEnvelope } from './events';
 import type { Logger } from './logger';
 
@@ -37,14 +37,15 @@ export async function enqueueEvent<DB extends WithOutbox, T extends Record<strin
 export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {
   db: Kysely<DB>;
   pool: pg.Pool;
-  js: JetStreamClient;
+  /** The transport: JetStream, or the in-process bus of the single-process mode. */
+  bus: EventPublisher;
   logger: Logger;
   pollIntervalMs?: number;
   batchSize?: number;
 }
 
 /**
- * Publishes committed outbox rows to JetStream with `Nats-Msg-Id` = event id, then deletes them.
+ * Publishes committed outbox rows to the event bus (JetStream) with `Nats-Msg-Id` = event id, then deletes them.
  * Rows are claimed with FOR UPDATE SKIP LOCKED so several relays (replicas) never publish the same row
  * at once; a crash between publish and delete re-publishes, which the stream's dedupe window and the
  * idempotent consumers absorb.
@@ -121,7 +122,7 @@ export class OutboxRelay {
   }
 
   private async publishBatch(): Promise<number> {
-    const { db, js } = this.options;
+    const { db, bus } = this.options;
     return db.transaction().execute(async (trx) => {
       const rows = await trx
         .selectFrom('outbox')
@@ -136,7 +137,7 @@ export class OutboxRelay {
       let failure: unknown = null;
       for (const row of rows) {
         try {
-          await js.publish(row.subject, JSON.stringify(row.envelope), { msgID: row.id, timeout: 5000 });
+          await bus.publish(row.subject, JSON.stringify(row.envelope), row.id);
         } catch (err) {
           failure = err;
           break;

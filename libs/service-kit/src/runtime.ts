@@ -19,6 +19,25 @@ export function listen(server: Server, port: number, host: string): Promise<numb
   });
 }
 
+/** Closes the server (in-flight requests finish), then the closers in order; failures are logged, not thrown. */
+export async function shutdown(running: RunningService, logger: Logger): Promise<boolean> {
+  let clean = true;
+  await new Promise<void>((resolve) => {
+    running.server.close(() => resolve());
+    running.server.closeIdleConnections();
+  });
+  for (const closer of running.closers) {
+    try {
+      await closer.close();
+    } catch (err) {
+      logger.warn({ err, closer: closer.name }, 'close failed');
+      clean = false;
+    }
+  }
+  logger.info('stopped');
+  return clean;
+}
+
 /** Turns SIGTERM/SIGINT into one ordered shutdown; a timer forces the exit if something hangs. */
 export function handleShutdown(running: RunningService, logger: Logger, timeoutMs: number): void {
   let stopping = false;
@@ -31,19 +50,7 @@ export function handleShutdown(running: RunningService, logger: Logger, timeoutM
       process.exit(1);
     }, timeoutMs);
     force.unref();
-    await new Promise<void>((resolve) => {
-      running.server.close(() => resolve());
-      running.server.closeIdleConnections();
-    });
-    for (const closer of running.closers) {
-      try {
-        await closer.close();
-      } catch (err) {
-        logger.warn({ err, closer: closer.name }, 'close failed');
-        process.exitCode = 1;
-      }
-    }
-    logger.info('stopped');
+    if (!(await shutdown(running, logger))) process.exitCode = 1;
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
@@ -56,20 +63,49 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  * Serves a service's app as every service does: keep-alive above the gateway's idle time, listen, then one
  * ordered shutdown (the server first, then the closers in the order given).
  */
-export async function serveApp(
-  app: RequestListener,
-  options: { port: number; host: string; service: string; logger: Logger; shutdownTimeoutMs: number; closers: RunningService['closers'] },
-): Promise<Server> {
+export async function serveApp(app: RequestListener, options: ServeOptions): Promise<ServedApp> {
   const server = http.createServer(app);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   const port = await listen(server, options.port, options.host);
   options.logger.info({ port }, `${options.service} listening`);
-  handleShutdown({ server, closers: options.closers }, options.logger, options.shutdownTimeoutMs);
-  return server;
+  const running = { server, closers: options.closers };
+  if (options.signals !== false) handleShutdown(running, options.logger, options.shutdownTimeoutMs);
+  let stopped: Promise<boolean> | null = null;
+  return {
+    server,
+    port,
+    stop: () => (stopped ??= shutdown(running, options.logger)),
+  };
 }
 
+export interface ServeOptions {
+  port: number;
+  host: string;
+  service: string;
+  logger: Logger;
+  shutdownTimeoutMs: number;
+  closers: RunningService['closers'];
+  /** False when a host process owns the signals and calls `stop` (the single-process mode). */
+  signals?: boolean;
+}
+
+/** A service that is listening: its own process's `main`, or one of several in the single-process mode. */
+export interface ServedApp {
+  server: Server;
+  port: number;
+  /** The ordered shutdown; resolves true when every closer succeeded. Idempotent. */
+  stop(): Promise<boolean>;
+}
+
+/** What a service's `main.ts` exports, so the single-process mode can start it beside the others. */
+export interface StartOptions {
+  /** Default true: the service handles SIGTERM/SIGINT itself. */
+  signals?: boolean;
+}
+export type StartService = (env: NodeJS.ProcessEnv, options?: StartOptions) => Promise<ServedApp>;
+
 /** Runs a service's main; a start-up failure is logged and exits non-zero. */
-export function runMain(main: () => Promise<void>): void {
+export function runMain(main: () => Promise<unknown>): void {
   main().catch((err: unknown) => {
     process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     process.exitCode = 1;

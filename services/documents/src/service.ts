@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
-import { connectEvents, openServiceDatabase, OutboxRelay, systemClock, type Logger } from '@register/service-kit';
+import { openEventBus, openServiceDatabase, OutboxRelay, systemClock, type Logger } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import type { DocumentsConfig } from './config';
@@ -21,10 +21,10 @@ export interface DocumentsService {
 /** Wires the real adapters: Postgres (migrated), NATS with the outbox relay, the S3 bucket and the sweeper. */
 export async function startDocuments(config: DocumentsConfig, logger: Logger): Promise<DocumentsService> {
   const database = await openServiceDatabase<DocumentsDb>(config.DATABASE_URL, logger.child({ subsystem: 'db' }), migrations, { max: config.DB_POOL_MAX });
-  const events = await connectEvents(config.NATS_URL, 'documents', logger.child({ subsystem: 'nats' }));
+  const events = await openEventBus(config.NATS_URL, 'documents', logger.child({ subsystem: 'nats' }));
   const storage = createObjectStorage({ endpoint: config.S3_ENDPOINT, accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, bucket: config.S3_BUCKET, region: config.S3_REGION });
   await storage.ensureBucket();
-  const relay = new OutboxRelay({ db: database.db, pool: database.pool, js: events.js, logger: logger.child({ subsystem: 'outbox' }) });
+  const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: events, logger: logger.child({ subsystem: 'outbox' }) });
   await relay.start();
   const clock = systemClock;
   const sweeperDeps = { db: database.db, storage, logger: logger.child({ subsystem: 'sweeper' }), clock };
@@ -45,7 +45,7 @@ export async function startDocuments(config: DocumentsConfig, logger: Logger): P
     closers: [
       { name: 'sweeper', close: () => sweeper.stop() },
       { name: 'outbox', close: () => relay.stop() },
-      { name: 'nats', close: () => events.close() },
+      { name: 'events', close: () => events.close() },
       { name: 'database', close: () => database.close() },
     ],
   };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { HeaderIdentityProvider } from '@register/authz';
-import { baseConfigSchema, connectEvents, createLogger, loadConfig, openServiceDatabase, OutboxRelay, runMain, serveApp } from '@register/service-kit';
+import { baseConfigSchema, createLogger, loadConfig, openEventBus, openServiceDatabase, OutboxRelay, runMain, serveApp, type StartService } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import type { GatewayDb } from './data-access/gateway.tables';
@@ -17,12 +17,12 @@ const configSchema = baseConfigSchema.extend({
   PROXY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
 });
 
-runMain(async () => {
-  const config = loadConfig(configSchema);
+export const start: StartService = async (env, options = {}) => {
+  const config = loadConfig(configSchema, env);
   const logger = createLogger('gateway', config.LOG_LEVEL);
   const database = await openServiceDatabase<GatewayDb>(config.DATABASE_URL, logger, migrations, { max: config.DB_POOL_MAX });
-  const events = await connectEvents(config.NATS_URL, 'gateway', logger);
-  const relay = new OutboxRelay({ db: database.db, pool: database.pool, js: events.js, logger });
+  const events = await openEventBus(config.NATS_URL, 'gateway', logger);
+  const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: events, logger });
   await relay.start();
   const sweeper = setInterval(() => void deleteExpired(database.db).catch((err: unknown) => logger.warn({ err }, 'idempotency sweep failed')), 600_000);
   sweeper.unref();
@@ -33,11 +33,11 @@ runMain(async () => {
     identityProvider: new HeaderIdentityProvider(),
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
     targets: { applications: config.APPLICATIONS_URL, documents: config.DOCUMENTS_URL, letters: config.LETTERS_URL, reference: config.REFERENCE_URL, audit: config.AUDIT_URL },
-    readiness: { database: database.ready, nats: events.ready },
+    readiness: { database: database.ready, nats: () => events.ready() },
     maxSocketsPerService: config.UPSTREAM_MAX_SOCKETS,
     proxyTimeoutMs: config.PROXY_TIMEOUT_MS,
   });
-  await serveApp(app, {
+  return serveApp(app, {
     port: config.PORT,
     host: config.HOST,
     service: 'gateway',
@@ -47,8 +47,11 @@ runMain(async () => {
       { name: 'sweeper', close: () => clearInterval(sweeper) },
       { name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) },
       { name: 'outbox', close: () => relay.stop() },
-      { name: 'nats', close: events.close },
+      { name: 'events', close: () => events.close() },
       { name: 'database', close: database.close },
     ],
+    ...options,
   });
-});
+};
+
+if (require.main === module) runMain(() => start(process.env));

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver } from '@register/embedded';
 
 export interface S3Settings {
@@ -11,6 +12,7 @@ export interface S3Settings {
 export interface Infrastructure {
   /** A server URL; each service gets a database of its own on it. */
   postgresUrl: string;
+  /** NATS server URLs, or `in-process`: then the services must share one process (System's singleProcess). */
   natsUrl: string;
   s3: S3Settings;
   /** What was embedded (stopped with `stop`). */
@@ -18,7 +20,10 @@ export interface Infrastructure {
   stop(): Promise<void>;
 }
 
-/** architecture.md: an explicit URL from the environment, else the embedded default. */
+/**
+ * architecture.md: an explicit URL from the environment, else the embedded default. Without NATS_URL and
+ * without a nats-server on the PATH (or with NATS_URL=in-process) events use the in-process transport.
+ */
 export async function resolveInfrastructure(env: NodeJS.ProcessEnv, dataDir: string): Promise<Infrastructure> {
   const stops: Array<() => Promise<void>> = [];
   const embedded: string[] = [];
@@ -31,8 +36,12 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv, dataDir: str
     postgresUrl = pg.url;
   }
   let natsUrl = env['NATS_URL'];
-  if (!natsUrl) {
-    if (!hasNatsServer()) throw new Error('NATS_URL is not set and no nats-server is on the PATH (install it, e.g. apt-get install nats-server).');
+  if (!natsUrl && !hasNatsServer()) {
+    natsUrl = IN_PROCESS_EVENTS_URL;
+    embedded.push('events: in-process transport, all services in one process (no nats-server on the PATH)');
+  } else if (natsUrl === IN_PROCESS_EVENTS_URL) {
+    embedded.push('events: in-process transport, all services in one process (NATS_URL=in-process)');
+  } else if (!natsUrl) {
     const port = Number(env['EMBEDDED_NATS_PORT'] ?? (await freePort()));
     const nats = await startNatsServer(path.join(dataDir, 'nats'), port);
     stops.push(nats.stop);

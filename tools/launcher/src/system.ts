@@ -3,11 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Infrastructure } from './infra';
+import { SINGLE_PROCESS_ENV, type SingleProcessSettings } from './single-process-settings';
 
 export const SERVICES = ['reference', 'audit', 'documents', 'applications', 'letters', 'gateway'] as const;
 export type Service = (typeof SERVICES)[number];
 
 export const DEFAULT_PORTS: Record<Service, number> = { gateway: 8080, applications: 8081, documents: 8082, letters: 8083, reference: 8084, audit: 8085 };
+
+/** The start order: the audit consumer attaches before any producer publishes, the gateway comes last. */
+export const START_ORDER: ReadonlyArray<ReadonlyArray<Service>> = [['audit'], ['reference'], ['documents', 'applications', 'letters'], ['gateway']];
 
 export interface SystemOptions {
   root: string;
@@ -19,6 +23,43 @@ export interface SystemOptions {
   secret?: string;
   extraEnv?: Partial<Record<Service, NodeJS.ProcessEnv>>;
   logLevel?: string;
+  /**
+   * All six services in one Node process with the in-process event transport (`infra.natsUrl` is then
+   * `in-process`): architecture.md's embedded default for a machine without a nats-server.
+   */
+  singleProcess?: boolean;
+}
+
+/** What one service is started with: its port, its own database on the server, and where the others are. */
+export function serviceEnv(
+  service: Service,
+  options: { infra: Pick<Infrastructure, 'postgresUrl' | 'natsUrl' | 's3'>; databasePrefix?: string; extraEnv?: SystemOptions['extraEnv']; logLevel?: string },
+   ports: Record<Service, number>,
+  secret: string,
+): NodeJS.ProcessEnv {
+  const { infra } = options;
+  const url = (s: Service) => `http://127.0.0.1:${ports[s]}`;
+  return {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    TZ: process.env['TZ'],
+    PORT: String(ports[service]),
+    HOST: '127.0.0.1',
+    DATABASE_URL: withDatabase(infra.postgresUrl, `${options.databasePrefix ?? 'register'}_${service}`),
+    NATS_URL: infra.natsUrl,
+    INTERNAL_IDENTITY_SECRET: secret,
+    LOG_LEVEL: options.logLevel ?? 'info',
+    S3_ENDPOINT: infra.s3.endpoint,
+    S3_ACCESS_KEY: infra.s3.accessKey,
+    S3_SECRET_KEY: infra.s3.secretKey,
+    S3_BUCKET: infra.s3.bucket,
+    APPLICATIONS_URL: url('applications'),
+    DOCUMENTS_URL: url('documents'),
+    LETTERS_URL: url('letters'),
+    REFERENCE_URL: url('reference'),
+    AUDIT_URL: url('audit'),
+    ...options.extraEnv?.[service],
+  };
 }
 
 function withDatabase(serverUrl: string, name: string): string {
@@ -40,7 +81,7 @@ export class System {
   }
 
   pid(service: Service): number | undefined {
-    return this.children.get(service)?.pid;
+    return this.children.get(this.options.singleProcess ? 'gateway' : service)?.pid;
   }
 
   url(service: Service): string {
@@ -48,46 +89,31 @@ export class System {
   }
 
   private env(service: Service): NodeJS.ProcessEnv {
-    const { infra } = this.options;
-    return {
-      PATH: process.env['PATH'],
-      HOME: process.env['HOME'],
-      TZ: process.env['TZ'],
-      PORT: String(this.ports[service]),
-      HOST: '127.0.0.1',
-      DATABASE_URL: withDatabase(infra.postgresUrl, `${this.options.databasePrefix ?? 'register'}_${service}`),
-      NATS_URL: infra.natsUrl,
-      INTERNAL_IDENTITY_SECRET: this.secret,
-      LOG_LEVEL: this.options.logLevel ?? 'info',
-      S3_ENDPOINT: infra.s3.endpoint,
-      S3_ACCESS_KEY: infra.s3.accessKey,
-      S3_SECRET_KEY: infra.s3.secretKey,
-      S3_BUCKET: infra.s3.bucket,
-      APPLICATIONS_URL: this.url('applications'),
-      DOCUMENTS_URL: this.url('documents'),
-      LETTERS_URL: this.url('letters'),
-      REFERENCE_URL: this.url('reference'),
-      AUDIT_URL: this.url('audit'),
-      ...this.options.extraEnv?.[service],
-    };
+    return serviceEnv(service, this.options, this.ports, this.secret);
   }
 
   /** Starts one service and waits until it answers /health/ready (or its own /health for the gateway). */
   async start(service: Service, timeoutMs = 60_000): Promise<void> {
+    if (this.options.singleProcess) throw new Error('single-process mode starts and stops the services together (startAll/stopAll)');
     if (this.children.has(service)) return;
-    const log = createWriteStream(path.join(this.options.logDir, `${service}.log`), { flags: 'a' });
-    const child = spawn(process.execPath, [path.join(this.options.root, 'services', service, 'dist', 'src', 'main.js')], {
-      env: this.env(service),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = this.spawn(service, path.join(this.options.root, 'services', service, 'dist', 'src', 'main.js'), this.env(service));
+    await this.waitUntilUp(service, child, `${service}.log`, timeoutMs);
+  }
+
+  private spawn(key: Service, script: string, env: NodeJS.ProcessEnv, logName = `${key}.log`): ChildProcess {
+    const log = createWriteStream(path.join(this.options.logDir, logName), { flags: 'a' });
+    const child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.pipe(log);
     child.stderr?.pipe(log);
-    this.children.set(service, child);
-    child.once('exit', () => this.children.delete(service));
+    this.children.set(key, child);
+    child.once('exit', () => this.children.delete(key));
+    return child;
+  }
+
+  private async waitUntilUp(service: Service, child: ChildProcess, logName: string, timeoutMs: number, probe = service === 'gateway' ? '/health' : '/health/ready'): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    const probe = service === 'gateway' ? '/health' : '/health/ready';
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}; see ${path.join(this.options.logDir, `${service}.log`)}`);
+      if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}; see ${path.join(this.options.logDir, logName)}`);
       const ok = await fetch(this.url(service) + probe, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
       if (ok) return;
       if (Date.now() > deadline) throw new Error(`${service} not ready after ${timeoutMs} ms`);
@@ -95,12 +121,30 @@ export class System {
     }
   }
 
+  /** The single-process mode: one child runs every service (see single-process.ts); its log is `system.log`. */
+  private async startSingleProcess(timeoutMs = 90_000): Promise<void> {
+    if (this.children.has('gateway')) return;
+    const settings: SingleProcessSettings = {
+      infra: { postgresUrl: this.options.infra.postgresUrl, natsUrl: this.options.infra.natsUrl, s3: this.options.infra.s3 },
+      ports: this.ports,
+      secret: this.secret,
+      ...(this.options.databasePrefix ? { databasePrefix: this.options.databasePrefix } : {}),
+      ...(this.options.logLevel ? { logLevel: this.options.logLevel } : {}),
+      ...(this.options.extraEnv ? { extraEnv: this.options.extraEnv } : {}),
+    };
+    const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: process.env['TZ'], [SINGLE_PROCESS_ENV]: JSON.stringify(settings) };
+    const child = this.spawn('gateway', path.join(this.options.root, 'tools', 'launcher', 'dist', 'single-process.js'), env, 'system.log');
+    // The gateway's readiness covers every service.
+    await this.waitUntilUp('gateway', child, 'system.log', timeoutMs, '/health/ready');
+  }
+
   async stop(service: Service): Promise<void> {
     const child = this.children.get(service);
     if (!child) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.once('exit', () => {
+      // 'close', not 'exit': the last log lines are still in the pipes when the process exits.
+      child.once('close', () => {
         clearTimeout(timer);
         resolve();
       });
@@ -108,15 +152,13 @@ export class System {
     });
   }
 
-  /** Backing services first (reference before the readers of its flags), the gateway last. */
   async startAll(): Promise<void> {
-    await this.start('reference');
-    await Promise.all((['audit', 'documents', 'applications', 'letters'] as const).map((s) => this.start(s)));
-    await this.start('gateway');
+    if (this.options.singleProcess) return this.startSingleProcess();
+    for (const group of START_ORDER) await Promise.all(group.map((s) => this.start(s)));
   }
 
+  /** The reverse of the start order: the gateway first, the audit consumer last. */
   async stopAll(): Promise<void> {
-    await this.stop('gateway');
-    await Promise.all([...this.children.keys()].map((s) => this.stop(s)));
+    for (const group of [...START_ORDER].reverse()) await Promise.all(group.map((s) => this.stop(s)));
   }
 }

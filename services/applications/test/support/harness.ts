@@ -86,7 +86,7 @@ export async function startApplications(options: ApplicationsOptions): Promise<A
   // TTL 0: every read sees the reference service's current flag (the tests flip flags between calls).
   const flags = new FlagsClient(referenceHttp, logger, 0);
   const linker = new DocumentLinker({ db: database.db, documents, logger, pollIntervalMs: options.linkPollMs ?? 200, maxBackoffMs: 400 });
-  const relay = new OutboxRelay({ db: database.db, pool: database.pool, js: events.js, logger, pollIntervalMs: 200 });
+  const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: events, logger, pollIntervalMs: 200 });
   const app = createApp({
     config: { scholingThreshold: 2080, internalSecret: TEST_SECRET },
     db: database.db,

@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
-import { STREAM_NAME, SUBJECTS, ensureStream, type Events, type Logger } from '@register/service-kit';
+import { STREAM_NAME, SUBJECTS, ensureStream, type EventSubscription, type InProcessEvents, type Logger, type NatsEvents } from '@register/service-kit';
 import type { AuditDb } from '../data-access/audit.tables';
 import { toAuditRow } from '../domain/audit-event';
 import { recordAuditEvent } from '../domain/audit-trail';
 
 export interface AuditConsumerOptions {
-  events: Pick<Events, 'js' | 'jsm'>;
+  /** JetStream (a durable pull consumer), or the single-process mode's in-process bus. */
+  events: Pick<NatsEvents, 'transport' | 'js' | 'jsm'> | Pick<InProcessEvents, 'transport' | 'consume'>;
   db: Kysely<AuditDb>;
   logger: Logger;
   /** Durable consumer name; one per deployment (tests use their own so files do not share messages). */
@@ -23,6 +24,7 @@ export interface AuditConsumerOptions {
  */
 export class AuditConsumer {
   private messages: ConsumerMessages | null = null;
+  private attached: EventSubscription | null = null;
   private loop: Promise<void> | null = null;
   private stopped = false;
   private consuming = false;
@@ -30,8 +32,17 @@ export class AuditConsumer {
   constructor(private readonly options: AuditConsumerOptions) {}
 
   async start(): Promise<void> {
-    await this.ensureConsumer();
-    this.loop = this.run();
+    const { events } = this.options;
+    if (events.transport === 'in-process') {
+      // The bus awaits this handler before the producer's relay deletes its outbox row: resolving is the ack.
+      this.attached = events.consume(this.options.durable, SUBJECTS.auditAll, async ({ subject, payload }) => {
+        await this.store(subject, parse(payload), null);
+      });
+      this.consuming = true;
+      return;
+    }
+    await this.ensureConsumer(events.jsm);
+    this.loop = this.run(events);
   }
 
   /** True while messages are being pulled (readiness). */
@@ -41,12 +52,12 @@ export class AuditConsumer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.attached?.unsubscribe();
     await this.messages?.close().catch(() => undefined);
     await this.loop;
   }
 
-  private async ensureConsumer(): Promise<void> {
-    const { jsm } = this.options.events;
+  private async ensureConsumer(jsm: NatsEvents['jsm']): Promise<void> {
     await ensureStream(jsm);
     // Creating with an identical config is a no-op on the server, so every replica may call it.
     await jsm.consumers.add(STREAM_NAME, {
@@ -57,11 +68,11 @@ export class AuditConsumer {
     });
   }
 
-  private async run(): Promise<void> {
+  private async run(events: Pick<NatsEvents, 'js' | 'jsm'>): Promise<void> {
     const { logger } = this.options;
     while (!this.stopped) {
       try {
-        const consumer = await this.options.events.js.consumers.get(STREAM_NAME, this.options.durable);
+        const consumer = await events.js.consumers.get(STREAM_NAME, this.options.durable);
         // Without abort the iterator waits forever for a deleted consumer; ending it lets us recreate it.
         this.messages = await consumer.consume({ max_messages: 100, abort_on_missing_resource: true });
         this.consuming = true;
@@ -75,31 +86,41 @@ export class AuditConsumer {
       if (this.stopped) break;
       await new Promise((resolve) => setTimeout(resolve, this.options.restartDelayMs ?? 1000));
       // The consumer may have been lost with the server's state; recreate it before pulling again.
-      await this.ensureConsumer().catch((err: unknown) => logger.warn({ err }, 'audit consumer not (re)created yet'));
+      await this.ensureConsumer(events.jsm).catch((err: unknown) => logger.warn({ err }, 'audit consumer not (re)created yet'));
     }
   }
 
   private async handle(msg: JsMsg): Promise<void> {
-    let payload: unknown;
+    let outcome: 'stored' | 'malformed';
     try {
-      payload = msg.json();
-    } catch {
-      payload = undefined;
-    }
-    const row = toAuditRow(msg.subject, payload);
-    if (!row) {
-      // Only where it sits: the payload may carry personal data.
-      this.options.logger.error({ subject: msg.subject, seq: msg.seq }, 'malformed audit event dropped');
-      // No reason text: `+TERM <reason>` needs server 2.10.4; 2.9 would ignore it and keep it pending.
-      msg.term();
-      return;
-    }
-    try {
-      await recordAuditEvent(this.options.db, row);
-      msg.ack();
+      outcome = await this.store(msg.subject, parse(msg.string()), msg.seq);
     } catch (err) {
       this.options.logger.warn({ err, seq: msg.seq }, 'audit row not stored; redelivery requested');
       msg.nak(this.options.retryDelayMs ?? 5000);
+      return;
     }
+    // No reason text on term: `+TERM <reason>` needs server 2.10.4; 2.9 would ignore it and keep it pending.
+    if (outcome === 'malformed') msg.term();
+    else msg.ack();
+  }
+
+  /** Stores one event (idempotent by event id); a malformed one is logged and dropped. Throws when not stored. */
+  private async store(subject: string, payload: unknown, seq: number | null): Promise<'stored' | 'malformed'> {
+    const row = toAuditRow(subject, payload);
+    if (!row) {
+      // Only where it sits: the payload may carry personal data.
+      this.options.logger.error({ subject, seq }, 'malformed audit event dropped');
+      return 'malformed';
+    }
+    await recordAuditEvent(this.options.db, row);
+    return 'stored';
+  }
+}
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
 }

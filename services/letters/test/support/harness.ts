@@ -20,7 +20,7 @@ export async function startLetters(clock: Clock = { now: () => new Date() }): Pr
   const database = createDatabase<LettersDb>(testDb.url, logger);
   await migrateToLatest(database.db, migrations, logger);
   const events = await connectEvents(natsUrl(), 'letters-test', logger);
-  const relay = new OutboxRelay({ db: database.db, pool: database.pool, js: events.js, logger, pollIntervalMs: 200 });
+  const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: events, logger, pollIntervalMs: 200 });
   await relay.start();
   const readiness = { database: async () => (await database.pool.query('SELECT 1')).rowCount === 1, nats: events.ready };
   const app = createApp({ db: database.db, logger, clock, internalSecret: TEST_SECRET, readiness });

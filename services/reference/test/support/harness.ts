@@ -21,7 +21,7 @@ export async function startReference(clock: Clock = { now: () => new Date() }): 
   await migrateToLatest(database.db, migrations, logger);
   await seedReference(database.db);
   const events = await connectEvents(natsUrl(), 'reference-test', logger);
-  const relay = new OutboxRelay({ db: database.db, pool: database.pool, js: events.js, logger, pollIntervalMs: 200 });
+  const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: events, logger, pollIntervalMs: 200 });
   await relay.start();
   const app = createApp({ db: database.db, logger, clock, internalSecret: TEST_SECRET, readiness: { database: async () => true } });
   const server = await serve(http.createServer(app));
