@@ -60,6 +60,17 @@ describe('the journey: create → draft → upload → submit → werkvoorraad �
   });
 });
 
+describe('application.submitted', () => {
+  it('when submitted, then the event carries the referentie, documents, owner and submittedAt the application got', async () => {
+    const { me, id, doc, referentie } = await submitted(world);
+    const detail = (await me.get(`/api/v1/applications/${id}`)).body;
+    const event = await waitFor((e) => e.type === 'application.submitted' && (e.data as { applicationId?: string }).applicationId === id);
+    expect((event as { subject?: string }).subject).toBe(SUBJECTS.applicationSubmitted);
+    expect(event.data).toEqual({ applicationId: id, referentie, type: 'intake', owner: me.subject, documentIds: [doc], submittedAt: detail.submittedAt });
+    expect(referentie).toMatch(/^AV-\d{4}-\d{6}$/);
+  });
+});
+
 describe('GET /api/v1/werkvoorraad', () => {
   it('when listed, then only Ingediend, oldest submittedAt first, paged with Link', async () => {
     const a = await submitted(world);
@@ -69,6 +80,8 @@ describe('GET /api/v1/werkvoorraad', () => {
     expect(all.every((x) => x.status.tag === 'Ingediend')).toBe(true);
     expect(all.map((x) => x.submittedAt)).toEqual([...all.map((x) => x.submittedAt)].sort());
     expect(all.findIndex((x) => x.id === a.id)).toBeLessThan(all.findIndex((x) => x.id === b.id));
+    const detail = (await a.me.get(`/api/v1/applications/${a.id}`)).body;
+    expect(all.find((x) => x.id === a.id)).toMatchObject({ createdAt: detail.createdAt, updatedAt: detail.updatedAt, submittedAt: detail.submittedAt });
 
     const first = await as.beoordelaar(world).get('/api/v1/werkvoorraad?limit=1');
     expect(first.body).toHaveLength(1);

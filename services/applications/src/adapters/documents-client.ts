@@ -42,14 +42,57 @@ function unexpected(what: string, status: number): DomainError {
   return new DomainError('unavailable', `The documents service answered ${status} to ${what}.`);
 }
 
-export class DocumentsClient implements DocumentsPort {
-  constructor(private readonly client: InternalClient) {}
+/**
+ * How long an answer of `GET /internal/uploads/categories` is reused (docs/decisions-applications.md,
+ * "Category cache"). The categories are the documents service's static configuration per wizard; it stays
+ * the one source, and a change there reaches submit within this time.
+ */
+export const CATEGORIES_TTL_MS = 60_000;
+/** Distinct category queries kept; there are a handful (wizard × the answers that decide `required`). */
+const CATEGORIES_MAX_ENTRIES = 64;
 
+export interface DocumentsClientOptions {
+  /** 0 turns the category cache off. */
+  categoriesTtlMs?: number;
+  /** Milliseconds clock for the cache (tests). */
+  now?: () => number;
+}
+
+export class DocumentsClient implements DocumentsPort {
+  private readonly categoryCache = new Map<string, { expiresAt: number; categories: Promise<readonly DocumentCategory[]> }>();
+
+  constructor(
+    private readonly client: InternalClient,
+    private readonly options: DocumentsClientOptions = {},
+  ) {}
+
+  /**
+   * The categories for these answers, from a short-lived cache: a successful answer is reused for
+   * CATEGORIES_TTL_MS, concurrent callers share one request, and a failure is never cached (the next
+   * caller asks again, so a documents service that is down still means 503 once the entry expired).
+   */
   async categories(wizardId: string, answers: { diplomaHerkomst?: string | null; taalvaardigheid?: string | null }): Promise<DocumentCategory[]> {
     const q = new URLSearchParams({ wizardId });
     if (answers.diplomaHerkomst) q.set('diplomaHerkomst', answers.diplomaHerkomst);
     if (answers.taalvaardigheid) q.set('taalvaardigheid', answers.taalvaardigheid);
-    const res = await this.client.request<{ categories: DocumentCategory[] }>('GET', `/internal/uploads/categories?${q.toString()}`);
+    const path = `/internal/uploads/categories?${q.toString()}`;
+    const ttl = this.options.categoriesTtlMs ?? CATEGORIES_TTL_MS;
+    if (ttl <= 0) return this.fetchCategories(path);
+    const now = (this.options.now ?? Date.now)();
+    const cached = this.categoryCache.get(path);
+    if (cached && cached.expiresAt > now) return [...(await cached.categories)];
+    if (this.categoryCache.size >= CATEGORIES_MAX_ENTRIES) this.categoryCache.clear();
+    const categories = this.fetchCategories(path).then((list) => Object.freeze(list.map((c) => Object.freeze(c))));
+    const entry = { expiresAt: now + ttl, categories };
+    this.categoryCache.set(path, entry);
+    categories.catch(() => {
+      if (this.categoryCache.get(path) === entry) this.categoryCache.delete(path);
+    });
+    return [...(await categories)];
+  }
+
+  private async fetchCategories(path: string): Promise<DocumentCategory[]> {
+    const res = await this.client.request<{ categories: DocumentCategory[] }>('GET', path);
     if (res.status !== 200) throw unexpected('categories', res.status);
     return res.body.categories;
   }

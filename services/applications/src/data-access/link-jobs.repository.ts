@@ -1,17 +1,9 @@
 import { sql, type Selectable } from 'kysely';
-import type { DocumentLinkJobsTable, DocumentLinkRef } from './database';
+import type { DocumentLinkJobsTable } from './database';
 import type { Db } from './applications.repository';
 
+/** Written by the submit statement (applications.repository submitConcept): the promise to link, durable before the answer goes out. */
 export type LinkJob = Selectable<DocumentLinkJobsTable>;
-
-/** Written in the submit transaction: the promise to link, durable before the answer goes out. */
-export async function insertLinkJob(db: Db, job: { applicationId: string; owner: string; documents: DocumentLinkRef[] }): Promise<void> {
-  await db
-    .insertInto('document_link_jobs')
-    .values({ application_id: job.applicationId, owner: job.owner, documents: JSON.stringify(job.documents) })
-    .onConflict((oc) => oc.column('application_id').doUpdateSet({ documents: JSON.stringify(job.documents), next_attempt_at: sql`now()` }))
-    .execute();
-}
 
 /**
  * Claims due jobs by pushing their next attempt a lease ahead. SKIP LOCKED keeps two dispatchers (or the

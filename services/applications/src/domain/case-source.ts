@@ -3,7 +3,7 @@ import { decodeCursor, encodeCursor } from '@register/service-kit';
 import type { Kysely } from 'kysely';
 import type { AppDatabase } from '../data-access/database';
 import * as repo from '../data-access/applications.repository';
-import { toSummary, type ApplicationSummary } from './views';
+import { toListSummary, type ApplicationSummary } from './views';
 
 export interface Page<T> {
   items: T[];
@@ -38,30 +38,30 @@ export interface CaseSource {
 }
 
 const keyset = z.object({ at: z.string(), id: z.uuid() });
-type Row = repo.ApplicationRow;
+type Row = repo.ListRow;
 
 export class LocalCaseSource implements CaseSource {
   constructor(private readonly db: Kysely<AppDatabase>) {}
 
-  private async page(req: PageRequest, fetch: (limit: number, after: repo.Keyset | null) => Promise<Row[]>, at: (r: Row) => Date, owner: 'plain' | 'masked'): Promise<Page<ApplicationSummary>> {
+  private async page(req: PageRequest, fetch: (limit: number, after: repo.Keyset | null) => Promise<Row[]>, at: (r: Row) => string, owner: 'plain' | 'masked'): Promise<Page<ApplicationSummary>> {
     // One row more than asked tells whether a next page exists without a count.
     const rows = await fetch(req.limit + 1, decodeCursor(req.cursor, keyset));
     const items = rows.slice(0, req.limit);
     const last = items[items.length - 1];
-    const nextCursor = rows.length > req.limit && last ? encodeCursor({ at: at(last).toISOString(), id: last.id }) : null;
-    return { items: items.map((r) => toSummary(r, owner)), nextCursor };
+    const nextCursor = rows.length > req.limit && last ? encodeCursor({ at: at(last), id: last.id }) : null;
+    return { items: items.map((r) => toListSummary(r, owner)), nextCursor };
   }
 
   listOwn(owner: string, page: PageRequest) {
-    return this.page(page, (limit, after) => repo.listByOwner(this.db, owner, limit, after), (r) => r.created_at, 'plain');
+    return this.page(page, (limit, after) => repo.listByOwner(this.db, owner, limit, after), (r) => r.created_iso, 'plain');
   }
 
   werkvoorraad(page: PageRequest) {
-    return this.page(page, (limit, after) => repo.listSubmitted(this.db, limit, after), (r) => r.submitted_at!, 'masked');
+    return this.page(page, (limit, after) => repo.listSubmitted(this.db, limit, after), (r) => r.submitted_iso!, 'masked');
   }
 
   all(page: PageRequest) {
-    return this.page(page, (limit, after) => repo.listAll(this.db, limit, after), (r) => r.created_at, 'masked');
+    return this.page(page, (limit, after) => repo.listAll(this.db, limit, after), (r) => r.created_iso, 'masked');
   }
 
   async resolveSubmitted(caseId: string): Promise<CaseRef | null> {

@@ -1,7 +1,6 @@
 import { DomainError, NotFoundError } from '@register/problem';
-import { SUBJECTS, currentCorrelationId, enqueueEvent } from '@register/service-kit';
+import { SUBJECTS, currentCorrelationId, newEvent } from '@register/service-kit';
 import * as repo from '../data-access/applications.repository';
-import { insertLinkJob } from '../data-access/link-jobs.repository';
 import type { ApplicationsDeps } from './applications';
 import { yearAt } from './clock';
 import { categoryQuery, checkAnswers, digitalDocumentIds, evaluateSubmit, type ApplicationType, type SubmitRequest } from './submit-rules';
@@ -14,13 +13,14 @@ export interface SubmitResult {
 
 /**
  * Crash-safe submit (docs/decisions-applications.md): validate against the documents service, then ONE
- * transaction commits Ingediend, the referentie, a link job and the outbox event. Linking happens only
- * after that commit (never on a Concept) and is retried from the job until confirmed (never lost).
+ * statement (a transaction of its own) commits Ingediend, the referentie, a link job and the outbox event.
+ * Linking happens only after that commit (never on a Concept) and is retried from the job until confirmed
+ * (never lost).
  */
 export async function submitApplication(deps: ApplicationsDeps, owner: string, id: string, req: SubmitRequest): Promise<SubmitResult> {
-  const app = await repo.findOwned(deps.db, owner, id);
-  if (!app) throw new NotFoundError('application');
-  const type = app.type as ApplicationType;
+  const found = await repo.findOwnedType(deps.db, owner, id);
+  if (!found) throw new NotFoundError('application');
+  const type = found as ApplicationType;
 
   const answerErrors = checkAnswers(type, req);
   if (answerErrors.length > 0) throw new DomainError('validation', 'The submission is incomplete.', answerErrors);
@@ -34,24 +34,25 @@ export async function submitApplication(deps: ApplicationsDeps, owner: string, i
   if (!outcome.ok) throw new DomainError(outcome.slug, outcome.detail, outcome.errors);
 
   const digitaal = [...new Map(outcome.digitaal.map((d) => [d.documentId, d])).values()];
-  const submitted = await deps.db.transaction().execute(async (trx) => {
-    const locked = await repo.findById(trx, id, true);
-    if (!locked) throw new NotFoundError('application');
-    if (locked.status_tag !== 'Concept') throw new DomainError('conflict', 'Only a Concept application can be submitted.');
-    const now = deps.clock.now();
-    const referentie = await repo.nextReferentie(trx, 'AV', yearAt(now));
-    const row = await repo.markSubmitted(trx, id, { referentie, documentIds: digitaal.map((d) => d.documentId), submission: submissionOf(req), now });
-    if (digitaal.length > 0) await insertLinkJob(trx, { applicationId: id, owner, documents: digitaal });
-    await enqueueEvent(trx, SUBJECTS.applicationSubmitted, 'application.submitted', {
-      applicationId: id,
-      referentie,
-      type,
-      owner,
-      documentIds: row.document_ids,
-      submittedAt: now.toISOString(),
-    }, currentCorrelationId());
-    return row;
+  const documentIds = digitaal.map((d) => d.documentId);
+  const now = deps.clock.now();
+  // The event's referentie is drawn by the statement itself (placeholder here).
+  const envelope = newEvent('application.submitted', { applicationId: id, referentie: '', type, owner, documentIds, submittedAt: now.toISOString() }, currentCorrelationId(), now);
+  const submitted = await repo.submitConcept(deps.db, {
+    id,
+    owner,
+    referentiePrefix: `AV-${yearAt(now)}-`,
+    documentIds,
+    submission: submissionOf(req),
+    now,
+    linkJob: digitaal.length > 0 ? digitaal : null,
+    event: { subject: SUBJECTS.applicationSubmitted, envelope },
   });
+  if (!submitted) {
+    // Nothing changed: another submit (or a decision) got there first, or the draft was deleted meanwhile.
+    if (await repo.findOwnedType(deps.db, owner, id)) throw new DomainError('conflict', 'Only a Concept application can be submitted.');
+    throw new NotFoundError('application');
+  }
 
   // First attempt at once; if the documents service is down now, the job stays and the loop retries.
   if (digitaal.length > 0) await deps.linker.linkNow(id);
