@@ -42,6 +42,11 @@ export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {
   logger: Logger;
   pollIntervalMs?: number;
   batchSize?: number;
+  /**
+   * How long a notification waits before the relay drains (default 5 ms), so that events committed close
+   * together go out in one relay transaction instead of one each.
+   */
+  coalesceMs?: number;
 }
 
 /**
@@ -53,6 +58,7 @@ export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {
 export class OutboxRelay {
   private listener: pg.PoolClient | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private timerDue: number | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = false;
@@ -71,7 +77,7 @@ export class OutboxRelay {
   private async listen(): Promise<void> {
     try {
       const client = await this.options.pool.connect();
-      client.on('notification', () => this.kick());
+      client.on('notification', () => this.notified());
       client.on('error', (err) => {
         if (this.listener !== client) return;
         this.options.logger.warn({ err }, 'outbox listener lost; polling until it is back');
@@ -87,11 +93,25 @@ export class OutboxRelay {
     }
   }
 
-  private schedule(delayMs: number): void {
+  private schedule(delayMs: number, onlyIfSooner = false): void {
     if (this.stopped) return;
+    if (onlyIfSooner && this.timerDue !== null && this.timerDue <= Date.now() + delayMs) return;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.kick(), delayMs);
+    this.timerDue = Date.now() + delayMs;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.timerDue = null;
+      this.kick();
+    }, delayMs);
     this.timer.unref();
+  }
+
+  private notified(): void {
+    if (this.stopped || this.running) {
+      this.kick();
+      return;
+    }
+    this.schedule(this.options.coalesceMs ?? 5, true);
   }
 
   /** Runs a drain now (or right after the current one). */
@@ -156,6 +176,8 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.timerDue = null;
     await this.running;
     const listener = this.listener;
     this.listener = null;
