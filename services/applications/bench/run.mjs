@@ -4,6 +4,8 @@
 // Every service runs as its own process (tools/launcher), as in production; the load goes through the
 // gateway with X-Subject / X-Medewerker headers (BENCH_DIRECT=1: the service itself, signed identities).
 // Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults.
+// BENCH_ROUTES=werkvoorraad,health runs only the routes whose name contains one of the words (default: every
+// route); BENCH_GATEWAY_NODE_OPTIONS is the gateway's NODE_OPTIONS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
 import path from 'node:path';
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -19,6 +21,8 @@ const logger = pino({ level: 'warn' });
 const PREFIX = 'appbench';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const ROUTES = (process.env.BENCH_ROUTES ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+const selected = (name) => ROUTES.length === 0 || ROUTES.some((w) => name.includes(w));
 
 async function dropDatabases(serverUrl) {
   const c = new pg.Client({ connectionString: serverUrl });
@@ -43,6 +47,7 @@ async function seed(db) {
 }
 
 async function run(name, url, request = () => ({})) {
+  if (!selected(name)) return null;
   const r = await steadyLoad({ url, rate: RATE, seconds: SECONDS, request });
   console.log(`| ${name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.requests} | ${r.errors} |`);
   return r;
@@ -52,7 +57,15 @@ async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
   await dropDatabases(infra.postgresUrl);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
-  const system = new System({ root, infra, ports, databasePrefix: PREFIX, logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: 'warn' });
+  const system = new System({
+    root,
+    infra,
+    ports,
+    databasePrefix: PREFIX,
+    logDir: path.join(root, '.data', 'bench', 'logs'),
+    logLevel: 'warn',
+    extraEnv: process.env.BENCH_GATEWAY_NODE_OPTIONS ? { gateway: { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS } } : {},
+  });
   const direct = process.env.BENCH_DIRECT === '1';
   const headers = direct
     ? (identity) => ({ [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(system.secret, { identity, service: null, correlationId: null }, Date.now(), 3600) })

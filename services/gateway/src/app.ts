@@ -7,6 +7,7 @@ import type { GatewayDb } from './data-access/gateway.tables';
 import { Idempotency } from './idempotency/idempotency';
 import { gatewayOpenApi } from './openapi/gateway.openapi';
 import { MergedOpenApi } from './openapi/merge';
+import { collectBodyChunksEarly } from './proxy/memory';
 import { createUpstreams, type Upstream, type UpstreamName } from './proxy/upstreams';
 import { apiRouter } from './routes/api.routes';
 import { publicRouter } from './routes/public.routes';
@@ -23,6 +24,8 @@ export interface Deps {
 }
 
 export function createApp(deps: Deps): { app: Express; upstreams: Record<UpstreamName, Upstream> } {
+  // Uploads stream through: let V8 reclaim the parser's chunk copies as they go (see proxy/memory.ts).
+  collectBodyChunksEarly();
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
