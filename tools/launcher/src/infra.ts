@@ -12,7 +12,7 @@ export interface S3Settings {
 export interface Infrastructure {
   /** A server URL; each service gets a database of its own on it. */
   postgresUrl: string;
-  /** NATS server URLs, or `in-process`: then the services must share one process (System's singleProcess). */
+  /** NATS server URLs, or `in-process`: then the services must share one process (System runs them so). */
   natsUrl: string;
   s3: S3Settings;
   /** What was embedded (stopped with `stop`). */

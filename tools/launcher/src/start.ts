@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { resolveInfrastructure } from './infra';
 import { System } from './system';
 
@@ -16,7 +15,6 @@ async function main(): Promise<void> {
     logDir: path.join(dataDir, 'logs'),
     ...(process.env['INTERNAL_IDENTITY_SECRET'] ? { secret: process.env['INTERNAL_IDENTITY_SECRET'] } : {}),
     logLevel: process.env['LOG_LEVEL'] ?? 'info',
-    singleProcess: infra.natsUrl === IN_PROCESS_EVENTS_URL,
   });
   let stopping = false;
   const stop = async () => {
@@ -47,7 +45,7 @@ async function main(): Promise<void> {
       `  Readiness:                    ${base}/health/ready`,
       `  Try: curl -H 'X-Subject: 900000001' ${base}/api/v1/dashboard-view`,
       ...(infra.embedded.length ? ['  Embedded infrastructure:', ...infra.embedded.map((e) => `    - ${e}`)] : []),
-      `  Service logs: ${path.join(dataDir, 'logs')}${infra.natsUrl === IN_PROCESS_EVENTS_URL ? ' (system.log: the single-process mode)' : ''}`,
+      `  Service logs: ${path.join(dataDir, 'logs')}${system.singleProcess ? ' (system.log: the single-process mode)' : ''}`,
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import type { Infrastructure } from './infra';
 import { SINGLE_PROCESS_ENV, type SingleProcessSettings } from './single-process-settings';
 
@@ -23,11 +24,6 @@ export interface SystemOptions {
   secret?: string;
   extraEnv?: Partial<Record<Service, NodeJS.ProcessEnv>>;
   logLevel?: string;
-  /**
-   * All six services in one Node process with the in-process event transport (`infra.natsUrl` is then
-   * `in-process`): architecture.md's embedded default for a machine without a nats-server.
-   */
-  singleProcess?: boolean;
 }
 
 /** What one service is started with: its port, its own database on the server, and where the others are. */
@@ -72,16 +68,22 @@ function withDatabase(serverUrl: string, name: string): string {
 export class System {
   readonly ports: Record<Service, number>;
   readonly secret: string;
+  /**
+   * All six services in one Node process: the in-process event transport (`infra.natsUrl` = `in-process`)
+   * reaches only the services of its own process (architecture.md's embedded default without a nats-server).
+   */
+  readonly singleProcess: boolean;
   private readonly children = new Map<Service, ChildProcess>();
 
   constructor(private readonly options: SystemOptions) {
     this.ports = { ...DEFAULT_PORTS, ...options.ports };
     this.secret = options.secret ?? randomBytes(32).toString('hex');
+    this.singleProcess = options.infra.natsUrl === IN_PROCESS_EVENTS_URL;
     mkdirSync(options.logDir, { recursive: true });
   }
 
   pid(service: Service): number | undefined {
-    return this.children.get(this.options.singleProcess ? 'gateway' : service)?.pid;
+    return this.children.get(this.singleProcess ? 'gateway' : service)?.pid;
   }
 
   url(service: Service): string {
@@ -94,7 +96,7 @@ export class System {
 
   /** Starts one service and waits until it answers /health/ready (or its own /health for the gateway). */
   async start(service: Service, timeoutMs = 60_000): Promise<void> {
-    if (this.options.singleProcess) throw new Error('single-process mode starts and stops the services together (startAll/stopAll)');
+    if (this.singleProcess) throw new Error('single-process mode starts and stops the services together (startAll/stopAll)');
     if (this.children.has(service)) return;
     const child = this.spawn(service, path.join(this.options.root, 'services', service, 'dist', 'src', 'main.js'), this.env(service));
     await this.waitUntilUp(service, child, `${service}.log`, timeoutMs);
@@ -153,7 +155,7 @@ export class System {
   }
 
   async startAll(): Promise<void> {
-    if (this.options.singleProcess) return this.startSingleProcess();
+    if (this.singleProcess) return this.startSingleProcess();
     for (const group of START_ORDER) await Promise.all(group.map((s) => this.start(s)));
   }
 

@@ -40,8 +40,8 @@ describe('the single-process mode (in-process events)', () => {
       databasePrefix: prefix,
       logDir,
       logLevel: 'info',
-      singleProcess: true,
     });
+    expect(system.singleProcess).toBe(true);
     await system.startAll();
     gateway = system.url('gateway');
   }, 120_000);
