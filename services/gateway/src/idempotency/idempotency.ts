@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import type { Kysely } from 'kysely';
@@ -12,7 +12,8 @@ export const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
 export interface IdempotencyState {
   key: RecordKey;
-  hash: Hash;
+  /** SHA-256 of the whole raw body, set by the proxy once the body has ended. */
+  requestHash?: string;
   settled: boolean;
 }
 
@@ -55,7 +56,7 @@ export class Idempotency {
     const key: RecordKey = { caller_hash: callerHash(identity), method: req.method, path: instanceOf(req), idempotency_key: value };
     const existing = await claim(this.db, key, this.lockMs, this.ttlMs);
     if (!existing) {
-      const state: IdempotencyState = { key, hash: createHash('sha256'), settled: false };
+      const state: IdempotencyState = { key, settled: false };
       res.locals['idempotency'] = state;
       // A client that goes away before the answer leaves no claim behind.
       res.on('close', () => {
@@ -80,9 +81,9 @@ export class Idempotency {
   async respond(state: IdempotencyState, status: number, headers: IncomingHttpHeaders, body: Buffer): Promise<void> {
     state.settled = true;
     try {
-      if (status >= 500) return await release(this.db, state.key);
+      if (status >= 500 || state.requestHash === undefined) return await release(this.db, state.key);
       await complete(this.db, state.key, {
-        request_hash: state.hash.digest('hex'),
+        request_hash: state.requestHash,
         status,
         content_type: headers['content-type'] ?? null,
         location: typeof headers.location === 'string' ? headers.location : null,

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { RequestHandler, Request, Response } from 'express';
 import { createProxyMiddleware, responseInterceptor } from 'http-proxy-middleware';
 import { sendProblem } from '@register/problem';
@@ -14,8 +16,9 @@ export interface UpstreamOptions {
   /** Upper bound of connections from the gateway to each service. */
   maxSocketsPerService: number;
   proxyTimeoutMs: number;
-  /** Called with a proxied response of a request that carries an Idempotency-Key. */
+  /** Called with the proxied response of a request that carries an Idempotency-Key and whose whole body was read (state.requestHash set). */
   onIdempotentResponse: (state: IdempotencyState, status: number, headers: http.IncomingHttpHeaders, body: Buffer) => Promise<void>;
+  /** Called when such a request failed, or was answered before its whole body arrived (nothing to compare a retry with). */
   onIdempotentFailure: (state: IdempotencyState) => Promise<void>;
 }
 
@@ -27,8 +30,55 @@ export interface Upstream {
   agent: http.Agent;
 }
 
+/** RFC 9110 §7.6.1: connection-specific fields a proxy does not pass on, plus those the Connection field names. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+
+function dropHopByHop(headers: http.IncomingHttpHeaders): void {
+  const named = typeof headers.connection === 'string' ? headers.connection.split(',').map((h) => h.trim().toLowerCase()) : [];
+  for (const name of [...HOP_BY_HOP, ...named]) delete headers[name];
+}
+
 function idempotencyOf(res: http.ServerResponse): IdempotencyState | undefined {
   return (res as Response).locals?.['idempotency'] as IdempotencyState | undefined;
+}
+
+/**
+ * SHA-256 of the raw body (decisions §13), computed as the bytes pass. The listener is attached to the paused
+ * request before the proxy gets it, so no chunk can pass unseen: http-proxy pipes the body at once, even when
+ * the request waits for a free connection to the service. The hash is only read once the body has ended.
+ */
+function hashWhileStreaming(req: Request, res: Response, state: IdempotencyState): void {
+  const hash = createHash('sha256');
+  const onData = (chunk: Buffer) => hash.update(chunk);
+  const onEnd = () => (state.requestHash = hash.digest('hex'));
+  req.pause();
+  req.on('data', onData);
+  req.once('end', onEnd);
+  res.once('close', () => {
+    req.off('data', onData);
+    req.off('end', onEnd);
+  });
+}
+
+/**
+ * Once the answer to the client is done (or its connection is gone) while the client is still sending, the
+ * rest of the body has no reader: stop sending it to the service (that connection is dropped, never reused
+ * half-written) and discard what the client still sends, so a keep-alive connection stays usable.
+ */
+function abandonUnreadBody(proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.once('close', () => {
+    if (req.complete) return;
+    req.unpipe(proxyReq);
+    proxyReq.destroy();
+    req.resume();
+  });
+}
+
+/** A service that cuts its answer short: the client must see a cut connection at once, not wait for the proxy timeout. */
+function cutWithService(proxyRes: http.IncomingMessage, res: http.ServerResponse): void {
+  proxyRes.once('close', () => {
+    if (!proxyRes.complete) res.destroy();
+  });
 }
 
 export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, Upstream> {
@@ -36,34 +86,54 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
     // Keep-alive with a bound: without an agent every request opens (and closes) a connection.
     // The idle timeout stays below the services' keepAliveTimeout (65 s) so a reused socket is never one the service just closed.
     const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSocketsPerService, maxFreeSockets: options.maxSocketsPerService, timeout: 30_000 });
-    const onError = (err: Error, req: http.IncomingMessage, res: http.ServerResponse | import('node:net').Socket) => {
+    const onError = (err: Error, req: http.IncomingMessage, res: http.ServerResponse | Socket) => {
       options.logger.warn({ err: { message: err.message, code: (err as NodeJS.ErrnoException).code }, upstream: name }, 'upstream failed');
       const response = res as Response;
       const state = response.locals ? idempotencyOf(response) : undefined;
-      if (state) void options.onIdempotentFailure(state);
+      if (state && !state.settled) void options.onIdempotentFailure(state);
       if (response.headersSent === false) sendProblem(req as Request, response, 'unavailable', `The ${name} service is unavailable.`);
       else response.destroy?.();
     };
     const common = { target: options.targets[name], agent, changeOrigin: true, xfwd: false, proxyTimeout: options.proxyTimeoutMs, timeout: options.proxyTimeoutMs };
-    const stream = createProxyMiddleware({ ...common, on: { error: onError } });
-    const idempotent = createProxyMiddleware({
+    const stream = createProxyMiddleware({
+      ...common,
+      on: {
+        error: onError,
+        proxyReq: (proxyReq, req, res) => abandonUnreadBody(proxyReq, req, res),
+        proxyRes: (proxyRes, _req, res) => {
+          dropHopByHop(proxyRes.headers);
+          cutWithService(proxyRes, res);
+        },
+      },
+    });
+    const keepResponse = responseInterceptor(async (body, proxyRes, _req, res) => {
+      const state = idempotencyOf(res);
+      if (state?.requestHash === undefined) {
+        if (state) await options.onIdempotentFailure(state);
+      } else {
+        await options.onIdempotentResponse(state, proxyRes.statusCode ?? 500, proxyRes.headers, body);
+      }
+      return body;
+    });
+    const idempotentProxy = createProxyMiddleware({
       ...common,
       selfHandleResponse: true,
       on: {
         error: onError,
-        // Hash the raw body on its way through: the listener is added in the same tick as http-proxy's pipe.
-        proxyReq: (_proxyReq, req, res) => {
-          const state = idempotencyOf(res);
-          if (state) req.on('data', (chunk: Buffer) => state.hash.update(chunk));
+        proxyReq: (proxyReq, req, res) => abandonUnreadBody(proxyReq, req, res),
+        proxyRes: (proxyRes, req, res) => {
+          dropHopByHop(proxyRes.headers);
+          cutWithService(proxyRes, res);
+          return keepResponse(proxyRes, req, res);
         },
-        proxyRes: responseInterceptor(async (body, proxyRes, _req, res) => {
-          const state = idempotencyOf(res);
-          if (state) await options.onIdempotentResponse(state, proxyRes.statusCode ?? 500, proxyRes.headers, body);
-          return body;
-        }),
       },
-    });
-    const upstream: Upstream = { stream: stream as unknown as RequestHandler, idempotent: idempotent as unknown as RequestHandler, agent };
+    }) as unknown as RequestHandler;
+    const idempotent: RequestHandler = (req, res, next) => {
+      const state = idempotencyOf(res);
+      if (state) hashWhileStreaming(req, res, state);
+      return idempotentProxy(req, res, next);
+    };
+    const upstream: Upstream = { stream: stream as unknown as RequestHandler, idempotent, agent };
     return [name, upstream] as const;
   });
   return Object.fromEntries(entries) as unknown as Record<UpstreamName, Upstream>;
