@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
+import { LARGEST_UPLOAD_BYTES } from '../src/domain/categories';
 import { MIB, pdf, png, startHarness, svg, upload, type Harness } from './harness';
 
 let h: Harness;
@@ -173,5 +174,39 @@ describe('POST /api/v1/uploads', () => {
     res.resume();
     req.destroy();
     expect(h.tmpFiles()).toEqual([]);
+  });
+
+  it('when the declared length exceeds every category, then the rest is read and dropped up to the largest upload, and only then is the connection cut', async () => {
+    // Closing at once would make the kernel reset the connection under bytes still coming, and the reset can
+    // take the unread 413 with it: through the gateway that was a 503.
+    // On a keep-alive connection, as the gateway sends it (a client's Connection: close is answered in kind).
+    const agent = new http.Agent({ keepAlive: true });
+    const req = http.request(`${h.url}/api/v1/uploads`, {
+      method: 'POST',
+      agent,
+      headers: { ...asUser(practitioner(uniqueSubject())), 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(200 * MIB) },
+    });
+    let closedAfter = -1;
+    let sent = 0;
+    req.on('error', () => undefined);
+    req.on('close', () => (closedAfter = sent));
+    const send = (bytes: number) =>
+      new Promise<void>((resolve) => {
+        sent += bytes;
+        req.write(Buffer.alloc(bytes), () => resolve());
+      });
+    await send(MIB);
+    const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
+    expect(res.statusCode).toBe(413);
+    expect(res.headers['connection']).not.toBe('close');
+    res.resume();
+    while (sent < 20 * MIB) await send(MIB);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closedAfter).toBe(-1);
+    while (closedAfter === -1 && sent < 60 * MIB) await Promise.race([send(MIB), new Promise((resolve) => setTimeout(resolve, 200))]);
+    expect(closedAfter).toBeGreaterThan(LARGEST_UPLOAD_BYTES);
+    expect(closedAfter).toBeLessThan(60 * MIB);
+    expect(h.tmpFiles()).toEqual([]);
+    agent.destroy();
   });
 });

@@ -238,6 +238,38 @@ describe('streaming proxy', () => {
     }
   });
 
+  it('when a client goes on sending a refused upload without end, then the gateway drops up to 64 MiB and then cuts the connection', async () => {
+    handle = (req, res) => {
+      req.once('data', () => {
+        res.writeHead(413, { 'content-type': 'application/problem+json' });
+        res.end('{"status":413}');
+      });
+      req.resume();
+    };
+    const agent = new http.Agent({ keepAlive: true });
+    const MIB = 1024 * 1024;
+    let sent = 0;
+    let closedAfter = -1;
+    const req = http.request(`${gateway.url}/api/v1/uploads`, { method: 'POST', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': String(1024 * MIB) } });
+    req.on('error', () => undefined);
+    req.on('close', () => (closedAfter = sent));
+    const send = () =>
+      new Promise<void>((resolve) => {
+        sent += MIB;
+        req.write(Buffer.alloc(MIB), () => resolve());
+      });
+    await send();
+    const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
+    expect(res.statusCode).toBe(413);
+    res.resume();
+    while (sent < 48 * MIB) await send();
+    expect(closedAfter).toBe(-1);
+    while (closedAfter === -1 && sent < 160 * MIB) await Promise.race([send(), new Promise((resolve) => setTimeout(resolve, 200))]);
+    expect(closedAfter).toBeGreaterThan(64 * MIB);
+    expect(closedAfter).toBeLessThan(160 * MIB);
+    agent.destroy();
+  });
+
   it('when the client goes away mid-upload, then the request to the service is aborted too', async () => {
     let firstData!: () => void;
     const bytesArrived = new Promise<void>((resolve) => (firstData = resolve));

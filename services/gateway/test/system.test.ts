@@ -159,6 +159,53 @@ describe('Idempotency-Key (decisions §13)', () => {
   });
 });
 
+describe('Idempotency-Key on uploads (streamed through the gateway)', () => {
+  const MIB = 1024 * 1024;
+  const pdf = (bytes: number, fill: number) => Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(bytes - 9, fill)]);
+  // A retry sends the same bytes (decisions §13 compares raw bodies), so the multipart boundary is fixed here.
+  const boundary = 'register-test-boundary';
+  const upload = (file: Buffer, key?: string) => {
+    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const body = Buffer.concat([
+      Buffer.from(field('wizardId', 'intake') + field('categoryId', 'overig')),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bewijs.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const headers = { 'X-Subject': '900000011', 'Content-Type': `multipart/form-data; boundary=${boundary}`, ...(key ? { 'Idempotency-Key': key } : {}) };
+    return call('/api/v1/uploads', { method: 'POST', headers, body });
+  };
+
+  it('when a keyed upload is repeated, then the same document is replayed; another file with that key is 422', async () => {
+    const key = randomUUID();
+    const first = await upload(pdf(3 * MIB, 1), key);
+    expect(first.status).toBe(201);
+    const document = (await first.json()) as { documentId: string };
+    const again = await upload(pdf(3 * MIB, 1), key);
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(((await again.json()) as { documentId: string }).documentId).toBe(document.documentId);
+    const other = await upload(pdf(3 * MIB, 2), key);
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as { type: string }).type).toBe('/problems/idempotency-key-reused');
+  });
+
+  it('when an upload is larger than any category, then every try is 413, never 503, and a keyed retry runs again instead of being 422', async () => {
+    const tooLarge = pdf(30 * MIB, 3);
+    const key = randomUUID();
+    for (let i = 0; i < 4; i++) {
+      const plain = await upload(tooLarge);
+      expect(plain.status).toBe(413);
+      expect(((await plain.json()) as { type: string }).type).toBe('/problems/payload-too-large');
+      const keyed = await upload(tooLarge, key);
+      expect(keyed.status).toBe(413);
+      expect(keyed.headers.get('idempotent-replayed')).toBeNull();
+      await keyed.body?.cancel();
+    }
+    expect((await call('/health/ready')).status).toBe(200);
+  });
+});
+
 describe('a service that stops', () => {
   it('when the reference service is down, then its routes answer 503 problem and /health/ready 503; when it is back, the gateway recovers', async () => {
     await sys.system.stop('reference');

@@ -104,6 +104,20 @@ function toDomainError(err: unknown): unknown {
   return new DomainError('validation', 'The multipart form is invalid.', [{ field: err.field ?? 'file', code: err.code, detail: err.message }]);
 }
 
+/**
+ * Reads and drops the body of a request refused before its body was read, at most `limitBytes` of it. Closing
+ * at once (Connection: close) makes the kernel answer the client's next bytes with a reset, which can destroy
+ * the unread 413 on the client's side: the gateway then saw a failed service and answered 503. Reading on
+ * lets the client (the gateway) take the answer and close; past the limit the connection is cut.
+ */
+function discardBody(req: Request, limitBytes: number): void {
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limitBytes) req.socket.destroy();
+  });
+}
+
 /** multer with every limit set explicitly (its defaults are Infinity) and the spooling engine. */
 export function uploadParser(options: UploadParserOptions): RequestHandler {
   const upload = multer({
@@ -116,7 +130,7 @@ export function uploadParser(options: UploadParserOptions): RequestHandler {
     // A declared length beyond any category is cut off at once instead of being read to the end.
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) {
-      res.setHeader('Connection', 'close');
+      discardBody(req, options.maxFileBytes);
       return next(payloadTooLarge());
     }
     upload(req, res, (err?: unknown) => next(err === undefined ? undefined : toDomainError(err)));

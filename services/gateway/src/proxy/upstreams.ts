@@ -60,16 +60,25 @@ function hashWhileStreaming(req: Request, res: Response, state: IdempotencyState
   });
 }
 
+/** How much of a body nobody reads any more the gateway drops before it cuts the client's connection instead. */
+const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
+
 /**
  * Once the answer to the client is done (or its connection is gone) while the client is still sending, the
  * rest of the body has no reader: stop sending it to the service (that connection is dropped, never reused
- * half-written) and discard what the client still sends, so a keep-alive connection stays usable.
+ * half-written) and discard what the client still sends (up to a bound), so a keep-alive connection stays usable and the
+ * client reads the answer instead of a reset.
  */
 function abandonUnreadBody(proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse): void {
   res.once('close', () => {
     if (req.complete) return;
     req.unpipe(proxyReq);
     proxyReq.destroy();
+    let discarded = 0;
+    req.on('data', (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded > DISCARD_LIMIT_BYTES) req.socket.destroy();
+    });
     req.resume();
   });
 }
