@@ -16,7 +16,7 @@ describe('HeaderIdentityProvider (decisions §1)', () => {
     expect(await resolve(headers)).toEqual(expected);
   });
 
-  it.each([{}, { 'x-subject': '' }, { 'x-subject': 'x'.repeat(65) }, { 'x-subject': 'has space' }, { 'x-medewerker': 'ü' }, { 'x-admin': 'true' }, { 'x-role': 'admin' }])(
+  it.each<Record<string, string>>([{}, { 'x-subject': '' }, { 'x-subject': 'x'.repeat(65) }, { 'x-subject': 'has space' }, { 'x-medewerker': 'ü' }, { 'x-admin': 'true' }, { 'x-role': 'admin' }])(
     'when the headers are %j, then there is no identity',
     async (headers) => {
       expect(await resolve(headers)).toBeNull();

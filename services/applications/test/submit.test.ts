@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { eventually } from '@register/testkit';
 import { as, startWorld, type World } from './support/setup';
 
@@ -99,7 +100,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
     const { me, id } = await draft(world, 'intake');
     await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
     await eventually(async () => {
-      const { rows } = await (await import('kysely')).sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox`.execute(world.apps.db);
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox`.execute(world.apps.db);
       return rows[0]!.n === 0 ? true : undefined;
     });
   });

@@ -102,7 +102,7 @@ describe('PUT /api/v1/admin/flags/herregistratie-aanvragen', () => {
 });
 
 describe('Idempotency-Key (decisions §13)', () => {
-  const put = (key: string, body: string, correlationId = randomUUID()) =>
+  const put = (key: string, body: string, correlationId: string = randomUUID()) =>
     call('/api/v1/admin/flags/herregistratie-aanvragen', { method: 'PUT', headers: { ...users.admin, ...json, 'Idempotency-Key': key, 'X-Correlation-Id': correlationId }, body });
 
   it('when 50 identical requests run at once, then the operation takes effect once', async () => {
