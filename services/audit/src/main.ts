@@ -25,7 +25,7 @@ export const start: StartService = async (env, options = {}) => {
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
     readiness: {
       database: database.ready,
-      nats: () => events.ready(),
+      events: () => events.ready(),
       consumer: async () => consumer.isRunning(),
     },
   });

@@ -157,7 +157,7 @@ describe('health and description', () => {
   it('when the database, NATS and the consumer run, then ready', async () => {
     const res = await fetch(`${h.url}/health/ready`);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { checks: object }).checks).toEqual({ database: true, nats: true, consumer: true });
+    expect(((await res.json()) as { checks: object }).checks).toEqual({ database: true, events: true, consumer: true });
   });
 
   it('when the OpenAPI document is read, then it describes the route with the AuthzAudit schema', async () => {

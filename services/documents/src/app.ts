@@ -15,7 +15,7 @@ export interface AppDeps {
   storage: ObjectStorage;
   logger: Logger;
   clock: Clock;
-  /** Extra readiness checks (the NATS connection) beside the database and the bucket. */
+  /** Extra readiness checks (the event transport) beside the database and the storage. */
   readiness?: Record<string, ReadinessCheck>;
 }
 

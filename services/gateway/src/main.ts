@@ -33,7 +33,7 @@ export const start: StartService = async (env, options = {}) => {
     identityProvider: new HeaderIdentityProvider(),
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
     targets: { applications: config.APPLICATIONS_URL, documents: config.DOCUMENTS_URL, letters: config.LETTERS_URL, reference: config.REFERENCE_URL, audit: config.AUDIT_URL },
-    readiness: { database: database.ready, nats: () => events.ready() },
+    readiness: { database: database.ready, events: () => events.ready() },
     maxSocketsPerService: config.UPSTREAM_MAX_SOCKETS,
     proxyTimeoutMs: config.PROXY_TIMEOUT_MS,
   });

@@ -19,7 +19,7 @@ describe('health probes', () => {
   it('when the database and NATS are up, then /health/ready answers 200', async () => {
     const res = await fetch(`${h.url}/health/ready`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', service: 'letters', checks: { database: true, nats: true } });
+    expect(await res.json()).toEqual({ status: 'ready', service: 'letters', checks: { database: true, events: true } });
   });
 });
 

@@ -18,7 +18,7 @@ export const start: StartService = async (env, options = {}) => {
     logger,
     clock: systemClock,
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
-    readiness: { database: database.ready, nats: () => events.ready() },
+    readiness: { database: database.ready, events: () => events.ready() },
   });
   return serveApp(app, {
     port: config.PORT,
