@@ -38,6 +38,24 @@ function dropHopByHop(headers: http.IncomingHttpHeaders): void {
   for (const name of [...HOP_BY_HOP, ...named]) delete headers[name];
 }
 
+/**
+ * The client's own Connection field (the forwarded headers no longer hold it). http-proxy answers
+ * `keep-alive` when the service's answer has none, which would keep a connection the client asked to close.
+ */
+function clientAskedClose(req: http.IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() === 'connection' && /\bclose\b/i.test(raw[i + 1] ?? '')) return true;
+  }
+  return false;
+}
+
+/** The service's answer as the client gets it: hop-by-hop fields are the gateway's own. */
+function asClientAnswer(proxyRes: http.IncomingMessage, req: http.IncomingMessage): void {
+  dropHopByHop(proxyRes.headers);
+  if (clientAskedClose(req)) proxyRes.headers.connection = 'close';
+}
+
 function idempotencyOf(res: http.ServerResponse): IdempotencyState | undefined {
   return (res as Response).locals?.['idempotency'] as IdempotencyState | undefined;
 }
@@ -109,8 +127,8 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       on: {
         error: onError,
         proxyReq: (proxyReq, req, res) => abandonUnreadBody(proxyReq, req, res),
-        proxyRes: (proxyRes, _req, res) => {
-          dropHopByHop(proxyRes.headers);
+        proxyRes: (proxyRes, req, res) => {
+          asClientAnswer(proxyRes, req);
           cutWithService(proxyRes, res);
         },
       },
@@ -131,7 +149,7 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
         error: onError,
         proxyReq: (proxyReq, req, res) => abandonUnreadBody(proxyReq, req, res),
         proxyRes: (proxyRes, req, res) => {
-          dropHopByHop(proxyRes.headers);
+          asClientAnswer(proxyRes, req);
           cutWithService(proxyRes, res);
           return keepResponse(proxyRes, req, res);
         },
