@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { cursorOf, insertSubmitted, ordered, pageThrough, subMillisecondRows } from './support/list-rows';
 import { as, startWorld, type World } from './support/setup';
 
 let world: World;
@@ -74,6 +76,29 @@ describe('GET /api/v1/applications', () => {
     const me = as.practitioner(world);
     expect((await me.get('/api/v1/applications?limit=0')).status).toBe(400);
     expect((await me.get('/api/v1/applications?limit=1001')).status).toBe(400);
+  });
+
+  it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, newest first', async () => {
+    const me = as.practitioner(world);
+    const rows = subMillisecondRows('2001-02-03T04:05:06.789');
+    await insertSubmitted(world.apps.db, me.subject, rows);
+
+    const items = await pageThrough<{ id: string; createdAt: string }>(me, '/api/v1/applications?limit=2');
+
+    expect(items.map((i) => i.id)).toEqual(ordered(rows, 'desc'));
+    // The API keeps milliseconds; only the cursor is exact.
+    expect(items.find((i) => i.id === rows[1]!.id)!.createdAt).toBe('2001-02-03T04:05:06.789Z');
+  });
+
+  it.each([
+    ['a cursor of an earlier version (milliseconds)', 200, cursorOf({ at: '2001-02-03T04:05:06.789Z', id: randomUUID() })],
+    ['garbage', 400, 'garbage'],
+    ['a timestamp PostgreSQL cannot read', 400, cursorOf({ at: '0000-01-01T00:00:00.000000Z', id: randomUUID() })],
+    ['a word PostgreSQL reads as a timestamp', 400, cursorOf({ at: 'yesterday', id: randomUUID() })],
+  ])('when the cursor is %s, then %i', async (_name, status, cursor) => {
+    const res = await as.practitioner(world).get(`/api/v1/applications?limit=2&cursor=${cursor}`);
+    expect(res.status).toBe(status);
+    if (status === 400) expect(res.body.errors[0]).toMatchObject({ field: 'cursor', code: 'invalid_cursor' });
   });
 });
 

@@ -1,4 +1,6 @@
 import { SUBJECTS, type EventEnvelope } from '@register/service-kit';
+import { uniqueSubject } from '@register/testkit';
+import { insertSubmitted, ordered, pageThrough, subMillisecondRows } from './support/list-rows';
 import { as, startWorld, type World } from './support/setup';
 
 let world: World;
@@ -91,6 +93,16 @@ describe('GET /api/v1/werkvoorraad', () => {
     expect(second.body[0].id).toBe(all[1]!.id);
   });
 
+  it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, oldest first', async () => {
+    const rows = subMillisecondRows('2002-03-04T05:06:07.891');
+    await insertSubmitted(world.apps.db, uniqueSubject(), rows);
+    const ours = new Set(rows.map((r) => r.id));
+
+    const items = await pageThrough<{ id: string }>(as.beoordelaar(world), '/api/v1/werkvoorraad?limit=2');
+
+    expect(items.map((i) => i.id).filter((id) => ours.has(id))).toEqual(ordered(rows, 'asc'));
+  });
+
   it('when the caller lacks CanBeoordelen, then 403; without identity 401', async () => {
     expect((await as.practitioner(world).get('/api/v1/werkvoorraad')).status).toBe(403);
     expect((await as.caseHandlerWithout(world).get('/api/v1/werkvoorraad')).status).toBe(403);
@@ -150,6 +162,16 @@ describe('admin cases', () => {
     const audit = await waitFor((e) => e.type === 'audit' && (e.data as { action?: string }).action === 'case:admin-delete');
     expect(audit.data).toEqual({ action: 'case:admin-delete', resource: 'case', decision: 'allow', role: 'admin' });
     expect((audit as { subject?: string }).subject).toBe(SUBJECTS.audit('applications'));
+  });
+
+  it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, oldest first', async () => {
+    const rows = subMillisecondRows('2003-04-05T06:07:08.912');
+    await insertSubmitted(world.apps.db, uniqueSubject(), rows);
+    const ours = new Set(rows.map((r) => r.id));
+
+    const items = await pageThrough<{ id: string }>(as.admin(world), '/api/v1/admin/cases?limit=2');
+
+    expect(items.map((i) => i.id).filter((id) => ours.has(id))).toEqual(ordered(rows, 'asc'));
   });
 
   it('when not admin, then 403', async () => {

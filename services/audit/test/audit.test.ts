@@ -13,6 +13,19 @@ const admin = asUser(practitioner('900000001', 'admin'));
 const get = (path: string, headers = admin) => fetch(`${h.url}${path}`, { headers });
 const corr = () => `corr-audit-${randomUUID()}`;
 
+async function pageThrough(path: string): Promise<unknown[]> {
+  const items: unknown[] = [];
+  let next: string | null = path;
+  while (next) {
+    const res = await get(next);
+    expect(res.status).toBe(200);
+    items.push(...((await res.json()) as unknown[]));
+    const link = res.headers.get('link');
+    next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+  }
+  return items;
+}
+
 async function rowsOf(correlationId: string, count: number): Promise<Array<Record<string, unknown>>> {
   return eventually(async () => {
     const body = (await (await get(`/api/v1/admin/audit?correlationId=${correlationId}`)).json()) as Array<Record<string, unknown>>;
@@ -79,6 +92,30 @@ describe('GET /api/v1/admin/audit', () => {
     expect(ats).toEqual(['2026-11-22T10:00:03.000Z', '2026-11-22T10:00:02.000Z', '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:00.000Z']);
   });
 
+  it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, newest first', async () => {
+    const correlationId = corr();
+    // Written by SQL as a backfill would: several rows inside one millisecond, two sharing a timestamp.
+    const ats = ['05.999500', '06.789001', '06.789002', '06.789002', '06.789003', '06.789999', '06.790000'].map((s) => `2026-11-22T11:00:${s}Z`);
+    const rows = ats.map((at, i) => ({ at, eventId: randomUUID(), resource: `row/${i}` }));
+    for (const r of rows) {
+      await sql`INSERT INTO authz_audit (event_id, at, action, resource, decision, role, correlation_id, service)
+        VALUES (${r.eventId}::uuid, ${r.at}::timestamptz, 'flag:set', ${r.resource}, 'allow', 'admin', ${correlationId}, 'test')`.execute(h.database.db);
+    }
+    const cmp = (x: string, y: string) => (x < y ? 1 : x > y ? -1 : 0);
+    const newestFirst = [...rows].sort((a, b) => cmp(a.at, b.at) || cmp(a.eventId, b.eventId));
+
+    const listed = (await pageThrough(`/api/v1/admin/audit?limit=2&correlationId=${correlationId}`)) as Array<{ at: string; resource: string }>;
+
+    expect(listed.map((r) => r.resource)).toEqual(newestFirst.map((r) => r.resource));
+    // The API keeps milliseconds; only the cursor is exact.
+    expect(listed.find((r) => r.resource === 'row/1')?.at).toBe('2026-11-22T11:00:06.789Z');
+  });
+
+  it('when the cursor is one an earlier version issued (milliseconds), then it is still accepted', async () => {
+    const cursor = Buffer.from(JSON.stringify(['2026-11-22T11:00:06.789Z', randomUUID()])).toString('base64url');
+    expect((await get(`/api/v1/admin/audit?limit=2&cursor=${cursor}`)).status).toBe(200);
+  });
+
   it('when the limit equals the remaining rows, then no Link is sent', async () => {
     const correlationId = corr();
     for (let i = 0; i < 2; i++) await publish(h, auditEvent({ correlationId }));
@@ -103,7 +140,7 @@ describe('GET /api/v1/admin/audit', () => {
     expect((await fetch(`${h.url}/api/v1/admin/audit`)).status).toBe(401);
   });
 
-  it.each([['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=x', 'limit'], ['cursor=garbage', 'cursor'], [`cursor=${Buffer.from('["x","y"]').toString('base64url')}`, 'cursor']])(
+  it.each([['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=x', 'limit'], ['cursor=garbage', 'cursor'], [`cursor=${Buffer.from('["x","y"]').toString('base64url')}`, 'cursor'], [`cursor=${Buffer.from(`["0000-01-01T00:00:00.000000Z","${randomUUID()}"]`).toString('base64url')}`, 'cursor']])(
     'when %s, then 400 validation naming the field',
     async (query, field) => {
       const res = await get(`/api/v1/admin/audit?${query}`);

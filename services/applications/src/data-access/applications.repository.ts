@@ -26,9 +26,14 @@ export interface ListRow {
   created_iso: string;
   updated_iso: string;
   submitted_iso: string | null;
+  /** The row's place in its list (the ordering timestamp) in PostgreSQL's own microsecond text, for the cursor. */
+  key_at: string;
 }
 
 const ISO_MS = sql.lit('YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+const ISO_US = sql.lit('YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
+/** Exact, unlike the millisecond columns: a cursor from a rounded timestamp would repeat or skip rows. */
+const keyAt = (column: 'created_at' | 'submitted_at') => sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', ${ISO_US})`.as('key_at');
 const listColumns = [
   'id', 'owner', 'type', 'status_tag', 'step_index', 'step_count', 'referentie', 'manual', 'reden', 'document_ids',
   // Aliases differ from the column names: ORDER BY created_at must keep meaning the column (and its index).
@@ -41,6 +46,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are uuids; anything else cannot exist (and must not reach Postgres as a cast error). */
 export const isApplicationId = (id: string): boolean => UUID.test(id);
 
+/** A position in a list: `at` is a `key_at` (or any timestamp text PostgreSQL reads exactly), compared as timestamptz. */
 export interface Keyset {
   at: string;
   id: string;
@@ -79,21 +85,21 @@ export async function findByReferentie(db: Db, referentie: string, lock = false)
 
 /** The owner's applications, newest first; served by applications_owner_created. */
 export async function listByOwner(db: Db, owner: string, limit: number, after: Keyset | null): Promise<ListRow[]> {
-  let q = db.selectFrom('applications').select(listColumns).where('owner', '=', owner);
+  let q = db.selectFrom('applications').select([...listColumns, keyAt('created_at')]).where('owner', '=', owner);
   if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.at}::timestamptz, ${after.id}::uuid)`);
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
 /** The work queue, oldest submittedAt first; served by the partial index applications_werkvoorraad. */
 export async function listSubmitted(db: Db, limit: number, after: Keyset | null): Promise<ListRow[]> {
-  let q = db.selectFrom('applications').select(listColumns).where('status_tag', '=', 'Ingediend');
+  let q = db.selectFrom('applications').select([...listColumns, keyAt('submitted_at')]).where('status_tag', '=', 'Ingediend');
   if (after) q = q.where(sql<boolean>`(submitted_at, id) > (${after.at}::timestamptz, ${after.id}::uuid)`);
   return q.orderBy('submitted_at', 'asc').orderBy('id', 'asc').limit(limit).execute();
 }
 
 /** Every application, oldest first; served by applications_created. */
 export async function listAll(db: Db, limit: number, after: Keyset | null): Promise<ListRow[]> {
-  let q = db.selectFrom('applications').select(listColumns);
+  let q = db.selectFrom('applications').select([...listColumns, keyAt('created_at')]);
   if (after) q = q.where(sql<boolean>`(created_at, id) > (${after.at}::timestamptz, ${after.id}::uuid)`);
   return q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(limit).execute();
 }

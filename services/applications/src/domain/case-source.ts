@@ -37,31 +37,36 @@ export interface CaseSource {
   resolveAny(caseId: string): Promise<CaseRef & { applicationId: string } | null>;
 }
 
-const keyset = z.object({ at: z.string(), id: z.uuid() });
+/**
+ * A cursor names the last row by its exact key_at (microseconds) and id. Cursors of earlier versions carry
+ * milliseconds and are still read (docs/decisions-applications.md, "Exact list cursors"). Year 0000 passes
+ * the ISO check but is no PostgreSQL date, so it would fail the cast.
+ */
+const keyset = z.object({ at: z.iso.datetime().refine((at) => !at.startsWith('0000')), id: z.uuid() });
 type Row = repo.ListRow;
 
 export class LocalCaseSource implements CaseSource {
   constructor(private readonly db: Kysely<AppDatabase>) {}
 
-  private async page(req: PageRequest, fetch: (limit: number, after: repo.Keyset | null) => Promise<Row[]>, at: (r: Row) => string, owner: 'plain' | 'masked'): Promise<Page<ApplicationSummary>> {
+  private async page(req: PageRequest, fetch: (limit: number, after: repo.Keyset | null) => Promise<Row[]>, owner: 'plain' | 'masked'): Promise<Page<ApplicationSummary>> {
     // One row more than asked tells whether a next page exists without a count.
     const rows = await fetch(req.limit + 1, decodeCursor(req.cursor, keyset));
     const items = rows.slice(0, req.limit);
     const last = items[items.length - 1];
-    const nextCursor = rows.length > req.limit && last ? encodeCursor({ at: at(last), id: last.id }) : null;
+    const nextCursor = rows.length > req.limit && last ? encodeCursor({ at: last.key_at, id: last.id }) : null;
     return { items: items.map((r) => toListSummary(r, owner)), nextCursor };
   }
 
   listOwn(owner: string, page: PageRequest) {
-    return this.page(page, (limit, after) => repo.listByOwner(this.db, owner, limit, after), (r) => r.created_iso, 'plain');
+    return this.page(page, (limit, after) => repo.listByOwner(this.db, owner, limit, after), 'plain');
   }
 
   werkvoorraad(page: PageRequest) {
-    return this.page(page, (limit, after) => repo.listSubmitted(this.db, limit, after), (r) => r.submitted_iso!, 'masked');
+    return this.page(page, (limit, after) => repo.listSubmitted(this.db, limit, after), 'masked');
   }
 
   all(page: PageRequest) {
-    return this.page(page, (limit, after) => repo.listAll(this.db, limit, after), (r) => r.created_iso, 'masked');
+    return this.page(page, (limit, after) => repo.listAll(this.db, limit, after), 'masked');
   }
 
   async resolveSubmitted(caseId: string): Promise<CaseRef | null> {

@@ -7,7 +7,12 @@ import type { AuditDb } from '../data-access/audit.tables';
 /** decisions §14: without a limit a page holds at most this many rows. */
 export const MAX_PAGE = 1000;
 
-const Position = z.tuple([z.iso.datetime(), z.uuid()]);
+/**
+ * The last row's exact at_key (microseconds) and event id. Cursors of earlier versions carry milliseconds
+ * and are still read (docs/decisions-applications.md, "Exact list cursors"). Year 0000 passes the ISO
+ * check but is no PostgreSQL date, so it would fail the cast.
+ */
+const Position = z.tuple([z.iso.datetime().refine((at) => !at.startsWith('0000')), z.uuid()]);
 
 export interface AuditQuery {
   limit?: number | undefined;
@@ -29,10 +34,10 @@ export async function recordAuditEvent(db: Kysely<AuditDb>, row: AuditRow): Prom
 export async function readAuditTrail(db: Kysely<AuditDb>, query: AuditQuery): Promise<AuditPage> {
   const position = decodeCursor(query.cursor, Position);
   const limit = query.limit ?? MAX_PAGE;
-  const after = position ? { at: new Date(position[0]), eventId: position[1] } : null;
+  const after = position ? { at: position[0], eventId: position[1] } : null;
   const rows = await listAuditRows(db, { action: query.action, correlationId: query.correlationId, after }, limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  const nextCursor = rows.length > limit && last ? encodeCursor([last.at.toISOString(), last.event_id]) : null;
+  const nextCursor = rows.length > limit && last ? encodeCursor([last.at_key, last.event_id]) : null;
   return { rows: page, nextCursor };
 }

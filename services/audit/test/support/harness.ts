@@ -32,7 +32,7 @@ export async function startAudit(options: { natsUrl?: string } = {}): Promise<Ha
   const subject = `register.audit.${durable}`;
   const consumer = new AuditConsumer({ events, db: database.db, logger, durable, retryDelayMs: 200, restartDelayMs: 200 });
   await consumer.start();
-  const readiness = { database: async () => true, nats: events.ready, consumer: async () => consumer.isRunning() };
+  const readiness = { database: async () => true, events: events.ready, consumer: async () => consumer.isRunning() };
   const app = createApp({ db: database.db, logger, clock: { now: () => new Date() }, internalSecret: TEST_SECRET, readiness });
   const server = await serve(http.createServer(app));
   return {
