@@ -24,6 +24,8 @@ export const SUBJECTS = {
   applicationSubmitted: 'register.applications.submitted',
   applicationDecided: 'register.applications.decided',
   changeRequested: 'register.applications.change-requested',
+  /** An application (case) was removed by an admin; its documents go too. Carries only the application id. */
+  applicationDeleted: 'register.applications.deleted',
 } as const;
 
 export function newEvent<T>(type: string, data: T, correlationId: string | null, now = new Date()): EventEnvelope<T> {

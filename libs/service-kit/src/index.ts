@@ -14,3 +14,4 @@ export * from './openapi';
 export * from './runtime';
 export * from './paging';
 export * from './clock';
+export * from './durable-consumer';

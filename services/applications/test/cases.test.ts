@@ -162,6 +162,11 @@ describe('admin cases', () => {
     const audit = await waitFor((e) => e.type === 'audit' && (e.data as { action?: string }).action === 'case:admin-delete');
     expect(audit.data).toEqual({ action: 'case:admin-delete', resource: 'case', decision: 'allow', role: 'admin' });
     expect((audit as { subject?: string }).subject).toBe(SUBJECTS.audit('applications'));
+    // The documents service removes the case's documents on this event; it names the application, nobody else.
+    const deleted = await waitFor((e) => e.type === 'application.deleted' && (e.data as { applicationId?: string }).applicationId === id);
+    expect(deleted.data).toEqual({ applicationId: id });
+    expect((deleted as { subject?: string }).subject).toBe(SUBJECTS.applicationDeleted);
+    expect(deleted.correlationId).toBe(audit.correlationId);
   });
 
   it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, oldest first', async () => {

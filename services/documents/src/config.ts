@@ -16,5 +16,7 @@ export const documentsConfigSchema = baseConfigSchema.extend({
   UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'register-documents')),
   SWEEP_INTERVAL_MS: ms.min(1000).default(15 * 60 * 1000),
   SWEEP_MIN_AGE_MS: ms.default(60 * 60 * 1000),
+  /** Durable consumer of the applications' deletion events; one per deployment. */
+  APPLICATION_EVENTS_CONSUMER: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name').default('documents-applications'),
 });
 export type DocumentsConfig = z.infer<typeof documentsConfigSchema>;

@@ -1,11 +1,12 @@
 import type { Express } from 'express';
 import type { Kysely } from 'kysely';
-import { openEventBus, openServiceDatabase, OutboxRelay, systemClock, type Logger } from '@register/service-kit';
+import { DurableConsumer, openEventBus, openServiceDatabase, OutboxRelay, SUBJECTS, systemClock, type Logger } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { createApp } from './app';
 import type { DocumentsConfig } from './config';
 import type { DocumentsDb } from './data-access/documents.table';
 import { createObjectStorage, type ObjectStorage } from './data-access/object-storage';
+import { onApplicationDeleted } from './domain/application-deleted';
 import { startSweeper, sweepOrphans, type SweepResult } from './domain/sweeper';
 
 export interface DocumentsService {
@@ -29,13 +30,21 @@ export async function startDocuments(config: DocumentsConfig, logger: Logger): P
   const clock = systemClock;
   const sweeperDeps = { db: database.db, storage, logger: logger.child({ subsystem: 'sweeper' }), clock };
   const sweeper = startSweeper(sweeperDeps, { intervalMs: config.SWEEP_INTERVAL_MS, minAgeMs: config.SWEEP_MIN_AGE_MS });
+  const deletions = new DurableConsumer({
+    events,
+    durable: config.APPLICATION_EVENTS_CONSUMER,
+    filter: SUBJECTS.applicationDeleted,
+    logger: logger.child({ subsystem: 'application-events' }),
+    handle: (_subject, payload) => onApplicationDeleted({ db: database.db, storage, logger }, payload),
+  });
+  await deletions.start();
   const app = createApp({
     config: { internalSecret: config.INTERNAL_IDENTITY_SECRET, uploadTmpDir: config.UPLOAD_TMP_DIR },
     db: database.db,
     storage,
     logger,
     clock,
-    readiness: { events: () => events.ready() },
+    readiness: { events: () => events.ready(), consumer: async () => deletions.isRunning() },
   });
   return {
     app,
@@ -44,6 +53,7 @@ export async function startDocuments(config: DocumentsConfig, logger: Logger): P
     sweep: () => sweepOrphans(sweeperDeps, config.SWEEP_MIN_AGE_MS),
     closers: [
       { name: 'sweeper', close: () => sweeper.stop() },
+      { name: 'consumer', close: () => deletions.stop() },
       { name: 'outbox', close: () => relay.stop() },
       { name: 'events', close: () => events.close() },
       { name: 'database', close: () => database.close() },

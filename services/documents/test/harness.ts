@@ -43,6 +43,8 @@ export async function startHarness(): Promise<Harness> {
     UPLOAD_TMP_DIR: tmpDir,
     SWEEP_INTERVAL_MS: String(3600_000),
     SWEEP_MIN_AGE_MS: '0',
+    // Its own durable consumer: test files run side by side on one NATS and must not take each other's events.
+    APPLICATION_EVENTS_CONSUMER: `documents_${randomUUID().slice(0, 8)}`,
   });
   const service = await startDocuments(config, createLogger('documents-test', process.env['DOCUMENTS_TEST_LOG'] ?? 'silent'));
   const server = await serve(http.createServer(service.app));

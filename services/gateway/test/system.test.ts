@@ -206,6 +206,33 @@ describe('Idempotency-Key on uploads (streamed through the gateway)', () => {
   });
 });
 
+describe('admin delete of a case (applications → documents over events)', () => {
+  it('when an admin deletes a submitted case, then its documents are gone too', async () => {
+    const me = { 'X-Subject': '900000012' };
+    const form = new FormData();
+    form.set('wizardId', 'intake');
+    form.set('categoryId', 'diploma');
+    form.set('file', new Blob([Buffer.from('%PDF-1.4\n' + 'x'.repeat(2000))], { type: 'application/pdf' }), 'diploma.pdf');
+    const uploaded = await call('/api/v1/uploads', { method: 'POST', headers: me, body: form });
+    expect(uploaded.status).toBe(201);
+    const { documentId } = (await uploaded.json()) as { documentId: string };
+    const created = await call('/api/v1/applications', { method: 'POST', headers: { ...me, ...json }, body: JSON.stringify({ type: 'intake' }) });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const submit = await call(`/api/v1/applications/${id}/submit`, {
+      method: 'POST',
+      headers: { ...me, ...json },
+      body: JSON.stringify({ diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId }] }),
+    });
+    expect(submit.status).toBe(200);
+    const content = () => call(`/api/v1/uploads/${documentId}/content`, { headers: me });
+    expect((await content()).status).toBe(200);
+
+    expect((await call(`/api/v1/admin/cases/${id}`, { method: 'DELETE', headers: users.admin })).status).toBe(204);
+    await eventually(async () => ((await content()).status === 404 ? true : undefined));
+  });
+});
+
 describe('a service that stops', () => {
   it('when the reference service is down, then its routes answer 503 problem and /health/ready 503; when it is back, the gateway recovers', async () => {
     await sys.system.stop('reference');

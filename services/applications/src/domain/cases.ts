@@ -70,13 +70,17 @@ export async function recordBesluit(deps: ApplicationsDeps, identity: Identity |
   return { status: toStatus(row) };
 }
 
-/** Admin delete: removes the case (and its pending link job) and tells the audit log, in one transaction. */
+/**
+ * Admin delete: removes the case (and its pending link job), tells the audit log and tells the documents
+ * service (which removes the case's documents), in one transaction.
+ */
 export async function adminDeleteCase(deps: ApplicationsDeps, identity: Identity | null, caseId: string): Promise<void> {
   const ref = await deps.cases.resolveAny(caseId);
   if (!ref) throw new NotFoundError('case');
   await deps.db.transaction().execute(async (trx) => {
     if (!(await repo.deleteApplication(trx, ref.applicationId))) throw new NotFoundError('case');
     await enqueueEvent(trx, SUBJECTS.audit('applications'), 'audit', { action: 'case:admin-delete', resource: 'case', decision: 'allow', role: auditRole(identity) }, currentCorrelationId());
+    await enqueueEvent(trx, SUBJECTS.applicationDeleted, 'application.deleted', { applicationId: ref.applicationId }, currentCorrelationId());
   });
 }
 

@@ -75,6 +75,8 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
     UPLOAD_TMP_DIR: tmpDir,
     SWEEP_INTERVAL_MS: String(3600_000),
     SWEEP_MIN_AGE_MS: String(3600_000),
+    // Its own durable consumer: test files run side by side on one NATS and must not take each other's events.
+    APPLICATION_EVENTS_CONSUMER: `documents_${randomUUID().slice(0, 8)}`,
   });
   const service = await startDocumentsService(config, logger);
   const server = new RestartableServer(service.app);

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import { sql, type Insertable, type Kysely, type Transaction } from 'kysely';
 import type { DocumentRow, DocumentsDb, DocumentTable } from './documents.table';
 
 type Db = Kysely<DocumentsDb> | Transaction<DocumentsDb>;
@@ -64,4 +64,23 @@ export async function knownObjectKeys(db: Db, keys: string[]): Promise<Set<strin
   if (keys.length === 0) return new Set();
   const rows = await db.selectFrom('document').select('object_key').where('object_key', 'in', keys).execute();
   return new Set(rows.map((r) => r.object_key));
+}
+
+/**
+ * Serialises the transactions that link to or delete one application (until commit), so a link that
+ * races a deletion either lands before it (and is deleted with it) or sees the deletion (and is refused).
+ */
+export async function lockApplication(trx: Transaction<DocumentsDb>, applicationId: string): Promise<void> {
+  await sql`SELECT pg_advisory_xact_lock(hashtextextended(${applicationId}, 0))`.execute(trx);
+}
+
+/** Marks the application deleted (idempotent) and removes its linked documents; returns their object keys. */
+export async function deleteApplicationDocuments(trx: Transaction<DocumentsDb>, applicationId: string): Promise<string[]> {
+  await trx.insertInto('deleted_application').values({ application_id: applicationId }).onConflict((oc) => oc.doNothing()).execute();
+  const rows = await trx.deleteFrom('document').where('linked_application_id', '=', applicationId).returning('object_key').execute();
+  return rows.map((r) => r.object_key);
+}
+
+export async function isDeletedApplication(db: Db, applicationId: string): Promise<boolean> {
+  return (await db.selectFrom('deleted_application').select('application_id').where('application_id', '=', applicationId).executeTakeFirst()) !== undefined;
 }

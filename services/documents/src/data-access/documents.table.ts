@@ -20,8 +20,14 @@ export interface DocumentTable {
   created_at: ColumnType<Date, Date | undefined, never>;
 }
 
+export interface DeletedApplicationTable {
+  application_id: string;
+  deleted_at: ColumnType<Date, Date | undefined, never>;
+}
+
 export interface DocumentsDb extends WithOutbox {
   document: DocumentTable;
+  deleted_application: DeletedApplicationTable;
 }
 
 export type DocumentRow = Selectable<DocumentTable>;

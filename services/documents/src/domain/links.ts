@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DomainError, NotFoundError, type FieldError } from '@register/problem';
 import type { DocumentsDb } from '../data-access/documents.table';
-import { findDocument, findLinkedTo, findOwnedDocuments, linkDocuments } from '../data-access/documents.repository';
+import { findDocument, findLinkedTo, findOwnedDocuments, isDeletedApplication, linkDocuments, lockApplication } from '../data-access/documents.repository';
 import { ORGANISATIE_LOGO } from './categories';
 import { isDocumentId } from './document';
 
@@ -47,6 +47,10 @@ export interface LinkRequest {
 export async function linkToApplication(db: Kysely<DocumentsDb>, request: LinkRequest, now: Date): Promise<LinkedDocument[]> {
   const wanted = new Map(request.documents.map((d) => [d.documentId, d.categoryId]));
   return db.transaction().execute(async (trx) => {
+    await lockApplication(trx, request.applicationId);
+    if (await isDeletedApplication(trx, request.applicationId)) {
+      throw new LinkRejected([{ field: 'applicationId', code: 'application-deleted', detail: 'The application was deleted.' }]);
+    }
     // Rows are locked so a concurrent link to another application cannot slip in between check and update.
     const rows = await findOwnedDocuments(trx, request.owner, [...wanted.keys()].filter(isDocumentId), true);
     const byId = new Map(rows.map((r) => [r.id, r]));

@@ -37,8 +37,8 @@ export async function startSystem(options: { nats?: string } = {}): Promise<Test
     databasePrefix: prefix,
     logDir: mkdtempSync(path.join(os.tmpdir(), 'register-system-')),
     logLevel: 'warn',
-    // Each system has its own audit consumer, so parallel systems on one NATS do not share audit rows.
-    extraEnv: { audit: { AUDIT_CONSUMER: `audit_${prefix}` } },
+    // Each system has its own durable consumers, so parallel systems on one NATS do not share events.
+    extraEnv: { audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } },
   });
   const dropDatabases = async () => {
     const client = new pg.Client({ connectionString: infra.postgresUrl });
