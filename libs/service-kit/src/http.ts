@@ -1,5 +1,5 @@
 import express, { type Express, type Request, type RequestHandler, type Response, type NextFunction } from 'express';
-import { pinoHttp } from 'pino-http';
+import { performance } from 'node:perf_hooks';
 import { INTERNAL_IDENTITY_HEADER, verifyInternalIdentity } from '@register/authz';
 import { bareNotFound, problemErrorHandler, sendProblem } from '@register/problem';
 import { CORRELATION_HEADER, acceptCorrelationId, runWithContext } from './context';
@@ -33,14 +33,34 @@ export const correlation: RequestHandler = (req, res, next) => {
   runWithContext({ correlationId }, next);
 };
 
-/** One log line per request (probes excepted), its id the correlation id. */
+/**
+ * One line per request (probes excepted): method, url, status, time and `reqId` = the correlation id; no
+ * headers, identity or body. Nothing is built unless the line's level is on (a per-request child logger
+ * cost the gateway 8–11 % of its CPU at `warn`); 5xx and aborted responses are errors.
+ */
 export function requestLogger(logger: Logger): RequestHandler {
-  return pinoHttp({
-    logger,
-    genReqId: (_req, res) => String((res as Response).locals['correlationId']),
-    autoLogging: { ignore: (req) => (req.url ?? '').startsWith('/health') },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-  }) as unknown as RequestHandler;
+  return (req, res, next) => {
+    if (req.url.startsWith('/health')) return next();
+    const start = performance.now();
+    let logged = false;
+    const log = (): void => {
+      if (logged) return;
+      logged = true;
+      // 'close' without 'finish': the client went away (or the response was destroyed) mid-response.
+      const aborted = !res.writableFinished;
+      const level = aborted || res.statusCode >= 500 ? 'error' : 'info';
+      if (!logger.isLevelEnabled(level)) return;
+      // Explicit: the mixin's AsyncLocalStorage store may be gone by the time the response ends.
+      const correlationId = res.locals['correlationId'] as string | undefined;
+      logger[level](
+        { reqId: correlationId, correlationId, method: req.method, url: req.originalUrl, statusCode: res.statusCode, responseTime: Math.round(performance.now() - start) },
+        aborted ? 'request aborted' : 'request completed',
+      );
+    };
+    res.on('finish', log);
+    res.on('close', log);
+    next();
+  };
 }
 
 /**

@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { currentCorrelationId } from './context';
 
 export type { Logger };
@@ -14,7 +14,8 @@ export const REDACT_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-export function createLogger(service: string, level = 'info'): Logger {
+/** `destination` defaults to stdout; tests pass a stream to read the lines. */
+export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
   return pino({
     name: service,
     level,
@@ -23,5 +24,5 @@ export function createLogger(service: string, level = 'info'): Logger {
       const correlationId = currentCorrelationId();
       return correlationId ? { correlationId } : {};
     },
-  });
+  }, destination);
 }

@@ -22,7 +22,7 @@ export async function startLetters(clock: Clock = { now: () => new Date() }): Pr
   const events = await connectEvents(natsUrl(), 'letters-test', logger);
   const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: events, logger, pollIntervalMs: 200 });
   await relay.start();
-  const readiness = { database: async () => (await database.pool.query('SELECT 1')).rowCount === 1, nats: events.ready };
+  const readiness = { database: async () => (await database.pool.query('SELECT 1')).rowCount === 1, events: events.ready };
   const app = createApp({ db: database.db, logger, clock, internalSecret: TEST_SECRET, readiness });
   const server = await serve(http.createServer(app));
   return {
