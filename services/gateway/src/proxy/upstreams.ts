@@ -122,17 +122,12 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       else response.destroy?.();
     };
     const common = { target: options.targets[name], agent, changeOrigin: true, xfwd: false, proxyTimeout: options.proxyTimeoutMs, timeout: options.proxyTimeoutMs };
-    const stream = createProxyMiddleware({
-      ...common,
-      on: {
-        error: onError,
-        proxyReq: (proxyReq, req, res) => abandonUnreadBody(proxyReq, req, res),
-        proxyRes: (proxyRes, req, res) => {
-          asClientAnswer(proxyRes, req);
-          cutWithService(proxyRes, res);
-        },
-      },
-    });
+    const onProxyReq = (proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse) => abandonUnreadBody(proxyReq, req, res);
+    const onProxyRes = (proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse) => {
+      asClientAnswer(proxyRes, req);
+      cutWithService(proxyRes, res);
+    };
+    const stream = createProxyMiddleware({ ...common, on: { error: onError, proxyReq: onProxyReq, proxyRes: onProxyRes } });
     const keepResponse = responseInterceptor(async (body, proxyRes, _req, res) => {
       const state = idempotencyOf(res);
       if (state?.requestHash === undefined) {
@@ -147,10 +142,9 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       selfHandleResponse: true,
       on: {
         error: onError,
-        proxyReq: (proxyReq, req, res) => abandonUnreadBody(proxyReq, req, res),
+        proxyReq: onProxyReq,
         proxyRes: (proxyRes, req, res) => {
-          asClientAnswer(proxyRes, req);
-          cutWithService(proxyRes, res);
+          onProxyRes(proxyRes, req, res);
           return keepResponse(proxyRes, req, res);
         },
       },
