@@ -19,6 +19,20 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Fails with a message an operator can act on when `port` is taken (typically by another `npm start`),
+ * instead of a tool failing later without saying why.
+ */
+export async function assertPortFree(port: number, what: string, setting: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' ? new Error(`port ${port} for ${what} is in use (is another \`npm start\` running?); stop it or set ${setting}`) : err),
+    );
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve()));
+  });
+}
+
 export async function waitForPort(port: number, timeoutMs = 20000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
-import { freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver } from '@register/embedded';
+import { assertPortFree, freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver } from '@register/embedded';
 
 export interface S3Settings {
   endpoint: string;
@@ -26,10 +26,24 @@ export interface Infrastructure {
  */
 export async function resolveInfrastructure(env: NodeJS.ProcessEnv, dataDir: string): Promise<Infrastructure> {
   const stops: Array<() => Promise<void>> = [];
+  const stopStarted = async () => {
+    for (const stop of [...stops].reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    return { ...(await startMissing(env, dataDir, stops)), stop: stopStarted };
+  } catch (err) {
+    // What did start (PostgreSQL before a taken S3 port, say) must not outlive the failed start.
+    await stopStarted();
+    throw err;
+  }
+}
+
+async function startMissing(env: NodeJS.ProcessEnv, dataDir: string, stops: Array<() => Promise<void>>): Promise<Omit<Infrastructure, 'stop'>> {
   const embedded: string[] = [];
   let postgresUrl = env['DATABASE_URL'];
   if (!postgresUrl) {
     const port = Number(env['EMBEDDED_PG_PORT'] ?? 5433);
+    await assertPortFree(port, 'the embedded PostgreSQL', 'DATABASE_URL or EMBEDDED_PG_PORT');
     const pg = await startEmbeddedPostgres(path.join(dataDir, 'postgres'), port);
     stops.push(pg.stop);
     embedded.push(`PostgreSQL (embedded) on port ${port}`);
@@ -43,6 +57,7 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv, dataDir: str
     embedded.push('events: in-process transport, all services in one process (NATS_URL=in-process)');
   } else if (!natsUrl) {
     const port = Number(env['EMBEDDED_NATS_PORT'] ?? (await freePort()));
+    await assertPortFree(port, 'the embedded nats-server', 'NATS_URL or EMBEDDED_NATS_PORT');
     const nats = await startNatsServer(path.join(dataDir, 'nats'), port);
     stops.push(nats.stop);
     embedded.push(`nats-server with JetStream on port ${port}`);
@@ -54,18 +69,11 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv, dataDir: str
     s3 = { endpoint: env['S3_ENDPOINT'], accessKey: env['S3_ACCESS_KEY'] ?? '', secretKey: env['S3_SECRET_KEY'] ?? '', bucket };
   } else {
     const port = Number(env['EMBEDDED_S3_PORT'] ?? 9000);
+    await assertPortFree(port, 'the embedded S3 endpoint', 'S3_ENDPOINT or EMBEDDED_S3_PORT');
     const server = await startS3rver(path.join(dataDir, 's3'), port, bucket);
     stops.push(server.stop);
     embedded.push(`S3 endpoint (s3rver, objects up to 64 MiB) on port ${port}`);
     s3 = { endpoint: server.url, accessKey: server.accessKey, secretKey: server.secretKey, bucket };
   }
-  return {
-    postgresUrl,
-    natsUrl,
-    s3,
-    embedded,
-    async stop() {
-      for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    },
-  };
+  return { postgresUrl, natsUrl, s3, embedded };
 }

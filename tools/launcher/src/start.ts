@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { assertPortFree } from '@register/embedded';
 import { resolveInfrastructure } from './infra';
 import { System } from './system';
 
@@ -6,8 +7,10 @@ import { System } from './system';
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..');
   const dataDir = process.env['DATA_DIR'] ?? path.join(root, '.data');
-  const infra = await resolveInfrastructure(process.env, dataDir);
   const gatewayPort = Number(process.env['PORT'] ?? 8080);
+  // Before anything starts: a taken port is the usual sign of a second `npm start`.
+  await assertPortFree(gatewayPort, 'the gateway', 'PORT');
+  const infra = await resolveInfrastructure(process.env, dataDir);
   const system = new System({
     root,
     infra,
@@ -52,4 +55,7 @@ async function main(): Promise<void> {
   );
 }
 
-void main();
+main().catch((err: unknown) => {
+  process.stderr.write(`Could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
