@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity, type Role } from '@register/authz';
 
 export const TEST_SECRET = 'test-internal-identity-secret-0123456789abcdef';
@@ -103,5 +105,19 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     }
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/**
+ * Deletes durable consumers a test created on the shared NATS (named per test system or harness), so test
+ * runs leave none behind; a consumer that is already gone is fine.
+ */
+export async function removeDurableConsumers(url: string, names: string[], stream = 'REGISTER'): Promise<void> {
+  const nc = await connect({ servers: url, name: 'test-cleanup' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    for (const name of names) await jsm.consumers.delete(stream, name).catch(() => undefined);
+  } finally {
+    await nc.close();
   }
 }

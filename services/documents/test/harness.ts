@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { asUser, createTestDatabase, natsUrl, practitioner, serve, TEST_SECRET, testS3, type TestDatabase } from '@register/testkit';
+import { asUser, createTestDatabase, natsUrl, practitioner, removeDurableConsumers, serve, TEST_SECRET, testS3, type TestDatabase } from '@register/testkit';
 import type { Identity } from '@register/authz';
 import { createLogger } from '@register/service-kit';
 import { documentsConfigSchema } from '../src/config';
@@ -30,6 +30,7 @@ export async function startHarness(): Promise<Harness> {
   const s3 = testS3();
   const bucket = `documents-${randomUUID().slice(0, 8)}`;
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'documents-spool-'));
+  const consumer = `documents_${randomUUID().slice(0, 8)}`;
   const config = documentsConfigSchema.parse({
     PORT: '0',
     DATABASE_URL: database.url,
@@ -44,7 +45,7 @@ export async function startHarness(): Promise<Harness> {
     SWEEP_INTERVAL_MS: String(3600_000),
     SWEEP_MIN_AGE_MS: '0',
     // Its own durable consumer: test files run side by side on one NATS and must not take each other's events.
-    APPLICATION_EVENTS_CONSUMER: `documents_${randomUUID().slice(0, 8)}`,
+    APPLICATION_EVENTS_CONSUMER: consumer,
   });
   const service = await startDocuments(config, createLogger('documents-test', process.env['DOCUMENTS_TEST_LOG'] ?? 'silent'));
   const server = await serve(http.createServer(service.app));
@@ -67,6 +68,7 @@ export async function startHarness(): Promise<Harness> {
       await server.close();
       for (const c of service.closers) await c.close();
       await database.drop();
+      await removeDurableConsumers(natsUrl(), [consumer]);
       rmSync(tmpDir, { recursive: true, force: true });
     },
   };

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createDatabase, migrateToLatest } from '@register/service-kit';
-import { asService, asUser, createTestDatabase, natsUrl, practitioner, TEST_SECRET, testS3 } from '@register/testkit';
+import { asService, asUser, createTestDatabase, natsUrl, practitioner, removeDurableConsumers, TEST_SECRET, testS3 } from '@register/testkit';
 // The real neighbours, started in-process from their own createApp/start functions (no doubles).
 import { migrations as referenceMigrations } from '../../../reference/migrations';
 import { createApp as createReferenceApp } from '../../../reference/src/app';
@@ -62,6 +62,7 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
   const testDb = await createTestDatabase('documents');
   const s3 = testS3();
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'applications-docs-'));
+  const consumer = `documents_${randomUUID().slice(0, 8)}`;
   const config = documentsConfigSchema.parse({
     PORT: '0',
     DATABASE_URL: testDb.url,
@@ -76,7 +77,7 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
     SWEEP_INTERVAL_MS: String(3600_000),
     SWEEP_MIN_AGE_MS: String(3600_000),
     // Its own durable consumer: test files run side by side on one NATS and must not take each other's events.
-    APPLICATION_EVENTS_CONSUMER: `documents_${randomUUID().slice(0, 8)}`,
+    APPLICATION_EVENTS_CONSUMER: consumer,
   });
   const service = await startDocumentsService(config, logger);
   const server = new RestartableServer(service.app);
@@ -109,6 +110,7 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
       for (const c of service.closers) await c.close();
       await settle();
       await testDb.drop();
+      await removeDurableConsumers(natsUrl(), [consumer]);
       rmSync(tmpDir, { recursive: true, force: true });
     },
   };

@@ -5,7 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
-import { natsUrl, testS3 } from '@register/testkit';
+import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { natsUrl, removeDurableConsumers, testS3 } from '@register/testkit';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -60,6 +61,8 @@ export async function startSystem(options: { nats?: string } = {}): Promise<Test
     async close() {
       await system.stopAll();
       await dropDatabases();
+      // Its durable consumers go too, so test runs leave no consumers behind on the shared NATS.
+      if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await removeDurableConsumers(infra.natsUrl, [`audit_${prefix}`, `documents_${prefix}`]);
     },
   };
 }
