@@ -12,16 +12,7 @@ export type ApplicationRow = Selectable<ApplicationsTable>;
  * Date parse does). Formatting in the query saves parsing ~300 timestamps into Dates per page of
  * 100 and serialising them again (the largest allocation of these routes, and so their GC pauses).
  */
-export interface ListRow {
-  id: string;
-  owner: string;
-  type: string;
-  status_tag: string;
-  step_index: number | null;
-  step_count: number | null;
-  referentie: string | null;
-  manual: boolean;
-  reden: string | null;
+export interface ListRow extends Pick<ApplicationRow, 'id' | 'owner' | 'type' | 'status_tag' | 'step_index' | 'step_count' | 'referentie' | 'manual' | 'reden'> {
   document_ids: string[];
   created_iso: string;
   updated_iso: string;
