@@ -1,4 +1,5 @@
 import express, { type Express, type Request, type RequestHandler, type Response, type NextFunction } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { INTERNAL_IDENTITY_HEADER, verifyInternalIdentity } from '@register/authz';
 import { bareNotFound, problemErrorHandler, sendProblem } from '@register/problem';
@@ -23,6 +24,20 @@ export async function checkReadiness(checks: Record<string, ReadinessCheck>): Pr
     Object.entries(checks).map(async ([name, check]) => [name, await check().catch(() => false)] as const),
   );
   return Object.fromEntries(entries);
+}
+
+/**
+ * Reads and drops the rest of a request body that was answered without being read, at most `limitBytes`;
+ * past that the connection is cut. Closing at once instead makes the kernel answer the client's next bytes
+ * with a reset, which can destroy the unread answer on the client's side.
+ */
+export function discardRequestBody(req: IncomingMessage, limitBytes: number): void {
+  let discarded = 0;
+  req.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > limitBytes) req.socket.destroy();
+  });
+  req.resume();
 }
 
 /** decisions §3: fixes the request's correlation id (kept when well-formed), echoes it, and scopes it to the request. */

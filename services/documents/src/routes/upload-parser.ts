@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Request, RequestHandler } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { DomainError } from '@register/problem';
+import { discardRequestBody } from '@register/service-kit';
 import { SNIFF_BYTES } from '../domain/content-type';
 
 /** A file part written to a temp file while its size, sha256 and first bytes were taken on the way. */
@@ -104,20 +105,6 @@ function toDomainError(err: unknown): unknown {
   return new DomainError('validation', 'The multipart form is invalid.', [{ field: err.field ?? 'file', code: err.code, detail: err.message }]);
 }
 
-/**
- * Reads and drops the body of a request refused before its body was read, at most `limitBytes` of it. Closing
- * at once (Connection: close) makes the kernel answer the client's next bytes with a reset, which can destroy
- * the unread 413 on the client's side: the gateway then saw a failed service and answered 503. Reading on
- * lets the client (the gateway) take the answer and close; past the limit the connection is cut.
- */
-function discardBody(req: Request, limitBytes: number): void {
-  let discarded = 0;
-  req.on('data', (chunk: Buffer) => {
-    discarded += chunk.length;
-    if (discarded > limitBytes) req.socket.destroy();
-  });
-}
-
 /** multer with every limit set explicitly (its defaults are Infinity) and the spooling engine. */
 export function uploadParser(options: UploadParserOptions): RequestHandler {
   const upload = multer({
@@ -127,10 +114,12 @@ export function uploadParser(options: UploadParserOptions): RequestHandler {
     limits: { fileSize: options.maxFileBytes, files: 1, fields: 8, parts: 9, fieldNameSize: 64, fieldSize: 512, headerPairs: 20, fieldNestingDepth: 0, fieldArrayIndexLimit: 0 },
   }).single('file');
   return (req, res, next) => {
-    // A declared length beyond any category is cut off at once instead of being read to the end.
+    // A declared length beyond any category is answered 413 at once, before any of it is spooled.
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) {
-      discardBody(req, options.maxFileBytes);
+      // Read on (up to the largest upload) instead of closing: the client (the gateway) then reads the 413
+      // rather than a reset, which it used to answer as a failed service (503).
+      discardRequestBody(req, options.maxFileBytes);
       return next(payloadTooLarge());
     }
     upload(req, res, (err?: unknown) => next(err === undefined ? undefined : toDomainError(err)));

@@ -5,7 +5,7 @@ import type { RequestHandler, Request, Response } from 'express';
 import { createProxyMiddleware, responseInterceptor } from 'http-proxy-middleware';
 import { sendProblem } from '@register/problem';
 import type { ServiceName } from '@register/authz';
-import type { Logger } from '@register/service-kit';
+import { discardRequestBody, type Logger } from '@register/service-kit';
 import type { IdempotencyState } from '../idempotency/idempotency';
 
 export type UpstreamName = Exclude<ServiceName, 'gateway'>;
@@ -92,12 +92,7 @@ function abandonUnreadBody(proxyReq: http.ClientRequest, req: http.IncomingMessa
     if (req.complete) return;
     req.unpipe(proxyReq);
     proxyReq.destroy();
-    let discarded = 0;
-    req.on('data', (chunk: Buffer) => {
-      discarded += chunk.length;
-      if (discarded > DISCARD_LIMIT_BYTES) req.socket.destroy();
-    });
-    req.resume();
+    discardRequestBody(req, DISCARD_LIMIT_BYTES);
   });
 }
 
