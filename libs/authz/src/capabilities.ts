@@ -1,19 +1,7 @@
+import { CAPABILITIES, type Capability } from '@register/contracts';
 import type { Identity } from './identity';
 
-export const CAPABILITIES = [
-  'CanBeoordelen',
-  'applications:own',
-  'audit:read',
-  'brief:approve',
-  'brief:edit',
-  'brief:reveal-registernummer',
-  'cases:admin',
-  'flags:write',
-  'orgtemplate:edit',
-  'stamdata:read',
-  'uploads:admin-delete',
-] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+export { CAPABILITIES, type Capability };
 
 /**
  * The one mapping from an identity to capabilities (decisions §2). `/me`, every `decisions` object and

@@ -23,7 +23,8 @@ export function requireCapability(res: Response, capability: Capability): Identi
   return identity;
 }
 
-function guardFor(rule: RouteRule): RequestHandler {
+/** The route table's rule as Express middleware: 401, then 403 (decisions §2). */
+export function guardFor(rule: RouteRule): RequestHandler {
   return (_req: Request, res: Response, next: NextFunction) => {
     const outcome = authorize(rule, identityOf(res));
     if (outcome === 'unauthenticated') return next(new DomainError('unauthenticated', 'This request carries no valid identity.'));
@@ -33,12 +34,27 @@ function guardFor(rule: RouteRule): RequestHandler {
 }
 
 /**
- * Mounts a public route, guarded by its rule in the route table. A route that is not in the table
- * (or belongs to another service) fails at start-up, so enforcement and table cannot drift.
+ * Mounts a public route, guarded by its rule from the context's contract. The rule must be in the assembled
+ * route table (so the gateway enforces the same), or start-up fails.
  */
-export function mountRoute(router: Router, service: ServiceName, method: HttpMethod, path: string, ...handlers: RequestHandler[]): void {
-  const rule = findRule(method, path);
-  if (!rule || rule.service !== service) throw new Error(`route ${method} ${path} is not in the route table for ${service}`);
-  const lower = method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-  router[lower](path, guardFor(rule), ...handlers);
+export function mountRoute(router: Router, rule: RouteRule, ...handlers: RequestHandler[]): void;
+/** @deprecated transition form: look the rule up by service, method and path. */
+export function mountRoute(router: Router, service: ServiceName, method: HttpMethod, path: string, ...handlers: RequestHandler[]): void;
+export function mountRoute(router: Router, ...args: unknown[]): void {
+  let rule: RouteRule | undefined;
+  let handlers: RequestHandler[];
+  if (typeof args[0] === 'string') {
+    const [service, method, path, ...rest] = args as [ServiceName, HttpMethod, string, ...RequestHandler[]];
+    rule = findRule(method, path);
+    if (rule && rule.service !== service) rule = undefined;
+    if (!rule) throw new Error(`route ${method} ${path} is not in the route table for ${service}`);
+    handlers = rest;
+  } else {
+    const given = args[0] as RouteRule;
+    rule = findRule(given.method, given.path);
+    if (!rule || rule.service !== given.service) throw new Error(`route ${given.method} ${given.path} is not in the route table`);
+    handlers = args.slice(1) as RequestHandler[];
+  }
+  const lower = rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+  router[lower](rule.path, guardFor(rule), ...handlers);
 }

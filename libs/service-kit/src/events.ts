@@ -1,31 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { AUDIT_SUBJECTS, applications, auditEvent, reference, type AuditEventData, type EventEnvelope } from '@register/contracts';
 
-/** The envelope of every event on the bus. `id` is also the `Nats-Msg-Id` (publish dedupe). */
-export interface EventEnvelope<T = Record<string, unknown>> {
-  id: string;
-  type: string;
-  occurredAt: string;
-  correlationId: string | null;
-  data: T;
-}
+export type { AuditEventData, EventEnvelope };
 
-/** What services emit for the audit log (AuthzAudit). Never personal data. */
-export interface AuditEventData {
-  action: string;
-  resource: string;
-  decision: 'allow' | 'deny' | 'flagged' | 'accepted';
-  role: string;
-}
-
+/** @deprecated use the event contracts of `@register/contracts/<context>`; kept while services move over. */
 export const SUBJECTS = {
-  audit: (service: string) => `register.audit.${service}`,
-  auditAll: 'register.audit.>',
-  flagsChanged: 'register.reference.flag-changed',
-  applicationSubmitted: 'register.applications.submitted',
-  applicationDecided: 'register.applications.decided',
-  changeRequested: 'register.applications.change-requested',
-  /** An application (case) was removed by an admin; its documents go too. Carries only the application id. */
-  applicationDeleted: 'register.applications.deleted',
+  audit: (service: string) => auditEvent(service).subject,
+  auditAll: AUDIT_SUBJECTS,
+  flagsChanged: reference.events.flagChanged.subject,
+  applicationSubmitted: applications.events.submitted.subject,
+  applicationDecided: applications.events.decided.subject,
+  changeRequested: applications.events.changeRequested.subject,
+  applicationDeleted: applications.events.deleted.subject,
 } as const;
 
 export function newEvent<T>(type: string, data: T, correlationId: string | null, now = new Date()): EventEnvelope<T> {

@@ -15,3 +15,6 @@ export * from './runtime';
 export * from './paging';
 export * from './clock';
 export * from './durable-consumer';
+export * from './job-loop';
+export * from './operations';
+export * from './service';

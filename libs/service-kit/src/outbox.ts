@@ -1,7 +1,10 @@
 import { sql, type ColumnType, type Generated, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
+import type { z } from 'zod';
+import type { EventContract } from '@register/contracts';
 import type { EventPublisher } from './event-bus';
 import { newEvent, type EventEnvelope } from './events';
+import { JobLoop, type Job } from './job-loop';
 import type { Logger } from './logger';
 
 /** Table every service keeps (created by its own frozen migration). */
@@ -34,6 +37,20 @@ export async function enqueueEvent<DB extends WithOutbox, T extends Record<strin
   return envelope;
 }
 
+/**
+ * Writes an event of a context's contract in the caller's transaction, validated against its zod schema first
+ * (a producer cannot emit what its consumers would refuse); published only if that transaction commits.
+ */
+export async function enqueue<DB extends WithOutbox, C extends EventContract>(
+  trx: Transaction<DB> | Kysely<DB>,
+  contract: C,
+  data: z.input<C['data']>,
+  correlationId: string | null,
+): Promise<EventEnvelope<z.output<C['data']>>> {
+  const parsed = contract.data.parse(data) as z.output<C['data']>;
+  return enqueueEvent(trx, contract.subject, contract.type, parsed as Record<string, unknown>, correlationId) as Promise<EventEnvelope<z.output<C['data']>>>;
+}
+
 export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {
   db: Kysely<DB>;
   pool: pg.Pool;
@@ -53,31 +70,42 @@ export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {
  * Publishes committed outbox rows to the event bus (JetStream) with `Nats-Msg-Id` = event id, then deletes them.
  * Rows are claimed with FOR UPDATE SKIP LOCKED so several relays (replicas) never publish the same row
  * at once; a crash between publish and delete re-publishes, which the stream's dedupe window and the
- * idempotent consumers absorb.
+ * idempotent consumers absorb. It runs on the kit's job loop; NOTIFY on commit wakes it, polling is the net.
  */
-export class OutboxRelay {
+export class OutboxRelay implements Job {
+  readonly name = 'outbox-relay';
   private listener: pg.PoolClient | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private timerDue: number | null = null;
-  private running: Promise<void> | null = null;
-  private again = false;
   private stopped = false;
-
+  private readonly loop: JobLoop;
   private readonly options: OutboxRelayOptions;
 
   constructor(options: OutboxRelayOptions<WithOutbox> | OutboxRelayOptions<any>) { // eslint-disable-line @typescript-eslint/no-explicit-any
     this.options = options as OutboxRelayOptions;
+    this.loop = new JobLoop({
+      name: this.name,
+      logger: this.options.logger,
+      pass: () => this.publishBatch(),
+      batchSize: this.options.batchSize ?? 100,
+      intervalMs: this.options.pollIntervalMs ?? 1000,
+      maxBackoffMs: 5000,
+    });
   }
 
   async start(): Promise<void> {
+    this.stopped = false;
     await this.listen();
-    this.schedule(0);
+    this.loop.start();
+  }
+
+  /** Runs a drain now (or right after the current one). */
+  kick(): void {
+    this.loop.kick();
   }
 
   private async listen(): Promise<void> {
     try {
       const client = await this.options.pool.connect();
-      client.on('notification', () => this.notified());
+      client.on('notification', () => this.loop.kickSoon(this.options.coalesceMs ?? 5));
       client.on('error', (err) => {
         if (this.listener !== client) return;
         this.options.logger.warn({ err }, 'outbox listener lost; polling until it is back');
@@ -93,57 +121,9 @@ export class OutboxRelay {
     }
   }
 
-  private schedule(delayMs: number, onlyIfSooner = false): void {
-    if (this.stopped) return;
-    if (onlyIfSooner && this.timerDue !== null && this.timerDue <= Date.now() + delayMs) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timerDue = Date.now() + delayMs;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.timerDue = null;
-      this.kick();
-    }, delayMs);
-    this.timer.unref();
-  }
-
-  private notified(): void {
-    if (this.stopped || this.running) {
-      this.kick();
-      return;
-    }
-    this.schedule(this.options.coalesceMs ?? 5, true);
-  }
-
-  /** Runs a drain now (or right after the current one). */
-  kick(): void {
-    if (this.stopped) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((err) => this.options.logger.warn({ err }, 'outbox relay pass failed; will retry'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.kick();
-        } else {
-          this.schedule(this.options.pollIntervalMs ?? 1000);
-        }
-      });
-  }
-
-  private async drain(): Promise<void> {
-    for (;;) {
-      const published = await this.publishBatch();
-      if (published < (this.options.batchSize ?? 100)) return;
-    }
-  }
-
   private async publishBatch(): Promise<number> {
     const { db, bus } = this.options;
-    return db.transaction().execute(async (trx) => {
+    const outcome = await db.transaction().execute(async (trx) => {
       const rows = await trx
         .selectFrom('outbox')
         .select(['id', 'subject', 'envelope'])
@@ -152,7 +132,6 @@ export class OutboxRelay {
         .forUpdate()
         .skipLocked()
         .execute();
-      if (rows.length === 0) return 0;
       const done: string[] = [];
       let failure: unknown = null;
       for (const row of rows) {
@@ -165,20 +144,16 @@ export class OutboxRelay {
         done.push(row.id);
       }
       if (done.length > 0) await trx.deleteFrom('outbox').where('id', 'in', done).execute();
-      if (failure) {
-        this.options.logger.warn({ err: failure, pending: rows.length - done.length }, 'outbox publish failed; will retry');
-        return 0;
-      }
-      return rows.length;
+      return { claimed: rows.length, pending: rows.length - done.length, failure };
     });
+    // Thrown after the commit, so the rows published so far stay deleted; the loop backs off for the rest.
+    if (outcome.failure) throw Object.assign(new Error(`outbox publish failed; ${outcome.pending} pending`), { cause: outcome.failure });
+    return outcome.claimed;
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.timerDue = null;
-    await this.running;
+    await this.loop.stop();
     const listener = this.listener;
     this.listener = null;
     if (listener) {
@@ -190,4 +165,9 @@ export class OutboxRelay {
       listener.release(true);
     }
   }
+}
+
+/** The relay as a job of `runService` (every service with an outbox lists it). */
+export function outboxRelay(_ctx: unknown, resources: { database: { db: Kysely<any>; pool: pg.Pool }; events: EventPublisher; logger: Logger }): OutboxRelay { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return new OutboxRelay({ db: resources.database.db, pool: resources.database.pool, bus: resources.events, logger: resources.logger.child({ subsystem: 'outbox' }) });
 }

@@ -1,5 +1,6 @@
 import http, { type RequestListener, type Server } from 'node:http';
 import type { Logger } from './logger';
+import type { ServedApp } from './service';
 
 export interface RunningService {
   server: Server;
@@ -74,6 +75,8 @@ export async function serveApp(app: RequestListener, options: ServeOptions): Pro
   return {
     server,
     port,
+    url: `http://127.0.0.1:${port}`,
+    context: undefined,
     stop: () => (stopped ??= shutdown(running, options.logger)),
   };
 }
@@ -88,21 +91,6 @@ export interface ServeOptions {
   /** False when a host process owns the signals and calls `stop` (the single-process mode). */
   signals?: boolean;
 }
-
-/** A service that is listening: its own process's `main`, or one of several in the single-process mode. */
-export interface ServedApp {
-  server: Server;
-  port: number;
-  /** The ordered shutdown; resolves true when every closer succeeded. Idempotent. */
-  stop(): Promise<boolean>;
-}
-
-/** What a service's `main.ts` exports, so the single-process mode can start it beside the others. */
-export interface StartOptions {
-  /** Default true: the service handles SIGTERM/SIGINT itself. */
-  signals?: boolean;
-}
-export type StartService = (env: NodeJS.ProcessEnv, options?: StartOptions) => Promise<ServedApp>;
 
 /** Runs a service's main; a start-up failure is logged and exits non-zero. */
 export function runMain(main: () => Promise<unknown>): void {

@@ -121,3 +121,39 @@ export async function removeDurableConsumers(url: string, names: string[], strea
     await nc.close();
   }
 }
+
+/** A service started by a test exactly as in production (its `runService`), on a database of its own. */
+export interface TestService<Ctx> {
+  url: string;
+  context: Ctx;
+  /** The service's ordered shutdown, keeping its database (a restart test starts it again on `databaseUrl`). */
+  stop(): Promise<boolean>;
+  databaseUrl: string;
+  /** Stops the service and drops its database. */
+  close(): Promise<void>;
+}
+
+type Start<Ctx> = (env: NodeJS.ProcessEnv, options?: { signals?: boolean; override?: (context: Ctx) => Ctx }) => Promise<{ url: string; context: Ctx; stop(): Promise<boolean> }>;
+
+export async function startService<Ctx>(start: Start<Ctx>, options: { name: string; env?: Record<string, string>; override?: (context: Ctx) => Ctx; database?: TestDatabase }): Promise<TestService<Ctx>> {
+  const database = options.database ?? (await createTestDatabase(options.name));
+  try {
+    const served = await start(
+      { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, NATS_URL: natsUrl(), INTERNAL_IDENTITY_SECRET: TEST_SECRET, LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', ...options.env },
+      { signals: false, ...(options.override ? { override: options.override } : {}) },
+    );
+    return {
+      url: served.url,
+      context: served.context,
+      stop: () => served.stop(),
+      databaseUrl: database.url,
+      async close() {
+        await served.stop();
+        await database.drop();
+      },
+    };
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+}

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { ReferenceDb } from './reference.tables';
+import type { ReferenceDb } from '../database';
 
 export interface FlagRow {
   key: string;

@@ -1,15 +1,11 @@
 import type { Kysely } from 'kysely';
 import { NotFoundError, validationError } from '@register/problem';
 import { isValidDate, todayInAmsterdam, type Clock } from '@register/service-kit';
-import { findTable, listRows, listTables, type StamdataTableRow } from '../data-access/stamdata.repository';
-import type { ReferenceDb } from '../data-access/reference.tables';
+import type { ReferenceDb } from '../database';
+import { findTable, listRows, type StamdataTableRow } from './stamdata.repository';
 
 export interface StamdataTable extends StamdataTableRow {
   rows: Array<Record<string, unknown>>;
-}
-
-export async function getSummaries(db: Kysely<ReferenceDb>): Promise<StamdataTableRow[]> {
-  return listTables(db);
 }
 
 /**

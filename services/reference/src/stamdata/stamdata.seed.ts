@@ -131,7 +131,3 @@ export const STAMDATA_SEED: SeedTable[] = [
     rows: beleidsvragen.map(([id, vraag, type]) => ({ id, vraag, type })),
   },
 ];
-
-export const FLAGS_SEED = [
-  { key: 'herregistratie-aanvragen', description: 'Practitioners can apply for re-registration (herregistratie).', enabled: true },
-];

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { ReferenceDb } from './reference.tables';
-import type { SeedTable } from '../seed/stamdata.seed';
+import type { ReferenceDb } from '../database';
+import type { SeedTable } from './stamdata.seed';
 
 export interface StamdataTableRow {
   id: string;

@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { eventContract, needs, own, routeTable, type ProblemType } from '../common';
+
+export const routes = routeTable('applications', {
+  dashboardView: { method: 'GET', path: '/api/v1/dashboard-view', requires: own },
+  notes: { method: 'GET', path: '/api/v1/notes', requires: own },
+  populationAddress: { method: 'GET', path: '/api/v1/population/address', requires: own },
+  educationDiplomas: { method: 'GET', path: '/api/v1/education/diplomas', requires: own },
+  intakePolicy: { method: 'GET', path: '/api/v1/intake/policy', requires: own },
+  changeRequest: { method: 'POST', path: '/api/v1/change-requests', requires: own },
+  listApplications: { method: 'GET', path: '/api/v1/applications', requires: own },
+  createApplication: { method: 'POST', path: '/api/v1/applications', requires: own },
+  getApplication: { method: 'GET', path: '/api/v1/applications/:id', requires: own },
+  syncDraft: { method: 'PUT', path: '/api/v1/applications/:id', requires: own },
+  deleteApplication: { method: 'DELETE', path: '/api/v1/applications/:id', requires: own },
+  submitApplication: { method: 'POST', path: '/api/v1/applications/:id/submit', requires: own },
+  werkvoorraad: { method: 'GET', path: '/api/v1/werkvoorraad', requires: needs('CanBeoordelen') },
+  beoordeling: { method: 'GET', path: '/api/v1/beoordeling/:id', requires: needs('CanBeoordelen') },
+  besluit: { method: 'POST', path: '/api/v1/beoordeling/:id/besluit', requires: needs('CanBeoordelen') },
+  adminCases: { method: 'GET', path: '/api/v1/admin/cases', requires: needs('cases:admin') },
+  adminDeleteCase: { method: 'DELETE', path: '/api/v1/admin/cases/:id', requires: needs('cases:admin') },
+});
+
+export const problems = {
+  'scholing-incompleet': { status: 400, title: 'Scholing answer incomplete', description: 'For an intake with fewer worked hours than the scholing threshold, `aanvullendeScholing` is required; `scholingPunten` belongs only to a followed scholing and is then at least 1.' },
+  'invalid-phone-number': { status: 422, title: 'Invalid phone number', description: 'After removing spaces, dashes, dots and brackets, and turning +31 or 0031 into 0, the number must be 0 followed by nine digits.' },
+} as const satisfies Record<string, ProblemType>;
+
+const applicationType = z.enum(['intake', 'herregistratie']);
+
+/** Events of the applications context. No owner, name or register number: consumers ask the internal API. */
+export const events = {
+  submitted: eventContract('register.applications.submitted', 'application.submitted', z.object({
+    applicationId: z.uuid(),
+    referentie: z.string(),
+    type: applicationType,
+    documentIds: z.array(z.string()),
+    submittedAt: z.string(),
+  })),
+  decided: eventContract('register.applications.decided', 'application.decided', z.object({
+    applicationId: z.uuid(),
+    referentie: z.string().nullable(),
+    type: applicationType,
+    besluit: z.enum(['toekennen', 'afwijzen', 'buiten-behandeling']),
+    status: z.string(),
+    decidedAt: z.string(),
+  })),
+  changeRequested: eventContract('register.applications.change-requested', 'change-request.created', z.object({
+    referentie: z.string(),
+    kind: z.literal('telefoon'),
+    requestedAt: z.string(),
+  })),
+  /** An application (case) was removed by an admin; its documents go too. */
+  deleted: eventContract('register.applications.deleted', 'application.deleted', z.object({ applicationId: z.uuid() })),
+};

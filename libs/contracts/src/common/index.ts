@@ -1,0 +1,4 @@
+export * from './capabilities';
+export * from './events';
+export * from './problems';
+export * from './routes';

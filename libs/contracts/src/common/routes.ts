@@ -1,0 +1,33 @@
+import type { Capability } from './capabilities';
+
+export type ServiceName = 'gateway' | 'applications' | 'documents' | 'letters' | 'reference' | 'audit';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export type Requirement =
+  /** Any authenticated identity (practitioner or case handler). */
+  | { kind: 'identity' }
+  /** Authenticated and holding at least one of the capabilities. */
+  | { kind: 'capability'; anyOf: readonly Capability[] }
+  /** Guarded by something other than a user identity (the notification webhook's shared secret). */
+  | { kind: 'shared-secret' };
+
+/** One public route and what it requires: the gateway enforces it before proxying, the owning service again on mount. */
+export interface RouteRule {
+  method: HttpMethod;
+  /** Express path syntax; the service mounts exactly this path. */
+  path: string;
+  service: ServiceName;
+  requires: Requirement;
+  /** Audit action written for a denial of this route (spec, Authentication 6). */
+  auditDenialAs?: string;
+}
+
+export const needs = (...anyOf: Capability[]): Requirement => ({ kind: 'capability', anyOf });
+export const anyIdentity: Requirement = { kind: 'identity' };
+/** A practitioner's own data (decisions §2). */
+export const own: Requirement = needs('applications:own');
+
+/** The rules of one context, keyed by a name its routes refer to. */
+export function routeTable<K extends string>(service: ServiceName, rules: Record<K, Omit<RouteRule, 'service'>>): Record<K, RouteRule> {
+  return Object.fromEntries(Object.entries<Omit<RouteRule, 'service'>>(rules).map(([k, r]) => [k, { ...r, service }])) as Record<K, RouteRule>;
+}

@@ -1,0 +1,214 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { z } from 'zod';
+import { guardFor, identityOf, type Identity } from '@register/authz';
+import type { HttpMethod, RouteRule } from '@register/contracts';
+import { DomainError, validationError, zodIssuesToFieldErrors } from '@register/problem';
+import { OpenAPIRegistry, ProblemDetails } from './openapi';
+
+/** What a handler answers: a status and a JSON body (none: no content), and extra headers. */
+export interface Reply {
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+/** The parsed request a handler receives: every part already validated by the operation's schemas. */
+export interface Input<P, Q, H, B, L> {
+  params: Out<P>;
+  query: Out<Q>;
+  headers: Out<H>;
+  body: Out<B>;
+  /** What `load` found (the resource the path names), checked before the body (404 before 400). */
+  loaded: L;
+  identity: Identity | null;
+  req: Request;
+  res: Response;
+}
+
+/** A response entry of the description: a JSON schema, no content, or a non-JSON body (a file, a PDF). */
+export type ResponseSpec = z.ZodType | null | { description: string; contentType: string; schema?: z.ZodType };
+
+/**
+ * One HTTP operation, declared once: the route it serves, the zod schemas that parse its request (the same
+ * ones the OpenAPI description is generated from), its answers, and the use case it calls.
+ */
+export interface Operation<Ctx, P = unknown, Q = unknown, H = unknown, B = unknown, L = unknown> {
+  /** A public route: its rule (method, path, requirement) comes from the context's contract. */
+  rule?: RouteRule;
+  /** An internal route (`/internal/...`): a calling service only, never in the public description. */
+  internal?: { method: HttpMethod; path: string };
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Audience tags; derived from the rule's requirement when omitted. */
+  tags?: string[];
+  params?: P;
+  query?: Q;
+  headers?: H;
+  /** A JSON body schema; `multipart` describes a multipart form that the handler streams itself. */
+  body?: B;
+  multipart?: z.ZodType;
+  /** Finds the resource the path names (throw NotFoundError: a bare 404) before the body is parsed. */
+  load?: (ctx: Ctx, input: Omit<Input<P, Q, H, B, undefined>, 'body' | 'loaded'>) => Promise<L>;
+  responses: Record<number, ResponseSpec>;
+  /** Problem statuses this operation can answer besides the ones its rule implies (401, 403, 404). */
+  problems?: number[];
+  /** Request examples for the description (from the demo data). */
+  example?: unknown;
+  /** Returns the reply, or nothing when it answered itself (a stream). */
+  handle: (ctx: Ctx, input: Input<P, Q, H, B, L>) => Promise<Reply | void> | Reply | void;
+}
+
+/** Declares an operation with its types inferred from its schemas. */
+export function defineOperation<Ctx, P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, H extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined, L = undefined>(
+  op: Operation<Ctx, P, Q, H, B, L>,
+): Operation<Ctx, P, Q, H, B, L> {
+  return op;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyOperation<Ctx> = Operation<Ctx, any, any, any, any, any>;
+
+function parsePart<S>(schema: S | undefined, value: unknown, part: string): Out<S> {
+  if (!schema) return undefined as Out<S>;
+  const result = (schema as unknown as z.ZodType).safeParse(value);
+  if (!result.success) throw validationError(zodIssuesToFieldErrors(result.error, part === 'body' ? '' : part), `The request ${part} is invalid.`);
+  return result.data as Out<S>;
+}
+
+function methodAndPath(op: AnyOperation<unknown>): { method: HttpMethod; path: string } {
+  const target = op.rule ?? op.internal;
+  if (!target) throw new Error(`operation ${op.operationId} has neither a rule nor an internal route`);
+  return target;
+}
+
+/** The Express handler of an operation: parse params, query and headers, load, parse the body, handle, reply. */
+function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>): RequestHandler {
+  return async (req, res) => {
+    const identity = identityOf(res);
+    const base = {
+      params: parsePart(op.params, req.params, 'params'),
+      query: parsePart(op.query, req.query, 'query'),
+      headers: parsePart(op.headers, req.headers, 'headers'),
+      identity,
+      req,
+      res,
+    };
+    const loaded = op.load ? await op.load(ctx, base) : undefined;
+    const body = parsePart(op.body, req.body ?? {}, 'body');
+    const reply = await op.handle(ctx, { ...base, body, loaded });
+    if (!reply || res.headersSent) return;
+    for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+    res.status(reply.status ?? (reply.body === undefined ? 204 : 200));
+    if (reply.body === undefined) res.end();
+    else res.json(reply.body);
+  };
+}
+
+/** Internal routes serve other services only (the kit's app already refused unsigned calls). */
+const serviceCallerOnly: RequestHandler = (_req, res, next) => {
+  if (!res.locals['caller']) return next(new DomainError('forbidden', 'Internal routes serve other services only.'));
+  next();
+};
+
+/** Mounts operations on a router: public ones behind their rule's guard, internal ones for services only. */
+export function operationsRouter<Ctx>(ctx: Ctx, operations: readonly AnyOperation<Ctx>[]): Router {
+  const router = Router();
+  for (const op of operations) {
+    const { method, path } = methodAndPath(op as AnyOperation<unknown>);
+    const lower = method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    router[lower](path, op.rule ? guardFor(op.rule) : serviceCallerOnly, handlerOf(ctx, op));
+  }
+  return router;
+}
+
+/** Audience tags of the description, from what a route requires. */
+export const AUDIENCE = {
+  practitioner: 'Practitioner',
+  caseHandler: 'Case handler',
+  letters: 'Letters',
+  administration: 'Administration',
+  reference: 'Reference data',
+  system: 'System',
+} as const;
+
+function audienceOf(rule: RouteRule): string {
+  const r = rule.requires;
+  if (r.kind !== 'capability') return r.kind === 'shared-secret' ? AUDIENCE.system : AUDIENCE.reference;
+  const caps = r.anyOf;
+  if (caps.includes('applications:own')) return AUDIENCE.practitioner;
+  if (caps.includes('CanBeoordelen')) return AUDIENCE.caseHandler;
+  if (caps.some((c) => c.startsWith('brief:'))) return AUDIENCE.letters;
+  if (caps.includes('stamdata:read')) return AUDIENCE.reference;
+  return AUDIENCE.administration;
+}
+
+/** Security requirements of a rule, as alternatives of the identity header schemes (decisions §1). */
+export function securityOf(rule: RouteRule): Array<Record<string, string[]>> {
+  const practitioner = { subject: [], role: [] };
+  const caseHandler = { medewerker: [], rollen: [] };
+  const r = rule.requires;
+  if (r.kind === 'shared-secret') return [{ notificatiesAuth: [] }];
+  if (r.kind === 'identity') return [practitioner, caseHandler];
+  const handlerOnly = r.anyOf.every((c) => c === 'CanBeoordelen');
+  const both = r.anyOf.includes('CanBeoordelen') && !handlerOnly;
+  return handlerOnly ? [caseHandler] : both ? [practitioner, caseHandler] : [practitioner];
+}
+
+const PROBLEM_TEXT: Record<number, string> = {
+  400: 'The request is invalid (`errors` names each field).',
+  401: 'No valid identity.',
+  403: 'The caller lacks the capability or decision this operation needs.',
+  409: 'The resource is in a state that does not allow this operation.',
+  413: 'The body or file is too large.',
+  415: 'The content type is not accepted.',
+  422: 'The request cannot be processed as given.',
+  503: 'A service this request needs is unavailable; retry later.',
+};
+
+const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+/** Registers the public operations in the description, from the same schemas that parse their requests. */
+export function describeOperations(registry: OpenAPIRegistry, operations: readonly AnyOperation<never>[]): void {
+  for (const op of operations) {
+    const rule = op.rule;
+    if (!rule) continue;
+    const responses: Record<string, object> = {};
+    for (const [status, spec] of Object.entries(op.responses)) {
+      if (spec === null) responses[status] = { description: 'No content' };
+      else if (spec instanceof z.ZodType) responses[status] = { description: 'OK', content: { 'application/json': { schema: spec } } };
+      else responses[status] = { description: spec.description, content: { [spec.contentType]: spec.schema ? { schema: spec.schema } : {} } };
+    }
+    const problems = new Set<number>([401, ...(op.problems ?? [])]);
+    if (rule.requires.kind === 'capability') problems.add(403);
+    if (op.body || op.multipart || op.params || op.query) problems.add(400);
+    for (const status of problems) {
+      responses[status] = { description: PROBLEM_TEXT[status] ?? 'Problem', content: { 'application/problem+json': { schema: ProblemDetails } } };
+    }
+    if (rule.path.includes(':')) responses['404'] = { description: 'Unknown resource (a bare 404 without a body)' };
+    const body = op.body
+      ? { content: { 'application/json': { schema: op.body as z.ZodType, ...(op.example !== undefined ? { example: op.example } : {}) } }, required: true }
+      : op.multipart
+        ? { content: { 'multipart/form-data': { schema: op.multipart } }, required: true }
+        : undefined;
+    registry.registerPath({
+      method: rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete',
+      path: toOpenApiPath(rule.path),
+      operationId: op.operationId,
+      summary: op.summary,
+      ...(op.description ? { description: op.description } : {}),
+      tags: op.tags ?? [audienceOf(rule)],
+      security: securityOf(rule),
+      request: {
+        ...(op.params ? { params: op.params as AnyObject } : {}),
+        ...(op.query ? { query: op.query as AnyObject } : {}),
+        ...(op.headers ? { headers: op.headers as AnyObject } : {}),
+        ...(body ? { body } : {}),
+      },
+      responses,
+    });
+  }
+}

@@ -1,0 +1,203 @@
+import http, { type RequestListener } from 'node:http';
+import type { Router } from 'express';
+import type { Migration } from 'kysely';
+import type { z } from 'zod';
+import type { ServiceName } from '@register/contracts';
+import { loadConfig, type BaseConfig } from './config';
+import { openServiceDatabase, type Database } from './database';
+import { createServiceApp, type ReadinessCheck } from './http';
+import type { Job } from './job-loop';
+import { createLogger, type Logger } from './logger';
+import { openEventBus, type ServiceEvents } from './nats';
+import { OpenAPIRegistry, generateOpenApi } from './openapi';
+import { describeOperations, operationsRouter, type AnyOperation } from './operations';
+import { KEEP_ALIVE_TIMEOUT_MS, listen } from './runtime';
+
+export interface Closer {
+  name: string;
+  close: () => Promise<void> | void;
+}
+
+/** What the kit opens for every service before its context is built. */
+export interface ServiceResources<DB> {
+  logger: Logger;
+  database: Database<DB>;
+  events: ServiceEvents;
+}
+
+/** What a service's `buildContext` returns: the context, and what to close (after the jobs) on shutdown. */
+export interface Built<Ctx> {
+  context: Ctx;
+  closers?: Closer[];
+  readiness?: Record<string, ReadinessCheck>;
+}
+
+export interface ServiceDefinition<C extends BaseConfig, DB, Ctx> {
+  name: ServiceName;
+  configSchema: z.ZodType<C>;
+  migrations: Record<string, Migration>;
+  /** The composition root: builds the real adapters from the config and the kit's resources. */
+  buildContext: (config: C, resources: ServiceResources<DB>) => Promise<Built<Ctx>>;
+  /** Operations: parsed once by their schemas, mounted behind their rules and described in `/openapi.json`. */
+  routes?: readonly AnyOperation<Ctx>[];
+  /** Routers mounted after the operations (what is not an operation). */
+  routers?: ReadonlyArray<(ctx: Ctx) => Router>;
+  /** Background work, started once the server listens and stopped (in reverse) before the closers. */
+  jobs?: ReadonlyArray<(ctx: Ctx, resources: ServiceResources<DB>) => Job>;
+  /** The whole request listener instead of the kit's service app (the gateway, which has no signed identity). */
+  app?: (ctx: Ctx, kit: { readiness: Record<string, ReadinessCheck>; logger: Logger }) => RequestListener;
+  /** JSON body limit of the service's routes. */
+  jsonLimit?: string;
+}
+
+export interface StartOptions<Ctx = unknown> {
+  /** Default true: the service handles SIGTERM/SIGINT itself. False when a host process owns the signals. */
+  signals?: boolean;
+  /** Tests only: replace parts of the built context (a clock, a slow neighbour). */
+  override?: (context: Ctx) => Ctx;
+}
+
+/** A service that is listening: its own process's `main`, one of several in the single-process mode, or a test's. */
+export interface ServedApp<Ctx = unknown> {
+  server: http.Server;
+  port: number;
+  url: string;
+  context: Ctx;
+  /** The ordered shutdown; resolves true when every step succeeded. Idempotent. */
+  stop(): Promise<boolean>;
+}
+
+export type StartService<Ctx = unknown> = (env: NodeJS.ProcessEnv, options?: StartOptions<Ctx>) => Promise<ServedApp<Ctx>>;
+
+/** The service's own OpenAPI document, generated from its operations' schemas. */
+export function serviceOpenApi(name: string, routes: readonly AnyOperation<never>[]): object {
+  const registry = new OpenAPIRegistry();
+  describeOperations(registry, routes);
+  return generateOpenApi(registry, name);
+}
+
+/**
+ * Everything a service's start has in common: config (every problem listed), logger, its database (created,
+ * migrated), the event transport, the context, the app, listening, jobs, readiness with a drain, and one
+ * ordered shutdown. `main.ts` is this one call; it starts at once when the file is the program.
+ */
+export function runService<C extends BaseConfig, DB, Ctx>(module: NodeJS.Module, definition: ServiceDefinition<C, DB, Ctx>): StartService<Ctx> {
+  const start: StartService<Ctx> = (env, options = {}) => startService(definition, env, options);
+  if (require.main === module) {
+    start(process.env).catch((err: unknown) => {
+      process.stderr.write(`${definition.name} could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+      setTimeout(() => process.exit(1), 100).unref();
+    });
+  }
+  return start;
+}
+
+async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDefinition<C, DB, Ctx>, env: NodeJS.ProcessEnv, options: StartOptions<Ctx>): Promise<ServedApp<Ctx>> {
+  const config = loadConfig(definition.configSchema, env);
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const steps: Closer[] = [];
+  const closeAll = async (): Promise<boolean> => {
+    let clean = true;
+    for (const step of steps.reverse()) {
+      try {
+        await step.close();
+      } catch (err) {
+        logger.warn({ err, step: step.name }, 'close failed');
+        clean = false;
+      }
+    }
+    steps.length = 0;
+    return clean;
+  };
+  try {
+    const database = await openServiceDatabase<DB>(config.DATABASE_URL, logger, definition.migrations, { max: config.DB_POOL_MAX });
+    steps.push({ name: 'database', close: () => database.close() });
+    const events = await openEventBus(config.NATS_URL, definition.name, logger);
+    steps.push({ name: 'events', close: () => events.close() });
+    const resources: ServiceResources<DB> = { logger, database, events };
+    const built = await definition.buildContext(config, resources);
+    // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
+    for (const closer of [...(built.closers ?? [])].reverse()) steps.push(closer);
+    const context = options.override ? options.override(built.context) : built.context;
+    const jobs = (definition.jobs ?? []).map((make) => make(context, resources));
+
+    let draining = false;
+    const readiness: Record<string, ReadinessCheck> = {
+      database: database.ready,
+      events: () => events.ready(),
+      ...built.readiness,
+      ...Object.fromEntries(jobs.filter((j) => j.ready).map((j) => [j.name, async () => j.ready!()])),
+      // After SIGTERM the load balancer must stop sending traffic before the server stops accepting.
+      accepting: async () => !draining,
+    };
+    const listener = definition.app
+      ? definition.app(context, { readiness, logger })
+      : buildServiceApp(definition, context, config, logger, readiness);
+    const server = http.createServer(listener);
+    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+    const port = await listen(server, config.PORT, config.HOST);
+    steps.push({
+      name: 'server',
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    });
+    logger.info({ port }, `${definition.name} listening`);
+    for (const job of jobs) {
+      await job.start();
+      // Just below the server: on shutdown the server closes first, then the jobs in reverse, then the context.
+      steps.splice(steps.length - 1, 0, { name: job.name, close: () => job.stop() });
+    }
+
+    let stopped: Promise<boolean> | null = null;
+    const stop = (): Promise<boolean> =>
+      (stopped ??= (async () => {
+        const clean = await closeAll();
+        logger.info('stopped');
+        return clean;
+      })());
+    if (options.signals !== false) {
+      const onSignal = (signal: string) => {
+        if (draining) return;
+        draining = true;
+        logger.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, 'shutting down');
+        const force = setTimeout(() => {
+          logger.error('shutdown timed out; forcing exit');
+          process.exit(1);
+        }, config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS);
+        force.unref();
+        setTimeout(() => {
+          void stop().then((clean) => {
+            if (!clean) process.exitCode = 1;
+          });
+        }, config.SHUTDOWN_DRAIN_MS);
+      };
+      process.once('SIGTERM', () => onSignal('SIGTERM'));
+      process.once('SIGINT', () => onSignal('SIGINT'));
+    }
+    return { server, port, url: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`, context, stop };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
+
+function buildServiceApp<C extends BaseConfig, DB, Ctx>(definition: ServiceDefinition<C, DB, Ctx>, context: Ctx, config: C, logger: Logger, readiness: Record<string, ReadinessCheck>): RequestListener {
+  const routes = definition.routes ?? [];
+  let openApi: object | null = null;
+  const { app, finish } = createServiceApp({
+    service: definition.name,
+    logger,
+    internalSecret: config.INTERNAL_IDENTITY_SECRET,
+    readiness,
+    openApi: () => (openApi ??= serviceOpenApi(definition.name, routes as readonly AnyOperation<never>[])),
+    ...(definition.jsonLimit ? { jsonLimit: definition.jsonLimit } : {}),
+  });
+  if (routes.length > 0) app.use(operationsRouter(context, routes));
+  for (const router of definition.routers ?? []) app.use(router(context));
+  finish();
+  return app;
+}
