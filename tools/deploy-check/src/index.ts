@@ -1,0 +1,5 @@
+export { describeObject, type K8sObject, ofKind, parseManifests, renderKustomization } from './manifests';
+export { schemaProblems } from './schemas';
+export { workloadProblems } from './workload.checks';
+export { companionProblems } from './companions.checks';
+export { configProblems } from './config.checks';
