@@ -15,18 +15,32 @@ export const problems = {
 } as const satisfies Record<string, ProblemType>;
 
 const id = z.string().min(1).max(128);
+const linkDocument = z.object({ documentId: z.string().max(128), categoryId: z.string().max(64) });
 
-/** The documents service's internal API, called by other services with a service identity. */
+/**
+ * The documents service's internal API, called by other services with a service identity. The rule that a
+ * document may be linked (the caller's own, that category, not linked elsewhere, the case not deleted) lives
+ * in documents alone: `link-check` answers it without linking, `links` links all or none.
+ */
 export const internal = {
-  /** POST /internal/documents/lookup: which of these documents the owner has, with category and link. */
-  lookupRequest: z.object({ owner: id, documentIds: z.array(z.string().max(128)).max(1000) }),
-  lookupResponse: z.array(z.object({ documentId: z.string(), categoryId: z.string(), linkedApplicationId: z.string().nullable() })),
-  /** POST /internal/documents/link: links all or none (decisions §5); 422 links-rejected names each refused document. */
-  linkRequest: z.object({
-    applicationId: id,
-    owner: id,
-    documents: z.array(z.object({ documentId: z.string().max(128), categoryId: z.string().max(64) })).max(100),
+  paths: {
+    categories: '/internal/uploads/categories',
+    linkCheck: '/internal/documents/link-check',
+    link: '/internal/links',
+    documentsOf: '/internal/applications/:applicationId/documents',
+    confirmOrgLogo: '/internal/org-logos/:documentId/confirm',
+  },
+  categoriesQuery: z.object({
+    wizardId: z.string().max(64),
+    diplomaHerkomst: z.string().max(64).optional(),
+    taalvaardigheid: z.string().max(64).optional(),
   }),
-  /** GET /internal/applications/:applicationId/documents: the documents linked to an application. */
-  linkedDocument: z.object({ documentId: z.string(), categoryId: z.string(), fileName: z.string(), contentType: z.string(), sizeBytes: z.number().int() }),
+  /** The same body for a check and a link. */
+  linkRequest: z.object({ applicationId: id, owner: id, documents: z.array(linkDocument).max(100) }),
+  /** link-check: 200 with every refused document (empty: all may be linked); `field` is `documents[i].documentId`. */
+  linkCheckResponse: z.object({ rejected: z.array(z.object({ field: z.string(), code: z.string(), detail: z.string() })) }),
+  /** links: 200 `{ linked }` or 422 `links-rejected` naming each refused document; nothing is linked then. */
+  linkResponse: z.object({ linked: z.number().int() }),
+  documentsOfResponse: z.array(z.object({ documentId: z.string(), categoryId: z.string(), fileName: z.string() }).loose()),
+  confirmOrgLogoResponse: z.object({ confirmed: z.boolean() }).loose(),
 };

@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createTestDatabase, natsUrl, TEST_SECRET, type TestDatabase } from './core';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+
+/**
+ * Another service, started for a test as its own process from its build (`services/<name>/dist/src/main.js`),
+ * never imported: tests of one service never reach into another's code. It can be stopped, killed (SIGKILL),
+ * paused (SIGSTOP) and started again on the same port and database.
+ */
+export interface Neighbour {
+  name: string;
+  url: string;
+  port: number;
+  databaseUrl: string;
+  pid(): number | undefined;
+  /** Starts it (again) and waits until /health/ready answers 200. */
+  start(): Promise<void>;
+  /** SIGTERM and wait for the exit (the ordered shutdown). */
+  stop(): Promise<void>;
+  /** SIGKILL and wait for the exit: a crash. */
+  kill(): Promise<void>;
+  pause(): void;
+  resume(): void;
+  /** Stops it and drops its database. */
+  close(): Promise<void>;
+}
+
+export interface NeighbourOptions {
+  env?: Record<string, string>;
+  /** Reuse a database (a second copy of a service); by default one of its own is created and dropped. */
+  database?: TestDatabase;
+  readyTimeoutMs?: number;
+}
+
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startNeighbour(name: string, options: NeighbourOptions = {}): Promise<Neighbour> {
+  const database = options.database ?? (await createTestDatabase(name));
+  const ownsDatabase = !options.database;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const script = path.join(ROOT, 'services', name, 'dist', 'src', 'main.js');
+  let child: ChildProcess | null = null;
+  let output = '';
+  const env = {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: database.url,
+    NATS_URL: natsUrl(),
+    INTERNAL_IDENTITY_SECRET: TEST_SECRET,
+    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
+    ...options.env,
+  };
+  const exited = () => new Promise<void>((resolve) => (child && child.exitCode === null && child.signalCode === null ? child.once('exit', () => resolve()) : resolve()));
+  const neighbour: Neighbour = {
+    name,
+    url,
+    port,
+    databaseUrl: database.url,
+    pid: () => child?.pid,
+    async start() {
+      if (child && child.exitCode === null && child.signalCode === null) return;
+      output = '';
+      child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
+      child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
+      const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} while starting:\n${output}`);
+        const ok = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+        if (ok) return;
+        if (Date.now() > deadline) throw new Error(`${name} not ready on ${url}:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    async stop() {
+      if (!child) return;
+      const done = exited();
+      child.kill('SIGTERM');
+      await done;
+    },
+    async kill() {
+      if (!child) return;
+      const done = exited();
+      child.kill('SIGKILL');
+      await done;
+    },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
+    async close() {
+      child?.kill('SIGCONT');
+      await neighbour.stop();
+      if (ownsDatabase) await database.drop();
+    },
+  };
+  await neighbour.start();
+  return neighbour;
+}
