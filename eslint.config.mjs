@@ -1,13 +1,19 @@
-// Lint rules that keep the architecture: routes -> domain -> data-access, and no service imports another.
+// Lint rules that keep the architecture (../shared/design/style.md): one folder per feature, adapters wired
+// only in context.ts, no HTTP below the routes, and no service (or its tests) importing another service.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const services = ['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'];
-const noOtherService = services.map((s) => ({ group: [`@register/${s}`, `@register/${s}/*`], message: 'Services never import each other: use its HTTP API or its events.' }));
-const noReachingOut = { group: ['../../*/src/*', '../../../services/*', '../../../../services/*'], message: 'Services never import each other.' };
+const noOtherService = services.map((s) => ({ group: [`@register/${s}`, `@register/${s}/*`], message: 'Services never import each other: use its HTTP API or its events (tests: libs/testkit startNeighbour).' }));
+const noReachingOut = {
+  group: ['../../*/src', '../../*/src/**', '../../../*/src', '../../../*/src/**', '../../../../*/src/**', '../../../services/**', '../../../../services/**'],
+  message: 'Services (and their tests) never import another service: start it through libs/testkit.',
+};
+const noAdapters = { group: ['**/adapters/*', '**/adapters'], message: 'Adapters are wired only in context.ts: depend on the port (an interface in the feature) instead.' };
+const noHttp = { name: 'express', message: 'Only routes know HTTP: use cases receive typed values and throw domain errors.' };
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/dist-bench/**', '**/node_modules/**', '**/coverage/**', '.data/**', 'jest.config.js', 'eslint.config.mjs'] },
+  { ignores: ['**/dist/**', '**/dist-bench/**', '**/node_modules/**', '**/coverage/**', '.data/**', 'jest.config.js', 'eslint.config.mjs', 'libs/api-types/src/generated/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,16 +24,15 @@ export default tseslint.config(
     },
   },
   {
-    files: ['services/*/src/domain/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'express', message: 'Domain code knows no HTTP.' }], patterns: [...noOtherService, noReachingOut, { group: ['../routes/*', '../routes'], message: 'Domain code does not depend on routes.' }] }],
-    },
+    // Use cases, rules, repositories, ports: no adapter, no express.
+    files: ['services/*/src/**/*.ts'],
+    ignores: ['services/*/src/main.ts', 'services/*/src/context.ts', 'services/*/src/adapters/**', 'services/*/src/**/*.routes.ts', 'services/gateway/src/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [noHttp], patterns: [...noOtherService, noReachingOut, noAdapters] }] },
   },
   {
-    files: ['services/*/src/data-access/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'express', message: 'Data access knows no HTTP.' }], patterns: [...noOtherService, noReachingOut, { group: ['../routes/*', '../domain/*', '../routes', '../domain'], message: 'Data access depends on nothing above it.' }] }],
-    },
+    // Routes parse and map; they call use cases, never adapters.
+    files: ['services/*/src/**/*.routes.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...noOtherService, noReachingOut, noAdapters] }] },
   },
   {
     files: ['services/*/migrations/**/*.ts'],
@@ -39,7 +44,7 @@ export default tseslint.config(
     rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['**/bench/**/*.mjs'],
+    files: ['**/bench/**/*.mjs', 'tools/*/bin/**/*.mjs'],
     rules: { 'no-undef': 'off', 'no-console': 'off' },
   },
 );

@@ -1,6 +1,5 @@
 import http, { type RequestListener, type Server } from 'node:http';
 import type { Logger } from './logger';
-import type { ServedApp } from './service';
 
 export interface RunningService {
   server: Server;
@@ -64,7 +63,7 @@ export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
  * Serves a service's app as every service does: keep-alive above the gateway's idle time, listen, then one
  * ordered shutdown (the server first, then the closers in the order given).
  */
-export async function serveApp(app: RequestListener, options: ServeOptions): Promise<ServedApp> {
+export async function serveApp(app: RequestListener, options: ServeOptions): Promise<{ server: Server; port: number; url: string; context: unknown; stop(): Promise<boolean> }> {
   const server = http.createServer(app);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   const port = await listen(server, options.port, options.host);
