@@ -53,3 +53,29 @@ export const events = {
   /** An application (case) was removed by an admin; its documents go too. */
   deleted: eventContract('register.applications.deleted', 'application.deleted', z.object({ applicationId: z.uuid() })),
 };
+
+/**
+ * The applications service's internal API (a calling service only). Letters reads the case context of a
+ * decided case once (it keeps its own copy), instead of reading personal data from events.
+ */
+export const internal = {
+  paths: {
+    /** The letter context of one decided application. 404 when unknown or not decided. */
+    caseLetterContext: '/internal/applications/:applicationId/letter-context',
+    /** The letter context of a practitioner without a case (the shared working brief: subject 900000001). */
+    practitionerLetterContext: '/internal/practitioners/:subject/letter-context',
+  },
+  letterContext: z.object({
+    applicationId: z.uuid().nullable(),
+    referentie: z.string().nullable(),
+    type: applicationType.nullable(),
+    besluit: z.enum(['toekennen', 'afwijzen', 'buiten-behandeling']).nullable(),
+    toelichting: z.string().nullable(),
+    decidedAt: z.string().nullable(),
+    /** The beroep code of the registration (`arts`, …), null when not registered. */
+    beroep: z.string().nullable(),
+    zorgverlenerNaam: z.string().nullable(),
+    /** Unmasked: letters masks it everywhere but the audited reveal route. */
+    registerNummer: z.string().nullable(),
+  }),
+};
