@@ -69,6 +69,13 @@ describe('application.deleted', () => {
     expect(problem.errors).toEqual([expect.objectContaining({ field: 'applicationId', code: 'application-deleted' })]);
     const { rows } = await sql<{ linked_application_id: string | null }>`SELECT linked_application_id FROM document WHERE id = ${document}::uuid`.execute(h.service.db);
     expect(rows).toEqual([{ linked_application_id: null }]);
+    const check = await fetch(`${h.url}/internal/documents/link-check`, {
+      method: 'POST',
+      headers: { ...asService('applications'), 'content-type': 'application/json' },
+      body: JSON.stringify({ applicationId, owner, documents: [{ documentId: document, categoryId: 'overig' }] }),
+    });
+    expect(check.status).toBe(200);
+    expect(await check.json()).toEqual({ rejected: [{ field: 'documents[0].documentId', code: 'application-deleted', detail: 'The application was deleted.' }] });
   });
 
   it('when the event comes again or a malformed one comes first, then nothing breaks and the next event is handled', async () => {

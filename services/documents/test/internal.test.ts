@@ -29,6 +29,65 @@ describe('POST /internal/documents/lookup', () => {
   });
 });
 
+describe('POST /internal/documents/link-check', () => {
+  const check = (body: unknown) => post('/internal/documents/link-check', body);
+
+  it('when every document is the owner\'s, in its category and free or linked to this application, then nothing is rejected and nothing is linked', async () => {
+    const owner = uniqueSubject();
+    const free = await uploadPdf(h, owner, { localId: 'check-free' });
+    const here = await uploadPdf(h, owner);
+    expect((await post('/internal/links', { applicationId: 'app-check-ok', owner, documents: [{ documentId: here.documentId, categoryId: 'overig' }] })).status).toBe(200);
+    const res = await check({ applicationId: 'app-check-ok', owner, documents: [{ documentId: free.documentId, categoryId: 'overig' }, { documentId: here.documentId, categoryId: 'overig' }] });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ rejected: [] });
+    expect(await pollStatus(owner, 'check-free')).toBe('ontvangen');
+  });
+
+  it('when documents are foreign, unknown, malformed, in another category or linked elsewhere, then each is rejected by its index and nothing is linked', async () => {
+    const owner = uniqueSubject();
+    const free = await uploadPdf(h, owner, { localId: 'check-mixed' });
+    const elsewhere = await uploadPdf(h, owner);
+    const foreign = await uploadPdf(h, uniqueSubject());
+    expect((await post('/internal/links', { applicationId: 'app-check-other', owner, documents: [{ documentId: elsewhere.documentId, categoryId: 'overig' }] })).status).toBe(200);
+    const res = await check({
+      applicationId: 'app-check',
+      owner,
+      documents: [
+        { documentId: free.documentId, categoryId: 'overig' },
+        { documentId: foreign.documentId, categoryId: 'overig' },
+        { documentId: free.documentId, categoryId: 'diploma' },
+        { documentId: elsewhere.documentId, categoryId: 'overig' },
+        { documentId: '00000000-0000-4000-8000-000000000000', categoryId: 'overig' },
+        { documentId: 'not-a-uuid', categoryId: 'overig' },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const invalid = (i: number) => ({ field: `documents[${i}].documentId`, code: 'invalid-document', detail: 'Not an upload of the caller in this category.' });
+    expect(await res.json()).toEqual({ rejected: [invalid(1), invalid(2), invalid(3), invalid(4), invalid(5)] });
+    expect(await pollStatus(owner, 'check-mixed')).toBe('ontvangen');
+    expect(await (await fetch(`${h.url}/internal/applications/app-check/documents`, { headers: asService('applications') })).json()).toEqual([]);
+  });
+
+  it('when the check and the link are asked the same, then they agree: a rejected check is a refused link, a clean check links', async () => {
+    const owner = uniqueSubject();
+    const mine = await uploadPdf(h, owner);
+    const wrong = { applicationId: 'app-agree', owner, documents: [{ documentId: mine.documentId, categoryId: 'scholing' }] };
+    expect((await (await check(wrong)).json()).rejected).toHaveLength(1);
+    expect((await post('/internal/links', wrong)).status).toBe(422);
+    const right = { ...wrong, documents: [{ documentId: mine.documentId, categoryId: 'overig' }] };
+    expect((await (await check(right)).json()).rejected).toEqual([]);
+    expect((await post('/internal/links', right)).status).toBe(200);
+  });
+
+  it('when the body is malformed, then 400 validation; a user gets 403', async () => {
+    const malformed = await check({ owner: 'x' });
+    expect(malformed.status).toBe(400);
+    expect((await malformed.json()).type).toBe('/problems/validation');
+    expect((await check({ applicationId: 'a', owner: 'x', documents: Array.from({ length: 101 }, () => ({ documentId: 'd', categoryId: 'overig' })) })).status).toBe(400);
+    expect((await post('/internal/documents/link-check', { applicationId: 'a', owner: 'x', documents: [] }, asUser(practitioner(uniqueSubject())))).status).toBe(403);
+  });
+});
+
 describe('POST /internal/links', () => {
   it('when the same link call is repeated, then the answer is the same and nothing changes', async () => {
     const owner = uniqueSubject();

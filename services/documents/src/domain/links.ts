@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { DomainError, NotFoundError, type FieldError } from '@register/problem';
-import type { DocumentsDb } from '../data-access/documents.table';
+import type { DocumentRow, DocumentsDb } from '../data-access/documents.table';
 import { findDocument, findLinkedTo, findOwnedDocuments, isDeletedApplication, linkDocuments, lockApplication } from '../data-access/documents.repository';
 import { ORGANISATIE_LOGO } from './categories';
 import { isDocumentId } from './document';
@@ -40,34 +40,86 @@ export interface LinkRequest {
   documents: Array<{ documentId: string; categoryId: string }>;
 }
 
+/** Why a document (or the whole request) may not be linked. */
+export type LinkRefusal =
+  | { reason: 'application-deleted' }
+  | { reason: 'unknown-document' | 'category-mismatch' | 'linked-elsewhere'; index: number; documentId: string; categoryId: string | null };
+
+/** A document as the link rule needs it: the caller's own rows only. */
+export type LinkCandidate = Pick<DocumentRow, 'id' | 'category_id' | 'linked_application_id'>;
+
+/**
+ * The link rule, the only one (link-check asks it, the link enforces it): the application is not deleted,
+ * and every document is the owner's (`owned` holds only those), in the named category, and not linked to
+ * another application. A document already linked to this application passes, so a repeated link is allowed.
+ */
+export function linkRefusals(request: LinkRequest, owned: ReadonlyMap<string, LinkCandidate>, applicationDeleted: boolean): LinkRefusal[] {
+  if (applicationDeleted) return [{ reason: 'application-deleted' }];
+  return request.documents.flatMap(({ documentId, categoryId }, index): LinkRefusal[] => {
+    const row = owned.get(documentId);
+    if (!row) return [{ reason: 'unknown-document', index, documentId, categoryId: null }];
+    if (row.category_id !== categoryId) return [{ reason: 'category-mismatch', index, documentId, categoryId: row.category_id }];
+    if (row.linked_application_id !== null && row.linked_application_id !== request.applicationId) return [{ reason: 'linked-elsewhere', index, documentId, categoryId: null }];
+    return [];
+  });
+}
+
+/** The rows and the refusals of one request; `lock` holds the rows and the application until commit. */
+async function judgeLink(db: Kysely<DocumentsDb> | Transaction<DocumentsDb>, request: LinkRequest, lock: boolean) {
+  const ids = [...new Set(request.documents.map((d) => d.documentId))].filter(isDocumentId);
+  const rows = await findOwnedDocuments(db, request.owner, ids, lock);
+  const owned = new Map(rows.map((r) => [r.id, r]));
+  return { owned, refusals: linkRefusals(request, owned, await isDeletedApplication(db, request.applicationId)) };
+}
+
+/** The 422 errors of a refused link (its contract since the link route exists). */
+function linkErrorOf(refusal: LinkRefusal): FieldError {
+  switch (refusal.reason) {
+    case 'application-deleted':
+      return { field: 'applicationId', code: 'application-deleted', detail: 'The application was deleted.' };
+    case 'unknown-document':
+      return { field: `documents.${refusal.index}.documentId`, code: refusal.reason, detail: `Document ${refusal.documentId} does not exist or is not the owner's.` };
+    case 'category-mismatch':
+      return { field: `documents.${refusal.index}.categoryId`, code: refusal.reason, detail: `Document ${refusal.documentId} is in category ${refusal.categoryId}.` };
+    case 'linked-elsewhere':
+      return { field: `documents.${refusal.index}.documentId`, code: refusal.reason, detail: `Document ${refusal.documentId} is linked to another application.` };
+  }
+}
+
+export interface LinkCheckRejection {
+  field: string;
+  code: string;
+  detail: string;
+}
+
+/**
+ * The dry run of the link, for the applications service's submit: every document that would be refused, as
+ * `documents[i].documentId` errors that the submit answers 1:1 (400). A document of someone else, in another
+ * category or linked elsewhere is one and the same `invalid-document` to the portal, as it was.
+ */
+export async function checkLink(db: Kysely<DocumentsDb>, request: LinkRequest): Promise<LinkCheckRejection[]> {
+  const { refusals } = await judgeLink(db, request, false);
+  return refusals.flatMap((refusal): LinkCheckRejection[] => {
+    if (refusal.reason === 'application-deleted') {
+      return request.documents.map((_d, i) => ({ field: `documents[${i}].documentId`, code: 'application-deleted', detail: 'The application was deleted.' }));
+    }
+    return [{ field: `documents[${refusal.index}].documentId`, code: 'invalid-document', detail: 'Not an upload of the caller in this category.' }];
+  });
+}
+
 /**
  * Links the owner's documents to a submitted application, all or nothing, in one transaction. Repeating
  * the same call links nothing new and answers the same, so a submit that crashed after linking can retry.
  */
 export async function linkToApplication(db: Kysely<DocumentsDb>, request: LinkRequest, now: Date): Promise<LinkedDocument[]> {
-  const wanted = new Map(request.documents.map((d) => [d.documentId, d.categoryId]));
   return db.transaction().execute(async (trx) => {
     await lockApplication(trx, request.applicationId);
-    if (await isDeletedApplication(trx, request.applicationId)) {
-      throw new LinkRejected([{ field: 'applicationId', code: 'application-deleted', detail: 'The application was deleted.' }]);
-    }
     // Rows are locked so a concurrent link to another application cannot slip in between check and update.
-    const rows = await findOwnedDocuments(trx, request.owner, [...wanted.keys()].filter(isDocumentId), true);
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const errors: FieldError[] = [];
-    request.documents.forEach(({ documentId, categoryId }, i) => {
-      const row = byId.get(documentId);
-      const field = `documents.${i}.documentId`;
-      if (!row) errors.push({ field, code: 'unknown-document', detail: `Document ${documentId} does not exist or is not the owner's.` });
-      else if (row.category_id !== categoryId) errors.push({ field: `documents.${i}.categoryId`, code: 'category-mismatch', detail: `Document ${documentId} is in category ${row.category_id}.` });
-      else if (row.linked_application_id !== null && row.linked_application_id !== request.applicationId) {
-        errors.push({ field, code: 'linked-elsewhere', detail: `Document ${documentId} is linked to another application.` });
-      }
-    });
-    if (errors.length > 0) throw new LinkRejected(errors);
-    await linkDocuments(trx, [...byId.keys()], request.applicationId, now);
-    return [...wanted.keys()].map((id) => {
-      const row = byId.get(id)!;
+    const { owned, refusals } = await judgeLink(trx, request, true);
+    if (refusals.length > 0) throw new LinkRejected(refusals.map(linkErrorOf));
+    await linkDocuments(trx, [...owned.keys()], request.applicationId, now);
+    return [...new Set(request.documents.map((d) => d.documentId))].map((id) => {
+      const row = owned.get(id)!;
       return { documentId: row.id, categoryId: row.category_id, fileName: row.file_name };
     });
   });

@@ -1,6 +1,7 @@
 import { Router } from 'express';
+import { documents } from '@register/contracts';
 import { categoriesFor } from '../domain/categories';
-import { confirmOrgLogo, documentsOfApplication, linkToApplication, lookupDocuments } from '../domain/links';
+import { checkLink, confirmOrgLogo, documentsOfApplication, linkToApplication, lookupDocuments } from '../domain/links';
 import type { UploadDeps } from '../domain/upload-document';
 import { linkBody, lookupBody } from './internal.schemas';
 import { categoriesQuery } from './uploads.schemas';
@@ -20,6 +21,11 @@ export function internalRouter(deps: UploadDeps): Router {
   router.post('/internal/documents/lookup', async (req, res) => {
     const body = lookupBody.parse(req.body);
     res.json({ documents: await lookupDocuments(deps.db, body.owner, body.documentIds) });
+  });
+
+  router.post(documents.internal.paths.linkCheck, async (req, res) => {
+    const body = documents.internal.linkRequest.parse(req.body);
+    res.json({ rejected: await checkLink(deps.db, body) });
   });
 
   router.post('/internal/links', async (req, res) => {
