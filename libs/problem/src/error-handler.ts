@@ -42,6 +42,12 @@ export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
     if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
       return sendProblem(req, res, 'unsupported-media-type', 'The request body has an unsupported encoding or content type.');
     }
+    // A parser's own refusal (a URIError from a malformed escape in a path parameter, busboy's 'Unexpected end
+    // of form' or 'Malformed part header', body-parser's errors) carries a 4xx: it is the client's, never a 500.
+    if (status !== undefined && status >= 400 && status < 500) {
+      const detail = 'The request could not be read as sent.';
+      return sendProblem(req, res, 'validation', detail, [{ field: '', code: 'malformed_request', detail }]);
+    }
     logger.error({ err }, 'unhandled error');
     sendProblem(req, res, 'internal', 'An unexpected error occurred.');
   };

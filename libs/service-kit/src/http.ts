@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { INTERNAL_IDENTITY_HEADER, verifyInternalIdentity } from '@register/authz';
 import { bareNotFound, problemErrorHandler, sendProblem } from '@register/problem';
 import { CORRELATION_HEADER, acceptCorrelationId, runWithContext } from './context';
+import { refuseHostileJson, refuseHostileUrl } from './hostile-input';
 import type { Logger } from './logger';
 
 export type ReadinessCheck = () => Promise<boolean>;
@@ -41,12 +42,39 @@ export function discardRequestBody(req: IncomingMessage, limitBytes: number): vo
 }
 
 /** decisions §3: fixes the request's correlation id (kept when well-formed), echoes it, and scopes it to the request. */
+/** The API's version, sent on every response (decisions §15; `info.version` of the description stays `v1`). */
+export const API_VERSION = '1.0.0';
+/** JSON and problem answers are data, never a page: nothing may load from them or frame them. */
+export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * decisions §15 hygiene on every response: `nosniff`, `API-Version`; under `/api/v1` and `/internal` also
+ * `Cache-Control: no-store` and the data CSP, which a route may replace (stamdata's ETag, a download's sandbox).
+ */
+export const hygieneHeaders: RequestHandler = (req, res, next) => {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('API-Version', API_VERSION);
+  if (req.path.startsWith('/api/') || req.path.startsWith('/internal/')) {
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Security-Policy', API_CSP);
+  }
+  next();
+};
+
 export const correlation: RequestHandler = (req, res, next) => {
   const correlationId = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
   res.locals['correlationId'] = correlationId;
   res.setHeader('X-Correlation-Id', correlationId);
   runWithContext({ correlationId }, next);
 };
+
+/** The path and at most 1 KiB of the query: a URL may be 16 KB of whatever a client sent. */
+export function loggableUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q === -1) return url.length > 2048 ? `${url.slice(0, 2048)}…` : url;
+  const query = url.slice(q + 1);
+  return `${url.slice(0, Math.min(q, 2048))}?${query.length > 1024 ? `${query.slice(0, 1024)}…` : query}`;
+}
 
 /**
  * One line per request (probes excepted): method, url, status, time and `reqId` = the correlation id; no
@@ -63,12 +91,13 @@ export function requestLogger(logger: Logger): RequestHandler {
       logged = true;
       // 'close' without 'finish': the client went away (or the response was destroyed) mid-response.
       const aborted = !res.writableFinished;
-      const level = aborted || res.statusCode >= 500 ? 'error' : 'info';
+      // A client that went away is the client's business: warn, with what was known; a 5xx is ours: error.
+      const level = res.statusCode >= 500 && !aborted ? 'error' : aborted ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       // Explicit: the mixin's AsyncLocalStorage store may be gone by the time the response ends.
       const correlationId = res.locals['correlationId'] as string | undefined;
       logger[level](
-        { reqId: correlationId, correlationId, method: req.method, url: req.originalUrl, statusCode: res.statusCode, responseTime: Math.round(performance.now() - start) },
+        { reqId: correlationId, correlationId, method: req.method, url: loggableUrl(req.originalUrl), statusCode: aborted && !res.headersSent ? null : res.statusCode, responseTime: Math.round(performance.now() - start) },
         aborted ? 'request aborted' : 'request completed',
       );
     };
@@ -88,6 +117,7 @@ export function createServiceApp(options: ServiceAppOptions): { app: Express; fi
   app.set('trust proxy', 'loopback');
 
   app.use(correlation);
+  app.use(hygieneHeaders);
   app.use(requestLogger(options.logger));
 
   app.get('/health', (_req, res) => {
@@ -114,7 +144,10 @@ export function createServiceApp(options: ServiceAppOptions): { app: Express; fi
     }
     next();
   });
+  // Hostile paths, queries and headers are refused before any handler (after identity: 401 comes first).
+  app.use(refuseHostileUrl);
   app.use(express.json({ limit: options.jsonLimit ?? '300kb', type: ['application/json', 'application/*+json'] }));
+  app.use(refuseHostileJson);
 
   return {
     app,

@@ -18,3 +18,4 @@ export * from './durable-consumer';
 export * from './job-loop';
 export * from './operations';
 export * from './service';
+export * from './hostile-input';

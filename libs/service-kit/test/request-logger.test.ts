@@ -120,6 +120,17 @@ describe('requestLogger', () => {
     );
   });
 
+  it('when the query is 8 KB long, then the line keeps the path and at most 1 KiB of it', async () => {
+    const id = `long-${randomUUID()}`;
+    const long = 'x'.repeat(8000);
+
+    await get(info, `/api/v1/things?filter=${long}`, { 'X-Correlation-Id': id });
+
+    const line = await lineOf(info, id);
+    expect(String(line['url']).startsWith('/api/v1/things?filter=xxx')).toBe(true);
+    expect(String(line['url']).length).toBeLessThanOrEqual('/api/v1/things?'.length + 1024 + 1);
+  });
+
   it('when probes under /health are called, then they are not logged', async () => {
     const sentinel = `after-probes-${randomUUID()}`;
 
@@ -142,7 +153,7 @@ describe('requestLogger', () => {
     expect(warn.raw.filter((s) => s.includes(ok))).toEqual([]);
   });
 
-  it('when the client goes away mid-response, then the request is logged once at error as aborted', async () => {
+  it('when the client goes away mid-response, then the request is logged once at warn as aborted, with the status already sent', async () => {
     const id = `abort-${randomUUID()}`;
 
     await new Promise<void>((resolve, reject) => {
@@ -156,7 +167,7 @@ describe('requestLogger', () => {
       req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
     });
 
-    expect(await lineOf(info, id)).toMatchObject({ level: 50, msg: 'request aborted', reqId: id, correlationId: id, method: 'GET', url: '/api/v1/stream', statusCode: 200 });
+    expect(await lineOf(info, id)).toMatchObject({ level: 40, msg: 'request aborted', reqId: id, correlationId: id, method: 'GET', url: '/api/v1/stream', statusCode: 200 });
     await new Promise((r) => setTimeout(r, 50));
     expect(requestLines(info).filter((l) => l['reqId'] === id)).toHaveLength(1);
   });

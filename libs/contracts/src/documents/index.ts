@@ -16,6 +16,21 @@ export const problems = {
 
 const id = z.string().min(1).max(128);
 const linkDocument = z.object({ documentId: z.string().max(128), categoryId: z.string().max(64) });
+const linkedDocument = z.object({ documentId: z.string(), categoryId: z.string(), fileName: z.string() });
+
+/** A blank answer is no answer; answers compare case-insensitively. */
+const answer = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v: unknown) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v), z.enum(values).optional());
+
+/**
+ * The query of the categories (public and internal alike): the wizard and the answers that make a category
+ * required (decisions §6). An answer that is not one of its values is a 400.
+ */
+export const categoriesQuery = z.object({
+  wizardId: z.string().min(1).max(64),
+  diplomaHerkomst: answer(['digitaal', 'handmatig']),
+  taalvaardigheid: answer(['ja', 'nee']),
+});
 
 /**
  * The documents service's internal API, called by other services with a service identity. The rule that a
@@ -29,18 +44,22 @@ export const internal = {
     link: '/internal/links',
     documentsOf: '/internal/applications/:applicationId/documents',
     confirmOrgLogo: '/internal/org-logos/:documentId/confirm',
+    /** Deprecated: the applications service's old submit reads the documents itself; link-check replaces it. */
+    lookup: '/internal/documents/lookup',
   },
-  categoriesQuery: z.object({
-    wizardId: z.string().max(64),
-    diplomaHerkomst: z.string().max(64).optional(),
-    taalvaardigheid: z.string().max(64).optional(),
-  }),
+  categoriesQuery,
   /** The same body for a check and a link. */
   linkRequest: z.object({ applicationId: id, owner: id, documents: z.array(linkDocument).max(100) }),
   /** link-check: 200 with every refused document (empty: all may be linked); `field` is `documents[i].documentId`. */
   linkCheckResponse: z.object({ rejected: z.array(z.object({ field: z.string(), code: z.string(), detail: z.string() })) }),
-  /** links: 200 `{ linked }` or 422 `links-rejected` naming each refused document; nothing is linked then. */
-  linkResponse: z.object({ linked: z.number().int() }),
-  documentsOfResponse: z.array(z.object({ documentId: z.string(), categoryId: z.string(), fileName: z.string() }).loose()),
-  confirmOrgLogoResponse: z.object({ confirmed: z.boolean() }).loose(),
+  /** links: 200 with the linked documents (in request order, each once) or 422 `links-rejected` naming each refused one; nothing is linked then. */
+  linkResponse: z.object({ linked: z.array(linkedDocument) }),
+  documentsOfResponse: z.array(linkedDocument.loose()),
+  /** 200 when the id names an `organisatie-logo` upload; otherwise a bare 404. */
+  confirmOrgLogoResponse: z.object({ documentId: z.string() }),
+  /** Deprecated with its path: the owner's documents among `documentIds` (unknown and foreign ids are absent). */
+  lookupRequest: z.object({ owner: id, documentIds: z.array(z.string().max(128)).max(1000) }),
+  lookupResponse: z.object({
+    documents: z.array(z.object({ documentId: z.string(), categoryId: z.string(), wizardId: z.string(), fileName: z.string(), linkedApplicationId: z.string().nullable() })),
+  }),
 };
