@@ -5,6 +5,7 @@ import { validationError, type FieldError } from '@register/problem';
 export const MAX_JSON_DEPTH = 64;
 
 // A NUL, or a UTF-16 surrogate that is not part of a pair (PostgreSQL refuses both: text 22021, jsonb 22P05/22P02).
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
 const BAD_CHARACTER = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** True when the string holds a NUL or an unpaired surrogate. */
