@@ -1,5 +1,5 @@
 import type { Infrastructure } from './infra';
-import type { Service, SystemOptions } from './system';
+import type { Service } from './services';
 
 /** The environment variable that hands the single-process child its settings (JSON). */
 export const SINGLE_PROCESS_ENV = 'REGISTER_SINGLE_PROCESS';
@@ -10,5 +10,5 @@ export interface SingleProcessSettings {
   secret: string;
   databasePrefix?: string;
   logLevel?: string;
-  extraEnv?: SystemOptions['extraEnv'];
+  extraEnv?: Partial<Record<Service, NodeJS.ProcessEnv>>;
 }

@@ -4,19 +4,10 @@ import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import type { Infrastructure } from './infra';
+import { DEFAULT_PORTS, START_ORDER, type Service } from './services';
 import { SINGLE_PROCESS_ENV, type SingleProcessSettings } from './single-process-settings';
 
-export const SERVICES = ['reference', 'audit', 'documents', 'applications', 'letters', 'gateway'] as const;
-export type Service = (typeof SERVICES)[number];
-
-export const DEFAULT_PORTS: Record<Service, number> = { gateway: 8080, applications: 8081, documents: 8082, letters: 8083, reference: 8084, audit: 8085 };
-
-/** The start order: the audit consumer attaches before any producer publishes, the gateway comes last. */
-/**
- * Consumers before producers: in the single-process mode an event reaches only the durable consumers
- * already declared (audit: every audit event; documents: the applications' deletions).
- */
-export const START_ORDER: ReadonlyArray<ReadonlyArray<Service>> = [['audit'], ['reference'], ['documents'], ['applications', 'letters'], ['gateway']];
+export { DEFAULT_PORTS, SERVICES, START_ORDER, type Service } from './services';
 
 export interface SystemOptions {
   root: string;
