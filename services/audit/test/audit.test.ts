@@ -99,7 +99,7 @@ describe('GET /api/v1/admin/audit', () => {
     const rows = ats.map((at, i) => ({ at, eventId: randomUUID(), resource: `row/${i}` }));
     for (const r of rows) {
       await sql`INSERT INTO authz_audit (event_id, at, action, resource, decision, role, correlation_id, service)
-        VALUES (${r.eventId}::uuid, ${r.at}::timestamptz, 'flag:set', ${r.resource}, 'allow', 'admin', ${correlationId}, 'test')`.execute(h.database.db);
+        VALUES (${r.eventId}::uuid, ${r.at}::timestamptz, 'flag:set', ${r.resource}, 'allow', 'admin', ${correlationId}, 'test')`.execute(h.db);
     }
     const cmp = (x: string, y: string) => (x < y ? 1 : x > y ? -1 : 0);
     const newestFirst = [...rows].sort((a, b) => cmp(a.at, b.at) || cmp(a.eventId, b.eventId));
@@ -163,7 +163,7 @@ describe('the audit consumer', () => {
   });
 
   it('when the insert fails, then the event is redelivered and stored once the database is back', async () => {
-    await sql`ALTER TABLE authz_audit RENAME TO authz_audit_away`.execute(h.database.db);
+    await sql`ALTER TABLE authz_audit RENAME TO authz_audit_away`.execute(h.db);
     const correlationId = corr();
     try {
       const seq = await publish(h, auditEvent({ correlationId }));
@@ -172,7 +172,7 @@ describe('the audit consumer', () => {
         return info.delivered.stream_seq >= seq && info.num_redelivered > 0 ? true : undefined;
       });
     } finally {
-      await sql`ALTER TABLE authz_audit_away RENAME TO authz_audit`.execute(h.database.db);
+      await sql`ALTER TABLE authz_audit_away RENAME TO authz_audit`.execute(h.db);
     }
     expect(await rowsOf(correlationId, 1)).toHaveLength(1);
   });
@@ -191,15 +191,15 @@ describe('the audit consumer', () => {
 });
 
 describe('health and description', () => {
-  it('when the database, NATS and the consumer run, then ready', async () => {
+  it('when the database, NATS and the consumer run (and it is not draining), then ready', async () => {
     const res = await fetch(`${h.url}/health/ready`);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { checks: object }).checks).toEqual({ database: true, events: true, consumer: true });
+    expect(((await res.json()) as { checks: object }).checks).toEqual({ database: true, events: true, consumer: true, accepting: true });
   });
 
   it('when the OpenAPI document is read, then it describes the route with the AuthzAudit schema', async () => {
     const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
-    expect(doc.info.title).toBe('Audit service');
+    expect(doc.info.title).toBe('audit');
     expect(Object.keys(doc.paths)).toEqual(['/api/v1/admin/audit']);
     expect(doc.components.schemas['AuthzAudit']).toBeDefined();
   });

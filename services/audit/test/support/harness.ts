@@ -1,56 +1,58 @@
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import pino from 'pino';
-import { createDatabase, connectEvents, migrateToLatest, newEvent, STREAM_NAME, type AuditEventData, type Database, type EventEnvelope, type Events } from '@register/service-kit';
-import { createTestDatabase, natsUrl, serve, TEST_SECRET, type TestDatabase } from '@register/testkit';
-import { migrations } from '../../migrations';
-import { createApp } from '../../src/app';
-import type { AuditDb } from '../../src/data-access/audit.tables';
-import { AuditConsumer } from '../../src/events/audit.consumer';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import type { Kysely } from 'kysely';
+import { newEvent, STREAM_NAME, type AuditEventData, type EventEnvelope, type Events } from '@register/service-kit';
+import { natsUrl, startService, type TestService } from '@register/testkit';
+import { start } from '../../src/main';
+import type { Context } from '../../src/context';
+import type { AuditDb } from '../../src/database';
 
-export interface Harness {
-  url: string;
+export interface Harness extends TestService<Context> {
   events: Events;
-  database: Database<AuditDb>;
+  db: Kysely<AuditDb>;
   durable: string;
   /** This harness's own audit subject: purged at close, so no other consumer (or run) keeps test rows. */
   subject: string;
-  close(): Promise<void>;
 }
 
 /**
- * The audit service as it runs in production, on a database of its own and real NATS. Every test file
- * uses its own durable consumer so parallel files never take each other's messages.
+ * The audit service as it runs in production (its own `runService`), on a database of its own and real NATS.
+ * Every test file uses its own durable consumer so parallel files never take each other's messages; its
+ * redeliveries come after 200 ms instead of seconds.
  */
 export async function startAudit(options: { natsUrl?: string } = {}): Promise<Harness> {
-  const logger = pino({ level: 'silent' });
-  const testDb: TestDatabase = await createTestDatabase('audit');
-  const database = createDatabase<AuditDb>(testDb.url, logger);
-  await migrateToLatest(database.db, migrations, logger);
-  const events = await connectEvents(options.natsUrl ?? natsUrl(), 'audit-test', logger);
   const durable = `audit-test-${randomUUID().slice(0, 8)}`;
   const subject = `register.audit.${durable}`;
-  const consumer = new AuditConsumer({ events, db: database.db, logger, durable, retryDelayMs: 200, restartDelayMs: 200 });
-  await consumer.start();
-  const readiness = { database: async () => true, events: events.ready, consumer: async () => consumer.isRunning() };
-  const app = createApp({ db: database.db, logger, clock: { now: () => new Date() }, internalSecret: TEST_SECRET, readiness });
-  const server = await serve(http.createServer(app));
+  const nats = options.natsUrl ?? natsUrl();
+  const service = await startService(start, {
+    name: 'audit',
+    env: { NATS_URL: nats, AUDIT_CONSUMER: durable },
+    override: (ctx: Context) => ({ ...ctx, redelivery: { retryDelayMs: 200, restartDelayMs: 200 } }),
+  });
   return {
-    url: server.url,
-    events,
-    database,
+    ...service,
+    events: service.context.events as Events,
+    db: service.context.db,
     durable,
     subject,
     async close() {
-      await server.close();
-      await consumer.stop();
-      await events.jsm.consumers.delete(STREAM_NAME, durable).catch(() => undefined);
-      await events.jsm.streams.purge(STREAM_NAME, { filter: subject }).catch(() => undefined);
-      await events.close();
-      await database.close();
-      await testDb.drop();
+      await service.close();
+      await removeConsumerAndSubject(nats, durable, subject);
     },
   };
+}
+
+/** After the service stopped (its connection is closed): its durable consumer and its test messages go. */
+async function removeConsumerAndSubject(url: string, durable: string, subject: string): Promise<void> {
+  const nc = await connect({ servers: url, name: 'audit-test-cleanup' });
+  try {
+    const jsm = await jetstreamManager(nc);
+    await jsm.consumers.delete(STREAM_NAME, durable).catch(() => undefined);
+    await jsm.streams.purge(STREAM_NAME, { filter: subject }).catch(() => undefined);
+  } finally {
+    await nc.close();
+  }
 }
 
 export function auditEvent(data: Partial<AuditEventData> & { correlationId: string; occurredAt?: Date }): EventEnvelope<AuditEventData> {

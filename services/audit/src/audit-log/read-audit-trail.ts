@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import { decodeCursor, encodeCursor } from '@register/service-kit';
+import type { AuditDb } from '../database';
+import { listAuditRows, type AuditRow } from './audit-log.repository';
+import type { AuditListQuery } from './audit-log.schemas';
+
+/** decisions §14: without a limit a page holds at most this many rows. */
+export const MAX_PAGE = 1000;
+
+/**
+ * The last row's exact at_key (microseconds) and event id. Cursors of earlier versions carry milliseconds
+ * and are still read (docs/decisions-applications.md, "Exact list cursors"). Year 0000 passes the ISO
+ * check but is no PostgreSQL date, so it would fail the cast.
+ */
+const Position = z.tuple([z.iso.datetime().refine((at) => !at.startsWith('0000')), z.uuid()]);
+
+export interface AuditPage {
+  rows: AuditRow[];
+  nextCursor: string | null;
+}
+
+/** Newest first, keyset-paged on (at, event_id) so concurrent inserts never shift a page. */
+export async function readAuditTrail(db: Kysely<AuditDb>, query: AuditListQuery): Promise<AuditPage> {
+  const position = decodeCursor(query.cursor, Position);
+  const limit = query.limit ?? MAX_PAGE;
+  const after = position ? { at: position[0], eventId: position[1] } : null;
+  const rows = await listAuditRows(db, { action: query.action, correlationId: query.correlationId, after }, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const nextCursor = rows.length > limit && last ? encodeCursor([last.at_key, last.event_id]) : null;
+  return { rows: page, nextCursor };
+}

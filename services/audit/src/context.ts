@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import { baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import type { AuditDb } from './database';
+
+export const configSchema = baseConfigSchema.extend({
+  PORT: baseConfigSchema.shape.PORT.default(8085),
+  /** Durable consumer name; one per deployment (each test system uses its own). */
+  AUDIT_CONSUMER: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name').default('audit'),
+});
+export type Config = typeof configSchema._output;
+
+/** How soon the consumer retries a failed insert (a redelivery) and pulls again after losing its stream. */
+export interface Redelivery {
+  retryDelayMs: number;
+  restartDelayMs: number;
+}
+
+/** Everything the audit service's routes and jobs use. */
+export interface Context {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  db: Kysely<AuditDb>;
+  events: ServiceEvents;
+  redelivery: Redelivery;
+}
+
+export async function buildContext(config: Config, { logger, database, events }: ServiceResources<AuditDb>): Promise<Built<Context>> {
+  return { context: { config, logger, clock: systemClock, db: database.db, events, redelivery: { retryDelayMs: 5000, restartDelayMs: 1000 } } };
+}
