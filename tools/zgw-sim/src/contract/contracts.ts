@@ -1,0 +1,104 @@
+import { OpenAPIBackend, type AjvCustomizer, type Operation, type Request as OpenApiRequest } from 'openapi-backend';
+import { FORMATS } from './formats';
+import { COMPONENTS, loadDocuments, type ComponentName, type OpenApiDocument } from './openapi-documents';
+
+export interface ContractError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+export type RouteMatch = { kind: 'operation'; operation: Operation } | { kind: 'not-found' } | { kind: 'method-not-allowed' };
+
+export interface Contract {
+  readonly component: ComponentName;
+  readonly basePath: string;
+  readonly apiVersion: string;
+  match(method: string, path: string): RouteMatch;
+  validateRequest(request: OpenApiRequest, operation: Operation): ContractError[];
+  validateResponse(operationId: string, status: number, body: unknown): ContractError[];
+  validateResponseHeaders(operationId: string, status: number, headers: Record<string, string>): ContractError[];
+}
+
+export type Contracts = Record<ComponentName, Contract>;
+
+let loading: Promise<Contracts> | undefined;
+
+/** The three contracts, read once per process (parsing the documents takes about a second). */
+export function loadContracts(): Promise<Contracts> {
+  loading ??= build().catch((err: unknown) => {
+    loading = undefined;
+    throw err;
+  });
+  return loading;
+}
+
+async function build(): Promise<Contracts> {
+  const documents = loadDocuments();
+  const entries = await Promise.all(COMPONENTS.map(async (name) => [name, await buildContract(name, documents[name])] as const));
+  return Object.fromEntries(entries) as Contracts;
+}
+
+async function buildContract(component: ComponentName, document: OpenApiDocument): Promise<Contract> {
+  const basePath = serverPath(document);
+  // quick: the documents are not re-validated as OpenAPI (normalising left JSON Schema keywords in
+  // them); validators compile on first use, so only the operations the simulator serves pay for it.
+  const api = new OpenAPIBackend({
+    definition: document as never,
+    apiRoot: basePath,
+    quick: true,
+    strict: true,
+    ajvOpts: { logger: false, allErrors: true },
+    customizeAjv: addFormats,
+  });
+  await api.init();
+  const validator = api.validator;
+  const info = document['info'] as { version?: string } | undefined;
+  return {
+    component,
+    basePath,
+    apiVersion: info?.version ?? '',
+    match(method, path) {
+      try {
+        const operation = api.router.matchOperation({ method, path, headers: {} }, true);
+        return operation ? { kind: 'operation', operation } : { kind: 'not-found' };
+      } catch (err) {
+        return String(err).includes('405') ? { kind: 'method-not-allowed' } : { kind: 'not-found' };
+      }
+    },
+    validateRequest(request, operation) {
+      return (validator.validateRequest(request, operation.operationId).errors ?? []) as ContractError[];
+    },
+    validateResponse(operationId, status, body) {
+      return (validator.validateResponse(body, operationId, status).errors ?? []) as ContractError[];
+    },
+    validateResponseHeaders(operationId, status, headers) {
+      const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+      const errors = (validator.validateResponseHeaders(lower, operationId, { statusCode: status }).errors ?? []) as ContractError[];
+      for (const name of requiredResponseHeaders(api.router.getOperation(operationId), status)) {
+        if (lower[name.toLowerCase()] === undefined) errors.push({ instancePath: `/headers/${name}`, keyword: 'required', params: { missingProperty: name } });
+      }
+      return errors;
+    },
+  };
+}
+
+function serverPath(document: OpenApiDocument): string {
+  const servers = document['servers'] as Array<{ url: string }> | undefined;
+  const url = servers?.[0]?.url;
+  if (!url) throw new Error('An OpenAPI document without servers[0].url');
+  return url;
+}
+
+const addFormats: AjvCustomizer = (ajv) => {
+  for (const [name, validate] of Object.entries(FORMATS)) ajv.addFormat(name, { type: 'string', validate });
+  return ajv;
+};
+
+function requiredResponseHeaders(operation: Operation | undefined, status: number): string[] {
+  const response = operation?.responses?.[String(status)] as { headers?: Record<string, { required?: boolean }> } | undefined;
+  return Object.entries(response?.headers ?? {})
+    .filter(([, header]) => header.required === true)
+    .map(([name]) => name);
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { created, ok, type OperationHandler, type OperationRequest, type SimContext } from '../http/operation';
+import { assertSupportedQuery, paginate } from '../http/paging';
+import { FieldErrors, resolveReference } from '../http/references';
+import { ZgwError } from '../http/zgw-errors';
+import { formatInstant, nowInstant } from '../state/instants';
+import { passesElevenTest } from '../state/rsin';
+import type { DocumentRecord, Representation } from '../state/store';
+
+export const createDocument: OperationHandler = (request, ctx) => {
+  const body = request.body as Representation;
+  const errors = new FieldErrors();
+  const iotype = resolveReference(errors, 'informatieobjecttype', body['informatieobjecttype'], `${ctx.urls.catalogi}/informatieobjecttypen`, (_uuid, url) => ctx.catalogi.informatieobjecttype(url), 'loose');
+  const bronorganisatie = String(body['bronorganisatie']);
+  if (/^\d{9}$/.test(bronorganisatie) && !passesElevenTest(bronorganisatie)) errors.add('bronorganisatie', 'invalid', 'Onjuist RSIN nummer');
+  errors.throwIfAny();
+  const identificatie = typeof body['identificatie'] === 'string' && body['identificatie'] !== '' ? body['identificatie'] : ctx.store.nextIdentificatie('DOCUMENT', String(ctx.now().getFullYear()));
+  // Unique per bronorganisatie, as for zaken (drc-002).
+  if ([...ctx.store.documenten.values()].some((doc) => doc.fields['identificatie'] === identificatie && doc.fields['bronorganisatie'] === bronorganisatie)) {
+    errors.add('identificatie', 'identificatie-niet-uniek', `Deze identificatie (${identificatie}) bestaat al voor deze bronorganisatie`);
+  }
+  errors.throwIfAny();
+  const content = typeof body['inhoud'] === 'string' ? Buffer.from(body['inhoud'], 'base64') : Buffer.alloc(0);
+  const uuid = randomUUID();
+  const url = `${ctx.urls.documenten}/enkelvoudiginformatieobjecten/${uuid}`;
+  const record: DocumentRecord = {
+    uuid,
+    url,
+    content,
+    fields: {
+      url,
+      identificatie,
+      bronorganisatie,
+      creatiedatum: body['creatiedatum'],
+      titel: body['titel'],
+      vertrouwelijkheidaanduiding: body['vertrouwelijkheidaanduiding'] || iotype?.['vertrouwelijkheidaanduiding'],
+      auteur: body['auteur'],
+      status: body['status'] ?? '',
+      formaat: body['formaat'] ?? '',
+      taal: body['taal'],
+      versie: 1,
+      beginRegistratie: formatInstant(nowInstant(ctx.now())),
+      bestandsnaam: body['bestandsnaam'] ?? '',
+      inhoud: typeof body['inhoud'] === 'string' ? `${url}/download?versie=1` : null,
+      bestandsomvang: body['bestandsomvang'] ?? (typeof body['inhoud'] === 'string' ? content.length : null),
+      link: body['link'] ?? '',
+      beschrijving: body['beschrijving'] ?? '',
+      ontvangstdatum: body['ontvangstdatum'] ?? null,
+      verzenddatum: body['verzenddatum'] ?? null,
+      indicatieGebruiksrecht: body['indicatieGebruiksrecht'] ?? null,
+      verschijningsvorm: body['verschijningsvorm'] ?? '',
+      ondertekening: body['ondertekening'] ?? null,
+      integriteit: body['integriteit'] ?? null,
+      informatieobjecttype: iotype?.url,
+      locked: false,
+      bestandsdelen: [],
+      trefwoorden: body['trefwoorden'] ?? [],
+    },
+  };
+  ctx.store.documenten.set(uuid, record);
+  return created(record.fields as Representation & { url: string });
+};
+
+export const listDocuments: OperationHandler = (request, ctx) => {
+  assertSupportedQuery(request, ['identificatie', 'bronorganisatie', 'informatieobjecttype']);
+  const filters = ['identificatie', 'bronorganisatie', 'informatieobjecttype'].map((name) => [name, request.query.get(name)] as const);
+  const documents = [...ctx.store.documenten.values()].filter((doc) => filters.every(([name, value]) => value === null || doc.fields[name] === value));
+  return ok(paginate(documents.map((doc) => doc.fields), request, ctx));
+};
+
+export const readDocument: OperationHandler = (request, ctx) => ok(documentOrNotFound(request, ctx).fields);
+
+export const downloadDocument: OperationHandler = (request, ctx) => {
+  const document = documentOrNotFound(request, ctx);
+  return { status: 200, raw: { contentType: 'application/octet-stream', data: document.content } };
+};
+
+// zrc-005: the relations the Zaken API mirrored here (a plain array, not paginated).
+export const listObjectInformatieObjecten: OperationHandler = (request, ctx) => {
+  assertSupportedQuery(request, ['object', 'informatieobject']);
+  const filters = ['object', 'informatieobject'].map((name) => [name, request.query.get(name)] as const);
+  const relations = [...ctx.store.objectinformatieobjecten.values()].filter((oio) => filters.every(([name, value]) => value === null || oio.fields[name] === value));
+  return ok(relations.map((oio) => oio.fields));
+};
+
+function documentOrNotFound(request: OperationRequest, ctx: SimContext): DocumentRecord {
+  const document = ctx.store.documenten.get(request.params['uuid'] ?? '');
+  if (!document) throw ZgwError.notFound();
+  return document;
+}
