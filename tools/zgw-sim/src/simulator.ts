@@ -60,10 +60,11 @@ export interface ZgwSimulator {
     statustypeUrls: { ingediend: string; besluitGenomen: string; afgehandeld: string };
     roltypeInitiatorUrl: string;
     informatieobjecttypeUrl: string;
-    /** A second zaaktype with its own status and role type: a type of another zaaktype is refused. */
+    /** A second zaaktype with its own status, role and document type: a type of another zaaktype is refused. */
     otherZaaktypeUrl: string;
     otherStatustypeUrl: string;
     otherRoltypeUrl: string;
+    otherInformatieobjecttypeUrl: string;
   };
   state: SimStateView;
   faults: SimFaults;
@@ -124,6 +125,7 @@ export async function startZgwSimulator(options: ZgwSimulatorOptions): Promise<Z
       otherZaaktypeUrl: catalogiUrl('zaaktypen', SEED_UUIDS.otherZaaktype),
       otherStatustypeUrl: catalogiUrl('statustypen', SEED_UUIDS.otherStatustype),
       otherRoltypeUrl: catalogiUrl('roltypen', SEED_UUIDS.otherRoltype),
+      otherInformatieobjecttypeUrl: catalogiUrl('informatieobjecttypen', SEED_UUIDS.otherInformatieobjecttype),
     },
     state,
     faults: {

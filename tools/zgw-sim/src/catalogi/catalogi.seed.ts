@@ -13,6 +13,7 @@ export const SEED_UUIDS = {
   otherZaaktype: '8f4e6f5a-3c2d-4b7e-9d1a-2e5f6a7b8c99',
   otherStatustype: '0b6a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c99',
   otherRoltype: '5d7e8f9a-0b1c-4d2e-8f3a-4b5c6d7e8f99',
+  otherInformatieobjecttype: '9a8b7c6d-5e4f-4a3b-9c2d-1e0f9a8b7c99',
 } as const;
 
 // Open-ended types make Open Zaak answer `eindeObject: null`, which the Catalogi document does not
@@ -36,6 +37,7 @@ export function seedCatalogi(catalogiUrl: string, rsin: string): CatalogiSeed {
   const zaaktype = url('zaaktypen', SEED_UUIDS.zaaktype);
   const otherZaaktype = url('zaaktypen', SEED_UUIDS.otherZaaktype);
   const iotype = url('informatieobjecttypen', SEED_UUIDS.informatieobjecttype);
+  const otherIotype = url('informatieobjecttypen', SEED_UUIDS.otherInformatieobjecttype);
   const statustypen = [
     statusType(url('statustypen', SEED_UUIDS.statustypeIngediend), 'Ingediend', 1, false, zaaktype, 'AANVRAAG-REGISTRATIE', catalogus),
     statusType(url('statustypen', SEED_UUIDS.statustypeBesluitGenomen), 'Besluit genomen', 2, false, zaaktype, 'AANVRAAG-REGISTRATIE', catalogus),
@@ -49,7 +51,7 @@ export function seedCatalogi(catalogiUrl: string, rsin: string): CatalogiSeed {
   const ownOf = (items: Resource[], type: string) => items.filter((item) => item['zaaktype'] === type).map((item) => item.url);
   const zaaktypen = [
     zaakType(zaaktype, 'AANVRAAG-REGISTRATIE', 'Aanvraag registratie', catalogus, ownOf(statustypen, zaaktype), ownOf(roltypen, zaaktype), [iotype]),
-    zaakType(otherZaaktype, 'ANDERE-ZAAK', 'Andere zaak', catalogus, ownOf(statustypen, otherZaaktype), ownOf(roltypen, otherZaaktype), []),
+    zaakType(otherZaaktype, 'ANDERE-ZAAK', 'Andere zaak', catalogus, ownOf(statustypen, otherZaaktype), ownOf(roltypen, otherZaaktype), [otherIotype]),
   ];
   return {
     catalogus: {
@@ -61,7 +63,7 @@ export function seedCatalogi(catalogiUrl: string, rsin: string): CatalogiSeed {
       contactpersoonBeheerEmailadres: '',
       zaaktypen: zaaktypen.map((item) => item.url),
       besluittypen: [],
-      informatieobjecttypen: [iotype],
+      informatieobjecttypen: [iotype, otherIotype],
       naam: 'Register zorgprofessionals',
       versie: '1',
       begindatumVersie: BEGIN,
@@ -69,23 +71,25 @@ export function seedCatalogi(catalogiUrl: string, rsin: string): CatalogiSeed {
     zaaktypen,
     statustypen,
     roltypen,
-    informatieobjecttypen: [
-      {
-        url: iotype,
-        catalogus,
-        omschrijving: 'Bijlage bij aanvraag',
-        vertrouwelijkheidaanduiding: 'vertrouwelijk',
-        beginGeldigheid: BEGIN,
-        eindeGeldigheid: END,
-        concept: false,
-        besluittypen: [],
-        informatieobjectcategorie: 'Bijlage',
-        trefwoord: [],
-        zaaktypen: [zaaktype],
-        beginObject: BEGIN,
-        eindeObject: END,
-      },
-    ],
+    informatieobjecttypen: [informatieobjectType(iotype, 'Bijlage bij aanvraag', catalogus, zaaktype), informatieobjectType(otherIotype, 'Melding', catalogus, otherZaaktype)],
+  };
+}
+
+function informatieobjectType(url: string, omschrijving: string, catalogus: string, zaaktype: string): Resource {
+  return {
+    url,
+    catalogus,
+    omschrijving,
+    vertrouwelijkheidaanduiding: 'vertrouwelijk',
+    beginGeldigheid: BEGIN,
+    eindeGeldigheid: END,
+    concept: false,
+    besluittypen: [],
+    informatieobjectcategorie: 'Bijlage',
+    trefwoord: [],
+    zaaktypen: [zaaktype],
+    beginObject: BEGIN,
+    eindeObject: END,
   };
 }
 

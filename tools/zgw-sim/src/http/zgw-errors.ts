@@ -79,6 +79,7 @@ export function errorBody(error: ZgwError, origin: string): Record<string, unkno
     detail: error.detail,
     instance: `urn:uuid:${randomUUID()}`,
   };
-  if (error.exception === 'ValidationError') body['invalidParams'] = error.invalidParams ?? [];
+  // The documents answer every 400 with a ValidatieFout, so a parse error carries its invalidParams too.
+  if (error.status === 400) body['invalidParams'] = error.invalidParams ?? [{ name: 'nonFieldErrors', code: error.code, reason: error.detail }];
   return body;
 }

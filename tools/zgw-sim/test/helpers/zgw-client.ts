@@ -10,11 +10,11 @@ export function startSim(options: Partial<ZgwSimulatorOptions> = {}): Promise<Zg
 }
 
 /** A ZGW JWT as the mirror makes one per call: HS256, iss = client_id, iat now. */
-export async function zgwToken(claims: Record<string, unknown> = {}, options: { secret?: string; iat?: number; alg?: string } = {}): Promise<string> {
+export async function zgwToken(claims: Record<string, unknown> = {}, options: { secret?: string; iat?: number | null; alg?: string } = {}): Promise<string> {
   const jwt = new SignJWT({ client_id: CLIENT_ID, user_id: 'self-service', user_representation: 'self-service', ...claims })
     .setProtectedHeader({ alg: options.alg ?? 'HS256', typ: 'JWT' })
     .setIssuer(CLIENT_ID);
-  jwt.setIssuedAt(options.iat ?? Math.floor(Date.now() / 1000));
+  if (options.iat !== null) jwt.setIssuedAt(options.iat ?? Math.floor(Date.now() / 1000));
   return jwt.sign(new TextEncoder().encode(options.secret ?? SECRET));
 }
 
