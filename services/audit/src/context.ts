@@ -10,10 +10,10 @@ export const configSchema = baseConfigSchema.extend({
 });
 export type Config = typeof configSchema._output;
 
-/** How soon the consumer retries a failed insert (a redelivery) and pulls again after losing its stream. */
+/** How soon the consumer retries a failed insert (a redelivery) and pulls again after losing its stream; the kit's defaults unless set. */
 export interface Redelivery {
-  retryDelayMs: number;
-  restartDelayMs: number;
+  retryDelayMs?: number;
+  restartDelayMs?: number;
 }
 
 /** Everything the audit service's routes and jobs use. */
@@ -27,5 +27,5 @@ export interface Context {
 }
 
 export async function buildContext(config: Config, { logger, database, events }: ServiceResources<AuditDb>): Promise<Built<Context>> {
-  return { context: { config, logger, clock: systemClock, db: database.db, events, redelivery: { retryDelayMs: 5000, restartDelayMs: 1000 } } };
+  return { context: { config, logger, clock: systemClock, db: database.db, events, redelivery: {} } };
 }

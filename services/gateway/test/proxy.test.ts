@@ -3,7 +3,7 @@ import http from 'node:http';
 import express from 'express';
 import pino from 'pino';
 import { serve } from '@register/testkit';
-import type { IdempotencyState } from '../src/idempotency/idempotency';
+import { trackIdempotency, type IdempotencyState } from '../src/idempotency/idempotency';
 import { forwardedHeaders } from '../src/proxy/forwarding';
 import { createUpstreams, type Upstream, type UpstreamName } from '../src/proxy/upstreams';
 
@@ -96,7 +96,7 @@ beforeAll(async () => {
   app.use((req, res, next) => {
     res.locals['correlationId'] = 'corr-proxy';
     const state = states.get(String(req.headers['x-state']));
-    if (state) res.locals['idempotency'] = state;
+    if (state) trackIdempotency(req, state);
     if (onGatewayRequestEnd) req.on('end', onGatewayRequestEnd);
     const upstream = upstreams[(req.headers['x-upstream'] as UpstreamName | undefined) ?? 'documents'];
     // As the API router does: the allow-listed headers plus the gateway's own.

@@ -101,6 +101,27 @@ describe('PUT /api/v1/admin/flags/herregistratie-aanvragen', () => {
   });
 });
 
+describe('denials the spec audits (Authentication 6)', () => {
+  it('when a caller lacks the capability of the reveal or an organisation-admin route, then 403 and one deny row with the route and role', async () => {
+    const reveal = `deny-reveal-${randomUUID()}`;
+    const template = `deny-template-${randomUUID()}`;
+    const denied = await call('/api/v1/brief/reveal-registernummer', { method: 'POST', headers: { ...users.approver, ...json, 'X-Step-Up': 'true', 'X-Correlation-Id': reveal }, body: '{}' });
+    expect(denied.status).toBe(403);
+    // A case handler without roles has no role to name.
+    const noRoles = await call('/api/v1/admin/org-templates', { headers: { 'X-Medewerker': 'mw-003', 'X-Correlation-Id': template } });
+    expect(noRoles.status).toBe(403);
+
+    const rows = await eventually(async () => {
+      const all = (await auditRows()).filter((r) => r.correlationId === reveal || r.correlationId === template);
+      return all.length >= 2 ? all : undefined;
+    });
+    expect(rows.map(({ at: _at, ...row }) => row).sort((a, b) => a.action.localeCompare(b.action))).toEqual([
+      { action: 'orgtemplate:edit', resource: '/api/v1/admin/org-templates', decision: 'deny', role: 'none', correlationId: template },
+      { action: 'reveal-registernummer', resource: '/api/v1/brief/reveal-registernummer', decision: 'deny', role: 'approver', correlationId: reveal },
+    ]);
+  });
+});
+
 describe('Idempotency-Key (decisions §13)', () => {
   const put = (key: string, body: string, correlationId: string = randomUUID()) =>
     call('/api/v1/admin/flags/herregistratie-aanvragen', { method: 'PUT', headers: { ...users.admin, ...json, 'Idempotency-Key': key, 'X-Correlation-Id': correlationId }, body });

@@ -1,20 +1,34 @@
 import { createHash } from 'node:crypto';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import type { Request, Response } from 'express';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { Identity } from '@register/authz';
 import { DomainError, instanceOf } from '@register/problem';
 import type { Logger } from '@register/service-kit';
-import type { GatewayDb } from '../data-access/gateway.tables';
-import { claim, complete, release, type RecordKey } from '../data-access/idempotency.repository';
+import type { Request, Response } from 'express';
+import type { GatewayDb } from '../database';
+import { claim, complete, release, type RecordKey } from './idempotency.repository';
 
 export const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'DELETE']);
 
+/** The one per-request state of a write that carries an Idempotency-Key and owns its claim. */
 export interface IdempotencyState {
   key: RecordKey;
-  /** SHA-256 of the whole raw body, set by the proxy once the body has ended. */
+  /** SHA-256 of the whole raw body, set once the body has ended (see hashWhileStreaming). */
   requestHash?: string;
+  /** Set once the claim was kept or released; the first of the two wins. */
   settled: boolean;
+}
+
+const states = new WeakMap<IncomingMessage, IdempotencyState>();
+
+/** The state of a request that owns an idempotency claim; undefined for every other request. */
+export function idempotencyOf(req: IncomingMessage): IdempotencyState | undefined {
+  return states.get(req);
+}
+
+/** Marks the request as the owner of a claim (the proxy then keeps its answer). */
+export function trackIdempotency(req: IncomingMessage, state: IdempotencyState): void {
+  states.set(req, state);
 }
 
 /** Scope of a key without keeping who the caller is: a hash of the identity. */
@@ -29,6 +43,24 @@ function hashBody(req: IncomingMessage): Promise<string> {
     req.on('data', (chunk: Buffer) => hash.update(chunk));
     req.on('end', () => resolve(hash.digest('hex')));
     req.on('error', reject);
+  });
+}
+
+/**
+ * SHA-256 of the raw body (decisions §13), computed as the bytes pass to the service. Called on the paused
+ * request before the proxy gets it, so no chunk can pass unseen: http-proxy pipes the body at once, even when
+ * the request waits for a free connection to the service. The hash is only read once the body has ended.
+ */
+export function hashWhileStreaming(req: IncomingMessage, res: ServerResponse, state: IdempotencyState): void {
+  const hash = createHash('sha256');
+  const onData = (chunk: Buffer) => hash.update(chunk);
+  const onEnd = () => (state.requestHash = hash.digest('hex'));
+  req.pause();
+  req.on('data', onData);
+  req.once('end', onEnd);
+  res.once('close', () => {
+    req.off('data', onData);
+    req.off('end', onEnd);
   });
 }
 
@@ -57,7 +89,7 @@ export class Idempotency {
     const existing = await claim(this.db, key, this.lockMs, this.ttlMs);
     if (!existing) {
       const state: IdempotencyState = { key, settled: false };
-      res.locals['idempotency'] = state;
+      trackIdempotency(req, state);
       // A client that goes away before the answer leaves no claim behind.
       res.on('close', () => {
         if (!state.settled) void this.fail(state);
@@ -78,6 +110,7 @@ export class Idempotency {
     return false;
   }
 
+  /** Keeps the service's answer (below 500, whole body hashed); otherwise releases the key for a retry. */
   async respond(state: IdempotencyState, status: number, headers: IncomingHttpHeaders, body: Buffer): Promise<void> {
     state.settled = true;
     try {

@@ -1,12 +1,29 @@
-import { z } from 'zod';
-import { OpenAPIRegistry, generateOpenApi, json, problem } from '@register/service-kit';
+import { AUDIENCE, OpenAPIRegistry, describeOperations, generateOpenApi } from '@register/service-kit';
+import { meRoutes } from '../identity/me.routes';
 
-export const Me = z.strictObject({ capabilities: z.array(z.string()).nullable() }).meta({ id: 'Me' });
+/** The identity headers of decisions §1 (the header stand-in) and the webhook's shared secret (§11). */
+const SECURITY_SCHEMES = {
+  subject: { name: 'X-Subject', description: 'A practitioner: the citizen identifier (1–64 of `[A-Za-z0-9._:-]`).' },
+  role: { name: 'X-Role', description: "The practitioner's role: `drafter` (default), `approver` or `admin`." },
+  medewerker: { name: 'X-Medewerker', description: 'A case handler: its identifier.' },
+  rollen: { name: 'X-Rollen', description: "The case handler's roles, comma-separated (`beoordelaar`, …)." },
+  notificatiesAuth: { name: 'Authorization', description: 'The shared secret of the notification webhook.' },
+} as const;
 
+/** The gateway's own part of the public description: its operations, the probes and the security schemes. */
 export function gatewayOpenApi(): object {
   const r = new OpenAPIRegistry();
-  r.registerPath({ method: 'get', path: '/api/v1/me', tags: ['identity'], responses: { 200: json(Me), 401: problem('No identity') } });
-  r.registerPath({ method: 'get', path: '/health', tags: ['health'], responses: { 200: { description: 'Live' } } });
-  r.registerPath({ method: 'get', path: '/health/ready', tags: ['health'], responses: { 200: { description: 'Every service ready' }, 503: { description: 'A service or dependency is not ready' } } });
+  for (const [id, scheme] of Object.entries(SECURITY_SCHEMES)) r.registerComponent('securitySchemes', id, { type: 'apiKey', in: 'header', ...scheme });
+  describeOperations(r, meRoutes);
+  const system = [AUDIENCE.system];
+  r.registerPath({ method: 'get', path: '/health', operationId: 'getHealth', summary: 'Liveness', tags: system, responses: { 200: { description: 'Live' } } });
+  r.registerPath({
+    method: 'get',
+    path: '/health/ready',
+    operationId: 'getReadiness',
+    summary: 'Readiness of the gateway and every service behind it',
+    tags: system,
+    responses: { 200: { description: 'Every service ready' }, 503: { description: 'A service or dependency is not ready' } },
+  });
   return generateOpenApi(r, 'Gateway');
 }

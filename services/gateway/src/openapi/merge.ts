@@ -3,7 +3,7 @@ import type { UpstreamName } from '../proxy/upstreams';
 
 interface OpenApiDoc {
   paths?: Record<string, unknown>;
-  components?: { schemas?: Record<string, unknown> };
+  components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
 }
 
 /**
@@ -35,9 +35,11 @@ export class MergedOpenApi {
     );
     const paths: Record<string, unknown> = { ...this.own.paths };
     const schemas: Record<string, unknown> = { ...this.own.components?.schemas };
+    const securitySchemes: Record<string, unknown> = { ...this.own.components?.securitySchemes };
     for (const part of parts) {
       Object.assign(paths, part?.paths ?? {});
       Object.assign(schemas, part?.components?.schemas ?? {});
+      Object.assign(securitySchemes, part?.components?.securitySchemes ?? {});
     }
     const doc = {
       openapi: '3.1.0',
@@ -47,7 +49,7 @@ export class MergedOpenApi {
         description: 'Identity: `X-Subject` (+ `X-Role`) for a practitioner, `X-Medewerker` (+ `X-Rollen`) for a case handler. Errors are RFC 9457 problem documents.',
       },
       paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
-      components: { schemas },
+      components: { schemas, securitySchemes },
     };
     this.cache = { doc, at: Date.now(), complete: parts.every((p) => p !== null) };
     return doc;

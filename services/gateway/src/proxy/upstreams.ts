@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler, Request, Response } from 'express';
@@ -6,7 +5,7 @@ import { createProxyMiddleware, responseInterceptor } from 'http-proxy-middlewar
 import { sendProblem } from '@register/problem';
 import type { ServiceName } from '@register/authz';
 import { discardRequestBody, type Logger } from '@register/service-kit';
-import type { IdempotencyState } from '../idempotency/idempotency';
+import { hashWhileStreaming, idempotencyOf, type IdempotencyState } from '../idempotency/idempotency';
 
 export type UpstreamName = Exclude<ServiceName, 'gateway'>;
 
@@ -56,28 +55,6 @@ function asClientAnswer(proxyRes: http.IncomingMessage, req: http.IncomingMessag
   if (clientAskedClose(req)) proxyRes.headers.connection = 'close';
 }
 
-function idempotencyOf(res: http.ServerResponse): IdempotencyState | undefined {
-  return (res as Response).locals?.['idempotency'] as IdempotencyState | undefined;
-}
-
-/**
- * SHA-256 of the raw body (decisions §13), computed as the bytes pass. The listener is attached to the paused
- * request before the proxy gets it, so no chunk can pass unseen: http-proxy pipes the body at once, even when
- * the request waits for a free connection to the service. The hash is only read once the body has ended.
- */
-function hashWhileStreaming(req: Request, res: Response, state: IdempotencyState): void {
-  const hash = createHash('sha256');
-  const onData = (chunk: Buffer) => hash.update(chunk);
-  const onEnd = () => (state.requestHash = hash.digest('hex'));
-  req.pause();
-  req.on('data', onData);
-  req.once('end', onEnd);
-  res.once('close', () => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-  });
-}
-
 /** How much of a body nobody reads any more the gateway drops before it cuts the client's connection instead. */
 const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
 
@@ -111,7 +88,7 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
     const onError = (err: Error, req: http.IncomingMessage, res: http.ServerResponse | Socket) => {
       options.logger.warn({ err: { message: err.message, code: (err as NodeJS.ErrnoException).code }, upstream: name }, 'upstream failed');
       const response = res as Response;
-      const state = response.locals ? idempotencyOf(response) : undefined;
+      const state = idempotencyOf(req);
       if (state && !state.settled) void options.onIdempotentFailure(state);
       if (response.headersSent === false) sendProblem(req as Request, response, 'unavailable', `The ${name} service is unavailable.`);
       else response.destroy?.();
@@ -123,8 +100,8 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       cutWithService(proxyRes, res);
     };
     const stream = createProxyMiddleware({ ...common, on: { error: onError, proxyReq: onProxyReq, proxyRes: onProxyRes } });
-    const keepResponse = responseInterceptor(async (body, proxyRes, _req, res) => {
-      const state = idempotencyOf(res);
+    const keepResponse = responseInterceptor(async (body, proxyRes, req) => {
+      const state = idempotencyOf(req);
       if (state?.requestHash === undefined) {
         if (state) await options.onIdempotentFailure(state);
       } else {
@@ -145,7 +122,7 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       },
     }) as unknown as RequestHandler;
     const idempotent: RequestHandler = (req, res, next) => {
-      const state = idempotencyOf(res);
+      const state = idempotencyOf(req);
       if (state) hashWhileStreaming(req, res, state);
       return idempotentProxy(req, res, next);
     };

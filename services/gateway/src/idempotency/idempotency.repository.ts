@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { GatewayDb, IdempotencyRecordTable } from './gateway.tables';
+import type { GatewayDb } from '../database';
+import type { IdempotencyRecordTable } from './idempotency.table';
 
 export interface RecordKey {
   caller_hash: string;
@@ -67,7 +68,10 @@ export async function release(db: Kysely<GatewayDb>, key: RecordKey): Promise<vo
     .execute();
 }
 
-export async function deleteExpired(db: Kysely<GatewayDb>): Promise<number> {
-  const r = await db.deleteFrom('idempotency_record').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst();
-  return Number(r.numDeletedRows);
+/** Deletes up to `limit` expired records; SKIP LOCKED passes over a record a request is claiming right now. */
+export async function deleteExpired(db: Kysely<GatewayDb>, limit: number): Promise<number> {
+  const { numAffectedRows } = await sql`
+    DELETE FROM idempotency_record WHERE ctid IN (
+      SELECT ctid FROM idempotency_record WHERE expires_at < now() LIMIT ${limit} FOR UPDATE SKIP LOCKED)`.execute(db);
+  return Number(numAffectedRows ?? 0n);
 }

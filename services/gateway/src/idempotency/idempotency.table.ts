@@ -1,5 +1,3 @@
-import type { WithOutbox } from '@register/service-kit';
-
 export interface IdempotencyRecordTable {
   caller_hash: string;
   method: string;
@@ -14,8 +12,4 @@ export interface IdempotencyRecordTable {
   body: Buffer | null;
   locked_until: Date;
   expires_at: Date;
-}
-
-export interface GatewayDb extends WithOutbox {
-  idempotency_record: IdempotencyRecordTable;
 }

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import { HeaderIdentityProvider } from '@register/authz';
+import { baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ReadinessCheck, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import type { GatewayDb } from './database';
+import { Idempotency } from './idempotency/idempotency';
+import type { IdentityProvider } from './identity/identity-provider';
+import { createUpstreams, type Upstream, type UpstreamName } from './proxy/upstreams';
+
+export const configSchema = baseConfigSchema.extend({
+  PORT: baseConfigSchema.shape.PORT.default(8080),
+  APPLICATIONS_URL: z.url().default('http://127.0.0.1:8081'),
+  DOCUMENTS_URL: z.url().default('http://127.0.0.1:8082'),
+  LETTERS_URL: z.url().default('http://127.0.0.1:8083'),
+  REFERENCE_URL: z.url().default('http://127.0.0.1:8084'),
+  AUDIT_URL: z.url().default('http://127.0.0.1:8085'),
+  /** Connections from the gateway to each service at most (keep-alive agent). */
+  UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).max(1024).default(64),
+  PROXY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+});
+export type Config = typeof configSchema._output;
+
+/** Everything the gateway's routes and jobs use. */
+export interface Context {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  db: Kysely<GatewayDb>;
+  events: ServiceEvents;
+  identityProvider: IdentityProvider;
+  /** Where each service listens (its routes, its /openapi.json, its /health/ready). */
+  targets: Record<UpstreamName, string>;
+  upstreams: Record<UpstreamName, Upstream>;
+  idempotency: Idempotency;
+}
+
+/** The composition root: the header identity stand-in, one keep-alive proxy per service, and their readiness. */
+export async function buildContext(config: Config, { logger, database, events }: ServiceResources<GatewayDb>): Promise<Built<Context>> {
+  const targets: Record<UpstreamName, string> = {
+    applications: config.APPLICATIONS_URL,
+    documents: config.DOCUMENTS_URL,
+    letters: config.LETTERS_URL,
+    reference: config.REFERENCE_URL,
+    audit: config.AUDIT_URL,
+  };
+  const idempotency = new Idempotency(database.db, logger);
+  const upstreams = createUpstreams({
+    targets,
+    logger,
+    maxSocketsPerService: config.UPSTREAM_MAX_SOCKETS,
+    proxyTimeoutMs: config.PROXY_TIMEOUT_MS,
+    onIdempotentResponse: (state, status, headers, body) => idempotency.respond(state, status, headers, body),
+    onIdempotentFailure: (state) => idempotency.fail(state),
+  });
+  // The gateway is ready when every service behind it is.
+  const readiness: Record<string, ReadinessCheck> = {};
+  for (const [name, url] of Object.entries(targets)) {
+    readiness[name] = async () => (await fetch(new URL('/health/ready', url), { signal: AbortSignal.timeout(2000) })).ok;
+  }
+  return {
+    context: { config, logger, clock: systemClock, db: database.db, events, identityProvider: new HeaderIdentityProvider(), targets, upstreams, idempotency },
+    closers: [{ name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) }],
+    readiness,
+  };
+}

@@ -1,0 +1,16 @@
+import { Router } from 'express';
+import { checkReadiness, type ReadinessCheck } from '@register/service-kit';
+
+/** Probes: live as long as the process answers; ready when its database, NATS and every service are. */
+export function healthRouter(readiness: Record<string, ReadinessCheck>): Router {
+  const router = Router();
+  router.get('/health', (_req, res) => {
+    res.json({ status: 'ok', service: 'gateway' });
+  });
+  router.get('/health/ready', async (_req, res) => {
+    const checks = await checkReadiness(readiness);
+    const ready = Object.values(checks).every(Boolean);
+    res.status(ready ? 200 : 503).json({ status: ready ? 'ready' : 'not-ready', checks });
+  });
+  return router;
+}

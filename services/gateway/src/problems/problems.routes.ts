@@ -1,0 +1,16 @@
+import { Router } from 'express';
+import { problemIndex, problemPage, sendNotFound } from '@register/problem';
+
+/** decisions §4: `type` is `/problems/<slug>`; the gateway serves a page for every slug (unknown: bare 404). */
+export function problemsRouter(): Router {
+  const router = Router();
+  router.get('/problems', (_req, res) => {
+    res.type('html').send(problemIndex());
+  });
+  router.get('/problems/:slug', (req, res) => {
+    const page = problemPage(String(req.params['slug']));
+    if (page === null) return sendNotFound(res);
+    res.type('html').send(page);
+  });
+  return router;
+}

@@ -1,0 +1,40 @@
+import { Router } from 'express';
+import { ROUTES, authorize, identityOf } from '@register/authz';
+import { DomainError } from '@register/problem';
+import type { Context } from '../context';
+import { idempotencyOf } from '../idempotency/idempotency';
+import { resolveIdentity } from '../identity/resolve-identity';
+import { auditDenial } from './audit-denial';
+import { forwardedHeaders } from './forwarding';
+
+/**
+ * /api/v1: resolve the identity (401 first), then match the route table (unknown: bare 404), enforce
+ * its requirement (403), and hand the request to the owning service, or on to the gateway's own operations.
+ */
+export function apiRouter(ctx: Context): Router {
+  const router = Router();
+  router.use(resolveIdentity(ctx.identityProvider));
+
+  for (const rule of ROUTES) {
+    const method = rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    const path = rule.path.replace(/^\/api\/v1/, '');
+    router[method](path, async (req, res, next) => {
+      const identity = identityOf(res);
+      const correlationId = String(res.locals['correlationId']);
+      const outcome = authorize(rule, identity);
+      if (outcome !== 'allow') {
+        req.resume();
+        if (outcome === 'forbidden') await auditDenial(ctx.db, rule, identity, correlationId);
+        return next(new DomainError(outcome, outcome === 'forbidden' ? 'The caller lacks the capability this route needs.' : 'No identity.'));
+      }
+      if (rule.service === 'gateway') return next();
+      if (!(await ctx.idempotency.begin(req, res, identity))) return;
+      req.headers = forwardedHeaders(req.headers, { secret: ctx.config.INTERNAL_IDENTITY_SECRET, identity, correlationId, passAuthorization: rule.requires.kind === 'shared-secret' });
+      // Mounted under /api/v1, Express stripped the prefix from req.url; the service owns the full path.
+      req.url = req.originalUrl;
+      const upstream = ctx.upstreams[rule.service];
+      return (idempotencyOf(req) ? upstream.idempotent : upstream.stream)(req, res, next);
+    });
+  }
+  return router;
+}
