@@ -1,62 +1,49 @@
-import type { Express } from 'express';
+import { mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { DurableConsumer, openEventBus, openServiceDatabase, OutboxRelay, SUBJECTS, systemClock, type Logger } from '@register/service-kit';
-import { migrations } from '../migrations';
-import { createApp } from './app';
-import type { DocumentsConfig } from './config';
-import type { DocumentsDb } from './data-access/documents.table';
-import { createObjectStorage, type ObjectStorage } from './data-access/object-storage';
-import { onApplicationDeleted } from './domain/application-deleted';
-import { startSweeper, sweepOrphans, type SweepResult } from './domain/sweeper';
+import { z } from 'zod';
+import { baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import { createObjectStorage } from './adapters/s3-object-storage';
+import type { DocumentsDb } from './database';
+import type { ObjectStorage } from './uploads/object-storage';
 
-export interface DocumentsService {
-  app: Express;
+const ms = z.coerce.number().int().min(0);
+
+/** The documents service's environment: the kit's base plus the S3 store, the spool directory, the sweeper and the consumer. */
+export const configSchema = baseConfigSchema.extend({
+  PORT: baseConfigSchema.shape.PORT.default(8082),
+  S3_ENDPOINT: z.url(),
+  S3_ACCESS_KEY: z.string().min(1),
+  S3_SECRET_KEY: z.string().min(1),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').default('documents'),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'register-documents')),
+  SWEEP_INTERVAL_MS: ms.min(1000).default(15 * 60 * 1000),
+  SWEEP_MIN_AGE_MS: ms.default(60 * 60 * 1000),
+  /** Durable consumer of the applications' deletion events; one per deployment. */
+  APPLICATION_EVENTS_CONSUMER: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name').default('documents-applications'),
+});
+export type Config = typeof configSchema._output;
+
+/** Everything the documents service's routes and jobs use. */
+export interface Context {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
   db: Kysely<DocumentsDb>;
+  events: ServiceEvents;
+  /** The document bytes. */
   storage: ObjectStorage;
-  /** One sweep now (the interval runs it too). */
-  sweep(): Promise<SweepResult>;
-  /** In shutdown order, after the HTTP server stopped. */
-  closers: Array<{ name: string; close: () => Promise<void> | void }>;
 }
 
-/** Wires the real adapters: Postgres (migrated), NATS with the outbox relay, the S3 bucket and the sweeper. */
-export async function startDocuments(config: DocumentsConfig, logger: Logger): Promise<DocumentsService> {
-  const database = await openServiceDatabase<DocumentsDb>(config.DATABASE_URL, logger.child({ subsystem: 'db' }), migrations, { max: config.DB_POOL_MAX });
-  const events = await openEventBus(config.NATS_URL, 'documents', logger.child({ subsystem: 'nats' }));
+/** The composition root: the spool directory and the bucket exist before the first request. */
+export async function buildContext(config: Config, { logger, database, events }: ServiceResources<DocumentsDb>): Promise<Built<Context>> {
+  mkdirSync(config.UPLOAD_TMP_DIR, { recursive: true });
   const storage = createObjectStorage({ endpoint: config.S3_ENDPOINT, accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, bucket: config.S3_BUCKET, region: config.S3_REGION });
   await storage.ensureBucket();
-  const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: events, logger: logger.child({ subsystem: 'outbox' }) });
-  await relay.start();
-  const clock = systemClock;
-  const sweeperDeps = { db: database.db, storage, logger: logger.child({ subsystem: 'sweeper' }), clock };
-  const sweeper = startSweeper(sweeperDeps, { intervalMs: config.SWEEP_INTERVAL_MS, minAgeMs: config.SWEEP_MIN_AGE_MS });
-  const deletions = new DurableConsumer({
-    events,
-    durable: config.APPLICATION_EVENTS_CONSUMER,
-    filter: SUBJECTS.applicationDeleted,
-    logger: logger.child({ subsystem: 'application-events' }),
-    handle: (_subject, payload) => onApplicationDeleted({ db: database.db, storage, logger }, payload),
-  });
-  await deletions.start();
-  const app = createApp({
-    config: { internalSecret: config.INTERNAL_IDENTITY_SECRET, uploadTmpDir: config.UPLOAD_TMP_DIR },
-    db: database.db,
-    storage,
-    logger,
-    clock,
-    readiness: { events: () => events.ready(), consumer: async () => deletions.isRunning() },
-  });
   return {
-    app,
-    db: database.db,
-    storage,
-    sweep: () => sweepOrphans(sweeperDeps, config.SWEEP_MIN_AGE_MS),
-    closers: [
-      { name: 'sweeper', close: () => sweeper.stop() },
-      { name: 'consumer', close: () => deletions.stop() },
-      { name: 'outbox', close: () => relay.stop() },
-      { name: 'events', close: () => events.close() },
-      { name: 'database', close: () => database.close() },
-    ],
+    context: { config, logger, clock: systemClock, db: database.db, events, storage },
+    readiness: { storage: () => storage.ready() },
   };
 }

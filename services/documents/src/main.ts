@@ -1,13 +1,18 @@
-import { loadConfig, runMain, serveApp, type StartService } from '@register/service-kit';
-import { documentsConfigSchema } from './config';
-import { documentsLogger } from './logger';
-import { startDocuments } from './service';
+import { outboxRelay, runService } from '@register/service-kit';
+import { migrations } from '../migrations';
+import { adminRoutes } from './admin/admin.routes';
+import { contentRoutes } from './content/content.routes';
+import { buildContext, configSchema } from './context';
+import { applicationDeletedConsumer } from './links/application-deleted.consumer';
+import { linksRoutes } from './links/links.routes';
+import { sweeperJob } from './sweeper/sweeper.job';
+import { uploadsRoutes } from './uploads/uploads.routes';
 
-export const start: StartService = async (env, options = {}) => {
-  const config = loadConfig(documentsConfigSchema, env);
-  const logger = documentsLogger(config.LOG_LEVEL);
-  const service = await startDocuments(config, logger);
-  return serveApp(service.app, { port: config.PORT, host: config.HOST, service: 'documents', logger, shutdownTimeoutMs: config.SHUTDOWN_TIMEOUT_MS, closers: service.closers, ...options });
-};
-
-if (require.main === module) runMain(() => start(process.env));
+export const start = runService(module, {
+  name: 'documents',
+  configSchema,
+  migrations,
+  buildContext,
+  routes: [...uploadsRoutes, ...contentRoutes, ...adminRoutes, ...linksRoutes],
+  jobs: [outboxRelay, applicationDeletedConsumer, sweeperJob],
+});

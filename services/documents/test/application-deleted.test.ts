@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { asService, eventually, natsUrl, uniqueSubject } from '@register/testkit';
 import { connectEvents, createLogger, newEvent, SUBJECTS, type NatsEvents } from '@register/service-kit';
-import { startHarness, uploadPdf, type Harness } from './harness';
+import { startDocuments, uploadPdf, type Harness } from './support/harness';
 
 // An admin deletes a case in the applications service; the event reaches this service over the real
 // NATS, and the case's documents (rows and bytes) go with it.
@@ -10,7 +10,7 @@ import { startHarness, uploadPdf, type Harness } from './harness';
 let h: Harness;
 let events: NatsEvents;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startDocuments();
   events = await connectEvents(natsUrl(), 'documents-test-producer', createLogger('documents-test', 'silent'));
 });
 afterAll(async () => {
@@ -29,9 +29,9 @@ const publishDeleted = (applicationId: unknown) => {
   return events.publish(SUBJECTS.applicationDeleted, JSON.stringify(envelope), envelope.id);
 };
 const rowsOf = async (ids: string[]) =>
-  (await sql<{ id: string }>`SELECT id FROM document WHERE id = ANY(${ids}::uuid[])`.execute(h.service.db)).rows.map((r) => r.id).sort();
+  (await sql<{ id: string }>`SELECT id FROM document WHERE id = ANY(${ids}::uuid[])`.execute(h.context.db)).rows.map((r) => r.id).sort();
 const keysOf = async (ids: string[]) =>
-  (await sql<{ object_key: string }>`SELECT object_key FROM document WHERE id = ANY(${ids}::uuid[])`.execute(h.service.db)).rows.map((r) => r.object_key);
+  (await sql<{ object_key: string }>`SELECT object_key FROM document WHERE id = ANY(${ids}::uuid[])`.execute(h.context.db)).rows.map((r) => r.object_key);
 
 describe('application.deleted', () => {
   it('when a case is deleted, then its linked documents and their bytes are removed; the owner\'s other documents stay', async () => {
@@ -59,7 +59,7 @@ describe('application.deleted', () => {
     const document = (await uploadPdf(h, owner, { localId: 'late' })).documentId;
     await publishDeleted(applicationId);
     await eventually(async () => {
-      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM deleted_application WHERE application_id = ${applicationId}`.execute(h.service.db);
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM deleted_application WHERE application_id = ${applicationId}`.execute(h.context.db);
       return rows[0]?.n === 1 ? true : undefined;
     });
     const res = await link(applicationId, owner, [document]);
@@ -67,7 +67,7 @@ describe('application.deleted', () => {
     const problem = (await res.json()) as { type: string; errors: Array<{ field: string; code: string }> };
     expect(problem.type).toBe('/problems/links-rejected');
     expect(problem.errors).toEqual([expect.objectContaining({ field: 'applicationId', code: 'application-deleted' })]);
-    const { rows } = await sql<{ linked_application_id: string | null }>`SELECT linked_application_id FROM document WHERE id = ${document}::uuid`.execute(h.service.db);
+    const { rows } = await sql<{ linked_application_id: string | null }>`SELECT linked_application_id FROM document WHERE id = ${document}::uuid`.execute(h.context.db);
     expect(rows).toEqual([{ linked_application_id: null }]);
     const check = await fetch(`${h.url}/internal/documents/link-check`, {
       method: 'POST',

@@ -1,9 +1,9 @@
 import { asService, asUser, caseHandler, practitioner, uniqueSubject } from '@register/testkit';
-import { startHarness, type Harness } from './harness';
+import { startDocuments, type Harness } from './support/harness';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startDocuments();
 });
 afterAll(async () => {
   await h.close();

@@ -1,12 +1,12 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { asService, asUser, caseHandler, eventually, natsUrl, practitioner, uniqueSubject } from '@register/testkit';
 import type { Identity } from '@register/authz';
-import { pdf, startHarness, upload, uploadPdf, type Harness } from './harness';
+import { pdf, startDocuments, upload, uploadPdf, type Harness } from './support/harness';
 
 let h: Harness;
 let nc: NatsConnection;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startDocuments();
   nc = await connect({ servers: natsUrl() });
 });
 afterAll(async () => {

@@ -1,44 +1,75 @@
-import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { freePort } from '@register/embedded';
-import { createLogger } from '@register/service-kit';
-import { asUser, practitioner, serve, TEST_SECRET, testS3, uniqueSubject } from '@register/testkit';
-import { createApp } from '../src/app';
-import { createObjectStorage } from '../src/data-access/object-storage';
-import { pdf, startHarness, upload, type Harness } from './harness';
+import { asUser, eventually, practitioner, testS3, uniqueSubject } from '@register/testkit';
+import { sweepOrphans } from '../src/sweeper/sweep-orphans';
+import { pdf, startDocuments, upload, type Harness } from './support/harness';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startDocuments();
 });
 afterAll(async () => {
   await h.close();
 });
 
+/** A TCP relay to the real S3 endpoint that can be cut: the store is then unreachable, as in an outage. */
+async function s3Relay(): Promise<{ endpoint: string; cut(): Promise<void> }> {
+  const target = new URL(testS3().endpoint);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 80), target.hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => undefined);
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    cut: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}
+
+/** Puts an object that no document row knows (a crash leftover) through the service's own store. */
+async function putOrphan(service: Harness): Promise<string> {
+  const orphanFile = path.join(service.tmpDir, '..', `orphan-${randomUUID()}`);
+  writeFileSync(orphanFile, pdf());
+  const orphanKey = randomUUID();
+  await service.context.storage.put(orphanKey, orphanFile, pdf().length, 'application/pdf');
+  return orphanKey;
+}
+
 describe('failures', () => {
   it('when the S3 endpoint is down, then 503 unavailable and nothing is recorded', async () => {
-    const down = createObjectStorage({ endpoint: `http://127.0.0.1:${await freePort()}`, accessKey: 'x', secretKey: 'y', bucket: h.bucket, region: 'us-east-1' });
-    const app = createApp({ config: { internalSecret: TEST_SECRET, uploadTmpDir: h.tmpDir }, db: h.service.db, storage: down, logger: createLogger('documents-test', 'silent'), clock: { now: () => new Date() } });
-    const server = await serve(http.createServer(app));
+    const relay = await s3Relay();
+    const cut = await startDocuments({ S3_ENDPOINT: relay.endpoint, S3_BUCKET: h.bucket });
     try {
-      const rows = await h.rowCount();
-      const res = await upload({ ...h, url: server.url }, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } });
+      await relay.cut();
+      const rows = await cut.rowCount();
+      const res = await upload(cut, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } });
       expect(res.status).toBe(503);
       expect((await res.json()).type).toBe('/problems/unavailable');
-      expect(await h.rowCount()).toBe(rows);
-      expect(h.tmpFiles()).toEqual([]);
-      expect((await fetch(`${server.url}/health/ready`)).status).toBe(503);
+      expect(await cut.rowCount()).toBe(rows);
+      expect(cut.tmpFiles()).toEqual([]);
+      expect((await fetch(`${cut.url}/health/ready`)).status).toBe(503);
     } finally {
-      await server.close();
+      await cut.close();
     }
   });
 
   it('when Postgres fails after the object was stored, then the object is removed again', async () => {
-    await sql`CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`.execute(h.service.db);
-    await sql`CREATE TRIGGER refuse_insert BEFORE INSERT ON document FOR EACH ROW EXECUTE FUNCTION refuse()`.execute(h.service.db);
+    await sql`CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`.execute(h.context.db);
+    await sql`CREATE TRIGGER refuse_insert BEFORE INSERT ON document FOR EACH ROW EXECUTE FUNCTION refuse()`.execute(h.context.db);
     try {
       const keys = await h.objectKeys();
       const res = await upload(h, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } });
@@ -46,21 +77,16 @@ describe('failures', () => {
       expect(await h.objectKeys()).toEqual(keys);
       expect(h.tmpFiles()).toEqual([]);
     } finally {
-      await sql`DROP TRIGGER refuse_insert ON document`.execute(h.service.db);
+      await sql`DROP TRIGGER refuse_insert ON document`.execute(h.context.db);
     }
   });
 
   it('when an object has no document row, then the sweeper removes it and keeps the recorded ones', async () => {
     const owner = uniqueSubject();
     const kept = await (await upload(h, practitioner(owner), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } })).json();
-    const s3 = testS3();
-    const storage = createObjectStorage({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: h.bucket, region: 'us-east-1' });
-    const orphanFile = path.join(h.tmpDir, '..', `orphan-${randomUUID()}`);
-    writeFileSync(orphanFile, pdf());
-    const orphanKey = randomUUID();
-    await storage.put(orphanKey, orphanFile, pdf().length, 'application/pdf');
+    const orphanKey = await putOrphan(h);
     expect(await h.objectKeys()).toContain(orphanKey);
-    const result = await h.service.sweep();
+    const result = await sweepOrphans(h.context, h.context.config.SWEEP_MIN_AGE_MS);
     expect(result.removedObjects).toBe(1);
     expect(result.abortedUploads === null || result.abortedUploads >= 0).toBe(true);
     const keys = await h.objectKeys();
@@ -68,5 +94,17 @@ describe('failures', () => {
     expect(keys.length).toBe(await h.rowCount());
     const content = await fetch(`${h.url}/api/v1/uploads/${kept.documentId}/content`, { headers: asUser(practitioner(owner)) });
     expect(content.status).toBe(200);
+  });
+
+  it('when SWEEP_INTERVAL_MS passes, then the sweeper job removes an orphan on its own', async () => {
+    // Nothing is uploaded here: with an age of 0 a sweep may take the object of an upload whose row is not written yet.
+    const swept = await startDocuments({ SWEEP_INTERVAL_MS: '1000' });
+    try {
+      const orphanKey = await putOrphan(swept);
+      expect(await swept.objectKeys()).toEqual([orphanKey]);
+      await eventually(async () => ((await swept.objectKeys()).length === 0 ? true : undefined));
+    } finally {
+      await swept.close();
+    }
   });
 });

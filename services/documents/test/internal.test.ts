@@ -1,9 +1,9 @@
 import { asService, asUser, practitioner, uniqueSubject } from '@register/testkit';
-import { png, startHarness, upload, uploadPdf, type Harness } from './harness';
+import { png, startDocuments, upload, uploadPdf, type Harness } from './support/harness';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startDocuments();
 });
 afterAll(async () => {
   await h.close();

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import { asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
-import { LARGEST_UPLOAD_BYTES } from '../src/domain/categories';
-import { MIB, pdf, png, startHarness, svg, upload, type Harness } from './harness';
+import { LARGEST_UPLOAD_BYTES } from '../src/uploads/categories';
+import { MIB, pdf, png, startDocuments, svg, upload, type Harness } from './support/harness';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startDocuments();
 });
 afterAll(async () => {
   await h.close();

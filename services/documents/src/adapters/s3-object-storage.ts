@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as Minio from 'minio';
 import { DomainError } from '@register/problem';
+import type { ObjectStorage } from '../uploads/object-storage';
 
 export interface StorageConfig {
   endpoint: string;
@@ -16,21 +16,9 @@ export interface StorageConfig {
   timeoutMs?: number;
 }
 
-export interface StoredObject {
-  key: string;
-  lastModified: Date;
-}
-
-/** Document bytes in an S3 bucket (MinIO in production, s3rver embedded). */
-export interface ObjectStorage {
+/** The S3 adapter of the storage port, with what only the composition root needs: the bucket made, readiness. */
+export interface S3ObjectStorage extends ObjectStorage {
   ensureBucket(): Promise<void>;
-  /** Streams a spooled file of known size into one object; never holds the file in memory. */
-  put(key: string, filePath: string, sizeBytes: number, contentType: string): Promise<void>;
-  get(key: string): Promise<Readable>;
-  remove(key: string): Promise<void>;
-  list(): AsyncIterable<StoredObject>;
-  /** Aborts multipart uploads started before `before`; null when the endpoint cannot list them (s3rver). */
-  abortIncompleteUploads(before: Date): Promise<number | null>;
   ready(): Promise<boolean>;
 }
 
@@ -44,7 +32,8 @@ function isTransportError(err: unknown): boolean {
   return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ESOCKETTIMEDOUT'].includes(code);
 }
 
-export function createObjectStorage(config: StorageConfig): ObjectStorage {
+/** Document bytes in an S3 bucket (MinIO in production, s3rver embedded), through the minio client. */
+export function createObjectStorage(config: StorageConfig): S3ObjectStorage {
   const url = new URL(config.endpoint);
   const useSSL = url.protocol === 'https:';
   const client = new Minio.Client({

@@ -1,26 +1,29 @@
 import { z } from 'zod';
-import type { ConsumeOutcome } from '@register/service-kit';
-import { deleteApplicationDocuments, lockApplication } from '../data-access/documents.repository';
-import type { ManageDeps } from './manage-documents';
+import { applications } from '@register/contracts';
+import { DurableConsumer, type Job } from '@register/service-kit';
+import type { Context } from '../context';
+import { deleteApplicationDocumentsOf } from './delete-application-documents';
 
-const applicationDeleted = z.object({ type: z.literal('application.deleted'), data: z.object({ applicationId: z.string().min(1).max(64) }) });
+const deleted = applications.events.deleted;
+const DeletedEvent = z.object({ type: z.literal(deleted.type), data: deleted.data });
 
 /**
- * An admin deleted an application (case): its documents are personal data without a purpose now, so their
- * rows and bytes go, and a link to that application that arrives later is refused. Idempotent: a
- * redelivery finds nothing more to delete. Bytes that cannot be removed now are orphans for the sweeper.
+ * The durable consumer of the applications' `application.deleted`, as a job of the service: the case's
+ * documents are removed before the ack, so a crash or a redelivery loses nothing. Named `consumer`: the
+ * readiness check of that name is false while it pulls no messages.
  */
-export async function onApplicationDeleted(deps: ManageDeps, payload: unknown): Promise<ConsumeOutcome> {
-  const event = applicationDeleted.safeParse(payload);
-  if (!event.success) return 'malformed';
-  const { applicationId } = event.data.data;
-  const objectKeys = await deps.db.transaction().execute(async (trx) => {
-    await lockApplication(trx, applicationId);
-    return deleteApplicationDocuments(trx, applicationId);
+export function applicationDeletedConsumer(ctx: Context): Job {
+  const consumer = new DurableConsumer({
+    events: ctx.events,
+    durable: ctx.config.APPLICATION_EVENTS_CONSUMER,
+    filter: deleted.subject,
+    logger: ctx.logger.child({ subsystem: 'application-events' }),
+    handle: async (_subject, payload) => {
+      const event = DeletedEvent.safeParse(payload);
+      if (!event.success) return 'malformed';
+      await deleteApplicationDocumentsOf(ctx, event.data.data.applicationId);
+      return 'handled';
+    },
   });
-  for (const key of objectKeys) {
-    await deps.storage.remove(key).catch((err: unknown) => deps.logger.warn({ err, objectKey: key }, 'object not removed; left for the sweeper'));
-  }
-  if (objectKeys.length > 0) deps.logger.info({ applicationId, documents: objectKeys.length }, 'documents of a deleted application removed');
-  return 'handled';
+  return { name: 'consumer', start: () => consumer.start(), stop: () => consumer.stop(), ready: () => consumer.isRunning() };
 }

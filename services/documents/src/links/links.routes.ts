@@ -1,45 +1,62 @@
-import { Router } from 'express';
 import { documents } from '@register/contracts';
-import { categoriesFor } from '../domain/categories';
-import { checkLink, confirmOrgLogo, documentsOfApplication, linkToApplication, lookupDocuments } from '../domain/links';
-import type { UploadDeps } from '../domain/upload-document';
-import { linkBody, lookupBody } from './internal.schemas';
-import { categoriesQuery } from './uploads.schemas';
+import { defineOperation } from '@register/service-kit';
+import type { Context } from '../context';
+import { confirmOrgLogo, documentsOfApplication, lookupDocuments } from './application-documents';
+import { checkLink, linkToApplication } from './link-documents';
+import { ApplicationIdParams, OrgLogoParams } from './links.schemas';
 
-/**
- * The API other services call with a signed service identity (the kit refuses anyone else on /internal/*).
- * The applications service links documents on submit; the letters service confirms a logo.
- */
-export function internalRouter(deps: UploadDeps): Router {
-  const router = Router();
+const { internal } = documents;
 
-  router.get('/internal/uploads/categories', (req, res) => {
-    const q = categoriesQuery.parse(req.query);
-    res.json({ categories: categoriesFor(q.wizardId, { diplomaHerkomst: q.diplomaHerkomst ?? null, taalvaardigheid: q.taalvaardigheid ?? null }) });
-  });
+// The API other services call with a signed service identity: the applications service checks and links a
+// submit's documents and lists a case's; the letters service confirms a template's logo.
 
-  router.post('/internal/documents/lookup', async (req, res) => {
-    const body = lookupBody.parse(req.body);
-    res.json({ documents: await lookupDocuments(deps.db, body.owner, body.documentIds) });
-  });
+const checkDocumentLinks = defineOperation({
+  internal: { method: 'POST', path: internal.paths.linkCheck },
+  operationId: 'checkDocumentLinks',
+  summary: 'Check whether documents may be linked to an application (internal)',
+  description: 'The dry run of the link: 200 with every document the link would refuse (`documents[i].documentId`); an empty list means every document may be linked. Links nothing.',
+  body: internal.linkRequest,
+  responses: { 200: internal.linkCheckResponse },
+  handle: async (ctx: Context, { body }) => ({ body: { rejected: await checkLink(ctx.db, body) } }),
+});
 
-  router.post(documents.internal.paths.linkCheck, async (req, res) => {
-    const body = documents.internal.linkRequest.parse(req.body);
-    res.json({ rejected: await checkLink(deps.db, body) });
-  });
+const linkDocumentsOperation = defineOperation({
+  internal: { method: 'POST', path: internal.paths.link },
+  operationId: 'linkDocuments',
+  summary: 'Link documents to a submitted application (internal)',
+  description: 'All or nothing; repeating the same call answers the same. 422 `links-rejected` names each refused document and links none.',
+  body: internal.linkRequest,
+  responses: { 200: internal.linkResponse },
+  problems: [422],
+  handle: async (ctx: Context, { body }) => ({ body: { linked: await linkToApplication(ctx.db, body, ctx.clock.now()) } }),
+});
 
-  router.post('/internal/links', async (req, res) => {
-    const body = linkBody.parse(req.body);
-    res.json({ linked: await linkToApplication(deps.db, body, deps.clock.now()) });
-  });
+const listApplicationDocuments = defineOperation({
+  internal: { method: 'GET', path: internal.paths.documentsOf },
+  operationId: 'listApplicationDocuments',
+  summary: 'The documents linked to an application (internal)',
+  params: ApplicationIdParams,
+  responses: { 200: internal.documentsOfResponse },
+  handle: async (ctx: Context, { params }) => ({ body: await documentsOfApplication(ctx.db, params.applicationId) }),
+});
 
-  router.get('/internal/applications/:applicationId/documents', async (req, res) => {
-    res.json(await documentsOfApplication(deps.db, req.params.applicationId));
-  });
+const confirmOrgLogoOperation = defineOperation({
+  internal: { method: 'POST', path: internal.paths.confirmOrgLogo },
+  operationId: 'confirmOrgLogo',
+  summary: 'Confirm that a document is an organisation logo upload (internal)',
+  params: OrgLogoParams,
+  responses: { 200: internal.confirmOrgLogoResponse },
+  handle: async (ctx: Context, { params }) => ({ body: await confirmOrgLogo(ctx.db, params.documentId) }),
+});
 
-  router.post('/internal/org-logos/:documentId/confirm', async (req, res) => {
-    res.json(await confirmOrgLogo(deps.db, req.params.documentId));
-  });
+/** Deprecated: the applications service's submit still reads the documents itself until it asks link-check. */
+const lookupDocumentsOperation = defineOperation({
+  internal: { method: 'POST', path: internal.paths.lookup },
+  operationId: 'lookupDocuments',
+  summary: 'The owner’s documents among the ids asked (internal, deprecated)',
+  body: internal.lookupRequest,
+  responses: { 200: internal.lookupResponse },
+  handle: async (ctx: Context, { body }) => ({ body: { documents: await lookupDocuments(ctx.db, body.owner, body.documentIds) } }),
+});
 
-  return router;
-}
+export const linksRoutes = [checkDocumentLinks, linkDocumentsOperation, listApplicationDocuments, confirmOrgLogoOperation, lookupDocumentsOperation];

@@ -1,23 +1,21 @@
 import { DomainError } from '@register/problem';
 
 /** decisions §6: the one place that knows the wizards, their categories and when one is required. */
-export interface DocumentCategory {
+export interface CategoryConfig {
   categoryId: string;
   label: string;
   description: string;
-  required: boolean;
   acceptedTypes: string[];
   maxSizeMb: number;
   multiple: boolean;
   allowPostDelivery: boolean;
+  requiredWhen: (answers: WizardAnswers) => boolean;
 }
 
 export interface WizardAnswers {
-  diplomaHerkomst: 'digitaal' | 'handmatig' | null;
-  taalvaardigheid: 'ja' | 'nee' | null;
+  diplomaHerkomst?: 'digitaal' | 'handmatig' | undefined;
+  taalvaardigheid?: 'ja' | 'nee' | undefined;
 }
-
-type CategoryConfig = Omit<DocumentCategory, 'required'> & { requiredWhen: (answers: WizardAnswers) => boolean };
 
 const PROOF = ['application/pdf', 'image/jpeg', 'image/png'];
 const never = () => false;
@@ -54,7 +52,7 @@ export const WIZARDS: Readonly<Record<string, readonly CategoryConfig[]>> = {
       multiple: false,
       allowPostDelivery: true,
       // Nothing of intake is required before a diploma is chosen (decisions §6).
-      requiredWhen: (a) => a.diplomaHerkomst !== null && a.taalvaardigheid === 'ja',
+      requiredWhen: (a) => a.diplomaHerkomst !== undefined && a.taalvaardigheid === 'ja',
     },
     overig,
   ],
@@ -98,15 +96,17 @@ export const WIZARDS: Readonly<Record<string, readonly CategoryConfig[]>> = {
 export const ORGANISATIE_LOGO = 'organisatie-logo';
 const MIB = 1024 * 1024;
 
-/** The categories of a wizard with `required` computed from the answers. */
-export function categoriesFor(wizardId: string, answers: WizardAnswers): DocumentCategory[] {
+/** The categories of a wizard with `required` computed from the answers (the DocumentCategory view). */
+export function categoriesFor(wizardId: string, answers: WizardAnswers) {
   const wizard = WIZARDS[wizardId];
   if (!wizard) throw new DomainError('validation', 'Unknown wizard.', [{ field: 'wizardId', code: 'unknown', detail: `Unknown wizard ${wizardId}.` }]);
   return wizard.map(({ requiredWhen, ...category }) => ({ ...category, acceptedTypes: [...category.acceptedTypes], required: requiredWhen(answers) }));
 }
 
+export type Category = Omit<CategoryConfig, 'requiredWhen'>;
+
 /** Uploads validate against the maximal set of the wizard, so a category that turned optional still accepts. */
-export function findCategory(wizardId: string, categoryId: string): Omit<CategoryConfig, 'requiredWhen'> | null {
+export function findCategory(wizardId: string, categoryId: string): Category | null {
   const category = WIZARDS[wizardId]?.find((c) => c.categoryId === categoryId);
   if (!category) return null;
   const { requiredWhen: _unused, ...rest } = category;

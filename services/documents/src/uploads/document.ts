@@ -1,26 +1,12 @@
-import type { DocumentRow } from '../data-access/documents.table';
+import type { DocumentRow } from './documents.table';
+import type { UploadedDocument } from './uploads.schemas';
 
-export type UploadStatusValue = 'ontvangen' | 'gekoppeld' | 'onbekend';
-
-/** The 201 body of POST /api/v1/uploads (decisions §6), every field present. */
-export interface UploadedDocument {
-  documentId: string;
-  localId: string | null;
-  wizardId: string;
-  categoryId: string;
-  applicationId: string | null;
-  fileName: string;
-  contentType: string;
-  sizeBytes: number;
-  sha256: string;
-  status: UploadStatusValue;
-  createdAt: string;
-}
-
-export function statusOf(row: Pick<DocumentRow, 'linked_application_id'>): UploadStatusValue {
+/** An unlinked document is `ontvangen`; one linked to a submitted application `gekoppeld`. */
+export function statusOf(row: Pick<DocumentRow, 'linked_application_id'>): 'ontvangen' | 'gekoppeld' {
   return row.linked_application_id === null ? 'ontvangen' : 'gekoppeld';
 }
 
+/** The 201 body of POST /api/v1/uploads (decisions §6), every field present. */
 export function toUploadedDocument(row: DocumentRow): UploadedDocument {
   return {
     documentId: row.id,

@@ -1,5 +1,4 @@
 import type { ColumnType, Selectable } from 'kysely';
-import type { WithOutbox } from '@register/service-kit';
 
 export interface DocumentTable {
   id: string;
@@ -18,16 +17,6 @@ export interface DocumentTable {
   linked_application_id: string | null;
   linked_at: Date | null;
   created_at: ColumnType<Date, Date | undefined, never>;
-}
-
-export interface DeletedApplicationTable {
-  application_id: string;
-  deleted_at: ColumnType<Date, Date | undefined, never>;
-}
-
-export interface DocumentsDb extends WithOutbox {
-  document: DocumentTable;
-  deleted_application: DeletedApplicationTable;
 }
 
 export type DocumentRow = Selectable<DocumentTable>;

@@ -4,11 +4,10 @@ import { unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Request, RequestHandler } from 'express';
 import multer, { MulterError, type StorageEngine } from 'multer';
 import { DomainError } from '@register/problem';
 import { discardRequestBody } from '@register/service-kit';
-import { SNIFF_BYTES } from '../domain/content-type';
+import { SNIFF_BYTES } from './content-type';
 
 /** A file part written to a temp file while its size, sha256 and first bytes were taken on the way. */
 export interface SpooledFile {
@@ -20,7 +19,18 @@ export interface SpooledFile {
 }
 
 /** Decides, from the fields that arrived before the file, the byte limit (or throws a 403/400 early). */
-export type AdmitFile = (req: Request) => number;
+export type AdmitFile = (fieldsSoFar: Record<string, unknown>) => number;
+
+/** multer's own request and response types (Express's), taken from multer so this file needs no express. */
+type UploadHandler = ReturnType<ReturnType<typeof multer>['single']>;
+type MultipartRequest = Parameters<UploadHandler>[0];
+type MultipartResponse = Parameters<UploadHandler>[1];
+
+/** What a multipart upload carried: its text fields (unvalidated) and the spooled file part, if any. */
+export interface ReceivedForm {
+  fields: Record<string, unknown>;
+  file: SpooledFile | null;
+}
 
 const payloadTooLarge = () => new DomainError('payload-too-large', 'The file is larger than this category allows.');
 
@@ -64,7 +74,7 @@ function spoolStorage(tmpDir: string, admit: AdmitFile): StorageEngine {
     _handleFile(req, file, cb) {
       let maxBytes: number;
       try {
-        maxBytes = admit(req as Request);
+        maxBytes = admit({ ...(req.body as Record<string, unknown> | undefined) });
       } catch (err) {
         file.stream.resume();
         return cb(err as Error);
@@ -89,7 +99,7 @@ function spoolStorage(tmpDir: string, admit: AdmitFile): StorageEngine {
   };
 }
 
-export interface UploadParserOptions {
+export interface ReceiveOptions {
   tmpDir: string;
   /** Hard ceiling for any file: the largest category. */
   maxFileBytes: number;
@@ -105,27 +115,26 @@ function toDomainError(err: unknown): unknown {
   return new DomainError('validation', 'The multipart form is invalid.', [{ field: err.field ?? 'file', code: err.code, detail: err.message }]);
 }
 
-/** multer with every limit set explicitly (its defaults are Infinity) and the spooling engine. */
-export function uploadParser(options: UploadParserOptions): RequestHandler {
+/**
+ * Receives a multipart upload with multer (every limit set explicitly: its defaults are Infinity) and the
+ * spooling engine. Rejects with a domain error (413, 400, or what `admit` threw); the temp file is then gone.
+ */
+export async function receiveUpload(req: MultipartRequest, res: MultipartResponse, options: ReceiveOptions): Promise<ReceivedForm> {
+  // A declared length beyond any category is answered 413 at once, before any of it is spooled.
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) {
+    // Read on (up to the largest upload) instead of closing: the client (the gateway) then reads the 413
+    // rather than a reset, which it used to answer as a failed service (503).
+    discardRequestBody(req, options.maxFileBytes);
+    throw payloadTooLarge();
+  }
   const upload = multer({
     storage: spoolStorage(options.tmpDir, options.admit),
     // Browsers send UTF-8 file names without a charset parameter.
     defParamCharset: 'utf8',
     limits: { fileSize: options.maxFileBytes, files: 1, fields: 8, parts: 9, fieldNameSize: 64, fieldSize: 512, headerPairs: 20, fieldNestingDepth: 0, fieldArrayIndexLimit: 0 },
   }).single('file');
-  return (req, res, next) => {
-    // A declared length beyond any category is answered 413 at once, before any of it is spooled.
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) {
-      // Read on (up to the largest upload) instead of closing: the client (the gateway) then reads the 413
-      // rather than a reset, which it used to answer as a failed service (503).
-      discardRequestBody(req, options.maxFileBytes);
-      return next(payloadTooLarge());
-    }
-    upload(req, res, (err?: unknown) => next(err === undefined ? undefined : toDomainError(err)));
-  };
-}
-
-export function spooledFileOf(req: Request): SpooledFile | null {
-  return (req.file as (Express.Multer.File & { spooled?: SpooledFile }) | undefined)?.spooled ?? null;
+  await new Promise<void>((resolve, reject) => upload(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(toDomainError(err)))));
+  const file = (req.file as (Express.Multer.File & { spooled?: SpooledFile }) | undefined)?.spooled ?? null;
+  return { fields: { ...(req.body as Record<string, unknown> | undefined) }, file };
 }

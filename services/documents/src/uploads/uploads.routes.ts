@@ -1,104 +1,85 @@
 import { rm } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
-import { Router, type Request, type Response } from 'express';
-import { hasCapability, identityOf, mountRoute, type Identity } from '@register/authz';
-import { DomainError } from '@register/problem';
-import { correlationIdOf } from '@register/problem';
-import { categoriesFor, LARGEST_UPLOAD_BYTES, maxBytesOf } from '../domain/categories';
-import { adminDeleteDocument, deleteOwnDocument, openContent, uploadStatus } from '../domain/manage-documents';
-import { admitUpload, uploadDocument, type UploadDeps, type UploadFields } from '../domain/upload-document';
-import { spooledFileOf, uploadParser } from './upload-parser';
-import { categoriesQuery, documentIdParam, statusQuery } from './uploads.schemas';
+import { documents } from '@register/contracts';
+import { hasCapability, type Identity } from '@register/authz';
+import { defineOperation } from '@register/service-kit';
+import type { Context } from '../context';
+import { categoriesFor, LARGEST_UPLOAD_BYTES } from './categories';
+import { deleteOwnDocument } from './delete-own-document';
+import { uploadDocument } from './upload-document';
+import { receiveUpload } from './upload-parser';
+import { acceptUploadForm, fileLimitOf } from './upload-rules';
+import { uploadStatus } from './upload-status';
+import { DocumentIdParams, StatusQuery, UploadCategoriesSchema, UploadedDocumentSchema, UploadForm, UploadStatusSchema } from './uploads.schemas';
 
-export interface UploadsRouterDeps extends UploadDeps {
-  tmpDir: string;
-}
+/** The route rules guarantee `applications:own`, which only a practitioner holds. */
+const ownerOf = (identity: Identity | null): string => (identity?.practitioner as { subject: string }).subject;
 
-function fieldsOf(body: unknown): UploadFields {
-  const b = (body ?? {}) as Record<string, unknown>;
-  const text = (name: string) => (typeof b[name] === 'string' ? (b[name] as string) : null);
-  return { wizardId: text('wizardId'), categoryId: text('categoryId'), localId: text('localId'), applicationId: text('applicationId') };
-}
+const listUploadCategories = defineOperation({
+  rule: documents.routes.categories,
+  operationId: 'listUploadCategories',
+  summary: 'List the document categories of a wizard',
+  description:
+    'The categories of `wizardId` (`intake`, `herregistratie`, `orgtemplate`) with `required` computed from the answers given: the diploma only when `diplomaHerkomst=handmatig`, the language proof only when a diploma is chosen and `taalvaardigheid=ja`, and nothing of intake before a diploma is chosen. An unknown wizard or answer is a 400.',
+  query: documents.internal.categoriesQuery,
+  responses: { 200: UploadCategoriesSchema },
+  handle: (_ctx: Context, { query }) => ({ body: { categories: categoriesFor(query.wizardId, query) } }),
+});
 
-/** The route table guarantees `applications:own`, which only a practitioner holds. */
-function ownerOf(res: Response): { identity: Identity; owner: string } {
-  const identity = identityOf(res) as Identity;
-  return { identity, owner: (identity.practitioner as { subject: string }).subject };
-}
-
-/** RFC 5987/6266 `filename*` value: UTF-8, percent-encoded, also the characters encodeURIComponent keeps. */
-function dispositionOf(fileName: string): string {
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename*=UTF-8''${encoded}`;
-}
-
-export function uploadsRouter(deps: UploadsRouterDeps): Router {
-  const router = Router();
-  const parser = uploadParser({
-    tmpDir: deps.tmpDir,
-    maxFileBytes: LARGEST_UPLOAD_BYTES,
+const uploadDocumentOperation = defineOperation({
+  rule: documents.routes.upload,
+  operationId: 'uploadDocument',
+  summary: 'Upload a document',
+  description:
+    'multipart/form-data with `wizardId`, `categoryId`, optional `localId` (1–64 characters) and `applicationId`, and one file part `file`. Send the fields before the file: a logo without `orgtemplate:edit` (403), an unknown category (400) or a file over `maxSizeMb` MiB (413) is then refused before the bytes are read. The type is detected from the bytes (415 when the category does not accept it); a category that is not `multiple` holds one unlinked document (409). 201 with `Location` to the content.',
+  multipart: UploadForm,
+  responses: { 201: UploadedDocumentSchema },
+  problems: [409, 413, 415, 503],
+  handle: async (ctx: Context, { req, res, identity }) => {
+    const canEditLogo = hasCapability(identity, 'orgtemplate:edit');
     // Fields sent before the file let us refuse (403/400) or cut off (413) before the bytes are read.
-    admit: (req: Request) => {
-      const fields = fieldsOf(req.body);
-      const category = admitUpload(fields, hasCapability(identityOf(req.res as Response), 'orgtemplate:edit'));
-      if (category) return maxBytesOf(category);
-      if (fields.wizardId && fields.categoryId) {
-        throw new DomainError('validation', 'The upload is invalid.', [{ field: 'categoryId', code: 'unknown', detail: `Unknown category ${fields.categoryId} for wizard ${fields.wizardId}.` }]);
-      }
-      return LARGEST_UPLOAD_BYTES;
-    },
-  });
-
-  mountRoute(router, 'documents', 'GET', '/api/v1/uploads/categories', (req, res) => {
-    const q = categoriesQuery.parse(req.query);
-    res.json({ categories: categoriesFor(q.wizardId, { diplomaHerkomst: q.diplomaHerkomst ?? null, taalvaardigheid: q.taalvaardigheid ?? null }) });
-  });
-
-  mountRoute(router, 'documents', 'GET', '/api/v1/uploads/status', async (req, res) => {
-    const { localIds } = statusQuery.parse(req.query);
-    res.json({ results: await uploadStatus(deps.db, ownerOf(res).owner, localIds) });
-  });
-
-  mountRoute(router, 'documents', 'POST', '/api/v1/uploads', parser, async (req, res) => {
-    const { identity, owner } = ownerOf(res);
-    const file = spooledFileOf(req);
-    let document;
+    const form = await receiveUpload(req, res, { tmpDir: ctx.config.UPLOAD_TMP_DIR, maxFileBytes: LARGEST_UPLOAD_BYTES, admit: (fields) => fileLimitOf(fields, canEditLogo) });
     try {
-      document = await uploadDocument(deps, owner, fieldsOf(req.body), file, hasCapability(identity, 'orgtemplate:edit'));
+      const document = await uploadDocument(ctx, ownerOf(identity), acceptUploadForm(form, canEditLogo));
+      return { status: 201, headers: { Location: `/api/v1/uploads/${document.documentId}/content` }, body: document };
     } finally {
       // Gone before the answer, whatever the outcome: the spool holds nothing once a request is done.
-      if (file) await rm(file.path, { force: true });
+      if (form.file) await rm(form.file.path, { force: true });
     }
-    res.status(201).location(`/api/v1/uploads/${document.documentId}/content`).json(document);
-  });
+  },
+});
 
-  mountRoute(router, 'documents', 'GET', '/api/v1/uploads/:documentId/content', async (req, res) => {
-    const { documentId } = documentIdParam.parse(req.params);
-    const { row, body } = await openContent(deps, identityOf(res) as Identity, documentId);
-    res.status(200);
-    res.setHeader('Content-Type', row.content_type);
-    res.setHeader('Content-Length', String(row.size_bytes));
-    res.setHeader('Content-Disposition', dispositionOf(row.file_name));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'private, no-store');
-    // A failure mid-stream cannot become a problem document any more: the connection is cut instead.
-    await pipeline(body, res).catch((err: unknown) => {
-      deps.logger.warn({ err, documentId }, 'content stream failed');
-      res.destroy();
-    });
-  });
+const getUploadStatus = defineOperation({
+  rule: documents.routes.status,
+  operationId: 'getUploadStatus',
+  summary: 'Poll uploads by the client’s own localIds',
+  description: '`ontvangen` (stored), `gekoppeld` (linked to a submitted application) or `onbekend` (no document of the caller with that localId), in the order asked. At most 100 localIds.',
+  query: StatusQuery,
+  responses: { 200: UploadStatusSchema },
+  handle: async (ctx: Context, { query, identity }) => ({ body: { results: await uploadStatus(ctx.db, ownerOf(identity), query.localIds) } }),
+});
 
-  mountRoute(router, 'documents', 'DELETE', '/api/v1/uploads/:documentId', async (req, res) => {
-    const { documentId } = documentIdParam.parse(req.params);
-    await deleteOwnDocument(deps, ownerOf(res).owner, documentId);
-    res.status(204).end();
-  });
+const deleteOwnUpload = defineOperation({
+  rule: documents.routes.deleteOwn,
+  operationId: 'deleteOwnUpload',
+  summary: 'Delete one of the caller’s uploads',
+  description: 'Removes the document and its bytes. Someone else’s document is a bare 404; a document linked to a submitted application is a 409.',
+  params: DocumentIdParams,
+  responses: { 204: null },
+  problems: [409],
+  handle: async (ctx: Context, { params, identity }) => {
+    await deleteOwnDocument(ctx, ownerOf(identity), params.documentId);
+    return {};
+  },
+});
 
-  mountRoute(router, 'documents', 'DELETE', '/api/v1/admin/uploads/:documentId', async (req, res) => {
-    const { documentId } = documentIdParam.parse(req.params);
-    await adminDeleteDocument(deps, identityOf(res) as Identity, documentId, correlationIdOf(res));
-    res.status(204).end();
-  });
+/** Other services read the categories here (the applications service's submit rules). */
+const internalUploadCategories = defineOperation({
+  internal: { method: 'GET', path: documents.internal.paths.categories },
+  operationId: 'internalUploadCategories',
+  summary: 'List the document categories of a wizard (internal)',
+  query: documents.internal.categoriesQuery,
+  responses: { 200: UploadCategoriesSchema },
+  handle: (_ctx: Context, { query }) => ({ body: { categories: categoriesFor(query.wizardId, query) } }),
+});
 
-  return router;
-}
+export const uploadsRoutes = [listUploadCategories, uploadDocumentOperation, getUploadStatus, deleteOwnUpload, internalUploadCategories];

@@ -1,73 +1,65 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { asUser, createTestDatabase, natsUrl, practitioner, removeDurableConsumers, serve, TEST_SECRET, testS3, type TestDatabase } from '@register/testkit';
+import { asUser, natsUrl, practitioner, removeDurableConsumers, startService, testS3, type TestService } from '@register/testkit';
 import type { Identity } from '@register/authz';
-import { createLogger } from '@register/service-kit';
-import { documentsConfigSchema } from '../src/config';
-import { startDocuments, type DocumentsService } from '../src/service';
+import type { Context } from '../../src/context';
+import { start } from '../../src/main';
 
 export const MIB = 1024 * 1024;
 
-export interface Harness {
-  url: string;
-  service: DocumentsService;
+export interface Harness extends TestService<Context> {
   tmpDir: string;
   bucket: string;
   objectKeys(): Promise<string[]>;
   rowCount(): Promise<number>;
   tmpFiles(): string[];
-  close(): Promise<void>;
 }
 
-/** The documents service on port 0 with real Postgres, NATS and S3; its own database, bucket and spool dir. */
-export async function startHarness(): Promise<Harness> {
-  const database: TestDatabase = await createTestDatabase('documents');
+/**
+ * The documents service as it runs in production (its own `runService`), on a database, a bucket, a spool
+ * directory and a durable consumer of its own, with the real Postgres, NATS and S3. `env` adds settings.
+ */
+export async function startDocuments(env: Record<string, string> = {}): Promise<Harness> {
   const s3 = testS3();
   const bucket = `documents-${randomUUID().slice(0, 8)}`;
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'documents-spool-'));
+  // Its own durable consumer: test files run side by side on one NATS and must not take each other's events.
   const consumer = `documents_${randomUUID().slice(0, 8)}`;
-  const config = documentsConfigSchema.parse({
-    PORT: '0',
-    DATABASE_URL: database.url,
-    NATS_URL: natsUrl(),
-    INTERNAL_IDENTITY_SECRET: TEST_SECRET,
-    LOG_LEVEL: 'silent',
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY: s3.accessKey,
-    S3_SECRET_KEY: s3.secretKey,
-    S3_BUCKET: bucket,
-    UPLOAD_TMP_DIR: tmpDir,
-    SWEEP_INTERVAL_MS: String(3600_000),
-    SWEEP_MIN_AGE_MS: '0',
-    // Its own durable consumer: test files run side by side on one NATS and must not take each other's events.
-    APPLICATION_EVENTS_CONSUMER: consumer,
+  const service = await startService(start, {
+    name: 'documents',
+    env: {
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      S3_BUCKET: bucket,
+      UPLOAD_TMP_DIR: tmpDir,
+      SWEEP_INTERVAL_MS: String(3600_000),
+      SWEEP_MIN_AGE_MS: '0',
+      APPLICATION_EVENTS_CONSUMER: consumer,
+      ...env,
+    },
   });
-  const service = await startDocuments(config, createLogger('documents-test', process.env['DOCUMENTS_TEST_LOG'] ?? 'silent'));
-  const server = await serve(http.createServer(service.app));
+  const { db, storage } = service.context;
   return {
-    url: server.url,
-    service,
+    ...service,
     tmpDir,
     bucket,
     async objectKeys() {
       const keys: string[] = [];
-      for await (const o of service.storage.list()) keys.push(o.key);
+      for await (const o of storage.list()) keys.push(o.key);
       return keys.sort();
     },
     async rowCount() {
-      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM document`.execute(service.db);
+      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM document`.execute(db);
       return rows[0]?.n ?? -1;
     },
     tmpFiles: () => readdirSync(tmpDir),
     async close() {
-      await server.close();
-      for (const c of service.closers) await c.close();
-      await database.drop();
+      await service.close();
       await removeDurableConsumers(natsUrl(), [consumer]);
       rmSync(tmpDir, { recursive: true, force: true });
     },
@@ -127,7 +119,7 @@ export interface UploadOptions {
   file?: { bytes: Buffer; name: string; type?: string } | null;
 }
 
-export async function upload(h: Harness, identity: Identity | null, options: UploadOptions): Promise<Response> {
+export async function upload(h: { url: string }, identity: Identity | null, options: UploadOptions): Promise<Response> {
   const form = new FormData();
   for (const name of ['wizardId', 'categoryId', 'localId', 'applicationId'] as const) {
     const value = options[name];
@@ -138,7 +130,7 @@ export async function upload(h: Harness, identity: Identity | null, options: Upl
 }
 
 /** Uploads a PDF into intake/overig (multiple) and returns the 201 body. */
-export async function uploadPdf(h: Harness, subject: string, extra: Partial<UploadOptions> = {}): Promise<{ documentId: string; [k: string]: unknown }> {
+export async function uploadPdf(h: { url: string }, subject: string, extra: Partial<UploadOptions> = {}): Promise<{ documentId: string; [k: string]: unknown }> {
   const res = await upload(h, practitioner(subject), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'bewijs.pdf', type: 'application/pdf' }, ...extra });
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { documentId: string };

@@ -1,0 +1,16 @@
+import type { Readable } from 'node:stream';
+import { hasCapability, type Identity } from '@register/authz';
+import { NotFoundError } from '@register/problem';
+import type { Context } from '../context';
+import { isDocumentId } from '../uploads/document';
+import { findDocument } from '../uploads/documents.repository';
+import type { DocumentRow } from '../uploads/documents.table';
+
+/** The owner reads their document; a beoordelaar reads one linked to a submitted application. Others: 404. */
+export async function openContent(deps: Pick<Context, 'db' | 'storage'>, identity: Identity | null, documentId: string): Promise<{ row: DocumentRow; body: Readable }> {
+  const row = isDocumentId(documentId) ? await findDocument(deps.db, documentId) : undefined;
+  const owner = identity?.practitioner?.subject ?? null;
+  const allowed = row && identity && (row.owner === owner || (row.linked_application_id !== null && hasCapability(identity, 'CanBeoordelen')));
+  if (!row || !allowed) throw new NotFoundError('document');
+  return { row, body: await deps.storage.get(row.object_key) };
+}
