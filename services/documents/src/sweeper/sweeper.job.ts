@@ -11,6 +11,7 @@ export function sweeperJob(ctx: Context): Job {
   return new JobLoop({
     name: 'sweeper',
     logger,
+    // One pass sweeps the whole bucket, so it never asks for the next pass at once.
     pass: async () => {
       await sweepOrphans({ ...ctx, logger }, ctx.config.SWEEP_MIN_AGE_MS);
       return 0;
