@@ -1,4 +1,5 @@
-import { SUBJECTS, type EventEnvelope } from '@register/service-kit';
+import { applications, auditEvent } from '@register/contracts';
+import type { EventEnvelope } from '@register/service-kit';
 import { uniqueSubject } from '@register/testkit';
 import { insertSubmitted, ordered, pageThrough, subMillisecondRows } from './support/list-rows';
 import { as, startWorld, type World } from './support/setup';
@@ -57,18 +58,21 @@ describe('the journey: create → draft → upload → submit → werkvoorraad �
     expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit: 'toekennen' })).status).toBe(409);
     expect((await me.get(`/api/v1/applications/${id}`)).body.status.tag).toBe('Toegekend');
     const event = await waitFor((e) => e.type === 'application.decided' && (e.data as { applicationId?: string }).applicationId === id);
-    expect((event as { subject?: string }).subject).toBe(SUBJECTS.applicationDecided);
-    expect(event.data).toMatchObject({ besluit: 'toekennen', status: 'Toegekend', referentie: sub.body.referentie });
+    expect((event as { subject?: string }).subject).toBe(applications.events.decided.subject);
+    expect(event.data).toEqual({ applicationId: id, referentie: sub.body.referentie, type: 'intake', besluit: 'toekennen', status: 'Toegekend', decidedAt: expect.stringMatching(/Z$/) });
+    expect(applications.events.decided.data.safeParse(event.data).success).toBe(true);
   });
 });
 
 describe('application.submitted', () => {
-  it('when submitted, then the event carries the referentie, documents, owner and submittedAt the application got', async () => {
+  it('when submitted, then the event carries the referentie, documents and submittedAt the application got, and no owner', async () => {
     const { me, id, doc, referentie } = await submitted(world);
     const detail = (await me.get(`/api/v1/applications/${id}`)).body;
     const event = await waitFor((e) => e.type === 'application.submitted' && (e.data as { applicationId?: string }).applicationId === id);
-    expect((event as { subject?: string }).subject).toBe(SUBJECTS.applicationSubmitted);
-    expect(event.data).toEqual({ applicationId: id, referentie, type: 'intake', owner: me.subject, documentIds: [doc], submittedAt: detail.submittedAt });
+    expect((event as { subject?: string }).subject).toBe(applications.events.submitted.subject);
+    // No personal data on the bus (issue 11): consumers that need the practitioner ask the internal API.
+    expect(event.data).toEqual({ applicationId: id, referentie, type: 'intake', documentIds: [doc], submittedAt: detail.submittedAt });
+    expect(applications.events.submitted.data.safeParse(event.data).success).toBe(true);
     expect(referentie).toMatch(/^AV-\d{4}-\d{6}$/);
   });
 });
@@ -161,11 +165,11 @@ describe('admin cases', () => {
     expect((await me.get(`/api/v1/applications/${id}`)).status).toBe(404);
     const audit = await waitFor((e) => e.type === 'audit' && (e.data as { action?: string }).action === 'case:admin-delete');
     expect(audit.data).toEqual({ action: 'case:admin-delete', resource: 'case', decision: 'allow', role: 'admin' });
-    expect((audit as { subject?: string }).subject).toBe(SUBJECTS.audit('applications'));
+    expect((audit as { subject?: string }).subject).toBe(auditEvent('applications').subject);
     // The documents service removes the case's documents on this event; it names the application, nobody else.
     const deleted = await waitFor((e) => e.type === 'application.deleted' && (e.data as { applicationId?: string }).applicationId === id);
     expect(deleted.data).toEqual({ applicationId: id });
-    expect((deleted as { subject?: string }).subject).toBe(SUBJECTS.applicationDeleted);
+    expect((deleted as { subject?: string }).subject).toBe(applications.events.deleted.subject);
     expect(deleted.correlationId).toBe(audit.correlationId);
   });
 

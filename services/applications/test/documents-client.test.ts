@@ -1,31 +1,27 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DomainError } from '@register/problem';
 import { InternalClient } from '@register/service-kit';
 import { TEST_SECRET } from '@register/testkit';
 import { CATEGORIES_TTL_MS, DocumentsClient } from '../src/adapters/documents-client';
-import { RestartableServer } from './support/harness';
+import { countingProxy } from './support/counting-proxy';
 import { startDocuments, type DocumentsNeighbour } from './support/neighbours';
 
 /**
  * The category cache (docs/decisions-applications.md, "Category cache"), against the real documents
- * service behind a server that counts the category requests and can be stopped.
+ * service (its own process, which can be stopped) behind a pass-through that counts the category requests.
  */
 let documents: DocumentsNeighbour;
-let front: RestartableServer;
-let categoryRequests = 0;
+let front: Awaited<ReturnType<typeof countingProxy>>;
 
 beforeAll(async () => {
   documents = await startDocuments();
-  front = new RestartableServer((req: IncomingMessage, res: ServerResponse) => {
-    if (req.url?.startsWith('/internal/uploads/categories')) categoryRequests += 1;
-    documents.service.app(req, res);
-  });
-  await front.start();
+  front = await countingProxy(documents.url, (req) => req.url?.startsWith('/internal/uploads/categories') ?? false);
 });
 afterAll(async () => {
-  await front.stop();
+  await front.close();
   await documents.close();
 });
+
+const categoryRequests = () => front.count();
 
 function documentsClient() {
   let now = 1_000_000;
@@ -38,29 +34,29 @@ const required = (list: Array<{ categoryId: string; required: boolean }>) => lis
 describe('DocumentsClient.categories', () => {
   it('when asked again within the TTL, then the documents service is asked once per distinct query', async () => {
     const { client } = documentsClient();
-    const before = categoryRequests;
+    const before = categoryRequests();
     const [a, b] = await Promise.all([client.categories('intake', { diplomaHerkomst: 'handmatig' }), client.categories('intake', { diplomaHerkomst: 'handmatig' })]);
     const c = await client.categories('intake', { diplomaHerkomst: 'handmatig' });
-    expect(categoryRequests - before).toBe(1);
+    expect(categoryRequests() - before).toBe(1);
     expect(required(a)).toEqual(['diploma']);
     expect(b).toEqual(a);
     expect(c).toEqual(a);
     // Other answers are another query with their own `required`.
     expect(required(await client.categories('intake', { diplomaHerkomst: 'digitaal' }))).toEqual([]);
     expect(required(await client.categories('herregistratie', {}))).toEqual(['werkervaring']);
-    expect(categoryRequests - before).toBe(3);
+    expect(categoryRequests() - before).toBe(3);
   });
 
   it('when the TTL has passed, then the documents service is asked again', async () => {
     const { client, advance } = documentsClient();
-    const before = categoryRequests;
+    const before = categoryRequests();
     await client.categories('intake', { diplomaHerkomst: 'handmatig' });
     advance(CATEGORIES_TTL_MS - 1);
     await client.categories('intake', { diplomaHerkomst: 'handmatig' });
-    expect(categoryRequests - before).toBe(1);
+    expect(categoryRequests() - before).toBe(1);
     advance(1);
     await client.categories('intake', { diplomaHerkomst: 'handmatig' });
-    expect(categoryRequests - before).toBe(2);
+    expect(categoryRequests() - before).toBe(2);
   });
 
   it('when a caller changes the list it got, then the cached answer stays as the documents service gave it', async () => {
@@ -73,7 +69,7 @@ describe('DocumentsClient.categories', () => {
   it('when the documents service is down after the TTL, then unavailable, and a failure is never cached', async () => {
     const { client, advance } = documentsClient();
     await client.categories('herregistratie', {});
-    await front.stop();
+    await documents.stop();
     try {
       // Within the TTL the cached answer serves; past it the documents service must answer again.
       expect(required(await client.categories('herregistratie', {}))).toEqual(['werkervaring']);
@@ -82,18 +78,18 @@ describe('DocumentsClient.categories', () => {
       expect(failed).toBeInstanceOf(DomainError);
       expect((failed as DomainError).code).toBe('unavailable');
     } finally {
-      await front.start();
+      await documents.start();
     }
-    const before = categoryRequests;
+    const before = categoryRequests();
     expect(required(await client.categories('herregistratie', {}))).toEqual(['werkervaring']);
-    expect(categoryRequests - before).toBe(1);
+    expect(categoryRequests() - before).toBe(1);
   });
 
   it('when the cache is off (TTL 0), then every call asks the documents service', async () => {
     const client = new DocumentsClient(new InternalClient({ baseUrl: front.url, secret: TEST_SECRET, caller: 'applications', timeoutMs: 2000 }), { categoriesTtlMs: 0 });
-    const before = categoryRequests;
+    const before = categoryRequests();
     await client.categories('intake', { diplomaHerkomst: 'digitaal' });
     await client.categories('intake', { diplomaHerkomst: 'digitaal' });
-    expect(categoryRequests - before).toBe(2);
+    expect(categoryRequests() - before).toBe(2);
   });
 });

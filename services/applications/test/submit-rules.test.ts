@@ -1,7 +1,8 @@
-import { evaluateSubmit, type CategoryRule, type OwnedDocument, type SubmitRequest } from '../src/domain/submit-rules';
+import { zodIssuesToFieldErrors } from '@register/problem';
+import { SubmitApplicationRequest } from '../src/submission/submission.schemas';
+import type { CategoryRule } from '../src/submission/submission-documents';
+import { evaluateSubmit, type FactsQuery, type SubmitOutcome } from '../src/submission/submit-rules';
 
-const APP = 'a0000000-0000-4000-8000-000000000001';
-const OTHER_APP = 'a0000000-0000-4000-8000-000000000002';
 const intakeHandmatig: CategoryRule[] = [
   { categoryId: 'diploma', required: true, allowPostDelivery: true },
   { categoryId: 'taalvaardigheid', required: false, allowPostDelivery: true },
@@ -13,18 +14,36 @@ const herregistratie: CategoryRule[] = [
   { categoryId: 'scholing', required: false, allowPostDelivery: true },
   { categoryId: 'overig', required: false, allowPostDelivery: false },
 ];
-const owned: OwnedDocument[] = [
-  { documentId: 'doc-diploma', categoryId: 'diploma', linkedApplicationId: null },
-  { documentId: 'doc-werk', categoryId: 'werkervaring', linkedApplicationId: null },
-  { documentId: 'doc-overig', categoryId: 'overig', linkedApplicationId: null },
-  { documentId: 'doc-mine-linked', categoryId: 'werkervaring', linkedApplicationId: APP },
-  { documentId: 'doc-elsewhere', categoryId: 'werkervaring', linkedApplicationId: OTHER_APP },
-];
+/**
+ * The documents service's link-check verdict on these fixtures (it alone judges owner, category and links):
+ * the caller's uploads in their own category, and one already linked to this application, may be linked;
+ * doc-foreign (another owner's), doc-overig as werkervaring (another category) and doc-elsewhere (linked
+ * to another application) are refused.
+ */
+const linkable = new Set(['doc-diploma/diploma', 'doc-werk/werkervaring', 'doc-overig/overig', 'doc-mine-linked/werkervaring']);
 const werk = [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-werk' }];
-const ctx = (categories: CategoryRule[]) => ({ applicationId: APP, scholingThreshold: 2080, categories, ownedDocuments: owned });
+
+function documentsService(categories: CategoryRule[]) {
+  const asked: FactsQuery[] = [];
+  const facts = async (query: FactsQuery) => {
+    asked.push(query);
+    const rejected = query.candidates.flatMap((c, i) =>
+      linkable.has(`${c.documentId}/${c.categoryId}`) ? [] : [{ field: `documents[${i}].documentId`, code: 'invalid-document', detail: 'Not an upload of the caller in this category.' }],
+    );
+    return { categories, rejected };
+  };
+  return { asked, facts };
+}
+
+/** A body as the route receives it: parsed by the operation's schema (its 400 names the field), then the rules. */
+async function judge(type: 'intake' | 'herregistratie', raw: Record<string, unknown>, categories: CategoryRule[], scholingThreshold = 2080): Promise<SubmitOutcome> {
+  const body = SubmitApplicationRequest.safeParse(raw);
+  if (!body.success) return { ok: false, slug: 'validation', detail: 'The request body is invalid.', errors: zodIssuesToFieldErrors(body.error) };
+  return evaluateSubmit(type, body.data, scholingThreshold, documentsService(categories).facts);
+}
 
 type Expect = 'ok' | ['validation' | 'scholing-incompleet', string];
-const cases: Array<[string, 'intake' | 'herregistratie', SubmitRequest, CategoryRule[], Expect]> = [
+const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>, CategoryRule[], Expect]> = [
   // Rule 1
   ['intake without diplomaHerkomst', 'intake', { uren: 3000 }, intakeDigitaal, ['validation', 'diplomaHerkomst']],
   ['intake with an unknown diplomaHerkomst', 'intake', { diplomaHerkomst: 'buitenland', uren: 3000 }, intakeDigitaal, ['validation', 'diplomaHerkomst']],
@@ -45,7 +64,7 @@ const cases: Array<[string, 'intake' | 'herregistratie', SubmitRequest, Category
   ['post where the category does not allow it', 'herregistratie', { uren: 100, documents: [...werk, { categoryId: 'overig', channel: 'post' }] }, herregistratie, ['validation', 'documents[1].channel']],
   ['unknown channel', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'fax' }] }, herregistratie, ['validation', 'documents[0].channel']],
   ['unknown category', 'herregistratie', { uren: 100, documents: [...werk, { categoryId: 'diploma', channel: 'post' }] }, herregistratie, ['validation', 'documents[1].categoryId']],
-  ['a document of another owner (not in the lookup)', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-foreign' }] }, herregistratie, ['validation', 'documents[0].documentId']],
+  ['a document of another owner (refused by the documents service)', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-foreign' }] }, herregistratie, ['validation', 'documents[0].documentId']],
   ['a document in another category', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-overig' }] }, herregistratie, ['validation', 'documents[0].documentId']],
   ['a document linked to another application', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-elsewhere' }] }, herregistratie, ['validation', 'documents[0].documentId']],
   ['a document already linked to this application (a retried submit)', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-mine-linked' }] }, herregistratie, 'ok'],
@@ -69,8 +88,8 @@ const cases: Array<[string, 'intake' | 'herregistratie', SubmitRequest, Category
 ];
 
 describe('evaluateSubmit (decisions §5 rules in order)', () => {
-  it.each(cases)('when %s, then the outcome is as the rules say', (_name, type, req, categories, expected) => {
-    const outcome = evaluateSubmit(type, req, ctx(categories));
+  it.each(cases)('when %s, then the outcome is as the rules say', async (_name, type, req, categories, expected) => {
+    const outcome = await judge(type, req, categories);
     if (expected === 'ok') {
       expect(outcome).toMatchObject({ ok: true });
     } else {
@@ -81,14 +100,42 @@ describe('evaluateSubmit (decisions §5 rules in order)', () => {
     }
   });
 
-  it('when the threshold changes, then S1 follows the configured value', () => {
+  it('when the threshold changes, then S1 follows the configured value', async () => {
     const req = { diplomaHerkomst: 'digitaal', uren: 1500 };
-    expect(evaluateSubmit('intake', req, { ...ctx(intakeDigitaal), scholingThreshold: 1000 }).ok).toBe(true);
-    expect(evaluateSubmit('intake', req, { ...ctx(intakeDigitaal), scholingThreshold: 2000 }).ok).toBe(false);
+    expect((await judge('intake', req, intakeDigitaal, 1000)).ok).toBe(true);
+    expect((await judge('intake', req, intakeDigitaal, 2000)).ok).toBe(false);
   });
 
-  it('when digital documents pass, then they are returned for linking', () => {
-    const outcome = evaluateSubmit('herregistratie', { uren: 10, documents: [...werk, { categoryId: 'overig', channel: 'digitaal', documentId: 'doc-overig' }] }, ctx(herregistratie));
+  it('when digital documents pass, then they are returned for linking', async () => {
+    const outcome = await judge('herregistratie', { uren: 10, documents: [...werk, { categoryId: 'overig', channel: 'digitaal', documentId: 'doc-overig' }] }, herregistratie);
     expect(outcome).toEqual({ ok: true, uren: 10, digitaal: [{ documentId: 'doc-werk', categoryId: 'werkervaring' }, { documentId: 'doc-overig', categoryId: 'overig' }] });
+  });
+
+  it('when rule 1 fails, then nothing is asked of the documents service', async () => {
+    const documents = documentsService(intakeHandmatig);
+    const outcome = await evaluateSubmit('intake', SubmitApplicationRequest.parse({ diplomaHerkomst: 'handmatig', uren: 0 }), 2080, documents.facts);
+    expect(outcome).toMatchObject({ ok: false, slug: 'validation' });
+    expect(documents.asked).toEqual([]);
+  });
+
+  it('when rule 1 holds, then the documents service is asked once: the answers\' categories and the digital entries in body order', async () => {
+    const documents = documentsService(intakeHandmatig);
+    const documentsOfBody = [
+      { categoryId: 'diploma', channel: 'post' },
+      { categoryId: 'overig', channel: 'digitaal', documentId: 'doc-overig' },
+      { categoryId: 'diploma', channel: 'digitaal', documentId: 'doc-diploma' },
+    ];
+    await evaluateSubmit('intake', SubmitApplicationRequest.parse({ diplomaHerkomst: 'handmatig', uren: 3000, documents: documentsOfBody }), 2080, documents.facts);
+    expect(documents.asked).toEqual([{ wizardId: 'intake', diplomaHerkomst: 'handmatig', candidates: [{ documentId: 'doc-overig', categoryId: 'overig' }, { documentId: 'doc-diploma', categoryId: 'diploma' }] }]);
+  });
+
+  it('when the documents service refuses a digital entry, then the error names that entry by its place in the body', async () => {
+    const documentsOfBody = [
+      { categoryId: 'werkervaring', channel: 'post' },
+      { categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-werk' },
+      { categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-foreign' },
+    ];
+    const outcome = await judge('herregistratie', { uren: 100, documents: documentsOfBody }, herregistratie);
+    expect(outcome).toMatchObject({ ok: false, slug: 'validation', errors: [{ field: 'documents[2].documentId', code: 'invalid-document' }] });
   });
 });

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { AppDatabase, DemoDiplomasTable, DemoNotesTable, DemoRegistrationsTable } from './database';
+import type { AppDatabase } from '../database';
+import type { DemoDiplomasTable, DemoNotesTable, DemoRegistrationsTable } from '../registration/demo-registry.table';
 
 type Reg = Insertable<DemoRegistrationsTable>;
 const reg = (r: Partial<Reg> & Pick<Reg, 'subject' | 'naam' | 'beroep' | 'status_tag'>): Reg => ({

@@ -1,17 +1,14 @@
 import type { Kysely } from 'kysely';
-import { addDays } from '../domain/clock';
-import {
-  NOT_REGISTERED,
-  type Aantekening,
-  type Address,
-  type Diploma,
-  type EducationSource,
-  type PopulationSource,
-  type RegisterSource,
-  type Registration,
-  type RegistrationTag,
-} from '../domain/registration';
-import type { AppDatabase } from '../data-access/database';
+import type { AppDatabase } from '../database';
+import type { Aantekening, Address, Registration } from '../registration/registration.schemas';
+import { NOT_REGISTERED, type Diploma, type EducationSource, type PopulationSource, type RegisterSource } from '../registration/sources';
+
+/** Calendar arithmetic on YYYY-MM-DD strings (UTC midnight, so no DST shifts). */
+function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00.000Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
 
 /** The shipped register source: demo rows in this service's database (decisions §7). */
 export class DemoRegisterSource implements RegisterSource {
@@ -20,6 +17,7 @@ export class DemoRegisterSource implements RegisterSource {
   async registrationOf(subject: string, today: string): Promise<Registration> {
     const row = await this.db.selectFrom('demo_registrations').selectAll().where('subject', '=', subject).executeTakeFirst();
     if (!row) return NOT_REGISTERED;
+    // Dates are stored as day offsets from today, so the demo subjects keep their meaning on every day.
     const relative = (days: number | null) => (days === null ? null : addDays(today, days));
     return {
       registerNummer: row.register_nummer,
@@ -28,7 +26,7 @@ export class DemoRegisterSource implements RegisterSource {
       registratiedatum: row.registratiedatum,
       geboortedatum: row.geboortedatum,
       status: {
-        tag: row.status_tag as RegistrationTag,
+        tag: row.status_tag,
         herregistratieDatum: relative(row.herregistratie_over_dagen),
         geschorstTot: relative(row.geschorst_over_dagen),
         reden: row.reden,

@@ -1,51 +1,34 @@
-import { DomainError } from '@register/problem';
+import { z } from 'zod';
+import { documents } from '@register/contracts';
+import { DomainError, type FieldError } from '@register/problem';
 import type { InternalClient } from '@register/service-kit';
-import type { DocumentLinkRef } from '../data-access/database';
+import type { CaseDocument, CaseDocumentsPort } from '../assessment/case-documents';
+import type { DocumentLinkPort, LinkOutcome } from '../document-linking/document-links';
+import type { CategoryRule, LinkCandidate, SubmitDocumentsPort } from '../submission/submission-documents';
 
-export interface DocumentCategory {
-  categoryId: string;
-  label: string | null;
-  description: string | null;
-  required: boolean;
-  acceptedTypes: string[] | null;
-  maxSizeMb: number;
-  multiple: boolean;
-  allowPostDelivery: boolean;
-}
+const api = documents.internal;
+type LinkRequest = z.input<typeof api.linkRequest>;
 
-export interface LookedUpDocument {
-  documentId: string;
-  categoryId: string;
-  wizardId: string;
-  fileName: string;
-  linkedApplicationId: string | null;
-}
-
-export interface ApplicationDocument {
-  documentId: string;
-  categoryId: string;
-  fileName: string;
-}
-
-/** Outcome of a link call: `rejected` is permanent (422), `unavailable` is worth retrying. */
-export type LinkOutcome = { kind: 'linked' } | { kind: 'rejected'; detail: string } | { kind: 'unavailable'; detail: string };
-
-/** The documents service's internal API as this service uses it (the one source of categories). */
-export interface DocumentsPort {
-  categories(wizardId: string, answers: { diplomaHerkomst?: string | null; taalvaardigheid?: string | null }): Promise<DocumentCategory[]>;
-  lookup(owner: string, documentIds: string[]): Promise<LookedUpDocument[]>;
-  link(applicationId: string, owner: string, documents: DocumentLinkRef[]): Promise<LinkOutcome>;
-  documentsOf(applicationId: string): Promise<ApplicationDocument[]>;
-}
+/** UploadCategories (spec), as far as submit reads it. */
+const categoriesResponse = z.object({
+  categories: z.array(z.object({ categoryId: z.string(), required: z.boolean(), allowPostDelivery: z.boolean() }).loose()),
+});
 
 function unexpected(what: string, status: number): DomainError {
   return new DomainError('unavailable', `The documents service answered ${status} to ${what}.`);
 }
 
+/** An answer that breaks the contract is treated like no answer: the request fails with 503, nothing changed. */
+function parsed<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(body);
+  if (!result.success) throw new DomainError('unavailable', `The documents service answered ${what} outside its contract.`);
+  return result.data;
+}
+
 /**
- * How long an answer of `GET /internal/uploads/categories` is reused (docs/decisions-applications.md,
- * "Category cache"). The categories are the documents service's static configuration per wizard; it stays
- * the one source, and a change there reaches submit within this time.
+ * How long an answer of the categories API is reused (docs/decisions-applications.md, "Category cache").
+ * The categories are the documents service's static configuration per wizard; it stays the one source, and
+ * a change there reaches submit within this time.
  */
 export const CATEGORIES_TTL_MS = 60_000;
 /** Distinct category queries kept; there are a handful (wizard × the answers that decide `required`). */
@@ -58,8 +41,9 @@ export interface DocumentsClientOptions {
   now?: () => number;
 }
 
-export class DocumentsClient implements DocumentsPort {
-  private readonly categoryCache = new Map<string, { expiresAt: number; categories: Promise<readonly DocumentCategory[]> }>();
+/** The documents service's internal API (the one source of categories and of the rule that a document may be linked). */
+export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, CaseDocumentsPort {
+  private readonly categoryCache = new Map<string, { expiresAt: number; categories: Promise<readonly CategoryRule[]> }>();
 
   constructor(
     private readonly client: InternalClient,
@@ -71,11 +55,11 @@ export class DocumentsClient implements DocumentsPort {
    * CATEGORIES_TTL_MS, concurrent callers share one request, and a failure is never cached (the next
    * caller asks again, so a documents service that is down still means 503 once the entry expired).
    */
-  async categories(wizardId: string, answers: { diplomaHerkomst?: string | null; taalvaardigheid?: string | null }): Promise<DocumentCategory[]> {
-    const q = new URLSearchParams({ wizardId });
-    if (answers.diplomaHerkomst) q.set('diplomaHerkomst', answers.diplomaHerkomst);
-    if (answers.taalvaardigheid) q.set('taalvaardigheid', answers.taalvaardigheid);
-    const path = `/internal/uploads/categories?${q.toString()}`;
+  async categories(wizardId: string, answers: { diplomaHerkomst?: string | null; taalvaardigheid?: string | null }): Promise<CategoryRule[]> {
+    const query: Record<string, string> = { wizardId };
+    if (answers.diplomaHerkomst) query.diplomaHerkomst = answers.diplomaHerkomst;
+    if (answers.taalvaardigheid) query.taalvaardigheid = answers.taalvaardigheid;
+    const path = `${api.paths.categories}?${new URLSearchParams(query).toString()}`;
     const ttl = this.options.categoriesTtlMs ?? CATEGORIES_TTL_MS;
     if (ttl <= 0) return this.fetchCategories(path);
     const now = (this.options.now ?? Date.now)();
@@ -91,23 +75,27 @@ export class DocumentsClient implements DocumentsPort {
     return [...(await categories)];
   }
 
-  private async fetchCategories(path: string): Promise<DocumentCategory[]> {
-    const res = await this.client.request<{ categories: DocumentCategory[] }>('GET', path);
+  private async fetchCategories(path: string): Promise<CategoryRule[]> {
+    const res = await this.client.request<unknown>('GET', path);
     if (res.status !== 200) throw unexpected('categories', res.status);
-    return res.body.categories;
+    return parsed(categoriesResponse, res.body, 'categories').categories;
   }
 
-  async lookup(owner: string, documentIds: string[]): Promise<LookedUpDocument[]> {
-    if (documentIds.length === 0) return [];
-    const res = await this.client.request<{ documents: LookedUpDocument[] }>('POST', '/internal/documents/lookup', { owner, documentIds });
-    if (res.status !== 200) throw unexpected('lookup', res.status);
-    return res.body.documents;
+  /** Whether these documents may be linked: the documents service's rule, whose refusals submit reports as they are. */
+  async checkLink(request: LinkRequest): Promise<FieldError[]> {
+    const res = await this.client.request<unknown>('POST', api.paths.linkCheck, request);
+    if (res.status !== 200) throw unexpected('link-check', res.status);
+    return parsed(api.linkCheckResponse, res.body, 'link-check').rejected;
   }
 
-  async link(applicationId: string, owner: string, documents: DocumentLinkRef[]): Promise<LinkOutcome> {
+  async link(applicationId: string, owner: string, documentRefs: LinkCandidate[]): Promise<LinkOutcome> {
+    const body: LinkRequest = { applicationId, owner, documents: documentRefs };
     try {
-      const res = await this.client.request<unknown>('POST', '/internal/links', { applicationId, owner, documents });
-      if (res.status === 200) return { kind: 'linked' };
+      const res = await this.client.request<unknown>('POST', api.paths.link, body);
+      if (res.status === 200) {
+        // Linking is idempotent there: an answer outside the contract is retried like no answer.
+        return api.linkResponse.safeParse(res.body).success ? { kind: 'linked' } : { kind: 'unavailable', detail: 'link answer outside the contract' };
+      }
       if (res.status === 422) return { kind: 'rejected', detail: 'the documents service refused the link' };
       return { kind: 'unavailable', detail: `documents service answered ${res.status}` };
     } catch (err) {
@@ -116,9 +104,9 @@ export class DocumentsClient implements DocumentsPort {
     }
   }
 
-  async documentsOf(applicationId: string): Promise<ApplicationDocument[]> {
-    const res = await this.client.request<ApplicationDocument[]>('GET', `/internal/applications/${encodeURIComponent(applicationId)}/documents`);
+  async documentsOf(applicationId: string): Promise<CaseDocument[]> {
+    const res = await this.client.request<unknown>('GET', api.paths.documentsOf.replace(':applicationId', encodeURIComponent(applicationId)));
     if (res.status !== 200) throw unexpected('documents of an application', res.status);
-    return res.body;
+    return parsed(api.documentsOfResponse, res.body, 'documents of an application');
   }
 }

@@ -1,19 +1,9 @@
 import { DomainError } from '@register/problem';
 import type { InternalClient } from '@register/service-kit';
+import type { Beleidsvraag, StamdataSource } from '../registration/sources';
 
-export interface Beleidsvraag {
-  id: string;
-  vraag: string;
-  type: string;
-}
-
-/** The reference service's stamdata, as this service reads it (wording is business-editable). */
-export interface ReferencePort {
-  beleidsvragen(): Promise<Beleidsvraag[]>;
-  beroepCodes(): Promise<string[]>;
-}
-
-export class ReferenceClient implements ReferencePort {
+/** The reference service's stamdata over its internal API (wording is business-editable, so never cached here). */
+export class ReferenceClient implements StamdataSource {
   constructor(private readonly client: InternalClient) {}
 
   private async rows<T>(table: string): Promise<T[]> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
-import type { AppDatabase } from '../../src/data-access/database';
+import type { AppDatabase } from '../../src/database';
 import type { Client, Reply } from './client';
 
 /** A row as SQL writes it: `at` in PostgreSQL's microsecond text (UTC). */

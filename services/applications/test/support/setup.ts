@@ -4,13 +4,13 @@ import { startDocuments, startReference, type DocumentsNeighbour } from './neigh
 import { client } from './client';
 
 export interface World {
-  apps: ApplicationsHarness & { databaseUrl: string; dropDatabase(): Promise<void> };
+  apps: ApplicationsHarness;
   reference: Awaited<ReturnType<typeof startReference>>;
   documents: DocumentsNeighbour;
   close(): Promise<void>;
 }
 
-/** The applications service with its real neighbours (reference and documents), each on its own database. */
+/** The applications service with its real neighbours (reference and documents as their own processes), each on its own database. */
 export async function startWorld(): Promise<World> {
   const [reference, documents] = await Promise.all([startReference(), startDocuments()]);
   const apps = await startApplications({ referenceUrl: reference.url, documentsUrl: documents.url });
@@ -20,7 +20,6 @@ export async function startWorld(): Promise<World> {
     documents,
     async close() {
       await apps.close();
-      await apps.dropDatabase();
       await Promise.all([reference.close(), documents.close()]);
     },
   };

@@ -1,0 +1,39 @@
+import type { Identity } from '@register/authz';
+import { applications } from '@register/contracts';
+import { DomainError, NotFoundError, validationError } from '@register/problem';
+import { currentCorrelationId, enqueue } from '@register/service-kit';
+import { toStatus } from '../cases/application-views';
+import { findById, type ApplicationRow } from '../cases/applications.repository';
+import type { Context } from '../context';
+import { markDecided } from './assessment.repository';
+import { BESLUITEN, type RecordBesluitRequest, type RecordBesluitResponse } from './assessment.schemas';
+import { canBesluiten } from './beoordeling';
+
+/** decisions §8: afwijzen and buiten-behandeling need a non-blank toelichting. */
+function checkToelichting(req: RecordBesluitRequest): void {
+  if (req.besluit !== 'toekennen' && (req.toelichting ?? '').trim() === '') {
+    throw validationError([{ field: 'toelichting', code: 'required', detail: 'afwijzen and buiten-behandeling need a toelichting.' }]);
+  }
+}
+
+/** The besluit and application.decided commit together; 409 unless the case is still Ingediend. */
+export async function recordBesluit(ctx: Context, identity: Identity | null, found: ApplicationRow, req: RecordBesluitRequest): Promise<RecordBesluitResponse> {
+  checkToelichting(req);
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const locked = await findById(trx, found.id, true);
+    if (!locked) throw new NotFoundError('case');
+    if (!canBesluiten(identity, locked.status_tag)) throw new DomainError('conflict', 'A besluit can only be recorded on an Ingediend application.');
+    const now = ctx.clock.now();
+    const decided = await markDecided(trx, locked.id, { tag: BESLUITEN[req.besluit], besluit: req.besluit, toelichting: req.toelichting ?? null, now });
+    await enqueue(trx, applications.events.decided, {
+      applicationId: decided.id,
+      referentie: decided.referentie,
+      type: decided.type as 'intake' | 'herregistratie',
+      besluit: req.besluit,
+      status: decided.status_tag,
+      decidedAt: now.toISOString(),
+    }, currentCorrelationId());
+    return decided;
+  });
+  return { status: toStatus(row) };
+}

@@ -1,0 +1,16 @@
+import type { WithOutbox } from '@register/service-kit';
+import type { ApplicationsTable } from './cases/applications.table';
+import type { ChangeRequestsTable } from './change-requests/change-requests.table';
+import type { DocumentLinkJobsTable } from './document-linking/link-jobs.table';
+import type { DemoAddressesTable, DemoDiplomasTable, DemoNotesTable, DemoRegistrationsTable } from './registration/demo-registry.table';
+
+/** The applications service's own database: the features' tables, plus the outbox. */
+export interface AppDatabase extends WithOutbox {
+  applications: ApplicationsTable;
+  document_link_jobs: DocumentLinkJobsTable;
+  change_requests: ChangeRequestsTable;
+  demo_registrations: DemoRegistrationsTable;
+  demo_addresses: DemoAddressesTable;
+  demo_notes: DemoNotesTable;
+  demo_diplomas: DemoDiplomasTable;
+}

@@ -1,0 +1,58 @@
+import type { Kysely } from 'kysely';
+import { backoffMs, type Logger } from '@register/service-kit';
+import type { AppDatabase } from '../database';
+import type { DocumentLinkPort } from './document-links';
+import { claimLinkJobs, completeJob, flagManual, postponeJob, type LinkJob } from './link-jobs.repository';
+
+export const LINK_FAILED_REDEN = 'documenten-niet-gekoppeld';
+/** How long a claimed job stays invisible to other claimers: longer than one link call. */
+const LEASE_MS = 30_000;
+/** Retries of an unreachable documents service back off from 1 s to 30 s. */
+const RETRY_BASE_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+
+export interface LinkDeps {
+  db: Kysely<AppDatabase>;
+  documents: DocumentLinkPort;
+  logger: Logger;
+}
+
+/**
+ * The first attempt, right after a submit commits (docs/decisions-applications.md, crash-safe submit). A
+ * failure leaves the job for the loop; the submit answers 200 either way, as it is recorded.
+ */
+export async function linkNow(deps: LinkDeps, applicationId: string): Promise<void> {
+  try {
+    const jobs = await claimLinkJobs(deps.db, { limit: 1, leaseMs: LEASE_MS, applicationId });
+    for (const job of jobs) await processJob(deps, job);
+  } catch (err) {
+    deps.logger.warn({ err, applicationId }, 'inline document link failed; the link job retries');
+  }
+}
+
+/** One pass of the loop: claim up to `limit` due jobs and work them; returns how many it took. */
+export async function linkDueJobs(deps: LinkDeps, limit: number): Promise<number> {
+  const jobs = await claimLinkJobs(deps.db, { limit, leaseMs: LEASE_MS });
+  for (const job of jobs) await processJob(deps, job);
+  return jobs.length;
+}
+
+// The link call is idempotent at the documents service, so a repeat after a crash or an expired lease does no harm.
+async function processJob(deps: LinkDeps, job: LinkJob): Promise<void> {
+  const { db, documents, logger } = deps;
+  const outcome = await documents.link(job.application_id, job.owner, job.documents);
+  if (outcome.kind === 'linked') {
+    await completeJob(db, job.application_id);
+  } else if (outcome.kind === 'rejected') {
+    // Permanent (a document was deleted or taken meanwhile): a person has to look at it; stop retrying.
+    await db.transaction().execute(async (trx) => {
+      await flagManual(trx, job.application_id, LINK_FAILED_REDEN);
+      await completeJob(trx, job.application_id);
+    });
+    logger.warn({ applicationId: job.application_id }, 'documents could not be linked; application flagged for manual handling');
+  } else {
+    const delay = backoffMs(job.attempts, RETRY_BASE_MS, RETRY_MAX_MS);
+    await postponeJob(db, job.application_id, delay, outcome.detail);
+    logger.warn({ applicationId: job.application_id, attempts: job.attempts, backoffMs: delay }, 'documents service unavailable; link retried later');
+  }
+}

@@ -1,0 +1,32 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { claimLeased } from '@register/service-kit';
+import type { Db } from '../cases/applications.repository';
+import type { DocumentLinkJobsTable } from './link-jobs.table';
+
+export type LinkJob = Selectable<DocumentLinkJobsTable>;
+
+const LINK_JOBS = { table: 'document_link_jobs', key: 'application_id', dueColumn: 'next_attempt_at', attemptsColumn: 'attempts' };
+
+/**
+ * Claims due jobs by pushing their next attempt a lease ahead (and counting the attempt). SKIP LOCKED keeps
+ * two claimers (replicas, or the inline attempt and the loop) off the same row; the lease makes a crashed
+ * claimer's job due again without a transaction held open across the HTTP call. `applicationId`: only its job.
+ */
+export async function claimLinkJobs(db: Db, options: { limit: number; leaseMs: number; applicationId?: string }): Promise<LinkJob[]> {
+  const where = options.applicationId ? sql`application_id = ${options.applicationId}::uuid` : undefined;
+  return claimLeased<LinkJob>(db as Kysely<unknown>, LINK_JOBS, { limit: options.limit, leaseMs: options.leaseMs, ...(where ? { where } : {}) });
+}
+
+export async function completeJob(db: Db, applicationId: string): Promise<void> {
+  await db.deleteFrom('document_link_jobs').where('application_id', '=', applicationId).execute();
+}
+
+export async function postponeJob(db: Db, applicationId: string, delayMs: number, error: string): Promise<void> {
+  await sql`UPDATE document_link_jobs SET next_attempt_at = now() + ${`${delayMs} milliseconds`}::interval, last_error = ${error}
+    WHERE application_id = ${applicationId}::uuid`.execute(db);
+}
+
+/** The application needs a person's attention (`manual`, with a reden slug). */
+export async function flagManual(db: Db, applicationId: string, reden: string): Promise<void> {
+  await db.updateTable('applications').set({ manual: true, reden }).where('id', '=', applicationId).execute();
+}

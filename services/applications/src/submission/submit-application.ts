@@ -1,0 +1,84 @@
+import { applications } from '@register/contracts';
+import { DomainError, NotFoundError } from '@register/problem';
+import { currentCorrelationId, newEvent } from '@register/service-kit';
+import type { ApplicationType } from '../cases/application.schemas';
+import { toStatus } from '../cases/application-views';
+import type { Context } from '../context';
+import { linkNow } from '../document-linking/link-documents';
+import { referentiePrefix } from './referentie';
+import type { SubmitApplicationResponse, SubmitRequest } from './submission.schemas';
+import { findOwnedType, submitConcept } from './submission.repository';
+import { evaluateSubmit, type FactsQuery, type SubmitFacts } from './submit-rules';
+
+/** The application a submit is about: the caller's own, with its type (the rules depend on it). */
+export interface Submittable {
+  id: string;
+  owner: string;
+  type: ApplicationType;
+}
+
+export async function requireSubmittable(ctx: Context, owner: string, id: string): Promise<Submittable> {
+  const type = await findOwnedType(ctx.db, owner, id);
+  if (!type) throw new NotFoundError('application');
+  return { id, owner, type };
+}
+
+/**
+ * Crash-safe submit (docs/decisions-applications.md): check the rules with the documents service, then ONE
+ * statement commits Ingediend, the referentie, a link job and the outbox event. Linking happens only after
+ * that commit (never on a Concept) and is retried from the job until confirmed (never lost).
+ */
+export async function submitApplication(ctx: Context, application: Submittable, req: SubmitRequest): Promise<SubmitApplicationResponse> {
+  // The documents service unreachable while checking: 503 and nothing changed; the client simply retries.
+  const outcome = await evaluateSubmit(application.type, req, ctx.config.SCHOLING_THRESHOLD, (query) => documentFacts(ctx, application, query));
+  if (!outcome.ok) throw new DomainError(outcome.slug, outcome.detail, outcome.errors);
+
+  const digitaal = [...new Map(outcome.digitaal.map((d) => [d.documentId, d])).values()];
+  const documentIds = digitaal.map((d) => d.documentId);
+  const now = ctx.clock.now();
+  const submitted = await submitConcept(ctx.db, {
+    id: application.id,
+    owner: application.owner,
+    referentiePrefix: referentiePrefix('AV', now),
+    documentIds,
+    submission: submissionOf(req),
+    now,
+    linkJob: digitaal.length > 0 ? digitaal : null,
+    event: submittedEvent(application, documentIds, now),
+  });
+  if (!submitted) {
+    // Nothing changed: another submit (or a decision) got there first, or the draft was deleted meanwhile.
+    if (await findOwnedType(ctx.db, application.owner, application.id)) throw new DomainError('conflict', 'Only a Concept application can be submitted.');
+    throw new NotFoundError('application');
+  }
+  // First attempt at once; if the documents service is down now, the job stays and the loop retries.
+  if (digitaal.length > 0) await linkNow(ctx, application.id);
+  return { referentie: submitted.referentie, status: toStatus(submitted) };
+}
+
+async function documentFacts(ctx: Context, application: Submittable, query: FactsQuery): Promise<SubmitFacts> {
+  const [categories, rejected] = await Promise.all([
+    ctx.documents.categories(query.wizardId, { diplomaHerkomst: query.diplomaHerkomst }),
+    // Without digital documents a submit needs no link check (and, with categories cached, no documents service).
+    query.candidates.length > 0 ? ctx.documents.checkLink({ applicationId: application.id, owner: application.owner, documents: query.candidates }) : [],
+  ]);
+  return { categories, rejected };
+}
+
+/** application.submitted, checked against its contract; the statement writes the referentie it draws. */
+function submittedEvent(application: Submittable, documentIds: string[], now: Date) {
+  const contract = applications.events.submitted;
+  const data = contract.data.parse({ applicationId: application.id, referentie: '', type: application.type, documentIds, submittedAt: now.toISOString() });
+  return { subject: contract.subject, envelope: newEvent(contract.type, data, currentCorrelationId(), now) };
+}
+
+/** The answers as submitted, kept for the case handler (no documents: those live in the documents service). */
+function submissionOf(req: SubmitRequest) {
+  return {
+    diplomaHerkomst: req.diplomaHerkomst ?? null,
+    uren: req.uren ?? null,
+    aanvullendeScholing: req.aanvullendeScholing ?? null,
+    scholingPunten: req.scholingPunten ?? null,
+    documents: req.documents ?? [],
+  };
+}
