@@ -28,8 +28,9 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use('/_sim', adminRouter({ state: deps.state, faults: deps.registry, refuseConnections: deps.refuseConnections }));
-  app.use(faultInjection(deps));
+  // The body is read before any fault: a client that gives up during a delay has still sent its request.
   app.use(express.raw({ type: () => true, limit: BODY_LIMIT }));
+  app.use(faultInjection(deps));
   app.use(zgwRequestHandler(deps));
   // Only body reading fails here (too large, bad encoding): answered in Open Zaak's format.
   app.use((err: { status?: number; message?: string }, req: Request, res: Response, _next: NextFunction) => {
@@ -40,7 +41,7 @@ export function createApp(deps: AppDeps): Express {
   return app;
 }
 
-/** Applies the first matching fault before the request is read; `reset` is applied by the router after the work is done. */
+/** Applies the first matching fault before the request is handled; `reset` is applied by the router after the work is done. */
 function faultInjection(deps: AppDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const fault = deps.registry.take(req.method, req.path);

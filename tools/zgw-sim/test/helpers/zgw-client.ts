@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
+import pino from 'pino';
 import { startZgwSimulator, type ZgwSimulator, type ZgwSimulatorOptions } from '../../src';
 
 export const SECRET = 'simulator-test-secret-of-some-length';
 export const CLIENT_ID = 'register-applications';
 
 export function startSim(options: Partial<ZgwSimulatorOptions> = {}): Promise<ZgwSimulator> {
-  return startZgwSimulator({ secret: SECRET, clientId: CLIENT_ID, ...options });
+  // Errors only: a failed webhook delivery a test provokes is not news.
+  return startZgwSimulator({ secret: SECRET, clientId: CLIENT_ID, logger: pino({ level: 'error' }), ...options });
 }
 
 /** A ZGW JWT as the mirror makes one per call: HS256, iss = client_id, iat now. */
+// jose ships ES modules only; this package is CommonJS.
+export const jose = import('jose');
+
 export async function zgwToken(claims: Record<string, unknown> = {}, options: { secret?: string; iat?: number | null; alg?: string } = {}): Promise<string> {
+  const { SignJWT } = await jose;
   const jwt = new SignJWT({ client_id: CLIENT_ID, user_id: 'self-service', user_representation: 'self-service', ...claims })
     .setProtectedHeader({ alg: options.alg ?? 'HS256', typ: 'JWT' })
     .setIssuer(CLIENT_ID);
