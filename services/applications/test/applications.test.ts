@@ -52,6 +52,18 @@ describe('POST /api/v1/applications', () => {
   });
 });
 
+describe('GET /openapi.json', () => {
+  it('when the description is read, then every public route of the applications context is there with its operationId', async () => {
+    const { applications } = await import('@register/contracts');
+    const doc = (await (await fetch(`${world.apps.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    for (const rule of Object.values(applications.routes)) {
+      const path = rule.path.replace(/:([A-Za-z]+)/g, '{$1}');
+      expect([rule.method, path, doc.paths[path]?.[rule.method.toLowerCase()]?.operationId]).toEqual([rule.method, path, expect.any(String)]);
+    }
+    expect(Object.keys(doc.paths).some((p) => p.startsWith('/internal'))).toBe(false);
+  });
+});
+
 describe('GET /api/v1/applications', () => {
   it('when listed, then only the caller own applications, owner unmasked, newest first, with paging', async () => {
     const me = as.practitioner(world);
@@ -118,6 +130,8 @@ describe('GET/PUT/DELETE /api/v1/applications/:id', () => {
     ['stepIndex = stepCount', { draft: {}, stepIndex: 3, stepCount: 3 }, 'stepIndex'],
     ['stepIndex missing', { draft: {}, stepCount: 3 }, 'stepIndex'],
     ['draft over 256 KiB', { draft: 'x'.repeat(256 * 1024), stepIndex: 0, stepCount: 1 }, 'draft'],
+    ['stepCount past a 32-bit integer', { draft: {}, stepIndex: 0, stepCount: 2 ** 31 }, 'stepCount'],
+    ['stepIndex as a string', { draft: {}, stepIndex: '0', stepCount: 1 }, 'stepIndex'],
   ])('when %s, then 400 naming the field', async (_n, body, field) => {
     const me = as.practitioner(world);
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;

@@ -87,6 +87,36 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['uren']);
   });
 
+  it.each([
+    ['uren as a string', { diplomaHerkomst: 'digitaal', uren: '3000' }, 'validation', 'uren'],
+    ['fractional uren', { diplomaHerkomst: 'digitaal', uren: 10.5 }, 'validation', 'uren'],
+    ['uren past a 32-bit integer', { diplomaHerkomst: 'digitaal', uren: 2 ** 31 }, 'validation', 'uren'],
+    ['documents not an array', { diplomaHerkomst: 'digitaal', uren: 3000, documents: 'x' }, 'validation', 'documents'],
+    ['aanvullendeScholing as a string below the threshold', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: 'true', scholingPunten: 3 }, 'scholing-incompleet', 'aanvullendeScholing'],
+    ['fractional scholingPunten below the threshold', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 1.5 }, 'scholing-incompleet', 'scholingPunten'],
+    ['scholingPunten past a 32-bit integer', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 2 ** 40 }, 'validation', 'scholingPunten'],
+  ])('when %s, then 400 %s naming the field and the application stays Concept', async (_name, body, slug, field) => {
+    const { me, id } = await draft(world, 'intake');
+    const res = await me.post(`/api/v1/applications/${id}/submit`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe(`/problems/${slug}`);
+    expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
+    expect((await me.get(`/api/v1/applications/${id}`)).body.status.tag).toBe('Concept');
+  });
+
+  it('when the submit is for another document of the caller in the wrong category, then 400 naming that entry and nothing is linked', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const overig = await world.documents.upload(me.subject, 'intake', 'overig');
+    const res = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'post' }, { categoryId: 'diploma', channel: 'digitaal', documentId: overig }],
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ field: 'documents[1].documentId', code: 'invalid-document' })]);
+    expect(await world.documents.statusOf(me.subject, overig)).toBe('ontvangen');
+  });
+
   it('when a herregistratie is submitted with werkervaring, then it is linked; without it 400', async () => {
     const { me, id } = await draft(world, 'herregistratie', '900000001');
     expect((await me.post(`/api/v1/applications/${id}/submit`, { uren: 100 })).status).toBe(400);

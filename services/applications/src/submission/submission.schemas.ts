@@ -18,7 +18,12 @@ export const DocumentRef = z
  * boolean counts as not answered, and `scholingPunten` may be any number in range (S1 wants an integer ≥ 1).
  */
 const aanvullendeScholing = z.preprocess((v) => (v === undefined || v === null || typeof v === 'boolean' ? v : null), z.boolean().nullish());
-const scholingPunten = z.number().min(-2147483648).max(2147483647).nullish().meta({ type: 'integer', format: 'int32' });
+const scholingPunten = z
+  .number()
+  .min(-2147483648)
+  .max(2147483647)
+  .nullish()
+  .meta({ type: ['integer', 'null'], format: 'int32', description: 'with aanvullendeScholing true: at least 1' });
 
 export const SubmitApplicationRequest = z
   .object({
