@@ -28,9 +28,10 @@ describe('authorization matrix', () => {
   it.each(cases)('%s as %s', async (_name, kind, rule) => {
     const path = rule.path.replace(/:[A-Za-z]+/g, 'matrix-probe');
     const want = await expected(rule, kind);
+    // X-Step-Up: the reveal's second check (decisions §10) is the letters service's, not the route table's.
     const res = await fetch(`${sys.gateway}${path}`, {
       method: rule.method,
-      headers: { ...users[kind], 'content-type': 'application/json' },
+      headers: { ...users[kind], 'content-type': 'application/json', 'X-Step-Up': 'true' },
       ...(rule.method === 'GET' ? {} : { body: '{}' }),
     });
     await res.arrayBuffer();
@@ -44,7 +45,7 @@ describe('authorization matrix', () => {
   });
 
   it('when a route is not in the table, then a bare 404 (deny by default), also for /api/v1 paths of a service', async () => {
-    for (const path of ['/api/v1/nope', '/api/v1/brief', '/api/v1/applications/x/y/z', '/elsewhere']) {
+    for (const path of ['/api/v1/nope', '/api/v1/brief/nope', '/api/v1/applications/x/y/z', '/elsewhere']) {
       const res = await fetch(`${sys.gateway}${path}`, { headers: users.admin });
       expect(res.status).toBe(404);
       expect(await res.text()).toBe('');
