@@ -1,8 +1,42 @@
-import { routeTable, type ProblemType } from '../common';
+import { anyIdentity, needs, routeTable, type ProblemType } from '../common';
 
-// The letters routes arrive with the letters service (issue: letters); the prefixes are already its own.
-export const routes = routeTable('letters', {});
+const orgTemplateAdmin = { requires: needs('orgtemplate:edit'), auditDenialAs: 'orgtemplate:edit' } as const;
+const readsLetter = needs('brief:edit', 'brief:approve');
+
+/**
+ * The letters routes (decisions §2, §10). Every brief route takes an optional `?referentie=` (a case's brief).
+ * Send and reset need only an identity: the state decides (`canSend`); the others need their capability, and
+ * approving or rejecting one's own letter is refused by the letter's state machine. Denials of the reveal route
+ * and of the organisation-admin routes are audited (spec, Authentication 6): the gateway writes the row for a
+ * missing capability, the letters service for what only it can decide (the step-up header, an allowed reveal).
+ */
+export const routes = routeTable('letters', {
+  getBrief: { method: 'GET', path: '/api/v1/brief', requires: anyIdentity },
+  saveBrief: { method: 'PUT', path: '/api/v1/brief', requires: needs('brief:edit') },
+  submitBrief: { method: 'POST', path: '/api/v1/brief/submit', requires: needs('brief:edit') },
+  approveBrief: { method: 'POST', path: '/api/v1/brief/approve', requires: needs('brief:approve') },
+  rejectBrief: { method: 'POST', path: '/api/v1/brief/reject', requires: needs('brief:approve') },
+  sendBrief: { method: 'POST', path: '/api/v1/brief/send', requires: anyIdentity },
+  resetBrief: { method: 'POST', path: '/api/v1/brief/reset', requires: anyIdentity },
+  revealRegisterNummer: { method: 'POST', path: '/api/v1/brief/reveal-registernummer', requires: needs('brief:reveal-registernummer'), auditDenialAs: 'reveal-registernummer' },
+  /** Outside the OpenAPI description (spec, Letters): the letter as HTML and as PDF. */
+  previewBrief: { method: 'GET', path: '/api/v1/brief/preview', requires: readsLetter },
+  briefPdf: { method: 'GET', path: '/api/v1/brief/pdf', requires: readsLetter },
+  orgTemplates: { method: 'GET', path: '/api/v1/admin/org-templates', ...orgTemplateAdmin },
+  getOrgTemplate: { method: 'GET', path: '/api/v1/admin/org-template/:subOrgId', ...orgTemplateAdmin },
+  saveOrgTemplate: { method: 'PUT', path: '/api/v1/admin/org-template/:subOrgId', ...orgTemplateAdmin },
+  publishOrgTemplate: { method: 'POST', path: '/api/v1/admin/org-template/:subOrgId/publish', ...orgTemplateAdmin },
+  rollbackOrgTemplate: { method: 'POST', path: '/api/v1/admin/org-template/:subOrgId/rollback/:version', ...orgTemplateAdmin },
+  /** Outside the OpenAPI description: a sample letter on the current draft, as PDF. */
+  testLetter: { method: 'POST', path: '/api/v1/admin/org-template/:subOrgId/test-letter', ...orgTemplateAdmin },
+});
 
 export const problems = {
   'step-up-required': { status: 403, title: 'Step-up confirmation required', description: 'Revealing the register number needs the header `X-Step-Up: true`, sent after an explicit confirmation of the user.' },
 } as const satisfies Record<string, ProblemType>;
+
+/** Audit actions the letters context writes (decisions §12). */
+export const auditActions = {
+  reveal: 'reveal-registernummer',
+  orgTemplateEdit: 'orgtemplate:edit',
+} as const;

@@ -1,40 +1,51 @@
-import http from 'node:http';
-import pino from 'pino';
-import { createDatabase, connectEvents, migrateToLatest, OutboxRelay, type Clock, type Database, type Events } from '@register/service-kit';
-import { createTestDatabase, natsUrl, serve, TEST_SECRET, type TestDatabase } from '@register/testkit';
-import { migrations } from '../../migrations';
-import { createApp } from '../../src/app';
-import type { LettersDb } from '../../src/data-access/letters.tables';
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Clock, Events } from '@register/service-kit';
+import { natsUrl, removeDurableConsumers, startService, type TestService } from '@register/testkit';
+import type { Context } from '../../src/context';
+import type { LettersDb } from '../../src/database';
+import { start } from '../../src/main';
 
-export interface Harness {
-  url: string;
+export interface LettersHarness extends TestService<Context> {
+  db: Kysely<LettersDb>;
   events: Events;
-  database: Database<LettersDb>;
-  close(): Promise<void>;
+  durable: string;
 }
 
-/** The letters service as it runs in production, on a database of its own and the real NATS. */
-export async function startLetters(clock: Clock = { now: () => new Date() }): Promise<Harness> {
-  const logger = pino({ level: 'silent' });
-  const testDb: TestDatabase = await createTestDatabase('letters');
-  const database = createDatabase<LettersDb>(testDb.url, logger);
-  await migrateToLatest(database.db, migrations, logger);
-  const events = await connectEvents(natsUrl(), 'letters-test', logger);
-  const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: events, logger, pollIntervalMs: 200 });
-  await relay.start();
-  const readiness = { database: async () => (await database.pool.query('SELECT 1')).rowCount === 1, events: events.ready };
-  const app = createApp({ db: database.db, logger, clock, internalSecret: TEST_SECRET, readiness });
-  const server = await serve(http.createServer(app));
+export interface LettersOptions {
+  applicationsUrl?: string;
+  documentsUrl?: string;
+  natsUrl?: string;
+  clock?: Clock;
+}
+
+/**
+ * The letters service as it runs in production (its own `runService`), on a database of its own and the real
+ * NATS, with a durable consumer of its own (test files must not take each other's decisions) that retries
+ * after 200 ms instead of seconds.
+ */
+export async function startLetters(options: LettersOptions = {}): Promise<LettersHarness> {
+  const durable = `letters_test_${randomUUID().slice(0, 8)}`;
+  const nats = options.natsUrl ?? natsUrl();
+  const service = await startService(start, {
+    name: 'letters',
+    env: {
+      NATS_URL: nats,
+      APPLICATION_EVENTS_CONSUMER: durable,
+      // Nothing listens there unless a test starts the neighbour: its calls fail as the service would see it.
+      APPLICATIONS_URL: options.applicationsUrl ?? 'http://127.0.0.1:9',
+      DOCUMENTS_URL: options.documentsUrl ?? 'http://127.0.0.1:9',
+    },
+    override: (ctx: Context): Context => ({ ...ctx, redelivery: { retryDelayMs: 200, restartDelayMs: 200 }, ...(options.clock ? { clock: options.clock } : {}) }),
+  });
   return {
-    url: server.url,
-    events,
-    database,
+    ...service,
+    db: service.context.db,
+    events: service.context.events as Events,
+    durable,
     async close() {
-      await server.close();
-      await relay.stop();
-      await events.close();
-      await database.close();
-      await testDb.drop();
+      await service.close();
+      await removeDurableConsumers(nats, [durable]);
     },
   };
 }

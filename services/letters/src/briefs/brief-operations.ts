@@ -1,0 +1,119 @@
+import type { Transaction } from 'kysely';
+import type { Identity } from '@register/authz';
+import { DomainError, NotFoundError, validationError } from '@register/problem';
+import type { Clock } from '@register/service-kit';
+import { checkSections } from '../content/content-rules';
+import type { LetterSectionInput } from '../content/content.schemas';
+import { besluitOf } from '../case-briefs/create-brief';
+import type { LettersDb } from '../database';
+import { composeSections } from '../passages/compose';
+import { findTemplate } from '../templates/templates.repository';
+import { evaluateBrief, NEXT_STATUS, type BriefOperation } from './brief-rules';
+import { callerOf, type Caller } from './brief-view';
+import type { BriefView } from './briefs.schemas';
+import { findBrief, updateBriefState, type BriefAddress, type BriefState, type StoredBrief } from './briefs.repository';
+import { viewOf, type BriefDeps } from './find-brief';
+
+export interface OperationDeps extends BriefDeps {
+  clock: Clock;
+}
+
+interface Step<P> {
+  /** Request validation that needs the stored brief (400): after a 403, before a 409 (decisions §2). */
+  prepare?: (brief: StoredBrief) => P;
+  change: (brief: StoredBrief, input: { caller: Caller; now: Date; prepared: P; trx: Transaction<LettersDb> }) => Promise<Partial<BriefState>> | Partial<BriefState>;
+}
+
+const VERBS: Record<BriefOperation, string> = { edit: 'edited', submit: 'submitted', approve: 'approved', reject: 'rejected', send: 'sent', reset: 'reset', reveal: 'revealed' };
+
+/**
+ * One operation on one brief, serialised with every other write to it (the row is locked for the transaction,
+ * so of two approvals racing one succeeds and the other finds `goedgekeurd`: 409). Enforcement consults
+ * only the state machine's verdict. Returns the fresh view.
+ */
+async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: Identity | null, op: BriefOperation, step: Step<P>): Promise<BriefView> {
+  const caller = callerOf(identity);
+  const updated = await deps.db.transaction().execute(async (trx) => {
+    const brief = await findBrief(trx, address, { forUpdate: true });
+    if (!brief) throw new NotFoundError('brief');
+    const verdict = evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts[op];
+    if (verdict === 'forbidden') {
+      throw new DomainError('forbidden', op === 'approve' || op === 'reject' ? 'Only an approver who did not submit this letter may review it.' : `The caller may not have this letter ${VERBS[op]}.`);
+    }
+    const prepared = step.prepare ? step.prepare(brief) : (undefined as P);
+    if (verdict === 'conflict') throw new DomainError('conflict', `A letter in status ${brief.status} cannot be ${VERBS[op]}.`);
+    const now = deps.clock.now();
+    const next: StoredBrief = { ...brief, ...(await step.change(brief, { caller, now, prepared, trx })) };
+    if (NEXT_STATUS[op]) next.status = NEXT_STATUS[op];
+    await updateBriefState(trx, brief.briefId, next, now);
+    return next;
+  });
+  return viewOf(deps, updated, identity);
+}
+
+/** PUT: replaces the sections (locked ones stay as they are); 400 names each offending node. */
+export function saveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, sections: readonly LetterSectionInput[] | null | undefined): Promise<BriefView> {
+  return operate(deps, address, identity, 'edit', {
+    prepare: (brief) => {
+      const outcome = checkSections({ sections, stored: brief.sections, passageContent: (id, v) => deps.passages.content(id, v), newBlockId: deps.newId });
+      if (!outcome.ok) throw validationError(outcome.errors, 'The letter content is invalid.');
+      return outcome.sections;
+    },
+    change: (_brief, { prepared }) => ({ sections: prepared }),
+  });
+}
+
+/** Submit: the caller becomes the drafter and the content is frozen as a value copy for review. */
+export function submitBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
+  return operate(deps, address, identity, 'submit', {
+    change: (brief, { caller, now }) => ({
+      frozenSections: structuredClone(brief.sections),
+      drafterId: caller.id,
+      submittedBy: caller.id,
+      submittedAt: now,
+      approvedBy: null,
+      approvedAt: null,
+      rejectedBy: null,
+      rejectedAt: null,
+      comments: null,
+    }),
+  });
+}
+
+export function approveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
+  return operate(deps, address, identity, 'approve', { change: (_b, { caller, now }) => ({ approvedBy: caller.id, approvedAt: now }) });
+}
+
+export function rejectBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, comments: string | null): Promise<BriefView> {
+  return operate(deps, address, identity, 'reject', { change: (_b, { caller, now }) => ({ rejectedBy: caller.id, rejectedAt: now, comments }) });
+}
+
+/** Send: the letter is pinned to the org-template version published at this moment. */
+export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
+  return operate(deps, address, identity, 'send', {
+    change: async (brief, { now, trx }) => {
+      const template = await findTemplate(trx, brief.templateId);
+      return { sentAt: now, templateVersion: template?.publishedVersion ?? null };
+    },
+  });
+}
+
+/** Reset: a fresh concept from the default passages of the brief's beroep and besluit. */
+export function resetBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
+  return operate(deps, address, identity, 'reset', {
+    change: (brief) => ({
+      sections: composeSections(deps.passages, brief.beroep, besluitOf(brief.besluit), deps.newId),
+      frozenSections: null,
+      submittedBy: null,
+      submittedAt: null,
+      approvedBy: null,
+      approvedAt: null,
+      rejectedBy: null,
+      rejectedAt: null,
+      comments: null,
+      sentAt: null,
+      drafterId: null,
+      templateVersion: null,
+    }),
+  });
+}

@@ -1,0 +1,187 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { LetterSection } from '../content/content.schemas';
+import type { LettersDb } from '../database';
+import type { BriefStatusTag } from './brief-rules';
+
+type Db = Kysely<LettersDb> | Transaction<LettersDb>;
+
+/** Letters' own copy of a case's context; `registerNummer` unmasked (masked in every view). */
+export interface StoredCaseContext {
+  applicationId: string | null;
+  referentie: string | null;
+  type: string | null;
+  besluit: string | null;
+  toelichting: string | null;
+  decidedAt: string | null;
+  beroep: string | null;
+  zorgverlenerNaam: string | null;
+  registerNummer: string | null;
+}
+
+export interface BriefState {
+  status: BriefStatusTag;
+  submittedBy: string | null;
+  submittedAt: Date | null;
+  approvedBy: string | null;
+  approvedAt: Date | null;
+  rejectedBy: string | null;
+  rejectedAt: Date | null;
+  comments: string | null;
+  sentAt: Date | null;
+  drafterId: string | null;
+  templateVersion: number | null;
+  sections: LetterSection[];
+  frozenSections: LetterSection[] | null;
+}
+
+export interface StoredBrief extends BriefState {
+  briefId: string;
+  isShared: boolean;
+  applicationId: string | null;
+  referentie: string | null;
+  beroep: string | null;
+  besluit: string | null;
+  templateId: string;
+  context: StoredCaseContext | null;
+}
+
+/** Which brief a route addresses: a case's (`?referentie=`) or the shared working brief. */
+export interface BriefAddress {
+  referentie: string | null;
+}
+
+const BRIEF_COLUMNS = [
+  'b.brief_id', 'b.is_shared', 'b.application_id', 'b.referentie', 'b.beroep', 'b.besluit', 'b.template_id', 'b.sections', 'b.frozen_sections',
+  'b.status_tag', 'b.submitted_by', 'b.submitted_at', 'b.approved_by', 'b.approved_at', 'b.rejected_by', 'b.rejected_at', 'b.comments', 'b.sent_at',
+  'b.drafter_id', 'b.template_version',
+  'c.brief_id as context_brief_id', 'c.application_id as c_application_id', 'c.referentie as c_referentie', 'c.type as c_type', 'c.besluit as c_besluit',
+  'c.toelichting as c_toelichting', 'c.decided_at as c_decided_at', 'c.beroep as c_beroep', 'c.zorgverlener_naam as c_naam', 'c.register_nummer as c_register_nummer',
+] as const;
+
+/** One brief with its case context; `forUpdate` locks the brief row for the caller's transaction. */
+export async function findBrief(db: Db, address: BriefAddress, options: { forUpdate?: boolean } = {}): Promise<StoredBrief | undefined> {
+  let query = db.selectFrom('brief as b').leftJoin('case_context as c', 'c.brief_id', 'b.brief_id').select(BRIEF_COLUMNS);
+  query = address.referentie === null ? query.where('b.is_shared', '=', true) : query.where('b.referentie', '=', address.referentie);
+  if (options.forUpdate) query = query.forUpdate('b');
+  const r = await query.executeTakeFirst();
+  if (!r) return undefined;
+  return {
+    briefId: r.brief_id,
+    isShared: r.is_shared,
+    applicationId: r.application_id,
+    referentie: r.referentie,
+    beroep: r.beroep,
+    besluit: r.besluit,
+    templateId: r.template_id,
+    sections: r.sections,
+    frozenSections: r.frozen_sections,
+    status: r.status_tag as BriefStatusTag,
+    submittedBy: r.submitted_by,
+    submittedAt: r.submitted_at,
+    approvedBy: r.approved_by,
+    approvedAt: r.approved_at,
+    rejectedBy: r.rejected_by,
+    rejectedAt: r.rejected_at,
+    comments: r.comments,
+    sentAt: r.sent_at,
+    drafterId: r.drafter_id,
+    templateVersion: r.template_version,
+    context: r.context_brief_id
+      ? {
+          applicationId: r.c_application_id,
+          referentie: r.c_referentie,
+          type: r.c_type,
+          besluit: r.c_besluit,
+          toelichting: r.c_toelichting,
+          decidedAt: r.c_decided_at,
+          beroep: r.c_beroep,
+          zorgverlenerNaam: r.c_naam,
+          registerNummer: r.c_register_nummer,
+        }
+      : null,
+  };
+}
+
+export async function briefExistsForApplication(db: Db, applicationId: string): Promise<boolean> {
+  return (await db.selectFrom('brief').select('brief_id').where('application_id', '=', applicationId).executeTakeFirst()) !== undefined;
+}
+
+/** Writes a brief's state (sections, status, review fields) in the caller's transaction. */
+export async function updateBriefState(trx: Transaction<LettersDb>, briefId: string, state: BriefState, now: Date): Promise<void> {
+  await trx
+    .updateTable('brief')
+    .set({
+      sections: JSON.stringify(state.sections),
+      frozen_sections: state.frozenSections ? JSON.stringify(state.frozenSections) : null,
+      status_tag: state.status,
+      submitted_by: state.submittedBy,
+      submitted_at: state.submittedAt,
+      approved_by: state.approvedBy,
+      approved_at: state.approvedAt,
+      rejected_by: state.rejectedBy,
+      rejected_at: state.rejectedAt,
+      comments: state.comments,
+      sent_at: state.sentAt,
+      drafter_id: state.drafterId,
+      template_version: state.templateVersion,
+      updated_at: now,
+    })
+    .where('brief_id', '=', briefId)
+    .execute();
+}
+
+export interface NewBrief {
+  briefId: string;
+  isShared: boolean;
+  applicationId: string | null;
+  referentie: string | null;
+  beroep: string | null;
+  besluit: string | null;
+  templateId: string;
+  sections: LetterSection[];
+  context: StoredCaseContext;
+}
+
+/**
+ * Adds a brief and its context copy unless one exists already for that case (or the shared one): a repeated
+ * event creates nothing. Returns whether it was added.
+ */
+export async function insertBrief(db: Kysely<LettersDb>, brief: NewBrief): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const inserted = await trx
+      .insertInto('brief')
+      .values({
+        brief_id: brief.briefId,
+        is_shared: brief.isShared,
+        application_id: brief.applicationId,
+        referentie: brief.referentie,
+        beroep: brief.beroep,
+        besluit: brief.besluit,
+        template_id: brief.templateId,
+        sections: JSON.stringify(brief.sections),
+        frozen_sections: null,
+        status_tag: 'concept',
+      })
+      .onConflict((oc) => oc.doNothing())
+      .returning('brief_id')
+      .executeTakeFirst();
+    if (!inserted) return false;
+    const c = brief.context;
+    await trx
+      .insertInto('case_context')
+      .values({
+        brief_id: brief.briefId,
+        application_id: c.applicationId,
+        referentie: c.referentie,
+        type: c.type,
+        besluit: c.besluit,
+        toelichting: c.toelichting,
+        decided_at: c.decidedAt,
+        beroep: c.beroep,
+        zorgverlener_naam: c.zorgverlenerNaam,
+        register_nummer: c.registerNummer,
+      })
+      .execute();
+    return true;
+  });
+}

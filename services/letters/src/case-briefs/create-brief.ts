@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { applications } from '@register/contracts';
+import type { Logger } from '@register/service-kit';
+import { briefExistsForApplication, insertBrief, type StoredCaseContext } from '../briefs/briefs.repository';
+import type { LettersDb } from '../database';
+import { composeSections } from '../passages/compose';
+import type { PassageLibrary } from '../passages/passage-library';
+import { BESLUITEN, type Besluit } from '../passages/passages.schemas';
+import type { CaseContextSource, LetterContext } from './case-context-source';
+
+/** decisions §10: every brief uses the letterhead of sub-organisation `register`. */
+export const BRIEF_TEMPLATE = 'register';
+
+export interface CreateBriefDeps {
+  db: Kysely<LettersDb>;
+  passages: PassageLibrary;
+  caseContexts: CaseContextSource;
+  newId: () => string;
+  logger: Logger;
+}
+
+/** The besluit a brief is written for; a context without one (the shared brief's demo case) gets a grant letter. */
+export function besluitOf(value: string | null | undefined): Besluit {
+  return (BESLUITEN as readonly string[]).includes(value ?? '') ? (value as Besluit) : 'toekennen';
+}
+
+function copyOf(c: LetterContext | null): StoredCaseContext {
+  return {
+    applicationId: c?.applicationId ?? null,
+    referentie: c?.referentie ?? null,
+    type: c?.type ?? null,
+    besluit: c?.besluit ?? null,
+    toelichting: c?.toelichting ?? null,
+    decidedAt: c?.decidedAt ?? null,
+    beroep: c?.beroep ?? null,
+    zorgverlenerNaam: c?.zorgverlenerNaam ?? null,
+    registerNummer: c?.registerNummer ?? null,
+  };
+}
+
+async function create(deps: CreateBriefDeps, context: StoredCaseContext, isShared: boolean): Promise<boolean> {
+  const besluit = besluitOf(context.besluit);
+  return insertBrief(deps.db, {
+    briefId: deps.newId(),
+    isShared,
+    applicationId: isShared ? null : context.applicationId,
+    referentie: isShared ? null : context.referentie,
+    beroep: context.beroep,
+    besluit: context.besluit,
+    templateId: BRIEF_TEMPLATE,
+    sections: composeSections(deps.passages, context.beroep, besluit, deps.newId),
+    context,
+  });
+}
+
+type Decided = z.infer<typeof applications.events.decided.data>;
+
+/**
+ * A besluit was recorded: the case's brief is written from the passages of that besluit, with the case context
+ * fetched once from the applications service (events carry no personal data). Idempotent: a redelivered
+ * event finds the brief and does nothing; an unreachable applications service throws (redelivery later).
+ */
+export async function createCaseBrief(deps: CreateBriefDeps, event: Decided): Promise<void> {
+  if (await briefExistsForApplication(deps.db, event.applicationId)) return;
+  const context = await deps.caseContexts.ofCase(event.applicationId);
+  if (!context) {
+    // Deleted since, or not this deployment's case: nothing to write a letter for.
+    deps.logger.warn({ applicationId: event.applicationId }, 'decided case unknown to the applications service; no brief');
+    return;
+  }
+  await create(deps, copyOf({ ...context, applicationId: event.applicationId, besluit: context.besluit ?? event.besluit }), false);
+}
+
+/** The shared working brief (decisions §10): the demo case of one practitioner, created on first use. */
+export async function createSharedBrief(deps: CreateBriefDeps, subject: string): Promise<void> {
+  const context = await deps.caseContexts.ofPractitioner(subject);
+  await create(deps, copyOf(context), true);
+}

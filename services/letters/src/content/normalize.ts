@@ -1,0 +1,53 @@
+import type { Paragraph, RichTextBlock, RichTextBlockInput, RichTextNode, RichTextNodeInput } from './content.schemas';
+import { PLACEHOLDER_BY_KEY } from './placeholders';
+import { MARKS, type Mark } from './sections';
+
+/** Marks in one canonical order, so equal content compares equal however a client ordered them. */
+function canonicalMarks(marks: readonly Mark[] | null | undefined): Mark[] {
+  const given = new Set(marks ?? []);
+  return MARKS.filter((m) => given.has(m));
+}
+
+function normalizeNode(node: RichTextNodeInput): RichTextNode {
+  switch (node.type) {
+    case 'text':
+      return { type: 'text', text: node.text, marks: canonicalMarks(node.marks), key: null };
+    case 'placeholder': {
+      // Only a fillable placeholder keeps a value; an auto-resolvable one is resolved when rendered.
+      const fillable = PLACEHOLDER_BY_KEY.get(node.key)?.fillable === true;
+      return { type: 'placeholder', text: fillable ? (node.text ?? null) : null, marks: canonicalMarks(node.marks), key: node.key };
+    }
+    case 'hardBreak':
+      return { type: 'hardBreak', text: null, marks: null, key: null };
+  }
+}
+
+/** Rich text in the one form the server stores and delivers: every field present, nulls made explicit. */
+export function normalizeContent(content: RichTextBlockInput): RichTextBlock {
+  const paragraphs: Paragraph[] = (content.paragraphs ?? []).map((p) => ({ nodes: (p.nodes ?? []).map(normalizeNode), list: p.list ?? null }));
+  return { paragraphs };
+}
+
+export function sameContent(a: RichTextBlock, b: RichTextBlock): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The path (below `path`) of the first place where two JSON values differ, or null when they are equal. */
+export function firstDifference(a: unknown, b: unknown, path: string): string | null {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      const diff = firstDifference(a[i], b[i], `${path}[${i}]`);
+      if (diff !== null) return diff;
+    }
+    return null;
+  }
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const key of keys) {
+      const diff = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`);
+      if (diff !== null) return diff;
+    }
+    return null;
+  }
+  return a === b ? null : path;
+}

@@ -1,0 +1,79 @@
+import type { Kysely } from 'kysely';
+import { NotFoundError, validationError } from '@register/problem';
+import type { Clock } from '@register/service-kit';
+import type { LettersDb } from '../database';
+import type { LogoRegistry } from './logo-registry';
+import { appendVersion, countUnsentBriefs, findTemplate, findVersion, listTemplates, listVersions, saveDraft, type TemplateRow } from './templates.repository';
+import type { OrgTemplateAdminView, SaveOrgTemplateRequest } from './templates.schemas';
+import { toContent, toOrgTemplate } from './template-view';
+
+export interface TemplatesDeps {
+  db: Kysely<LettersDb>;
+  clock: Clock;
+  logos: LogoRegistry;
+}
+
+export async function listSubOrgs(db: Kysely<LettersDb>) {
+  const rows = await listTemplates(db);
+  return rows.map((r) => ({ subOrgId: r.subOrgId, orgName: r.publishedOrgName, publishedVersion: r.publishedVersion }));
+}
+
+export async function requireTemplate(db: Kysely<LettersDb>, subOrgId: string): Promise<TemplateRow> {
+  const row = await findTemplate(db, subOrgId);
+  if (!row) throw new NotFoundError('org template');
+  return row;
+}
+
+/** The draft (numbered as the version it becomes), the published version, the history newest first, the unsent briefs. */
+export async function adminView(db: Kysely<LettersDb>, subOrgId: string): Promise<OrgTemplateAdminView> {
+  const row = await requireTemplate(db, subOrgId);
+  const [history, unsentBriefs] = await Promise.all([listVersions(db, subOrgId), countUnsentBriefs(db, subOrgId)]);
+  return {
+    draft: toOrgTemplate(subOrgId, row.draft, row.publishedVersion + 1),
+    publishedVersion: row.publishedVersion,
+    history: history.map((v) => ({ version: v.version, publishedAt: v.publishedAt.toISOString(), template: toOrgTemplate(subOrgId, v.template, v.version) })),
+    unsentBriefs,
+  };
+}
+
+/** Replaces the draft (decisions §10): a logo must be an `organisatie-logo` upload, confirmed by the documents service. */
+export async function saveTemplate(deps: TemplatesDeps, subOrgId: string, request: SaveOrgTemplateRequest): Promise<OrgTemplateAdminView> {
+  const { draft } = request;
+  if (draft.subOrgId && draft.subOrgId !== subOrgId) throw validationError([{ field: 'draft.subOrgId', code: 'sub-org-mismatch', detail: 'The draft belongs to the sub-organisation of the path.' }]);
+  const content = toContent(draft);
+  const current = await requireTemplate(deps.db, subOrgId);
+  if (content.logoDocumentId !== null && content.logoDocumentId !== current.draft.logoDocumentId && !(await deps.logos.isOrganisatieLogo(content.logoDocumentId))) {
+    throw validationError([{ field: 'draft.logoDocumentId', code: 'not-an-organisatie-logo', detail: 'The logo must be a document uploaded in the organisatie-logo category.' }]);
+  }
+  await saveDraft(deps.db, subOrgId, content);
+  return adminView(deps.db, subOrgId);
+}
+
+/** Publishes the draft as `publishedVersion + 1`; the count of unsent briefs says how many letters change letterhead. */
+export async function publishTemplate(deps: TemplatesDeps, subOrgId: string): Promise<{ version: number; affectedUnsentBriefs: number }> {
+  const version = await deps.db.transaction().execute(async (trx) => {
+    const row = await findTemplate(trx, subOrgId, { forUpdate: true });
+    if (!row) throw new NotFoundError('org template');
+    await appendVersion(trx, subOrgId, row.publishedVersion + 1, row.draft, deps.clock.now());
+    return row.publishedVersion + 1;
+  });
+  return { version, affectedUnsentBriefs: await countUnsentBriefs(deps.db, subOrgId) };
+}
+
+const VERSION = /^[1-9]\d{0,8}$/;
+
+/**
+ * decisions §10: rollback publishes a new version with that version's content and resets the draft to it;
+ * the history only grows, and sent letters keep the version they were sent with. An unknown version is 404.
+ */
+export async function rollbackTemplate(deps: TemplatesDeps, subOrgId: string, versionParam: string): Promise<OrgTemplateAdminView> {
+  await deps.db.transaction().execute(async (trx) => {
+    const row = await findTemplate(trx, subOrgId, { forUpdate: true });
+    if (!row) throw new NotFoundError('org template');
+    const target = VERSION.test(versionParam) ? await findVersion(trx, subOrgId, Number(versionParam)) : undefined;
+    if (!target) throw new NotFoundError('org template version');
+    await appendVersion(trx, subOrgId, row.publishedVersion + 1, target.template, deps.clock.now());
+    await saveDraft(trx, subOrgId, target.template);
+  });
+  return adminView(deps.db, subOrgId);
+}

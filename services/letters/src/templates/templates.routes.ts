@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { letters } from '@register/contracts';
+import { defineOperation } from '@register/service-kit';
+import type { Context } from '../context';
+import { adminView, listSubOrgs, publishTemplate, requireTemplate, rollbackTemplate, saveTemplate } from './manage-templates';
+import { TEMPLATES_SEED } from './templates.seed';
+import { OrgTemplateAdminView, PublishOrgTemplateResponse, RollbackParams, SaveOrgTemplateRequest, SubOrgParams, SubOrgSummary } from './templates.schemas';
+
+const ADMIN = 'Needs `orgtemplate:edit` (role admin); every denial is written to the audit log (`orgtemplate:edit`, `deny`).';
+const loadTemplate = (ctx: Context, { params }: { params: { subOrgId: string } }) => requireTemplate(ctx.db, params.subOrgId);
+
+const list = defineOperation({
+  rule: letters.routes.orgTemplates,
+  operationId: 'listOrgTemplates',
+  summary: 'List the sub-organisations and their published letterhead versions',
+  description: `${ADMIN} The shipped ones are \`register\` and \`register-buitenland\`.`,
+  responses: { 200: z.array(SubOrgSummary) },
+  handle: async (ctx: Context) => ({ body: await listSubOrgs(ctx.db) }),
+});
+
+const get = defineOperation({
+  rule: letters.routes.getOrgTemplate,
+  operationId: 'getOrgTemplate',
+  summary: 'Read the letterhead of a sub-organisation',
+  description: `${ADMIN} The draft (numbered as the version it becomes), the published version, every published version newest first, and how many letters are not sent yet.`,
+  params: SubOrgParams,
+  load: loadTemplate,
+  responses: { 200: OrgTemplateAdminView },
+  handle: async (ctx: Context, { params }) => ({ body: await adminView(ctx.db, params.subOrgId) }),
+});
+
+const save = defineOperation({
+  rule: letters.routes.saveOrgTemplate,
+  operationId: 'saveOrgTemplate',
+  summary: 'Replace the draft letterhead',
+  description: `${ADMIN} 400 on a blank \`orgName\`, a margin outside 0–60 mm, or a \`logoDocumentId\` that is not an \`organisatie-logo\` upload (checked with the documents service; 503 while it is unreachable). Published versions are untouched until publish.`,
+  params: SubOrgParams,
+  load: loadTemplate,
+  body: SaveOrgTemplateRequest,
+  example: { draft: { subOrgId: 'register', version: 2, ...TEMPLATES_SEED[0]!.content, signatureName: 'dr. P. Smit' } },
+  responses: { 200: OrgTemplateAdminView },
+  problems: [503],
+  handle: async (ctx: Context, { params, body }) => ({ body: await saveTemplate(ctx, params.subOrgId, body) }),
+});
+
+const publish = defineOperation({
+  rule: letters.routes.publishOrgTemplate,
+  operationId: 'publishOrgTemplate',
+  summary: 'Publish the draft letterhead',
+  description: `${ADMIN} The draft becomes version \`publishedVersion + 1\` (the history gains an entry with \`publishedAt\`). Letters not sent yet use it from now on (\`affectedUnsentBriefs\`); sent letters keep theirs.`,
+  params: SubOrgParams,
+  load: loadTemplate,
+  responses: { 200: PublishOrgTemplateResponse },
+  handle: async (ctx: Context, { params }) => ({ body: await publishTemplate(ctx, params.subOrgId) }),
+});
+
+const rollback = defineOperation({
+  rule: letters.routes.rollbackOrgTemplate,
+  operationId: 'rollbackOrgTemplate',
+  summary: 'Roll the letterhead back to an earlier version',
+  description: `${ADMIN} Publishes a new version with that version's content and resets the draft to it; the history only grows. Sent letters keep the version they were sent with. An unknown version is a bare 404.`,
+  params: RollbackParams,
+  responses: { 200: OrgTemplateAdminView },
+  handle: async (ctx: Context, { params }) => ({ body: await rollbackTemplate(ctx, params.subOrgId, params.version) }),
+});
+
+export const templatesRoutes = [list, get, save, publish, rollback];

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { eventually, natsUrl, removeDurableConsumers, startNeighbour, testS3, type Neighbour } from '@register/testkit';
+import { startLetters, type LettersHarness } from './harness';
+
+/** The letters service with its real neighbours: applications (and what it needs) and the gateway in front. */
+export interface World {
+  letters: LettersHarness;
+  gateway: Neighbour;
+  applications: Neighbour;
+  documents: Neighbour;
+  reference: Neighbour;
+  nats: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Every neighbour is the real service, spawned from its build (`npx turbo run build` after changing one).
+ * Each world has its own databases, bucket and durable consumers, so test files run side by side.
+ */
+export async function startWorld(options: { natsUrl?: string } = {}): Promise<World> {
+  const nats = options.natsUrl ?? natsUrl();
+  const s3 = testS3();
+  const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'letters-docs-'));
+  const documentsConsumer = `documents_letters_${randomUUID().slice(0, 8)}`;
+  const reference = await startNeighbour('reference', { env: { NATS_URL: nats } });
+  const documents = await startNeighbour('documents', {
+    env: {
+      NATS_URL: nats,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      S3_BUCKET: `letters-${randomUUID().slice(0, 8)}`,
+      UPLOAD_TMP_DIR: tmpDir,
+      APPLICATION_EVENTS_CONSUMER: documentsConsumer,
+    },
+  });
+  const applications = await startNeighbour('applications', { env: { NATS_URL: nats, REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url, LINK_POLL_INTERVAL_MS: '200' } });
+  const letters = await startLetters({ natsUrl: nats, applicationsUrl: applications.url, documentsUrl: documents.url });
+  // The gateway is ready only when every service behind it is; the audit service is not needed here, so its
+  // address is the reference service's (it answers the readiness probe; no test calls the audit routes).
+  const gateway = await startNeighbour('gateway', {
+    env: { NATS_URL: nats, LETTERS_URL: letters.url, APPLICATIONS_URL: applications.url, DOCUMENTS_URL: documents.url, REFERENCE_URL: reference.url, AUDIT_URL: reference.url },
+  });
+  return {
+    letters,
+    gateway,
+    applications,
+    documents,
+    reference,
+    nats,
+    async close() {
+      await gateway.close();
+      await letters.close();
+      await applications.close();
+      await documents.close();
+      await reference.close();
+      await removeDurableConsumers(nats, [documentsConsumer]);
+      rmSync(tmpDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  body: any;
+  text: string;
+  headers: Headers;
+}
+
+/** A portal's calls through the gateway with the identity headers of decisions §1. */
+export function portal(world: World, headers: Record<string, string>) {
+  const call = async (method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<Reply> => {
+    const res = await fetch(`${world.gateway.url}${url}`, {
+      method,
+      headers: { ...headers, ...extra, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = null;
+    }
+    return { status: res.status, body: parsed, text, headers: res.headers };
+  };
+  return {
+    get: (url: string, extra?: Record<string, string>) => call('GET', url, undefined, extra),
+    put: (url: string, body: unknown, extra?: Record<string, string>) => call('PUT', url, body, extra),
+    post: (url: string, body?: unknown, extra?: Record<string, string>) => call('POST', url, body, extra),
+    bytes: async (method: string, url: string) => {
+      const res = await fetch(`${world.gateway.url}${url}`, { method, headers });
+      return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
+    },
+  };
+}
+
+export const drafter = (subject = '900000001') => ({ 'X-Subject': subject, 'X-Role': 'drafter' });
+export const approver = (subject = '900000002') => ({ 'X-Subject': subject, 'X-Role': 'approver' });
+export const admin = (subject = '900000003') => ({ 'X-Subject': subject, 'X-Role': 'admin' });
+export const beoordelaar = { 'X-Medewerker': 'mw-letters', 'X-Rollen': 'beoordelaar' };
+
+/**
+ * A case decided through the applications service as the portals do it: a new practitioner's intake (digital
+ * diploma, enough hours: no documents needed), submitted, and a besluit by a case handler.
+ */
+export async function decideCase(world: World, besluit: 'toekennen' | 'afwijzen' | 'buiten-behandeling', subject = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`): Promise<{ id: string; referentie: string }> {
+  const me = portal(world, { 'X-Subject': subject });
+  const created = await me.post('/api/v1/applications', { type: 'intake' });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${created.text}`);
+  const submitted = await me.post(`/api/v1/applications/${created.body.id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
+  if (submitted.status !== 200) throw new Error(`submit answered ${submitted.status}: ${submitted.text}`);
+  const toelichting = besluit === 'toekennen' ? 'Voldoet aan de eisen.' : 'Onvoldoende aangetoond.';
+  const decided = await portal(world, beoordelaar).post(`/api/v1/beoordeling/${created.body.id}/besluit`, { besluit, toelichting });
+  if (decided.status !== 200) throw new Error(`besluit answered ${decided.status}: ${decided.text}`);
+  return { id: created.body.id, referentie: submitted.body.referentie };
+}
+
+/** Waits until letters has written the case's brief (it consumes the besluit durably). */
+export async function caseBrief(world: World, referentie: string, headers: Record<string, string> = drafter()): Promise<Reply> {
+  return eventually(async () => {
+    const res = await portal(world, headers).get(`/api/v1/brief?referentie=${encodeURIComponent(referentie)}`);
+    return res.status === 200 ? res : undefined;
+  }, 30_000, 200);
+}
