@@ -17,6 +17,7 @@ async function main(): Promise<void> {
     host: env['ZGW_SIM_HOST'] ?? env['HOST'] ?? '127.0.0.1',
     secret,
     logger,
+    warmUp: true,
     ...(env['ZGW_CLIENT_ID'] ? { clientId: env['ZGW_CLIENT_ID'] } : {}),
     ...(env['ZGW_SIM_BASE_URL'] ? { baseUrl: env['ZGW_SIM_BASE_URL'] } : {}),
     ...(env['ZGW_RSIN'] ? { rsin: env['ZGW_RSIN'] } : {}),

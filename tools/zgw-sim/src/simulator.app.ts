@@ -27,6 +27,10 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  // Liveness for container health checks; not a ZGW path.
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
   app.use('/_sim', adminRouter({ state: deps.state, faults: deps.registry, refuseConnections: deps.refuseConnections }));
   // The body is read before any fault: a client that gives up during a delay has still sent its request.
   app.use(express.raw({ type: () => true, limit: BODY_LIMIT }));

@@ -19,6 +19,8 @@ export interface Contract {
   validateRequest(request: OpenApiRequest, operation: Operation): ContractError[];
   validateResponse(operationId: string, status: number, body: unknown): ContractError[];
   validateResponseHeaders(operationId: string, status: number, headers: Record<string, string>): ContractError[];
+  /** Compiles the validators of these operations now rather than on their first call (about 2 s for the served ones). */
+  warmUp(operationIds: readonly string[]): void;
 }
 
 export type Contracts = Record<ComponentName, Contract>;
@@ -80,6 +82,14 @@ async function buildContract(component: ComponentName, document: OpenApiDocument
         if (lower[name.toLowerCase()] === undefined) errors.push({ instancePath: `/headers/${name}`, keyword: 'required', params: { missingProperty: name } });
       }
       return errors;
+    },
+    warmUp(operationIds) {
+      for (const operationId of operationIds) {
+        if (!api.router.getOperation(operationId)) continue;
+        validator.getRequestValidatorsForOperation(operationId);
+        validator.getStatusBasedResponseValidatorForOperation(operationId);
+        validator.getResponseHeadersValidatorForOperation(operationId);
+      }
     },
   };
 }
