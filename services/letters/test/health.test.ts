@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { asUser, eventually, practitioner } from '@register/testkit';
 import { enqueueEvent } from '@register/service-kit';
-import { startLetters, type Harness } from './support/harness';
+import { startLetters, type LettersHarness } from './support/harness';
 
-let h: Harness;
+// The letters service on its own: no applications or documents service answers (their URLs lead nowhere).
+let h: LettersHarness;
 beforeAll(async () => {
   h = await startLetters();
 });
@@ -16,24 +17,38 @@ describe('health probes', () => {
     expect(await res.json()).toEqual({ status: 'ok', service: 'letters' });
   });
 
-  it('when the database and NATS are up, then /health/ready answers 200', async () => {
-    const res = await fetch(`${h.url}/health/ready`);
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ready', service: 'letters', checks: { database: true, events: true } });
+  it('when the database and NATS are up and the decisions consumer pulls, then /health/ready answers 200', async () => {
+    const body = await eventually(async () => {
+      const res = await fetch(`${h.url}/health/ready`);
+      return res.status === 200 ? ((await res.json()) as object) : undefined;
+    });
+    expect(body).toEqual({ status: 'ready', service: 'letters', checks: { database: true, events: true, 'decisions-consumer': true, accepting: true } });
   });
 });
 
-describe('/api/v1/brief before any route exists', () => {
+describe('/api/v1 without the gateway', () => {
   it('when the gateway signature is missing, then 401 unauthenticated', async () => {
     const res = await fetch(`${h.url}/api/v1/brief`);
     expect(res.status).toBe(401);
     expect(((await res.json()) as { type: string }).type).toBe('/problems/unauthenticated');
   });
 
-  it('when a signed identity asks, then a bare 404', async () => {
-    const res = await fetch(`${h.url}/api/v1/brief`, { headers: asUser(practitioner('900000001', 'drafter')) });
+  it('when a signed identity asks for a path letters does not have, then a bare 404', async () => {
+    const res = await fetch(`${h.url}/api/v1/brief/onbekend`, { headers: asUser(practitioner('900000001', 'drafter')) });
     expect(res.status).toBe(404);
     expect(await res.text()).toBe('');
+  });
+
+  it('when the shared brief is not written yet and the applications service cannot be reached, then 503 unavailable, not an error', async () => {
+    const res = await fetch(`${h.url}/api/v1/brief`, { headers: asUser(practitioner('900000001', 'drafter')) });
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { type: string }).type).toBe('/problems/unavailable');
+  });
+
+  it('when the shipped letterheads are read, then they are there without any neighbour', async () => {
+    const res = await fetch(`${h.url}/api/v1/admin/org-templates`, { headers: asUser(practitioner('900000003', 'admin')) });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as Array<{ subOrgId: string }>).map((t) => t.subOrgId)).toEqual(['register', 'register-buitenland']);
   });
 });
 
@@ -41,7 +56,7 @@ describe('the outbox relay', () => {
   it('when an event is written to the outbox, then it is published with its id as Nats-Msg-Id', async () => {
     // A subject of this run's own, removed afterwards, so parallel runs never see each other's event.
     const subject = `register.letters.test-${randomUUID()}`;
-    const envelope = await enqueueEvent(h.database.db, subject, 'test', { ok: true }, null);
+    const envelope = await enqueueEvent(h.db, subject, 'test', { ok: true }, null);
     try {
       const msg = await eventually(() => h.events.jsm.streams.getMessage('REGISTER', { last_by_subj: subject }).then((m) => m ?? undefined, () => undefined));
       expect(msg.json<{ id: string }>().id).toBe(envelope.id);
@@ -53,9 +68,28 @@ describe('the outbox relay', () => {
 });
 
 describe('GET /openapi.json', () => {
-  it('when the OpenAPI document is read, then it is the empty Letters service description', async () => {
-    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as { info: { title: string }; paths?: object };
-    expect(doc.info.title).toBe('Letters service');
-    expect(Object.keys(doc.paths ?? {})).toEqual([]);
+  it('when the description is read, then every letters route but the preview, the PDF and the test letter, each with a summary and description', async () => {
+    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, Record<string, { summary?: string; description?: string; requestBody?: { content: Record<string, { example?: unknown }> } }>> };
+    expect(doc.info.title).toBe('letters');
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/admin/org-template/{subOrgId}',
+      '/api/v1/admin/org-template/{subOrgId}/publish',
+      '/api/v1/admin/org-template/{subOrgId}/rollback/{version}',
+      '/api/v1/admin/org-templates',
+      '/api/v1/brief',
+      '/api/v1/brief/approve',
+      '/api/v1/brief/reject',
+      '/api/v1/brief/reset',
+      '/api/v1/brief/reveal-registernummer',
+      '/api/v1/brief/send',
+      '/api/v1/brief/submit',
+    ]);
+    const operations = Object.values(doc.paths).flatMap((p) => Object.values(p));
+    expect(operations).toHaveLength(13);
+    for (const op of operations) {
+      expect(op.summary).toBeTruthy();
+      expect(op.description).toBeTruthy();
+      if (op.requestBody) expect(op.requestBody.content['application/json']?.example).toBeDefined();
+    }
   });
 });

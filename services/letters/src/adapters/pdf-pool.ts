@@ -29,9 +29,10 @@ interface Slot {
 }
 
 /** The compiled worker next to this file, or (tests run the sources) the TypeScript one, which Node strips of its types. */
-function workerEntry(): string {
+function workerEntry(): { file: string; execArgv: string[] } {
   const js = path.join(__dirname, 'pdf-worker.js');
-  return existsSync(js) ? js : path.join(__dirname, 'pdf-worker.ts');
+  if (existsSync(js)) return { file: js, execArgv: [] };
+  return { file: path.join(__dirname, 'pdf-worker.ts'), execArgv: ['--disable-warning=MODULE_TYPELESS_PACKAGE_JSON'] };
 }
 
 /**
@@ -74,7 +75,8 @@ export class PdfWorkerPool implements PdfRenderer {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(workerEntry(), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    const entry = workerEntry();
+    const worker = new Worker(entry.file, { execArgv: entry.execArgv, resourceLimits: { maxOldGenerationSizeMb: 256 } });
     const slot: Slot = { worker, task: null };
     worker.on('message', (message: { id: number; ok: boolean; pdf?: Uint8Array; error?: string }) => {
       const task = slot.task;

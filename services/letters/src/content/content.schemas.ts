@@ -66,7 +66,7 @@ const PlaceholderNodeInput = z.strictObject({
   text: cleanString(200).nullish().meta({ description: 'For a fillable placeholder: the value the drafter filled in.' }),
   marks: Marks.nullish(),
 });
-const HardBreakInput = z.strictObject({ type: z.literal('hardBreak'), text: noValue, marks: z.array(z.never()).max(0).nullish(), key: noValue });
+const HardBreakInput = z.strictObject({ type: z.literal('hardBreak'), text: noValue, marks: z.array(z.enum(MARKS)).max(0).nullish(), key: noValue });
 
 export const RichTextNodeInput = z.discriminatedUnion('type', [TextNodeInput, PlaceholderNodeInput, HardBreakInput]).meta({ id: 'RichTextNodeInput' });
 const ParagraphInput = z.strictObject({ nodes: z.array(RichTextNodeInput).max(500).nullish(), list: z.enum(LIST_KINDS).nullish() });

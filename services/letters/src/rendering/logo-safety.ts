@@ -13,11 +13,15 @@ const HOSTILE_SVG = [
   /<\s*(foreignObject|iframe|object|embed|audio|video|image|animate\w*|set)\b/i,
   /<!(DOCTYPE|ENTITY)/i,
   /\son[a-z]+\s*=/i,
-  /(?:xlink:)?href\s*=\s*["']?\s*(?!#)/i,
-  /url\(\s*["']?\s*(?!#)/i,
   /@import/i,
   /javascript:/i,
 ];
+
+/** Every `href`/`xlink:href` value and every `url(…)` must point at a fragment of the logo itself (`#id`). */
+function refersOutside(svg: string): boolean {
+  const references = [...svg.matchAll(/(?:xlink:)?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*))/gi), ...svg.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\)/gi)];
+  return references.some((m) => !(m[1] ?? m[2] ?? m[3] ?? '').trim().startsWith('#'));
+}
 
 /**
  * A logo that can be rendered safely, or null: PNG by its signature; SVG only when it refers to nothing
@@ -28,5 +32,5 @@ export function safeLogo(bytes: Buffer): LetterLogo | null {
   if (bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) return { kind: 'png', data: bytes.toString('base64') };
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   if (!isCleanText(text) || !/<svg[\s>]/i.test(text)) return null;
-  return HOSTILE_SVG.some((pattern) => pattern.test(text)) ? null : { kind: 'svg', data: text };
+  return HOSTILE_SVG.some((pattern) => pattern.test(text)) || refersOutside(text) ? null : { kind: 'svg', data: text };
 }

@@ -70,6 +70,14 @@ export interface Reply {
   headers: Headers;
 }
 
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** A portal's calls through the gateway with the identity headers of decisions §1. */
 export function portal(world: World, headers: Record<string, string>) {
   const call = async (method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<Reply> => {
@@ -79,13 +87,7 @@ export function portal(world: World, headers: Record<string, string>) {
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
     });
     const text = await res.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    return { status: res.status, body: parsed, text, headers: res.headers };
+    return { status: res.status, body: parseJson(text), text, headers: res.headers };
   };
   return {
     get: (url: string, extra?: Record<string, string>) => call('GET', url, undefined, extra),

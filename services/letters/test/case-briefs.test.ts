@@ -1,0 +1,70 @@
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { freePort, startNatsServer, type Running } from '@register/embedded';
+import { caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
+
+// Per-case letters: a besluit recorded in the applications service becomes that case's brief in letters,
+// through the durable consumer of `application.decided`. On a NATS server of this file's own, so that it can
+// be restarted without disturbing any other suite.
+let dir: string;
+let port: number;
+let nats: Running;
+let world: World;
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'letters-nats-'));
+  port = await freePort();
+  nats = await startNatsServer(dir, port);
+  world = await startWorld({ natsUrl: nats.url });
+}, 120_000);
+afterAll(async () => {
+  await world?.close();
+  await nats?.stop();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+const blocksOf = (view: any) => view.brief.sections.map((s: any) => s.blocks.map((b: any) => b.sourcePassageId));
+
+describe('a brief per decided case', () => {
+  it('when a case handler rejects an application, then letters writes that case\'s rejection letter with its own copy of the case context', async () => {
+    const { referentie } = await decideCase(world, 'afwijzen', '900000002');
+    const res = await caseBrief(world, referentie);
+    expect(res.body.caseContext).toEqual({ zorgverlenerNaam: 'B. Jansen', registerNummer: expect.stringMatching(/^\*+\d{3}$/), beroep: 'verpleegkundige', aanvraagReferentie: referentie });
+    expect(res.body.brief.beroep).toBe('verpleegkundige');
+    expect(blocksOf(res.body)).toEqual([['kenmerk-standaard'], ['aanhef-formeel'], ['kern-afwijzen'], ['besluit-afwijzen'], ['bezwaar-standaard'], ['afsluiting-vragen']]);
+    expect(res.body.availablePassages.some((p: any) => p.passageId === 'kern-verpleegkundige')).toBe(true);
+    expect(res.body.availablePassages.some((p: any) => p.beroep === 'arts')).toBe(false);
+    const html = (await portal(world, drafter()).get(`/api/v1/brief/preview?referentie=${referentie}`)).text;
+    expect(html).toContain(`Ons kenmerk: ${referentie}`);
+    expect(html).toContain('Onvoldoende aangetoond.');
+
+    // Letters keeps its own copy: stopping the applications service does not take the letter away.
+    await world.applications.stop();
+    try {
+      expect((await caseBrief(world, referentie)).body.caseContext.zorgverlenerNaam).toBe('B. Jansen');
+    } finally {
+      await world.applications.start();
+    }
+  });
+
+  it('when a case is granted or left unhandled, then each gets the passages of its besluit, and the shared brief stays as it was', async () => {
+    const shared = (await portal(world, drafter()).get('/api/v1/brief')).body.brief.briefId;
+    const granted = await decideCase(world, 'toekennen');
+    const unhandled = await decideCase(world, 'buiten-behandeling');
+    expect(blocksOf((await caseBrief(world, granted.referentie)).body)[3]).toEqual(['besluit-toekennen']);
+    expect(blocksOf((await caseBrief(world, unhandled.referentie)).body)[3]).toEqual(['besluit-buiten-behandeling']);
+    expect((await portal(world, drafter()).get('/api/v1/brief')).body.brief.briefId).toBe(shared);
+  });
+
+  it('when NATS restarts between the besluit and the consumer, then the brief still appears, once', async () => {
+    await nats.stop();
+    // The besluit commits with its event in the applications outbox while the broker is down.
+    const decided = decideCase(world, 'toekennen');
+    const { referentie } = await decided;
+    nats = await startNatsServer(dir, port);
+    const res = await caseBrief(world, referentie);
+    expect(res.body.brief.status.tag).toBe('concept');
+    const { rows } = await world.letters.db.selectFrom('brief').select('brief_id').where('referentie', '=', referentie).execute().then((r) => ({ rows: r }));
+    expect(rows).toHaveLength(1);
+  }, 90_000);
+});

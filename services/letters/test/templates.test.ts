@@ -1,0 +1,182 @@
+import { pdfText, pngLogo } from './support/pdf';
+import { admin, approver, beoordelaar, caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
+
+// Organisation letterheads: drafts, publish, rollback with an append-only history, and letters pinned to the
+// version they were sent with; the letters rendered as the recipient gets them.
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+}, 120_000);
+afterAll(async () => world?.close(), 60_000);
+
+const base = '/api/v1/admin/org-template';
+const draftOf = async (subOrgId: string) => (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.draft;
+
+/** An upload as the admin portal makes it (documents service, through the gateway). */
+async function upload(wizardId: string, categoryId: string, file: Blob, name: string): Promise<string> {
+  const form = new FormData();
+  form.set('wizardId', wizardId);
+  form.set('categoryId', categoryId);
+  form.set('file', file, name);
+  const res = await fetch(`${world.gateway.url}/api/v1/uploads`, { method: 'POST', headers: admin(), body: form });
+  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { documentId: string }).documentId;
+}
+
+describe('GET /api/v1/admin/org-templates and /org-template/{subOrgId}', () => {
+  it('when an admin lists them, then the two shipped sub-organisations at version 1', async () => {
+    const res = await portal(world, admin()).get('/api/v1/admin/org-templates');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      { subOrgId: 'register', orgName: 'Register van Zorgprofessionals', publishedVersion: 1 },
+      { subOrgId: 'register-buitenland', orgName: 'Register van Zorgprofessionals – Buitenlandse diploma’s', publishedVersion: 1 },
+    ]);
+  });
+
+  it('when an admin reads one, then its draft (as the version it becomes), the history and the unsent briefs', async () => {
+    await portal(world, drafter()).get('/api/v1/brief');
+    const res = await portal(world, admin()).get(`${base}/register-buitenland`);
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body).sort()).toEqual(['draft', 'history', 'publishedVersion', 'unsentBriefs']);
+    expect(res.body.draft).toMatchObject({ subOrgId: 'register-buitenland', version: 2, logoDocumentId: null, margins: { topMm: 30, rightMm: 20, bottomMm: 25, leftMm: 25 } });
+    expect(Object.keys(res.body.draft)).toHaveLength(11);
+    expect(res.body.history).toEqual([{ version: 1, publishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), template: { ...res.body.draft, version: 1 } }]);
+    expect(res.body.unsentBriefs).toBe(0);
+    expect((await portal(world, admin()).get(`${base}/register`)).body.unsentBriefs).toBeGreaterThanOrEqual(1);
+  });
+
+  it('when the sub-organisation is unknown, then a bare 404, also with an invalid body', async () => {
+    for (const res of [await portal(world, admin()).get(`${base}/onbekend`), await portal(world, admin()).put(`${base}/onbekend`, { draft: { orgName: '' } }), await portal(world, admin()).post(`${base}/onbekend/publish`)]) {
+      expect(res.status).toBe(404);
+      expect(res.text).toBe('');
+    }
+  });
+});
+
+describe('PUT /api/v1/admin/org-template/{subOrgId}', () => {
+  it('when the draft breaks a save rule, then 400 names the field and nothing changes', async () => {
+    const draft = await draftOf('register-buitenland');
+    const cases: Array<[unknown, string]> = [
+      [{ draft: { ...draft, orgName: '   ' } }, 'draft.orgName'],
+      [{ draft: { ...draft, margins: { ...draft.margins, topMm: 61 } } }, 'draft.margins.topMm'],
+      [{ draft: { ...draft, margins: { ...draft.margins, leftMm: -1 } } }, 'draft.margins.leftMm'],
+      [{ draft: { ...draft, margins: { ...draft.margins, rightMm: 2 ** 31 } } }, 'draft.margins.rightMm'],
+      [{ draft: { ...draft, footerLegal: 'a\u0000b' } }, 'draft.footerLegal'],
+      [{ draft: { ...draft, kleur: 'rood' } }, 'draft.kleur'],
+      [{ draft: { ...draft, subOrgId: 'register' } }, 'draft.subOrgId'],
+      [{ draft: { ...draft, logoDocumentId: 'bestaat-niet' } }, 'draft.logoDocumentId'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await portal(world, admin()).put(`${base}/register-buitenland`, body);
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: any) => e.field)).toContain(field);
+    }
+    expect(await draftOf('register-buitenland')).toEqual(draft);
+  });
+
+  it('when the logo is an organisatie-logo upload, then it is accepted; another category is not', async () => {
+    const draft = await draftOf('register-buitenland');
+    const logo = await upload('orgtemplate', 'organisatie-logo', new Blob([new Uint8Array(pngLogo())], { type: 'image/png' }), 'logo.png');
+    const saved = await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: logo } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.draft.logoDocumentId).toBe(logo);
+    expect(saved.body.publishedVersion).toBe(1);
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    const other = await upload('herregistratie', 'werkervaring', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'werk.pdf');
+    const refused = await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: other } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ field: 'draft.logoDocumentId', code: 'not-an-organisatie-logo' });
+  });
+});
+
+describe('publish, rollback and letters pinned to their version', () => {
+  it('when a letter was sent and the letterhead is published anew and rolled back, then the sent letter keeps its version while unsent letters follow', async () => {
+    const { referentie } = await decideCase(world, 'toekennen');
+    await caseBrief(world, referentie);
+    const q = `?referentie=${referentie}`;
+    expect((await portal(world, drafter('900000041')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
+    expect((await portal(world, approver('900000042')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
+    const sent = await portal(world, drafter('900000041')).post(`/api/v1/brief/send${q}`);
+    const sentVersion = sent.body.orgTemplate.version;
+    const pdfOf = async (query: string) => pdfText((await portal(world, drafter()).bytes('GET', `/api/v1/brief/pdf${query}`)).body);
+    expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
+
+    const before = (await portal(world, admin()).get(`${base}/register`)).body;
+    const draft = { ...before.draft, orgName: 'Register van Zorgprofessionals (nieuw)', signatureName: 'dr. P. Smit' };
+    expect((await portal(world, admin()).put(`${base}/register`, { draft })).status).toBe(200);
+    const published = await portal(world, admin()).post(`${base}/register/publish`);
+    expect(published.status).toBe(200);
+    expect(published.body).toEqual({ version: before.publishedVersion + 1, affectedUnsentBriefs: before.unsentBriefs });
+
+    const sentNow = await pdfOf(q);
+    expect(sentNow.text).toContain('drs. M. de Boer');
+    expect(sentNow.text).not.toContain('dr. P. Smit');
+    expect((await portal(world, drafter()).get(`/api/v1/brief${q}`)).body.orgTemplate).toMatchObject({ version: sentVersion, signatureName: 'drs. M. de Boer' });
+    const unsent = await pdfOf('');
+    expect(unsent.text).toContain('dr. P. Smit');
+    expect(unsent.text).toContain('Register van Zorgprofessionals (nieuw)');
+
+    const rolledBack = await portal(world, admin()).post(`${base}/register/rollback/${sentVersion}`);
+    expect(rolledBack.status).toBe(200);
+    expect(rolledBack.body.publishedVersion).toBe(before.publishedVersion + 2);
+    expect(rolledBack.body.history.map((h: any) => h.version)).toEqual([before.publishedVersion + 2, before.publishedVersion + 1, ...before.history.map((h: any) => h.version)]);
+    expect(rolledBack.body.history[0].template).toEqual({ ...rolledBack.body.history.find((h: any) => h.version === sentVersion).template, version: before.publishedVersion + 2 });
+    expect(rolledBack.body.draft).toEqual({ ...rolledBack.body.history[0].template, version: before.publishedVersion + 3 });
+    expect((await pdfOf('')).text).toContain('drs. M. de Boer');
+    expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
+  });
+
+  it('when the version to roll back to is unknown or not a version, then a bare 404 and nothing is published', async () => {
+    const before = (await portal(world, admin()).get(`${base}/register-buitenland`)).body.publishedVersion;
+    for (const version of ['99', '0', 'abc', '1e3']) {
+      const res = await portal(world, admin()).post(`${base}/register-buitenland/rollback/${version}`);
+      expect(res.status).toBe(404);
+      expect(res.text).toBe('');
+    }
+    expect((await portal(world, admin()).get(`${base}/register-buitenland`)).body.publishedVersion).toBe(before);
+  });
+});
+
+describe('the letter as HTML and PDF, and the test letter', () => {
+  it('when a drafter or approver asks for the preview, then text/html with a strict policy; others are refused', async () => {
+    const res = await portal(world, approver()).get('/api/v1/brief/preview');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.text).toContain('<html lang="nl">');
+    expect(res.text).toContain('********101');
+    expect(res.text).not.toContain('10000000101');
+    expect((await portal(world, admin()).get('/api/v1/brief/preview')).status).toBe(403);
+    expect((await portal(world, beoordelaar).get('/api/v1/brief/pdf')).status).toBe(403);
+  });
+
+  it('when the letter is asked as PDF, then an A4 PDF that reads as the letter', async () => {
+    const res = await portal(world, drafter()).bytes('GET', '/api/v1/brief/pdf');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const { text } = await pdfText(res.body);
+    expect(text).toContain('Geachte A. de Vries,');
+    expect(text).toContain('Pagina 1 van 1');
+  });
+
+  it('when an admin asks for a test letter, then a sample letter on the current draft (a logo that cannot be fetched is left out)', async () => {
+    const draft = await draftOf('register-buitenland');
+    await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, signatureName: 'mr. T. Proef' } });
+    const res = await portal(world, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    const { text } = await pdfText(res.body);
+    expect(text).toContain('mr. T. Proef');
+    expect(text).toContain('Geachte J. Voorbeeld,');
+    expect(text).toContain('Retouradres: Postbus 90002, 2509 LS Den Haag');
+    expect((await portal(world, admin()).bytes('POST', `${base}/onbekend/test-letter`)).status).toBe(404);
+    expect((await portal(world, drafter()).bytes('POST', `${base}/register/test-letter`)).status).toBe(403);
+  });
+
+  it('when 20 PDFs are asked at once, then all arrive and the other letter routes keep answering meanwhile', async () => {
+    const pdfs = Promise.all(Array.from({ length: 20 }, () => portal(world, drafter()).bytes('GET', '/api/v1/brief/pdf')));
+    const reads = await Promise.all(Array.from({ length: 10 }, () => portal(world, drafter()).get('/api/v1/brief')));
+    expect(reads.every((r) => r.status === 200)).toBe(true);
+    expect((await pdfs).map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
+  });
+});
