@@ -14,18 +14,14 @@ const post = (path: string, body: unknown, headers = asService('applications')) 
 const pollStatus = async (subject: string, localId: string) =>
   ((await (await fetch(`${h.url}/api/v1/uploads/status?localIds=${localId}`, { headers: asUser(practitioner(subject)) })).json()) as { results: Array<{ status: string }> }).results[0]?.status;
 
-describe('POST /internal/documents/lookup', () => {
-  it('when asked for own, foreign, unknown and malformed ids, then only the owner\'s documents are listed', async () => {
-    const owner = uniqueSubject();
-    const mine = await uploadPdf(h, owner, { localId: 'lk' });
-    const theirs = await uploadPdf(h, uniqueSubject());
-    const res = await post('/internal/documents/lookup', { owner, documentIds: [mine.documentId, theirs.documentId, '00000000-0000-4000-8000-000000000000', 'nope'] });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ documents: [{ documentId: mine.documentId, categoryId: 'overig', wizardId: 'intake', fileName: 'bewijs.pdf', linkedApplicationId: null }] });
+describe('/internal/*', () => {
+  it('when a user (not a service) calls an internal route, then 403', async () => {
+    expect((await post('/internal/links', { applicationId: 'a', owner: 'x', documents: [] }, asUser(practitioner(uniqueSubject())))).status).toBe(403);
+    expect((await fetch(`${h.url}/internal/applications/a/documents`, { headers: asUser(practitioner(uniqueSubject())) })).status).toBe(403);
   });
 
-  it('when a user (not a service) calls an internal route, then 403', async () => {
-    expect((await post('/internal/documents/lookup', { owner: 'x', documentIds: [] }, asUser(practitioner(uniqueSubject())))).status).toBe(403);
+  it('when the lookup the applications service no longer asks is called, then it is gone (404)', async () => {
+    expect((await post('/internal/documents/lookup', { owner: 'x', documentIds: [] })).status).toBe(404);
   });
 });
 

@@ -44,8 +44,6 @@ export const internal = {
     link: '/internal/links',
     documentsOf: '/internal/applications/:applicationId/documents',
     confirmOrgLogo: '/internal/org-logos/:documentId/confirm',
-    /** Deprecated: the applications service's old submit reads the documents itself; link-check replaces it. */
-    lookup: '/internal/documents/lookup',
   },
   categoriesQuery,
   /** The same body for a check and a link. */
@@ -57,9 +55,4 @@ export const internal = {
   documentsOfResponse: z.array(linkedDocument.loose()),
   /** 200 when the id names an `organisatie-logo` upload; otherwise a bare 404. */
   confirmOrgLogoResponse: z.object({ documentId: z.string() }),
-  /** Deprecated with its path: the owner's documents among `documentIds` (unknown and foreign ids are absent). */
-  lookupRequest: z.object({ owner: id, documentIds: z.array(z.string().max(128)).max(1000) }),
-  lookupResponse: z.object({
-    documents: z.array(z.object({ documentId: z.string(), categoryId: z.string(), wizardId: z.string(), fileName: z.string(), linkedApplicationId: z.string().nullable() })),
-  }),
 };

@@ -4,8 +4,8 @@ import type { DocumentsDb } from '../database';
 import { ORGANISATIE_LOGO } from '../uploads/categories';
 import { isDocumentId } from '../uploads/document';
 import { findDocument } from '../uploads/documents.repository';
-import { findLinkedTo, findOwnedDocuments } from './links.repository';
-import type { LinkedDocument, LookedUpDocument } from './links.schemas';
+import { findLinkedTo } from './links.repository';
+import type { LinkedDocument } from './links.schemas';
 
 export async function documentsOfApplication(db: Kysely<DocumentsDb>, applicationId: string): Promise<LinkedDocument[]> {
   const rows = await findLinkedTo(db, applicationId);
@@ -17,10 +17,4 @@ export async function confirmOrgLogo(db: Kysely<DocumentsDb>, documentId: string
   const row = isDocumentId(documentId) ? await findDocument(db, documentId) : undefined;
   if (!row || row.category_id !== ORGANISATIE_LOGO) throw new NotFoundError('document');
   return { documentId: row.id };
-}
-
-/** Deprecated (link-check replaces it): the owner's documents among `documentIds`; unknown and foreign ids are absent. */
-export async function lookupDocuments(db: Kysely<DocumentsDb>, owner: string, documentIds: string[]): Promise<LookedUpDocument[]> {
-  const rows = await findOwnedDocuments(db, owner, [...new Set(documentIds.filter(isDocumentId))]);
-  return rows.map((r) => ({ documentId: r.id, categoryId: r.category_id, wizardId: r.wizard_id, fileName: r.file_name, linkedApplicationId: r.linked_application_id }));
 }

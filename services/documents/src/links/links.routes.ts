@@ -1,7 +1,7 @@
 import { documents } from '@register/contracts';
 import { defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
-import { confirmOrgLogo, documentsOfApplication, lookupDocuments } from './application-documents';
+import { confirmOrgLogo, documentsOfApplication } from './application-documents';
 import { checkLink, linkToApplication } from './link-documents';
 import { ApplicationIdParams, OrgLogoParams } from './links.schemas';
 
@@ -49,14 +49,4 @@ const confirmOrgLogoOperation = defineOperation({
   handle: async (ctx: Context, { params }) => ({ body: await confirmOrgLogo(ctx.db, params.documentId) }),
 });
 
-/** Deprecated: the applications service's submit still reads the documents itself until it asks link-check. */
-const lookupDocumentsOperation = defineOperation({
-  internal: { method: 'POST', path: internal.paths.lookup },
-  operationId: 'lookupDocuments',
-  summary: 'The owner’s documents among the ids asked (internal, deprecated)',
-  body: internal.lookupRequest,
-  responses: { 200: internal.lookupResponse },
-  handle: async (ctx: Context, { body }) => ({ body: { documents: await lookupDocuments(ctx.db, body.owner, body.documentIds) } }),
-});
-
-export const linksRoutes = [checkDocumentLinks, linkDocumentsOperation, listApplicationDocuments, confirmOrgLogoOperation, lookupDocumentsOperation];
+export const linksRoutes = [checkDocumentLinks, linkDocumentsOperation, listApplicationDocuments, confirmOrgLogoOperation];

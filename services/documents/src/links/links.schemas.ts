@@ -5,7 +5,6 @@ import { documents } from '@register/contracts';
 export type LinkRequest = z.output<typeof documents.internal.linkRequest>;
 export type LinkCheckRejection = z.output<typeof documents.internal.linkCheckResponse>['rejected'][number];
 export type LinkedDocument = z.output<typeof documents.internal.linkResponse>['linked'][number];
-export type LookedUpDocument = z.output<typeof documents.internal.lookupResponse>['documents'][number];
 
 export const ApplicationIdParams = z.object({ applicationId: z.string() });
 export const OrgLogoParams = z.object({ documentId: z.string() });
