@@ -1,0 +1,92 @@
+// npm run bench (services/letters): every service as its own process (tools/launcher), the load through the
+// gateway with identity headers, as the portals send it.
+//   1. GET and PUT /api/v1/brief at a steady 200 req/s for 20 s each (target p99 ≤ 15 ms);
+//   2. GET /api/v1/brief/pdf of a two-page letter, one at a time, 60 times (target p50 ≤ 150 ms);
+//   3. 20 PDF requests in flight all the time (autocannon) while GET /api/v1/brief runs at 100 req/s
+//      (target: its p99 stays ≤ 50 ms).
+// Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults. BENCH_RATE, BENCH_SECONDS.
+import path from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { freePort } from '@register/embedded';
+import { SERVICES, System, resolveInfrastructure } from '@register/launcher';
+import { steadyLoad, summary } from './steady-load.mjs';
+
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
+const PREFIX = 'lettersbench';
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const drafter = { 'x-subject': '900000001', 'x-role': 'drafter' };
+
+async function dropDatabases(serverUrl) {
+  const c = new pg.Client({ connectionString: serverUrl });
+  await c.connect();
+  for (const s of SERVICES) await c.query(`DROP DATABASE IF EXISTS "${PREFIX}_${s}" WITH (FORCE)`);
+  await c.end();
+}
+
+async function call(base, method, url, body) {
+  const res = await fetch(`${base}${url}`, { method, headers: { ...drafter, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  if (!res.ok) throw new Error(`${method} ${url} answered ${res.status}: ${await res.text()}`);
+  return res;
+}
+
+/** The shared brief with enough own text in `kern` that its PDF runs over two pages. */
+async function twoPageLetter(base) {
+  const { brief } = await (await call(base, 'GET', '/api/v1/brief')).json();
+  const filler = 'Wij hebben bij de beoordeling alle stukken betrokken die u heeft meegestuurd, en de regels die voor uw beroep gelden. ';
+  const paragraphs = Array.from({ length: 12 }, () => ({ nodes: [{ type: 'text', text: filler.repeat(3) }], list: null }));
+  brief.sections[2].blocks.push({ type: 'tekst', content: { paragraphs } });
+  const saved = await (await call(base, 'PUT', '/api/v1/brief', { sections: brief.sections })).json();
+  return saved.brief.sections;
+}
+
+const row = (name, r) => console.log(`| ${name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.requests} | ${r.errors} |`);
+
+async function main() {
+  const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
+  await dropDatabases(infra.postgresUrl);
+  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
+  const system = new System({ root, infra, ports, databasePrefix: PREFIX, logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: 'warn', extraEnv: { audit: { AUDIT_CONSUMER: `audit_${PREFIX}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${PREFIX}` }, letters: { APPLICATION_EVENTS_CONSUMER: `letters_${PREFIX}` } } });
+  try {
+    await system.startAll();
+    const base = system.url('gateway');
+    const sections = await twoPageLetter(base);
+    const { PDFParse } = await import('pdf-parse');
+    const pdf = Buffer.from(await (await call(base, 'GET', '/api/v1/brief/pdf')).arrayBuffer());
+    const pages = (await new PDFParse({ data: new Uint8Array(pdf) }).getText()).pages.length;
+    // Warm-up: connections, JIT, both PDF workers.
+    await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, request: () => ({ headers: drafter }) });
+    await Promise.all(Array.from({ length: 6 }, () => call(base, 'GET', '/api/v1/brief/pdf').then((r) => r.arrayBuffer())));
+
+    console.log(`\ntarget ${base} (through the gateway), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`);
+    console.log('| route | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|');
+    row('GET /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ headers: drafter }) }));
+    const body = JSON.stringify({ sections });
+    row('PUT /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body }) }));
+
+    const one = [];
+    for (let i = 0; i < 60; i++) {
+      const t = performance.now();
+      await (await call(base, 'GET', '/api/v1/brief/pdf')).arrayBuffer();
+      one.push(performance.now() - t);
+    }
+    row(`GET /api/v1/brief/pdf (${pages} pages, ${pdf.length} bytes, one at a time)`, summary(one));
+
+    const flood = autocannon({ url: `${base}/api/v1/brief/pdf`, connections: 20, duration: 12, headers: drafter });
+    await new Promise((r) => setTimeout(r, 1000));
+    const during = await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 10, request: () => ({ headers: drafter }) });
+    const pdfs = await flood;
+    row('GET /api/v1/brief at 100 req/s while 20 PDFs are always in flight', during);
+    console.log(`| (the PDFs meanwhile: ${pdfs.requests.total} in 12 s, p50 ${pdfs.latency.p50} ms, p99 ${pdfs.latency.p99} ms, non-2xx ${pdfs.non2xx}) | | | | |`);
+  } finally {
+    await system.stopAll();
+    await dropDatabases(infra.postgresUrl);
+    await infra.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
