@@ -4,7 +4,7 @@ const path = require('node:path');
 
 const swc = ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
 // ESM-only packages that tests load in-process are compiled to CommonJS by swc.
-const esmPackages = ['file-type', 'strtok3', 'token-types', 'peek-readable', '@tokenizer', 'uint8array-extras', '@borewit', 'fflate'];
+const esmPackages = ['jose', '@apidevtools/json-schema-ref-parser', 'file-type', 'strtok3', 'token-types', 'peek-readable', '@tokenizer', 'uint8array-extras', '@borewit', 'fflate'];
 
 const shared = {
   testEnvironment: 'node',
@@ -12,11 +12,13 @@ const shared = {
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleNameMapper: {
     '^@register/launcher$': path.join(__dirname, 'tools/launcher/src'),
+    '^@register/zgw-sim$': path.join(__dirname, 'tools/zgw-sim/src'),
+    '^@register/dead-letters$': path.join(__dirname, 'tools/dead-letters/src'),
     '^@register/([a-z-]+)$': path.join(__dirname, 'libs/$1/src'),
   },
 };
 
-const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters', 'tools/launcher', 'tools/zgw-sim', 'tools/deploy-check']
+const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters', 'tools/launcher', 'tools/zgw-sim', 'tools/deploy-check', 'tools/dead-letters']
   .map((dir) => ({ ...shared, displayName: dir.split('/')[1], rootDir: path.join(__dirname, dir), testMatch: ['<rootDir>/test/**/*.test.ts'] }));
 
 module.exports = {

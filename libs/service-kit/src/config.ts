@@ -18,6 +18,18 @@ export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEn
 
 const port = z.coerce.number().int().min(0).max(65535);
 
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A duration as `7d`, `36h`, `90m`, `600s`, `500ms` or plain milliseconds; parsed to milliseconds. */
+export const duration = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(String(value).trim());
+  if (!m) {
+    ctx.addIssue({ code: 'custom', message: 'a duration such as 7d, 36h, 90m, 600s or milliseconds' });
+    return z.NEVER;
+  }
+  return Number(m[1]) * (UNIT_MS[m[2] ?? 'ms'] ?? 1);
+});
+
 /** What every service reads. Secrets have no default. */
 export const baseConfigSchema = z.object({
   PORT: port,
@@ -30,5 +42,7 @@ export const baseConfigSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
   /** After SIGTERM, readiness answers 503 this long before the server stops accepting (a Kubernetes preStop match). */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
+  /** How long the event stream keeps an event: the longest outage a durable consumer survives (default 7 days). */
+  EVENTS_MAX_AGE: duration.pipe(z.number().int().min(60_000)).default(7 * 86_400_000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

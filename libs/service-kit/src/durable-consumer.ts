@@ -17,8 +17,15 @@ export interface DurableConsumerOptions {
   /** Must be idempotent (a redelivery repeats it). Only the subject and sequence are logged, never the payload. */
   handle: (subject: string, payload: unknown) => Promise<ConsumeOutcome>;
   logger: Logger;
-  /** Redelivery delay after a failed handler. */
+  /** First redelivery delay after a failed handler; it doubles per delivery up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
+  /** Longest redelivery delay (default 5 minutes). */
+  maxRetryDelayMs?: number;
+  /**
+   * Deliveries before a message that keeps failing goes to the dead-letter subject (default 20: with the
+   * back-off about an hour, so an outage of a dependency shorter than that loses nothing and needs no replay).
+   */
+  maxDeliver?: number;
   /** Pause before consuming again after the message iterator ended or failed. */
   restartDelayMs?: number;
 }
@@ -34,6 +41,8 @@ export class DurableConsumer {
   private loop: Promise<void> | null = null;
   private stopped = false;
   private consuming = false;
+  /** Messages this consumer gave up on since it started (also in each dead-letter log line). */
+  deadLetters = 0;
 
   constructor(private readonly options: DurableConsumerOptions) {}
 
@@ -81,7 +90,7 @@ export class DurableConsumer {
         // Without abort the iterator waits forever for a deleted consumer; ending it lets us recreate it.
         this.messages = await consumer.consume({ max_messages: 100, abort_on_missing_resource: true });
         this.consuming = true;
-        for await (const msg of this.messages) await this.handle(msg);
+        for await (const msg of this.messages) await this.handle(msg, events.js);
         if (!this.stopped) logger.warn({ durable }, 'consumer iterator ended; restarting');
       } catch (err) {
         logger.warn({ err, durable }, 'consumer failed; restarting');
@@ -95,13 +104,28 @@ export class DurableConsumer {
     }
   }
 
-  private async handle(msg: JsMsg): Promise<void> {
+  private async handle(msg: JsMsg, js: NatsEvents['js']): Promise<void> {
     let outcome: ConsumeOutcome;
     try {
       outcome = await this.dispatch(msg.subject, msg.string(), msg.seq);
     } catch (err) {
-      this.options.logger.warn({ err, seq: msg.seq, durable: this.options.durable }, 'event not handled; redelivery requested');
-      msg.nak(this.options.retryDelayMs ?? 5000);
+      const deliveries = msg.info.deliveryCount;
+      const { durable, logger } = this.options;
+      if (deliveries >= (this.options.maxDeliver ?? 20)) {
+        try {
+          await deadLetter(js, durable, msg, err);
+          this.deadLetters += 1;
+          logger.error({ err, seq: msg.seq, subject: msg.subject, durable, deliveries, deadLetters: this.deadLetters }, 'event moved to the dead-letter subject after repeated failures');
+          msg.term();
+        } catch (dlErr) {
+          logger.warn({ err: dlErr, seq: msg.seq, durable }, 'dead-letter publish failed; redelivery requested');
+          msg.nak(this.options.maxRetryDelayMs ?? 300_000);
+        }
+        return;
+      }
+      const delay = Math.min((this.options.retryDelayMs ?? 1000) * 2 ** Math.min(deliveries - 1, 20), this.options.maxRetryDelayMs ?? 300_000);
+      logger.warn({ err, seq: msg.seq, durable, deliveries, retryInMs: delay }, 'event not handled; redelivery requested');
+      msg.nak(delay);
       return;
     }
     // No reason text on term: `+TERM <reason>` needs server 2.10.4; 2.9 would ignore it and keep it pending.
@@ -115,6 +139,34 @@ export class DurableConsumer {
     if (outcome === 'malformed') this.options.logger.error({ subject, seq, durable: this.options.durable }, 'malformed event dropped');
     return outcome;
   }
+}
+
+/** Where a consumer puts what it gave up on: `register.dead-letter.<durable>`, in the same stream. */
+export const DEAD_LETTER_PREFIX = 'register.dead-letter';
+
+/** A dead letter: the original event as it was, and why and when it was given up; `tools/dead-letters` lists and replays them. */
+export interface DeadLetter {
+  durable: string;
+  subject: string;
+  streamSeq: number;
+  deliveries: number;
+  failedAt: string;
+  /** The handler's error message (no payload: the payload is `event`). */
+  error: string;
+  event: string;
+}
+
+async function deadLetter(js: NatsEvents['js'], durable: string, msg: JsMsg, err: unknown): Promise<void> {
+  const letter: DeadLetter = {
+    durable,
+    subject: msg.subject,
+    streamSeq: msg.seq,
+    deliveries: msg.info.deliveryCount,
+    failedAt: new Date().toISOString(),
+    error: err instanceof Error ? err.message.slice(0, 500) : String(err).slice(0, 500),
+    event: msg.string(),
+  };
+  await js.publish(`${DEAD_LETTER_PREFIX}.${durable}`, JSON.stringify(letter), { msgID: `dead-letter-${durable}-${msg.seq}`, timeout: 5000 });
 }
 
 function parse(text: string): unknown {

@@ -77,14 +77,14 @@ export const refuseHostileUrl: RequestHandler = (req, _res, next) => {
     for (const part of url.slice(q + 1).split('&')) {
       const decoded = decodeOrNull(part.replace(/\+/g, ' '));
       const name = (decoded ?? part).split('=')[0] ?? '';
-      if (decoded === null) errors.push(problem(`query.${name}`, 'malformed_escape', 'A query parameter has a malformed percent-escape.'));
-      else if (hasBadCharacter(decoded)) errors.push(problem(`query.${name}`, 'invalid_characters', 'Query parameters must not contain NUL or unpaired surrogates.'));
+      if (decoded === null) errors.push(problem(name, 'malformed_escape', 'A query parameter has a malformed percent-escape.'));
+      else if (hasBadCharacter(decoded)) errors.push(problem(name, 'invalid_characters', 'Query parameters must not contain NUL or unpaired surrogates.'));
       if (errors.length > 0) break;
     }
   }
   for (const [name, value] of Object.entries(req.headers)) {
     const values = Array.isArray(value) ? value : [value ?? ''];
-    if (values.some((v) => v.includes('\u0000'))) errors.push(problem(`headers.${name}`, 'invalid_characters', 'Header values must not contain NUL.'));
+    if (values.some((v) => v.includes('\u0000'))) errors.push(problem(name, 'invalid_characters', 'Header values must not contain NUL.'));
   }
   next(errors.length > 0 ? validationError(errors.slice(0, 5), 'The request URL or headers are not acceptable.') : undefined);
 };

@@ -22,15 +22,23 @@ export type Events = NatsEvents;
 export type ServiceEvents = NatsEvents | InProcessEvents;
 
 /** `NATS_URL` decides: `in-process` (single-process mode) or NATS server URLs, comma-separated. */
-export async function openEventBus(url: string, name: string, logger: Logger): Promise<ServiceEvents> {
+export async function openEventBus(url: string, name: string, logger: Logger, stream: StreamSettings = {}): Promise<ServiceEvents> {
   if (url === IN_PROCESS_EVENTS_URL) {
     logger.info('events: in-process transport (single-process mode)');
     return new InProcessEvents(name);
   }
-  return connectEvents(url, name, logger);
+  return connectEvents(url, name, logger, stream);
 }
 
-export async function connectEvents(url: string, name: string, logger: Logger): Promise<NatsEvents> {
+export interface StreamSettings {
+  /** How long the stream keeps an event (EVENTS_MAX_AGE): the longest outage a durable consumer survives. */
+  maxAgeMs?: number;
+}
+
+/** decisions (docs/decisions.md, "Events"): seven days, so a consumer may be down over a long weekend. */
+export const DEFAULT_EVENTS_MAX_AGE_MS = 7 * 24 * 3600_000;
+
+export async function connectEvents(url: string, name: string, logger: Logger, stream: StreamSettings = {}): Promise<NatsEvents> {
   const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true });
   void (async () => {
     for await (const s of nc.status()) {
@@ -38,7 +46,7 @@ export async function connectEvents(url: string, name: string, logger: Logger): 
     }
   })();
   const jsm = await jetstreamManager(nc);
-  await ensureStream(jsm);
+  await ensureStream(jsm, stream.maxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS, logger);
   const js = jetstream(nc);
   return {
     transport: 'nats',
@@ -68,17 +76,32 @@ export async function connectEvents(url: string, name: string, logger: Logger): 
   };
 }
 
-export async function ensureStream(jsm: JetStreamManager): Promise<void> {
+/**
+ * Creates the stream, or brings its age limit to `maxAgeMs` when it differs (every service may call this; the
+ * last configured value wins, so all services should share one EVENTS_MAX_AGE).
+ */
+export async function ensureStream(jsm: JetStreamManager, maxAgeMs = DEFAULT_EVENTS_MAX_AGE_MS, logger?: Logger): Promise<void> {
+  const maxAge = maxAgeMs * 1_000_000;
   try {
-    await jsm.streams.info(STREAM_NAME);
-  } catch {
+    const info = await jsm.streams.info(STREAM_NAME);
+    if (info.config.max_age !== maxAge) {
+      await jsm.streams.update(STREAM_NAME, { ...info.config, max_age: maxAge });
+      logger?.info({ stream: STREAM_NAME, maxAgeMs }, 'stream age limit set');
+    }
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
     try {
-      await jsm.streams.add({ name: STREAM_NAME, subjects: STREAM_SUBJECTS, duplicate_window: 2 * 60 * 1_000_000_000 });
-    } catch (err) {
+      await jsm.streams.add({ name: STREAM_NAME, subjects: STREAM_SUBJECTS, duplicate_window: 2 * 60 * 1_000_000_000, max_age: maxAge });
+    } catch (addErr) {
       // Another service created it at the same moment.
       await jsm.streams.info(STREAM_NAME).catch(() => {
-        throw err;
+        throw addErr;
       });
     }
   }
+}
+
+function isNotFound(err: unknown): boolean {
+  const e = err as { code?: unknown; api_error?: { err_code?: number }; message?: string };
+  return e?.api_error?.err_code === 10059 || e?.code === '404' || /stream not found/i.test(String(e?.message));
 }

@@ -75,7 +75,8 @@ export type AnyOperation<Ctx> = Operation<Ctx, any, any, any, any, any>;
 function parsePart<S>(schema: S | undefined, value: unknown, part: string): Out<S> {
   if (!schema) return undefined as Out<S>;
   const result = (schema as unknown as z.ZodType).safeParse(value);
-  if (!result.success) throw validationError(zodIssuesToFieldErrors(result.error, part === 'body' ? '' : part), `The request ${part} is invalid.`);
+  // Fields are named as the client wrote them (`limit`, `subject`, `draft.x`), without the request part.
+  if (!result.success) throw validationError(zodIssuesToFieldErrors(result.error), `The request ${part} is invalid.`);
   return result.data as Out<S>;
 }
 

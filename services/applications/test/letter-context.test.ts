@@ -84,7 +84,7 @@ describe('GET /internal/practitioners/:subject/letter-context', () => {
   it('when the subject is not a valid subject, then 400 naming it; a user caller 403', async () => {
     const res = await asLetters(practitionerContext('a'.repeat(65)));
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].field).toBe('params.subject');
+    expect(res.body.errors[0].field).toBe('subject');
     expect((await asLetters(practitionerContext('900000001'), asUser(practitioner('900000001')))).status).toBe(403);
   });
 });
