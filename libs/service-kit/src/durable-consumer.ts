@@ -2,14 +2,14 @@ import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@na
 import type { EventSubscription } from './event-bus';
 import type { InProcessEvents } from './in-process-events';
 import type { Logger } from './logger';
-import { STREAM_NAME, ensureStream, type NatsEvents } from './nats';
+import { ensureStream, type NatsEvents } from './nats';
 
 /** What a handler did with one event: `handled` is acked; `malformed` is dropped (never redelivered). A throw asks for redelivery. */
 export type ConsumeOutcome = 'handled' | 'malformed';
 
 export interface DurableConsumerOptions {
   /** JetStream (a durable pull consumer), or the single-process mode's in-process bus. */
-  events: Pick<NatsEvents, 'transport' | 'js' | 'jsm'> | Pick<InProcessEvents, 'transport' | 'consume'>;
+  events: Pick<NatsEvents, 'transport' | 'js' | 'jsm' | 'stream' | 'prefix'> | Pick<InProcessEvents, 'transport' | 'consume'>;
   /** Durable consumer name; one per deployment (tests use their own so files do not share messages). */
   durable: string;
   /** Subject filter, e.g. `register.audit.>`. */
@@ -55,7 +55,7 @@ export class DurableConsumer {
       this.consuming = true;
       return;
     }
-    await this.ensureConsumer(events.jsm);
+    await this.ensureConsumer(events);
     this.loop = this.run(events);
   }
 
@@ -71,26 +71,27 @@ export class DurableConsumer {
     await this.loop;
   }
 
-  private async ensureConsumer(jsm: NatsEvents['jsm']): Promise<void> {
-    await ensureStream(jsm);
+  private async ensureConsumer(events: Pick<NatsEvents, 'jsm' | 'stream' | 'prefix'>): Promise<void> {
+    const { jsm, stream, prefix } = events;
+    await ensureStream(jsm, { name: stream, prefix });
     // Creating with an identical config is a no-op on the server, so every replica may call it.
-    await jsm.consumers.add(STREAM_NAME, {
+    await jsm.consumers.add(stream, {
       durable_name: this.options.durable,
-      filter_subject: this.options.filter,
+      filter_subject: prefix + this.options.filter,
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
     });
   }
 
-  private async run(events: Pick<NatsEvents, 'js' | 'jsm'>): Promise<void> {
+  private async run(events: Pick<NatsEvents, 'js' | 'jsm' | 'stream' | 'prefix'>): Promise<void> {
     const { logger, durable } = this.options;
     while (!this.stopped) {
       try {
-        const consumer = await events.js.consumers.get(STREAM_NAME, durable);
+        const consumer = await events.js.consumers.get(events.stream, durable);
         // Without abort the iterator waits forever for a deleted consumer; ending it lets us recreate it.
         this.messages = await consumer.consume({ max_messages: 100, abort_on_missing_resource: true });
         this.consuming = true;
-        for await (const msg of this.messages) await this.handle(msg, events.js);
+        for await (const msg of this.messages) await this.handle(msg, events);
         if (!this.stopped) logger.warn({ durable }, 'consumer iterator ended; restarting');
       } catch (err) {
         logger.warn({ err, durable }, 'consumer failed; restarting');
@@ -100,22 +101,24 @@ export class DurableConsumer {
       if (this.stopped) break;
       await new Promise((resolve) => setTimeout(resolve, this.options.restartDelayMs ?? 1000));
       // The consumer may have been lost with the server's state; recreate it before pulling again.
-      await this.ensureConsumer(events.jsm).catch((err: unknown) => logger.warn({ err, durable }, 'consumer not (re)created yet'));
+      await this.ensureConsumer(events).catch((err: unknown) => logger.warn({ err, durable }, 'consumer not (re)created yet'));
     }
   }
 
-  private async handle(msg: JsMsg, js: NatsEvents['js']): Promise<void> {
+  private async handle(msg: JsMsg, events: Pick<NatsEvents, 'js' | 'prefix'>): Promise<void> {
     let outcome: ConsumeOutcome;
+    // Handlers see subjects as the contracts name them, without the deployment's prefix.
+    const subject = msg.subject.slice(events.prefix.length);
     try {
-      outcome = await this.dispatch(msg.subject, msg.string(), msg.seq);
+      outcome = await this.dispatch(subject, msg.string(), msg.seq);
     } catch (err) {
       const deliveries = msg.info.deliveryCount;
       const { durable, logger } = this.options;
       if (deliveries >= (this.options.maxDeliver ?? 20)) {
         try {
-          await deadLetter(js, durable, msg, err);
+          await deadLetter(events, durable, subject, msg, err);
           this.deadLetters += 1;
-          logger.error({ err, seq: msg.seq, subject: msg.subject, durable, deliveries, deadLetters: this.deadLetters }, 'event moved to the dead-letter subject after repeated failures');
+          logger.error({ err, seq: msg.seq, subject, durable, deliveries, deadLetters: this.deadLetters }, 'event moved to the dead-letter subject after repeated failures');
           msg.term();
         } catch (dlErr) {
           logger.warn({ err: dlErr, seq: msg.seq, durable }, 'dead-letter publish failed; redelivery requested');
@@ -156,17 +159,17 @@ export interface DeadLetter {
   event: string;
 }
 
-async function deadLetter(js: NatsEvents['js'], durable: string, msg: JsMsg, err: unknown): Promise<void> {
+async function deadLetter(events: Pick<NatsEvents, 'js' | 'prefix'>, durable: string, subject: string, msg: JsMsg, err: unknown): Promise<void> {
   const letter: DeadLetter = {
     durable,
-    subject: msg.subject,
+    subject,
     streamSeq: msg.seq,
     deliveries: msg.info.deliveryCount,
     failedAt: new Date().toISOString(),
     error: err instanceof Error ? err.message.slice(0, 500) : String(err).slice(0, 500),
     event: msg.string(),
   };
-  await js.publish(`${DEAD_LETTER_PREFIX}.${durable}`, JSON.stringify(letter), { msgID: `dead-letter-${durable}-${msg.seq}`, timeout: 5000 });
+  await events.js.publish(`${events.prefix}${DEAD_LETTER_PREFIX}.${durable}`, JSON.stringify(letter), { msgID: `dead-letter-${durable}-${msg.seq}`, timeout: 5000 });
 }
 
 function parse(text: string): unknown {

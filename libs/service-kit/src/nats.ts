@@ -14,6 +14,13 @@ export interface NatsEvents extends EventBus {
   nc: NatsConnection;
   js: JetStreamClient;
   jsm: JetStreamManager;
+  /** The stream this deployment uses (`EVENTS_STREAM`, default REGISTER). */
+  stream: string;
+  /**
+   * Put before every subject on the wire (`EVENTS_SUBJECT_PREFIX`, default none), so that several systems
+   * (test runs) share one NATS without seeing each other's events. Code names subjects without it.
+   */
+  prefix: string;
 }
 /** The NATS transport, as the test harnesses name it. */
 export type Events = NatsEvents;
@@ -33,6 +40,10 @@ export async function openEventBus(url: string, name: string, logger: Logger, st
 export interface StreamSettings {
   /** How long the stream keeps an event (EVENTS_MAX_AGE): the longest outage a durable consumer survives. */
   maxAgeMs?: number;
+  /** The stream's name (EVENTS_STREAM). */
+  name?: string;
+  /** The subject prefix (EVENTS_SUBJECT_PREFIX), e.g. `t1a2b3c.`; the stream holds `<prefix>register.>`. */
+  prefix?: string;
 }
 
 /** decisions (docs/decisions.md, "Events"): seven days, so a consumer may be down over a long weekend. */
@@ -46,20 +57,24 @@ export async function connectEvents(url: string, name: string, logger: Logger, s
     }
   })();
   const jsm = await jetstreamManager(nc);
-  await ensureStream(jsm, stream.maxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS, logger);
+  const streamName = stream.name ?? STREAM_NAME;
+  const prefix = stream.prefix ?? '';
+  await ensureStream(jsm, { name: streamName, prefix, maxAgeMs: stream.maxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS }, logger);
   const js = jetstream(nc);
   return {
     transport: 'nats',
     nc,
     js,
     jsm,
+    stream: streamName,
+    prefix,
     async publish(subject: string, payload: string, msgId: string): Promise<void> {
-      await js.publish(subject, payload, { msgID: msgId, timeout: 5000 });
+      await js.publish(prefix + subject, payload, { msgID: msgId, timeout: 5000 });
     },
     subscribe(subject: string, onMessage: (message: EventMessage) => void): EventSubscription {
-      const subscription = nc.subscribe(subject, {
+      const subscription = nc.subscribe(prefix + subject, {
         callback: (err, msg) => {
-          if (!err) onMessage({ subject: msg.subject, payload: msg.string() });
+          if (!err) onMessage({ subject: msg.subject.slice(prefix.length), payload: msg.string() });
         },
       });
       return { unsubscribe: () => subscription.unsubscribe() };
@@ -80,21 +95,23 @@ export async function connectEvents(url: string, name: string, logger: Logger, s
  * Creates the stream, or brings its age limit to `maxAgeMs` when it differs (every service may call this; the
  * last configured value wins, so all services should share one EVENTS_MAX_AGE).
  */
-export async function ensureStream(jsm: JetStreamManager, maxAgeMs = DEFAULT_EVENTS_MAX_AGE_MS, logger?: Logger): Promise<void> {
-  const maxAge = maxAgeMs * 1_000_000;
+export async function ensureStream(jsm: JetStreamManager, target: { name: string; prefix: string; maxAgeMs?: number }, logger?: Logger): Promise<void> {
+  const { name, maxAgeMs } = target;
+  const maxAge = (maxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS) * 1_000_000;
   try {
-    const info = await jsm.streams.info(STREAM_NAME);
-    if (info.config.max_age !== maxAge) {
-      await jsm.streams.update(STREAM_NAME, { ...info.config, max_age: maxAge });
-      logger?.info({ stream: STREAM_NAME, maxAgeMs }, 'stream age limit set');
+    const info = await jsm.streams.info(name);
+    // Without an age given (a consumer recreating a lost stream), an existing stream is left as it is.
+    if (maxAgeMs !== undefined && info.config.max_age !== maxAge) {
+      await jsm.streams.update(name, { ...info.config, max_age: maxAge });
+      logger?.info({ stream: name, maxAgeMs }, 'stream age limit set');
     }
   } catch (err) {
     if (!isNotFound(err)) throw err;
     try {
-      await jsm.streams.add({ name: STREAM_NAME, subjects: STREAM_SUBJECTS, duplicate_window: 2 * 60 * 1_000_000_000, max_age: maxAge });
+      await jsm.streams.add({ name, subjects: STREAM_SUBJECTS.map((s) => target.prefix + s), duplicate_window: 2 * 60 * 1_000_000_000, max_age: maxAge });
     } catch (addErr) {
       // Another service created it at the same moment.
-      await jsm.streams.info(STREAM_NAME).catch(() => {
+      await jsm.streams.info(name).catch(() => {
         throw addErr;
       });
     }

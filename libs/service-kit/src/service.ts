@@ -113,7 +113,7 @@ async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDe
   try {
     const database = await openServiceDatabase<DB>(config.DATABASE_URL, logger, definition.migrations, { max: config.DB_POOL_MAX });
     steps.push({ name: 'database', close: () => database.close() });
-    const events = await openEventBus(config.NATS_URL, definition.name, logger, { maxAgeMs: config.EVENTS_MAX_AGE });
+    const events = await openEventBus(config.NATS_URL, definition.name, logger, { maxAgeMs: config.EVENTS_MAX_AGE, name: config.EVENTS_STREAM, prefix: config.EVENTS_SUBJECT_PREFIX });
     steps.push({ name: 'events', close: () => events.close() });
     const resources: ServiceResources<DB> = { logger, database, events };
     const built = await definition.buildContext(config, resources);

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { eventually, natsUrl, removeDurableConsumers } from '@register/testkit';
+import { eventually, natsUrl, removeDurableConsumers, testEvents } from '@register/testkit';
 import { DEAD_LETTER_PREFIX, DurableConsumer, type DeadLetter } from '../src/durable-consumer';
 import { createLogger } from '../src/logger';
-import { connectEvents, DEFAULT_EVENTS_MAX_AGE_MS, STREAM_NAME, type NatsEvents } from '../src/nats';
+import { connectEvents, DEFAULT_EVENTS_MAX_AGE_MS, type NatsEvents } from '../src/nats';
 
 const logger = createLogger('durable-consumer-test', 'silent');
 let events: NatsEvents;
 const durables: string[] = [];
 
 beforeAll(async () => {
-  events = await connectEvents(natsUrl(), 'durable-consumer-test', logger);
+  events = await connectEvents(natsUrl(), 'durable-consumer-test', logger, { name: testEvents().stream, prefix: testEvents().prefix });
 });
 afterAll(async () => {
   await removeDurableConsumers(natsUrl(), durables);
@@ -23,7 +23,7 @@ function consumer(handle: (subject: string, payload: unknown) => Promise<'handle
 }
 
 async function lastDeadLetter(durable: string): Promise<DeadLetter | undefined> {
-  const msg = await events.jsm.streams.getMessage(STREAM_NAME, { last_by_subj: `${DEAD_LETTER_PREFIX}.${durable}` }).catch(() => null);
+  const msg = await events.jsm.streams.getMessage(events.stream, { last_by_subj: `${events.prefix}${DEAD_LETTER_PREFIX}.${durable}` }).catch(() => null);
   return msg ? msg.json<DeadLetter>() : undefined;
 }
 
@@ -69,7 +69,7 @@ describe('DurableConsumer', () => {
   });
 
   it('when the events are opened, then the stream keeps an event at most EVENTS_MAX_AGE (seven days by default)', async () => {
-    const info = await events.jsm.streams.info(STREAM_NAME);
+    const info = await events.jsm.streams.info(events.stream);
     expect(info.config.max_age).toBe(DEFAULT_EVENTS_MAX_AGE_MS * 1_000_000);
   });
 });

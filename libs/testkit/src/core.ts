@@ -18,6 +18,17 @@ export function natsUrl(): string {
   return env('TEST_NATS_URL');
 }
 
+/** This test run's own stream and subject prefix (the global setup makes them; the teardown deletes the stream). */
+export function testEvents(): { stream: string; prefix: string } {
+  return { stream: env('TEST_EVENTS_STREAM'), prefix: env('TEST_EVENTS_SUBJECT_PREFIX') };
+}
+
+/** The settings a service started by a test gets, so it publishes and consumes on the run's own stream. */
+export function testEventsEnv(): Record<string, string> {
+  const { stream, prefix } = testEvents();
+  return { EVENTS_STREAM: stream, EVENTS_SUBJECT_PREFIX: prefix };
+}
+
 export interface TestS3 {
   endpoint: string;
   accessKey: string;
@@ -112,7 +123,7 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
  * Deletes durable consumers a test created on the shared NATS (named per test system or harness), so test
  * runs leave none behind; a consumer that is already gone is fine.
  */
-export async function removeDurableConsumers(url: string, names: string[], stream = 'REGISTER'): Promise<void> {
+export async function removeDurableConsumers(url: string, names: string[], stream = testEvents().stream): Promise<void> {
   const nc = await connect({ servers: url, name: 'test-cleanup' });
   try {
     const jsm = await jetstreamManager(nc);
@@ -139,7 +150,7 @@ export async function startService<Ctx>(start: Start<Ctx>, options: { name: stri
   const database = options.database ?? (await createTestDatabase(options.name));
   try {
     const served = await start(
-      { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, NATS_URL: natsUrl(), INTERNAL_IDENTITY_SECRET: TEST_SECRET, LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', ...options.env },
+      { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, NATS_URL: natsUrl(), ...testEventsEnv(), INTERNAL_IDENTITY_SECRET: TEST_SECRET, LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', ...options.env },
       { signals: false, ...(options.override ? { override: options.override } : {}) },
     );
     return {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync } from 'node:fs';
@@ -53,6 +54,13 @@ export default async function globalSetup(): Promise<void> {
     throw new Error('No NATS: set NATS_URL, run Docker, or put nats-server on the PATH.');
   }
 
+  // A stream and subject prefix of this run's own: parallel and earlier runs never see each other's events,
+  // and the teardown deletes the stream, so a persistent NATS keeps nothing of a test run.
+  const run = randomBytes(4).toString('hex');
+  process.env['TEST_EVENTS_STREAM'] = process.env['EVENTS_STREAM'] = `TEST_${run}`;
+  process.env['TEST_EVENTS_SUBJECT_PREFIX'] = process.env['EVENTS_SUBJECT_PREFIX'] = `t${run}.`;
+  started.push(() => deleteStream(process.env['TEST_NATS_URL']!, `TEST_${run}`));
+
   if (process.env['S3_ENDPOINT']) {
     process.env['TEST_S3_ENDPOINT'] = process.env['S3_ENDPOINT'];
     process.env['TEST_S3_ACCESS_KEY'] = process.env['S3_ACCESS_KEY'] ?? '';
@@ -73,5 +81,16 @@ export default async function globalSetup(): Promise<void> {
     process.env['TEST_S3_ACCESS_KEY'] = s3.accessKey;
     process.env['TEST_S3_SECRET_KEY'] = s3.secretKey;
     process.env['TEST_S3_EMBEDDED'] = 'true';
+  }
+}
+
+async function deleteStream(url: string, name: string): Promise<void> {
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: url, name: 'test-teardown' });
+  try {
+    await (await jetstreamManager(nc)).streams.delete(name).catch(() => undefined);
+  } finally {
+    await nc.close();
   }
 }

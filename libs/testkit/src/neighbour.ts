@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createTestDatabase, natsUrl, TEST_SECRET, type TestDatabase } from './core';
+import { createTestDatabase, natsUrl, TEST_SECRET, testEventsEnv, type TestDatabase } from './core';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -61,6 +61,7 @@ export async function startNeighbour(name: string, options: NeighbourOptions = {
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,
     NATS_URL: natsUrl(),
+    ...testEventsEnv(),
     INTERNAL_IDENTITY_SECRET: TEST_SECRET,
     LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
     ...options.env,

@@ -9,7 +9,7 @@ const seen: EventEnvelope[] = [];
 beforeAll(async () => {
   world = await startWorld();
   // Core subscription on the stream's subjects: sees what the outbox relay publishes.
-  world.apps.events.nc.subscribe('register.>', { callback: (_e, msg) => void seen.push({ ...(msg.json() as EventEnvelope), subject: msg.subject } as EventEnvelope) });
+  world.apps.events.subscribe('register.>', (msg) => void seen.push({ ...(JSON.parse(msg.payload) as EventEnvelope), subject: msg.subject } as EventEnvelope));
 });
 afterAll(() => world.close());
 

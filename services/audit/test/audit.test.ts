@@ -154,8 +154,8 @@ describe('GET /api/v1/admin/audit', () => {
 
 describe('the audit consumer', () => {
   it('when a message is malformed, then it is dropped and later events still arrive', async () => {
-    const seq = (await h.events.js.publish(h.subject, 'not json {')).seq;
-    await h.events.js.publish(h.subject, JSON.stringify({ id: randomUUID(), data: {} }));
+    const seq = (await h.events.js.publish(h.events.prefix + h.subject, 'not json {')).seq;
+    await h.events.js.publish(h.events.prefix + h.subject, JSON.stringify({ id: randomUUID(), data: {} }));
     const correlationId = corr();
     await publish(h, auditEvent({ correlationId }));
     expect(await rowsOf(correlationId, 1)).toHaveLength(1);
@@ -168,7 +168,7 @@ describe('the audit consumer', () => {
     try {
       const seq = await publish(h, auditEvent({ correlationId }));
       await eventually(async () => {
-        const info = await h.events.jsm.consumers.info('REGISTER', h.durable);
+        const info = await h.events.jsm.consumers.info(h.events.stream, h.durable);
         return info.delivered.stream_seq >= seq && info.num_redelivered > 0 ? true : undefined;
       });
     } finally {
@@ -181,7 +181,7 @@ describe('the audit consumer', () => {
     const correlationId = corr();
     await publish(h, auditEvent({ correlationId }));
     await rowsOf(correlationId, 1);
-    await h.events.jsm.consumers.delete('REGISTER', h.durable);
+    await h.events.jsm.consumers.delete(h.events.stream, h.durable);
 
     const seq = await publish(h, auditEvent({ correlationId }));
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { asService, eventually, natsUrl, uniqueSubject } from '@register/testkit';
+import { asService, eventually, natsUrl, testEvents, uniqueSubject } from '@register/testkit';
 import { connectEvents, createLogger, newEvent, SUBJECTS, type NatsEvents } from '@register/service-kit';
 import { startDocuments, uploadPdf, type Harness } from './support/harness';
 
@@ -11,7 +11,7 @@ let h: Harness;
 let events: NatsEvents;
 beforeAll(async () => {
   h = await startDocuments();
-  events = await connectEvents(natsUrl(), 'documents-test-producer', createLogger('documents-test', 'silent'));
+  events = await connectEvents(natsUrl(), 'documents-test-producer', createLogger('documents-test', 'silent'), { name: testEvents().stream, prefix: testEvents().prefix });
 });
 afterAll(async () => {
   await events.close();

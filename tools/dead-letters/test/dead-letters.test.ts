@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { DurableConsumer, connectEvents, createLogger, type NatsEvents } from '@register/service-kit';
-import { eventually, natsUrl, removeDurableConsumers } from '@register/testkit';
+import { eventually, natsUrl, removeDurableConsumers, testEvents } from '@register/testkit';
 import { listDeadLetters, replayDeadLetter } from '../src';
 
 const logger = createLogger('dead-letters-test', 'silent');
@@ -13,7 +13,7 @@ afterAll(async () => {
 
 describe('register-dead-letters', () => {
   it('when a consumer gave up on an event, then list shows it and replay delivers it to the consumer again', async () => {
-    events = await connectEvents(natsUrl(), 'dead-letters-test', logger);
+    events = await connectEvents(natsUrl(), 'dead-letters-test', logger, { name: testEvents().stream, prefix: testEvents().prefix });
     const subject = `register.test.${randomUUID()}`;
     let failing = true;
     const received: unknown[] = [];
@@ -49,7 +49,7 @@ describe('register-dead-letters', () => {
   });
 
   it('when the sequence is not a dead letter, then replay refuses it', async () => {
-    const ack = await events.js.publish(`register.test.${randomUUID()}`, '{}');
+    const ack = await events.js.publish(`${events.prefix}register.test.${randomUUID()}`, '{}');
     await expect(replayDeadLetter(events, ack.seq)).rejects.toThrow(`stream sequence ${ack.seq} is not a dead letter`);
   });
 });

@@ -38,6 +38,8 @@ export function serviceEnv(
     HOST: '127.0.0.1',
     DATABASE_URL: withDatabase(infra.postgresUrl, `${options.databasePrefix ?? 'register'}_${service}`),
     NATS_URL: infra.natsUrl,
+    // Event settings the launcher was given are every service's (one stream, one prefix, one age limit).
+    ...passThrough(['EVENTS_STREAM', 'EVENTS_SUBJECT_PREFIX', 'EVENTS_MAX_AGE']),
     INTERNAL_IDENTITY_SECRET: secret,
     LOG_LEVEL: options.logLevel ?? 'info',
     S3_ENDPOINT: infra.s3.endpoint,
@@ -51,6 +53,10 @@ export function serviceEnv(
     AUDIT_URL: url('audit'),
     ...options.extraEnv?.[service],
   };
+}
+
+function passThrough(names: string[]): NodeJS.ProcessEnv {
+  return Object.fromEntries(names.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
 }
 
 function withDatabase(serverUrl: string, name: string): string {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type { Kysely } from 'kysely';
-import { newEvent, STREAM_NAME, type AuditEventData, type EventEnvelope, type Events } from '@register/service-kit';
-import { natsUrl, startService, type TestService } from '@register/testkit';
+import { newEvent, type AuditEventData, type EventEnvelope, type Events } from '@register/service-kit';
+import { natsUrl, startService, testEvents, type TestService } from '@register/testkit';
 import { start } from '../../src/main';
 import type { Context } from '../../src/context';
 import type { AuditDb } from '../../src/database';
@@ -48,8 +48,9 @@ async function removeConsumerAndSubject(url: string, durable: string, subject: s
   const nc = await connect({ servers: url, name: 'audit-test-cleanup' });
   try {
     const jsm = await jetstreamManager(nc);
-    await jsm.consumers.delete(STREAM_NAME, durable).catch(() => undefined);
-    await jsm.streams.purge(STREAM_NAME, { filter: subject }).catch(() => undefined);
+    const { stream, prefix } = testEvents();
+    await jsm.consumers.delete(stream, durable).catch(() => undefined);
+    await jsm.streams.purge(stream, { filter: prefix + subject }).catch(() => undefined);
   } finally {
     await nc.close();
   }
@@ -62,12 +63,12 @@ export function auditEvent(data: Partial<AuditEventData> & { correlationId: stri
 
 /** Publishes as the outbox relay does: `Nats-Msg-Id` = event id unless another id is forced. */
 export async function publish(h: Harness, envelope: EventEnvelope<unknown>, msgID = envelope.id): Promise<number> {
-  const ack = await h.events.js.publish(h.subject, JSON.stringify(envelope), { msgID });
+  const ack = await h.events.js.publish(h.events.prefix + h.subject, JSON.stringify(envelope), { msgID });
   return ack.seq;
 }
 
 /** Resolves once the consumer has acknowledged everything up to `seq` (and so has stored or dropped it). */
 export async function consumedThrough(events: Events, durable: string, seq: number): Promise<true | undefined> {
-  const info = await events.jsm.consumers.info(STREAM_NAME, durable);
+  const info = await events.jsm.consumers.info(events.stream, durable);
   return info.ack_floor.stream_seq >= seq ? true : undefined;
 }
