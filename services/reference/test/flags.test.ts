@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { asUser, eventually, practitioner } from '@register/testkit';
 import { startReference, type Harness } from './support/harness';
 
@@ -7,42 +8,84 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const admin = asUser(practitioner('900000001', 'admin'), 'corr-flags-1');
-const put = (key: string, body: unknown, headers: Record<string, string> = admin) =>
+const FLAG = 'herregistratie-aanvragen';
+const admin = (correlationId = `flags-${randomUUID()}`) => asUser(practitioner('900000001', 'admin'), correlationId);
+const put = (key: string, body: unknown, headers: Record<string, string> = admin()) =>
   fetch(`${h.url}/api/v1/admin/flags/${key}`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const enabled = async (key: string) => ((await (await fetch(`${h.url}/api/v1/flags`, { headers: admin() })).json()) as Array<{ key: string; enabled: boolean }>).find((f) => f.key === key)?.enabled;
+
+interface Heard {
+  subject: string;
+  envelope: { type: string; correlationId: string | null; data: Record<string, unknown> };
+}
+
+/** Every event the service publishes from now on (a core subscription through its own bus, so on this run's subjects). */
+async function listen(): Promise<{ heard: Heard[]; stop(): void }> {
+  const heard: Heard[] = [];
+  const subscription = h.events.subscribe('register.>', (m) => heard.push({ subject: m.subject, envelope: JSON.parse(m.payload) as Heard['envelope'] }));
+  // The server knows the subscription before the request that publishes is sent.
+  await h.events.nc.flush();
+  return { heard, stop: () => subscription.unsubscribe() };
+}
+
+// Every test leaves the flag on, as the service ships it: no test depends on another's order.
+afterEach(async () => {
+  if ((await enabled(FLAG)) !== true) expect((await put(FLAG, { enabled: true })).status).toBe(204);
+});
 
 describe('PUT /api/v1/admin/flags/:key', () => {
   it('when a drafter sets a flag, then 403 and nothing changes', async () => {
-    const res = await put('herregistratie-aanvragen', { enabled: false }, asUser(practitioner('900000001', 'drafter')));
+    expect(await enabled(FLAG)).toBe(true);
+    const res = await put(FLAG, { enabled: false }, asUser(practitioner('900000001', 'drafter')));
     expect(res.status).toBe(403);
-    const flags = (await (await fetch(`${h.url}/api/v1/flags`, { headers: admin })).json()) as Array<{ key: string; enabled: boolean }>;
-    expect(flags.find((f) => f.key === 'herregistratie-aanvragen')?.enabled).toBe(true);
+    expect(await enabled(FLAG)).toBe(true);
   });
 
-  it('when an admin disables it, then 204, the flag reads back and an audit event and a flag-changed event are published', async () => {
-    const res = await put('herregistratie-aanvragen', { enabled: false });
-    expect(res.status).toBe(204);
-    const flags = (await (await fetch(`${h.url}/api/v1/flags`, { headers: admin })).json()) as Array<{ key: string; enabled: boolean; description: string }>;
-    expect(flags.find((f) => f.key === 'herregistratie-aanvragen')).toEqual({ key: 'herregistratie-aanvragen', description: expect.any(String), enabled: false });
-    const audit = await eventually(async () => {
-      const msg = await h.events.jsm.streams.getMessage('REGISTER', { last_by_subj: 'register.audit.reference' }).catch(() => null);
-      const body = msg?.json<{ correlationId: string; data: Record<string, string> }>();
-      return body?.correlationId === 'corr-flags-1' ? body : undefined;
-    });
-    expect(audit.data).toEqual({ action: 'flag:set', resource: 'flag/herregistratie-aanvragen', decision: 'allow', role: 'admin' });
+  it('when an admin disables it, then 204, the flag reads back and an audit event and a flag-changed event carry its correlation id', async () => {
+    const correlationId = `flags-${randomUUID()}`;
+    const events = await listen();
+    try {
+      const res = await put(FLAG, { enabled: false }, admin(correlationId));
+      expect(res.status).toBe(204);
+      const flags = (await (await fetch(`${h.url}/api/v1/flags`, { headers: admin() })).json()) as Array<{ key: string; enabled: boolean; description: string }>;
+      expect(flags.find((f) => f.key === FLAG)).toEqual({ key: FLAG, description: expect.any(String), enabled: false });
+
+      const ours = await eventually(async () => {
+        const mine = events.heard.filter((e) => e.envelope.correlationId === correlationId);
+        return mine.length >= 2 ? mine : undefined;
+      });
+      expect(ours.map((e) => ({ subject: e.subject, type: e.envelope.type, data: e.envelope.data })).sort((a, b) => a.subject.localeCompare(b.subject))).toEqual([
+        { subject: 'register.audit.reference', type: 'audit', data: { action: 'flag:set', resource: `flag/${FLAG}`, decision: 'allow', role: 'admin' } },
+        { subject: 'register.reference.flag-changed', type: 'flag-changed', data: { key: FLAG, enabled: false } },
+      ]);
+    } finally {
+      events.stop();
+    }
   });
 
-  it('when the key is unknown, then a bare 404 even with an invalid body', async () => {
-    const res = await put('bestaat-niet', { enabled: 'nee' });
-    expect(res.status).toBe(404);
-    expect(await res.text()).toBe('');
+  it('when the key is unknown, then a bare 404 even with an invalid body, and nothing is published', async () => {
+    const correlationId = `flags-${randomUUID()}`;
+    const events = await listen();
+    try {
+      const res = await put('bestaat-niet', { enabled: 'nee' }, admin(correlationId));
+      expect(res.status).toBe(404);
+      expect(await res.text()).toBe('');
+      // A later event of this service passing the subscription shows that nothing of the 404 was waiting.
+      const later = `flags-${randomUUID()}`;
+      expect((await put(FLAG, { enabled: true }, admin(later))).status).toBe(204);
+      await eventually(async () => (events.heard.filter((e) => e.envelope.correlationId === later).length >= 2 ? true : undefined));
+      expect(events.heard.filter((e) => e.envelope.correlationId === correlationId)).toEqual([]);
+    } finally {
+      events.stop();
+    }
   });
 
-  it('when the body is invalid, then 400 with errors', async () => {
-    const res = await put('herregistratie-aanvragen', { enabled: 'ja' });
+  it('when the body is invalid, then 400 with errors and the flag is unchanged', async () => {
+    const res = await put(FLAG, { enabled: 'ja' });
     expect(res.status).toBe(400);
     const body = (await res.json()) as { errors: Array<{ field: string }> };
     expect(body.errors[0]?.field).toBe('enabled');
+    expect(await enabled(FLAG)).toBe(true);
   });
 });
 
@@ -54,6 +97,6 @@ describe('requests without the gateway signature', () => {
   });
 
   it('when a user identity calls an internal route, then 403', async () => {
-    expect((await fetch(`${h.url}/internal/flags`, { headers: admin })).status).toBe(403);
+    expect((await fetch(`${h.url}/internal/flags`, { headers: admin() })).status).toBe(403);
   });
 });

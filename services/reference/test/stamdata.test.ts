@@ -1,11 +1,25 @@
+import { sql } from 'kysely';
 import { asUser, caseHandler, practitioner } from '@register/testkit';
 import { startReference, type Harness } from './support/harness';
 
 let h: Harness;
-// A fixed "now": 2026-06-30T22:30Z is already 2026-07-01 in Amsterdam.
+// A fixed "now": 2026-06-30T22:30Z is already 2026-07-01 in Amsterdam (and still 2026-06-30 in UTC).
 const clock = { now: () => new Date('2026-06-30T22:30:00.000Z') };
+const AMSTERDAM_TODAY = '2026-07-01';
+const UTC_TODAY = '2026-06-30';
+
+/** A row of this file's own database that is valid from `vanaf` until `tot` (exclusive). */
+async function seedOpleiding(code: string, vanaf: string, tot: string | null): Promise<void> {
+  const data = { code, naam: code, instelling: 'Testinstelling', beroep: 'arts', niveau: 'master', geldigVanaf: vanaf, geldigTot: tot };
+  await sql`INSERT INTO stamdata_row (table_id, row_key, geldig_vanaf, geldig_tot, data, position)
+    VALUES ('opleidingen', ${code}, ${vanaf}::date, ${tot}::date, ${JSON.stringify(data)}::jsonb, 10000)`.execute(h.context.db);
+}
+
 beforeAll(async () => {
   h = await startReference(clock);
+  // Rows on which the Amsterdam date and the UTC date disagree: one starts today in Amsterdam, one ends then.
+  await seedOpleiding('t-start-amsterdam-today', AMSTERDAM_TODAY, null);
+  await seedOpleiding('t-end-amsterdam-today', '2020-01-01', AMSTERDAM_TODAY);
 });
 afterAll(async () => h.close());
 
@@ -50,15 +64,28 @@ describe('GET /api/v1/stamdata/:table', () => {
     expect(await codes('2024-01-01')).not.toContain('gz-opleiding-rinozh');
   });
 
-  it('when peildatum is omitted, then today in Amsterdam is used', async () => {
+  it('when peildatum is omitted late in the evening UTC, then today in Amsterdam is used, not the UTC date', async () => {
     const today = await codes();
-    expect(today).toEqual(await codes('2026-07-01'));
-    expect(today).not.toEqual(await codes('2026-06-30').then((c) => [...c, 'x']));
+    expect(today).toContain('t-start-amsterdam-today');
+    expect(today).not.toContain('t-end-amsterdam-today');
+    expect(today).toEqual(await codes(AMSTERDAM_TODAY));
+    // The UTC date gives another answer, so the first two lines tell the two apart.
+    const utc = await codes(UTC_TODAY);
+    expect(utc).not.toContain('t-start-amsterdam-today');
+    expect(utc).toContain('t-end-amsterdam-today');
   });
 
-  it('when rows have ended and future periods, then enough of each exist', async () => {
-    const all = new Set([...(await codes('1975-01-01')), ...(await codes('2000-01-01')), ...(await codes('2030-01-01'))]);
-    expect(all.size).toBeGreaterThanOrEqual(30);
+  it('when the shipped rows are read over the years, then at least 30 exist, at least 3 have ended and at least 2 start after today', async () => {
+    const rows = new Map<string, { geldigVanaf: string; geldigTot: string | null }>();
+    for (let year = 1970; year <= 2035; year++) {
+      const res = await get(`/api/v1/stamdata/opleidingen?peildatum=${year}-07-01`);
+      const body = (await res.json()) as { rows: Array<{ code: string; geldigVanaf: string; geldigTot: string | null }> };
+      for (const row of body.rows) if (!row.code.startsWith('t-')) rows.set(row.code, row);
+    }
+    const shipped = [...rows.values()];
+    expect(shipped.length).toBeGreaterThanOrEqual(30);
+    expect(shipped.filter((r) => r.geldigTot !== null && r.geldigTot <= AMSTERDAM_TODAY).length).toBeGreaterThanOrEqual(3);
+    expect(shipped.filter((r) => r.geldigVanaf > AMSTERDAM_TODAY).length).toBeGreaterThanOrEqual(2);
   });
 
   it.each(['2024-13-01', '2024-02-30', '20240101', 'morgen', '2024-1-01'])('when peildatum is %s, then 400 on every table', async (peildatum) => {
