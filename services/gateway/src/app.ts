@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express from 'express';
 import { bareNotFound, problemErrorHandler } from '@register/problem';
-import { correlation, operationsRouter, requestLogger, type Logger, type ReadinessCheck } from '@register/service-kit';
+import { correlation, hygieneHeaders, operationsRouter, requestLogger, type Logger, type ReadinessCheck } from '@register/service-kit';
 import type { Context } from './context';
 import { healthRouter } from './health/health.routes';
 import { meRoutes } from './identity/me.routes';
@@ -24,6 +24,9 @@ export function gatewayApp(ctx: Context, { readiness, logger }: { readiness: Rec
   app.disable('etag');
   // decisions §3: the gateway fixes the correlation id; every response echoes it.
   app.use(correlation);
+  // decisions §15: nosniff, API-Version, and under /api/v1 no-store and the data CSP (a service's own headers,
+  // passed through by the proxy, replace them where it sets its own: stamdata's caching, a download's sandbox).
+  app.use(hygieneHeaders);
   app.use(requestLogger(logger));
   app.use(healthRouter(readiness));
   app.use(openApiRouter(new MergedOpenApi(gatewayOpenApi(), ctx.targets, logger)));

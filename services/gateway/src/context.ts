@@ -16,7 +16,10 @@ export const configSchema = baseConfigSchema.extend({
   AUDIT_URL: z.url().default('http://127.0.0.1:8085'),
   /** Connections from the gateway to each service at most (keep-alive agent). */
   UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).max(1024).default(64),
-  PROXY_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+  /** decisions §15: a service that sends no byte for this long gives a 503 and opens its breaker. */
+  PROXY_TIMEOUT_MS: z.coerce.number().int().min(500).default(10_000),
+  /** The same for uploads and content downloads: no byte moving in either direction for this long. */
+  STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
 });
 export type Config = typeof configSchema._output;
 
@@ -49,6 +52,7 @@ export async function buildContext(config: Config, { logger, database, events }:
     logger,
     maxSocketsPerService: config.UPSTREAM_MAX_SOCKETS,
     proxyTimeoutMs: config.PROXY_TIMEOUT_MS,
+    streamIdleTimeoutMs: config.STREAM_IDLE_TIMEOUT_MS,
     onIdempotentResponse: (state, status, headers, body) => idempotency.respond(state, status, headers, body),
     onIdempotentFailure: (state) => idempotency.fail(state),
   });

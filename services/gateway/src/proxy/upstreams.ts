@@ -6,6 +6,7 @@ import { sendProblem } from '@register/problem';
 import type { ServiceName } from '@register/authz';
 import { discardRequestBody, type Logger } from '@register/service-kit';
 import { hashWhileStreaming, idempotencyOf, type IdempotencyState } from '../idempotency/idempotency';
+import { Breaker } from './breaker';
 
 export type UpstreamName = Exclude<ServiceName, 'gateway'>;
 
@@ -14,7 +15,10 @@ export interface UpstreamOptions {
   logger: Logger;
   /** Upper bound of connections from the gateway to each service. */
   maxSocketsPerService: number;
+  /** A service that does not answer within this (no byte for so long) gives a 503 (decisions §15: 10 s). */
   proxyTimeoutMs: number;
+  /** The same for uploads and content downloads, where bytes move slowly but keep moving (30 s). */
+  streamIdleTimeoutMs?: number;
   /** Called with the proxied response of a request that carries an Idempotency-Key and whose whole body was read (state.requestHash set). */
   onIdempotentResponse: (state: IdempotencyState, status: number, headers: http.IncomingHttpHeaders, body: Buffer) => Promise<void>;
   /** Called when such a request failed, or was answered before its whole body arrived (nothing to compare a retry with). */
@@ -27,7 +31,15 @@ export interface Upstream {
   /** Also keeps the (small JSON) response of a write with an Idempotency-Key before it is sent. */
   idempotent: RequestHandler;
   agent: http.Agent;
+  breaker: Breaker;
 }
+
+/** Routes whose bodies are large: the idle limit applies while bytes keep moving. */
+function isStreamingRoute(req: http.IncomingMessage): boolean {
+  const url = req.url ?? '';
+  return (req.method === 'POST' && url.startsWith('/api/v1/uploads')) || /^\/api\/v1\/uploads\/[^/]+\/content/.test(url);
+}
+
 
 /** RFC 9110 §7.6.1: connection-specific fields a proxy does not pass on, plus those the Connection field names. */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
@@ -85,17 +97,35 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
     // Keep-alive with a bound: without an agent every request opens (and closes) a connection.
     // The idle timeout stays below the services' keepAliveTimeout (65 s) so a reused socket is never one the service just closed.
     const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSocketsPerService, maxFreeSockets: options.maxSocketsPerService, timeout: 30_000 });
+    const breaker = new Breaker(name, options.targets[name], options.logger);
     const onError = (err: Error, req: http.IncomingMessage, res: http.ServerResponse | Socket) => {
       options.logger.warn({ err: { message: err.message, code: (err as NodeJS.ErrnoException).code }, upstream: name }, 'upstream failed');
+      // Only the gateway's own idle timeout opens the breaker: a reset or a refusal is quick to answer anyway.
+      if (timedOut.has(req)) breaker.tripped();
       const response = res as Response;
       const state = idempotencyOf(req);
       if (state && !state.settled) void options.onIdempotentFailure(state);
       if (response.headersSent === false) sendProblem(req as Request, response, 'unavailable', `The ${name} service is unavailable.`);
       else response.destroy?.();
     };
-    const common = { target: options.targets[name], agent, changeOrigin: true, xfwd: false, proxyTimeout: options.proxyTimeoutMs, timeout: options.proxyTimeoutMs };
-    const onProxyReq = (proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse) => abandonUnreadBody(proxyReq, req, res);
+    const streamIdle = options.streamIdleTimeoutMs ?? 30_000;
+    const timedOut = new WeakSet<http.IncomingMessage>();
+    const common = { target: options.targets[name], agent, changeOrigin: true, xfwd: false };
+    const onProxyReq = (proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse) => {
+      abandonUnreadBody(proxyReq, req, res);
+      // No byte from the service (or, for an upload, to it) for so long: the service is stuck, not slow.
+      const idle = isStreamingRoute(req) ? streamIdle : options.proxyTimeoutMs;
+      proxyReq.setTimeout(idle, () => {
+        timedOut.add(req);
+        proxyReq.destroy(Object.assign(new Error(`no answer from ${name} within ${idle} ms`), { code: 'ETIMEDOUT' }));
+      });
+      // A client whose upload stalls holds a connection and an upstream socket: not much longer than the idle
+      // limit (the margin lets the 503 of an upstream timeout reach the client first).
+      req.socket.setTimeout(idle + 5000);
+    };
     const onProxyRes = (proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse) => {
+      // Any answer, even a 5xx, shows the service is alive.
+      breaker.close();
       asClientAnswer(proxyRes, req);
       cutWithService(proxyRes, res);
     };
@@ -126,7 +156,14 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       if (state) hashWhileStreaming(req, res, state);
       return idempotentProxy(req, res, next);
     };
-    const upstream: Upstream = { stream: stream as unknown as RequestHandler, idempotent, agent };
+    const failFast = (handler: RequestHandler): RequestHandler => (req, res, next) => {
+      if (!breaker.isOpen()) return handler(req, res, next);
+      const state = idempotencyOf(req);
+      if (state && !state.settled) void options.onIdempotentFailure(state);
+      discardRequestBody(req, DISCARD_LIMIT_BYTES);
+      sendProblem(req, res, 'unavailable', `The ${name} service is not answering; retry in a few seconds.`);
+    };
+    const upstream: Upstream = { stream: failFast(stream as unknown as RequestHandler), idempotent: failFast(idempotent), agent, breaker };
     return [name, upstream] as const;
   });
   return Object.fromEntries(entries) as unknown as Record<UpstreamName, Upstream>;
