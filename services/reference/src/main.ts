@@ -2,6 +2,7 @@ import { outboxRelay, runService } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { buildContext, configSchema } from './context';
 import { flagsRoutes } from './flags/flags.routes';
+import { snapshotRefresh } from './snapshot/snapshot.job';
 import { stamdataRoutes } from './stamdata/stamdata.routes';
 
 export const start = runService(module, {
@@ -10,5 +11,5 @@ export const start = runService(module, {
   migrations,
   buildContext,
   routes: [...stamdataRoutes, ...flagsRoutes],
-  jobs: [outboxRelay],
+  jobs: [outboxRelay, snapshotRefresh],
 });

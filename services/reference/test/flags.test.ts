@@ -100,3 +100,19 @@ describe('requests without the gateway signature', () => {
     expect((await fetch(`${h.url}/internal/flags`, { headers: admin() })).status).toBe(403);
   });
 });
+
+describe('GET /api/v1/flags served from memory (issue 11)', () => {
+  it('when a flag changes, then the list has a new ETag at once and the old one no longer gives 304', async () => {
+    const before = await fetch(`${h.url}/api/v1/flags`, { headers: admin() });
+    const etag = before.headers.get('etag')!;
+    expect((await fetch(`${h.url}/api/v1/flags`, { headers: { ...admin(), 'if-none-match': etag } })).status).toBe(304);
+
+    expect((await put(FLAG, { enabled: false })).status).toBe(204);
+
+    const after = await fetch(`${h.url}/api/v1/flags`, { headers: { ...admin(), 'if-none-match': etag } });
+    expect(after.status).toBe(200);
+    expect(after.headers.get('etag')).not.toBe(etag);
+    expect(after.headers.get('cache-control')).toBe('no-store');
+    expect(((await after.json()) as Array<{ key: string; enabled: boolean }>).find((f) => f.key === FLAG)?.enabled).toBe(false);
+  });
+});

@@ -20,6 +20,9 @@ beforeAll(async () => {
   // Rows on which the Amsterdam date and the UTC date disagree: one starts today in Amsterdam, one ends then.
   await seedOpleiding('t-start-amsterdam-today', AMSTERDAM_TODAY, null);
   await seedOpleiding('t-end-amsterdam-today', '2020-01-01', AMSTERDAM_TODAY);
+  // Stamdata is served from memory and has no write route: rows written behind the service's back are served
+  // once the snapshot is read again.
+  await h.context.snapshot.reload();
 });
 afterAll(async () => h.close());
 
@@ -114,5 +117,32 @@ describe('GET /api/v1/stamdata/:table', () => {
   it('when beleidsvragen is read, then the language question is there with its type', async () => {
     const body = (await (await get('/api/v1/stamdata/beleidsvragen')).json()) as { rows: Array<{ id: string; type: string }> };
     expect(body.rows.find((r) => r.id === 'taalvaardigheid')?.type).toBe('ja-nee');
+  });
+});
+
+describe('stamdata served from memory (issue 11)', () => {
+  it('when the tables are out of reach of the database, then reads still answer (they skip the database)', async () => {
+    await sql`ALTER TABLE stamdata_row RENAME TO stamdata_row_away`.execute(h.context.db);
+    try {
+      expect(await codes('2020-01-01')).toContain('geneeskunde-uva');
+      expect((await get('/api/v1/stamdata')).status).toBe(200);
+    } finally {
+      await sql`ALTER TABLE stamdata_row_away RENAME TO stamdata_row`.execute(h.context.db);
+    }
+  });
+
+  it('when the client sends the ETag it has, then 304 without a body; another day gives another ETag', async () => {
+    const first = await get('/api/v1/stamdata/opleidingen?peildatum=2020-01-01');
+    const etag = first.headers.get('etag');
+    expect(first.status).toBe(200);
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+
+    const again = await fetch(`${h.url}/api/v1/stamdata/opleidingen?peildatum=2020-01-01`, { headers: { ...admin, 'if-none-match': etag! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+
+    const other = await get('/api/v1/stamdata/opleidingen?peildatum=2010-01-01');
+    expect(other.headers.get('etag')).not.toBe(etag);
   });
 });

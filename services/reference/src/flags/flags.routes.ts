@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { reference } from '@register/contracts';
 import { currentCorrelationId, defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
-import { listFlags } from './flags.repository';
+import { sendCached } from '../snapshot/send-cached';
 import { FeatureFlag, FlagParams, SetFeatureFlagRequest } from './flags.schemas';
 import { requireFlag, setFlag } from './set-flag';
 
@@ -10,9 +10,9 @@ const listFeatureFlags = defineOperation({
   rule: reference.routes.flags,
   operationId: 'listFeatureFlags',
   summary: 'List the feature flags',
-  description: 'Every feature flag and whether it is on. `herregistratie-aanvragen` gates applying for herregistratie.',
-  responses: { 200: z.array(FeatureFlag) },
-  handle: async (ctx: Context) => ({ body: await listFlags(ctx.db) }),
+  description: 'Every feature flag and whether it is on. `herregistratie-aanvragen` gates applying for herregistratie. Answers carry a strong `ETag`; `If-None-Match` with the current ETag gives 304.',
+  responses: { 200: z.array(FeatureFlag), 304: null },
+  handle: (ctx: Context, { req, res }) => sendCached(req, res, ctx.snapshot.featureFlags(), 'no-store'),
 });
 
 const setFeatureFlag = defineOperation({
@@ -27,6 +27,8 @@ const setFeatureFlag = defineOperation({
   responses: { 204: null },
   handle: async (ctx: Context, { params, body, identity }) => {
     await setFlag(ctx.db, identity, params.key, body.enabled, currentCorrelationId());
+    // This replica serves the change at once; the others on the flag-changed event.
+    await ctx.snapshot.reload();
     return {};
   },
 });
@@ -37,7 +39,7 @@ const internalFlags = defineOperation({
   operationId: 'internalFlags',
   summary: 'List the feature flags (internal)',
   responses: { 200: z.array(FeatureFlag) },
-  handle: async (ctx: Context) => ({ body: await listFlags(ctx.db) }),
+  handle: (ctx: Context, { req, res }) => sendCached(req, res, ctx.snapshot.featureFlags(), 'no-store'),
 });
 
 export const flagsRoutes = [listFeatureFlags, setFeatureFlag, internalFlags];

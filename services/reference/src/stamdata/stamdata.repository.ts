@@ -13,22 +13,6 @@ export async function listTables(db: Kysely<ReferenceDb>): Promise<StamdataTable
   return db.selectFrom('stamdata_table').select(['id', 'label', 'temporal', 'columns']).orderBy('position').execute();
 }
 
-export async function findTable(db: Kysely<ReferenceDb>, id: string): Promise<StamdataTableRow | undefined> {
-  return db.selectFrom('stamdata_table').select(['id', 'label', 'temporal', 'columns']).where('id', '=', id).executeTakeFirst();
-}
-
-/** Rows of a table; for a temporal table only those valid on `peildatum` (vanaf inclusive, tot exclusive). */
-export async function listRows(db: Kysely<ReferenceDb>, tableId: string, peildatum: string | null): Promise<Array<Record<string, unknown>>> {
-  let query = db.selectFrom('stamdata_row').select('data').where('table_id', '=', tableId);
-  if (peildatum !== null) {
-    query = query
-      .where('geldig_vanaf', '<=', sql<string>`${peildatum}::date`)
-      .where((eb) => eb.or([eb('geldig_tot', 'is', null), eb('geldig_tot', '>', sql<string>`${peildatum}::date`)]));
-  }
-  const rows = await query.orderBy('position').execute();
-  return rows.map((r) => r.data);
-}
-
 /** Idempotent: inserts the shipped tables and rows that are not there yet, never overwrites edits. */
 export async function seedTables(db: Kysely<ReferenceDb>, tables: SeedTable[]): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -56,4 +40,9 @@ export async function seedTables(db: Kysely<ReferenceDb>, tables: SeedTable[]): 
         .execute();
     }
   });
+}
+
+/** Every row of every table with its valid time, in table order (the snapshot filters by day in memory). */
+export async function listAllRows(db: Kysely<ReferenceDb>): Promise<Array<{ table_id: string; data: Record<string, unknown>; geldig_vanaf: string | null; geldig_tot: string | null }>> {
+  return db.selectFrom('stamdata_row').select(['table_id', 'data', 'geldig_vanaf', 'geldig_tot']).orderBy('table_id').orderBy('position').execute();
 }

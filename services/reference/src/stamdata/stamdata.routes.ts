@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { reference } from '@register/contracts';
-import { defineOperation } from '@register/service-kit';
+import { defineOperation, todayInAmsterdam } from '@register/service-kit';
 import type { Context } from '../context';
-import { getTable } from './get-table';
-import { listTables } from './stamdata.repository';
+import { sendCached } from '../snapshot/send-cached';
 import { StamdataQuery, StamdataTable, StamdataTableSummary, TableParams } from './stamdata.schemas';
 
 const listStamdataTables = defineOperation({
@@ -12,21 +11,19 @@ const listStamdataTables = defineOperation({
   summary: 'List the reference tables',
   description: 'Every stamdata table with its columns (`type` is `string`, `integer`, `boolean`, `date`, `enum` or `ref:<table>.<column>`) and whether it has valid time.',
   responses: { 200: z.array(StamdataTableSummary) },
-  handle: async (ctx: Context) => {
-    const tables = await listTables(ctx.db);
-    return { body: tables.map(({ id, label, columns, temporal }) => ({ id, label, columns, temporal })) };
-  },
+  handle: (ctx: Context, { req, res }) => sendCached(req, res, ctx.snapshot.tableSummaries(), 'revalidate'),
 });
 
 const getStamdataTable = defineOperation({
   rule: reference.routes.stamdataTable,
   operationId: 'getStamdataTable',
   summary: 'Read one reference table',
-  description: 'For a temporal table only the rows valid on `peildatum` (inclusive `geldigVanaf`, exclusive `geldigTot`); omitted means today in Europe/Amsterdam. A malformed date is 400 on every table.',
+  description:
+    'For a temporal table only the rows valid on `peildatum` (inclusive `geldigVanaf`, exclusive `geldigTot`); omitted means today in Europe/Amsterdam. A malformed date is 400 on every table. Answers carry a strong `ETag` and `Cache-Control: private, no-cache`; `If-None-Match` with the current ETag gives 304.',
   params: TableParams,
   query: StamdataQuery,
-  responses: { 200: StamdataTable },
-  handle: async (ctx: Context, { params, query }) => ({ body: await getTable(ctx.db, ctx.clock, params.table, query.peildatum) }),
+  responses: { 200: StamdataTable, 304: null },
+  handle: (ctx: Context, { params, query, req, res }) => sendCached(req, res, ctx.snapshot.table(params.table, query.peildatum, todayInAmsterdam(ctx.clock)), 'revalidate'),
 });
 
 /** Other services read stamdata here (policy question wording, professions). */
@@ -37,7 +34,7 @@ const internalStamdataTable = defineOperation({
   params: TableParams,
   query: StamdataQuery,
   responses: { 200: StamdataTable },
-  handle: async (ctx: Context, { params, query }) => ({ body: await getTable(ctx.db, ctx.clock, params.table, query.peildatum) }),
+  handle: (ctx: Context, { params, query, req, res }) => sendCached(req, res, ctx.snapshot.table(params.table, query.peildatum, todayInAmsterdam(ctx.clock)), 'no-store'),
 });
 
 export const stamdataRoutes = [listStamdataTables, getStamdataTable, internalStamdataTable];

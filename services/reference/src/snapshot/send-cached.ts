@@ -1,0 +1,25 @@
+import type { Request, Response } from 'express';
+import type { CachedBody } from './reference-snapshot';
+
+/** Whether the client's If-None-Match names this ETag (a list, or `*`). */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
+/**
+ * Sends a snapshot body with its strong ETag; 304 without a body when the client has it already.
+ * decisions §15: stamdata may be cached privately and revalidated; everything else stays `no-store`.
+ */
+export function sendCached(req: Request, res: Response, body: CachedBody, cacheControl: 'revalidate' | 'no-store'): void {
+  res.setHeader('ETag', body.etag);
+  res.setHeader('Cache-Control', cacheControl === 'revalidate' ? 'private, no-cache' : 'no-store');
+  if (matches(req.headers['if-none-match'], body.etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.status(200).type('application/json').end(body.json);
+}
