@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { HeaderIdentityProvider } from '@register/authz';
 import { baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ReadinessCheck, type ServiceEvents, type ServiceResources } from '@register/service-kit';
 import type { GatewayDb } from './database';
 import { Idempotency } from './idempotency/idempotency';
-import type { IdentityProvider } from './identity/identity-provider';
+import { buildIdentityFront } from './identity/identity-front';
+import { checkIdentityConfig, identityConfig } from './identity/identity.config';
+import type { IdentityFront } from './identity/resolve-identity';
+import { auditDenial } from './proxy/audit-denial';
 import { createUpstreams, type Upstream, type UpstreamName } from './proxy/upstreams';
 
 export const configSchema = baseConfigSchema.extend({
@@ -20,7 +22,8 @@ export const configSchema = baseConfigSchema.extend({
   PROXY_TIMEOUT_MS: z.coerce.number().int().min(500).default(10_000),
   /** The same for uploads and content downloads: no byte moving in either direction for this long. */
   STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
-});
+  ...identityConfig,
+}).superRefine(checkIdentityConfig);
 export type Config = typeof configSchema._output;
 
 /** Everything the gateway's routes and jobs use. */
@@ -30,14 +33,15 @@ export interface Context {
   clock: Clock;
   db: Kysely<GatewayDb>;
   events: ServiceEvents;
-  identityProvider: IdentityProvider;
+  /** `IDENTITY_PROVIDER` (the header stand-in or OIDC), CORS and the reveal's step-up: see identity/resolve-identity.ts. */
+  identityProvider: IdentityFront;
   /** Where each service listens (its routes, its /openapi.json, its /health/ready). */
   targets: Record<UpstreamName, string>;
   upstreams: Record<UpstreamName, Upstream>;
   idempotency: Idempotency;
 }
 
-/** The composition root: the header identity stand-in, one keep-alive proxy per service, and their readiness. */
+/** The composition root: the identity provider `IDENTITY_PROVIDER` names, one keep-alive proxy per service, and their readiness. */
 export async function buildContext(config: Config, { logger, database, events }: ServiceResources<GatewayDb>): Promise<Built<Context>> {
   const targets: Record<UpstreamName, string> = {
     applications: config.APPLICATIONS_URL,
@@ -61,8 +65,13 @@ export async function buildContext(config: Config, { logger, database, events }:
   for (const [name, url] of Object.entries(targets)) {
     readiness[name] = async () => (await fetch(new URL('/health/ready', url), { signal: AbortSignal.timeout(2000) })).ok;
   }
+  const identityProvider = buildIdentityFront(config, {
+    logger,
+    clock: systemClock,
+    auditDenial: (rule, identity, correlationId) => auditDenial(database.db, rule, identity, correlationId),
+  });
   return {
-    context: { config, logger, clock: systemClock, db: database.db, events, identityProvider: new HeaderIdentityProvider(), targets, upstreams, idempotency },
+    context: { config, logger, clock: systemClock, db: database.db, events, identityProvider, targets, upstreams, idempotency },
     closers: [{ name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) }],
     readiness,
   };

@@ -1,5 +1,6 @@
 import type { Logger } from '@register/service-kit';
 import type { UpstreamName } from '../proxy/upstreams';
+import { withOidcSecurity, type OpenApiIdentity } from './oidc-security';
 
 interface OpenApiDoc {
   paths?: Record<string, unknown>;
@@ -18,6 +19,8 @@ export class MergedOpenApi {
     private readonly targets: Record<UpstreamName, string>,
     private readonly logger: Logger,
     private readonly ttlMs = 30_000,
+    /** With `IDENTITY_PROVIDER=oidc`: the issuer's scheme instead of the identity headers. */
+    private readonly identity: OpenApiIdentity | null = null,
   ) {}
 
   async document(): Promise<object> {
@@ -41,7 +44,7 @@ export class MergedOpenApi {
       Object.assign(schemas, part?.components?.schemas ?? {});
       Object.assign(securitySchemes, part?.components?.securitySchemes ?? {});
     }
-    const doc = {
+    const merged = {
       openapi: '3.1.0',
       info: {
         title: 'Register of healthcare professionals: self-service API',
@@ -51,6 +54,7 @@ export class MergedOpenApi {
       paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
       components: { schemas, securitySchemes },
     };
+    const doc = this.identity ? withOidcSecurity(merged, this.identity) : merged;
     this.cache = { doc, at: Date.now(), complete: parts.every((p) => p !== null) };
     return doc;
   }

@@ -6,6 +6,8 @@ import type { MergedOpenApi } from './merge';
 export function openApiRouter(openApi: MergedOpenApi): Router {
   const router = Router();
   router.get('/openapi.json', async (_req, res) => {
+    // decisions §15: the description may be read from any origin.
+    res.setHeader('Access-Control-Allow-Origin', '*');
     res.json(await openApi.document());
   });
   router.use('/docs', swaggerUi.serve);

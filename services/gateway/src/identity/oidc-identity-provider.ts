@@ -1,0 +1,83 @@
+import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' };
+import type { HeaderBag, Identity, IdentityProvider } from '@register/authz';
+import type { Logger } from '@register/service-kit';
+import type { Authentication, CallerProvider } from './identity-provider';
+import { identityFromClaims, type ClaimNames } from './oidc-claims';
+import type { RemoteKeySet } from './remote-key-set';
+
+const jose = import('jose');
+
+/** Asymmetric signatures only: never `none`, never an HMAC whose "secret" could be the public key. */
+export const ALLOWED_ALGORITHMS = ['RS256', 'ES256'];
+
+/** A compact JWS has three base64url parts; anything much longer than a real access token is not one. */
+const BEARER = /^Bearer +([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i;
+const MAX_TOKEN_LENGTH = 16 * 1024;
+
+export interface OidcSettings {
+  issuer: string;
+  audience: string;
+  /** Seconds of clock skew allowed on `exp` and `nbf` (at most 60). */
+  clockToleranceSeconds: number;
+  claims: ClaimNames;
+}
+
+/**
+ * decisions §1, `IDENTITY_PROVIDER=oidc`: the caller is the bearer access token, verified against the issuer's
+ * keys; identity headers are never read. Any failure is "no identity" (401), never a 5xx.
+ */
+export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
+  readonly readsAuthorization = true;
+  readonly missingIdentityDetail = 'This request carries no valid bearer access token (Authorization: Bearer <JWT>).';
+  readonly challenge = 'Bearer realm="register"';
+
+  constructor(
+    private readonly settings: OidcSettings,
+    private readonly keys: RemoteKeySet,
+    private readonly logger: Logger,
+  ) {}
+
+  async resolve(headers: HeaderBag): Promise<Identity | null> {
+    return (await this.authenticate(headers))?.identity ?? null;
+  }
+
+  async authenticate(headers: HeaderBag): Promise<Authentication | null> {
+    const token = bearerToken(headers['authorization']);
+    if (!token) return null;
+    const payload = await this.verify(token);
+    if (!payload) return null;
+    const identity = identityFromClaims(payload, this.settings.claims);
+    if (!identity) {
+      this.logger.debug('bearer token names neither a practitioner nor a case handler');
+      return null;
+    }
+    return {
+      identity,
+      assurance: { acr: typeof payload.acr === 'string' ? payload.acr : null, authTime: typeof payload['auth_time'] === 'number' ? payload['auth_time'] : null },
+    };
+  }
+
+  private async verify(token: string): Promise<JWTPayload | null> {
+    const { errors, jwtVerify } = await jose;
+    try {
+      const { payload } = await jwtVerify(token, this.keys.getKey, {
+        issuer: this.settings.issuer,
+        audience: this.settings.audience,
+        algorithms: ALLOWED_ALGORITHMS,
+        clockTolerance: this.settings.clockToleranceSeconds,
+        requiredClaims: ['exp'],
+      });
+      return payload;
+    } catch (err) {
+      // The reason (expired, wrong audience, unknown key …) helps an operator; the token and its claims stay out of the log.
+      if (err instanceof errors.JOSEError) this.logger.debug({ reason: err.code }, 'bearer token refused');
+      else this.logger.error({ err }, 'bearer token could not be verified');
+      return null;
+    }
+  }
+}
+
+function bearerToken(value: string | string[] | undefined): string | null {
+  if (typeof value !== 'string' || value.length > MAX_TOKEN_LENGTH) return null;
+  return BEARER.exec(value)?.[1] ?? null;
+}
