@@ -1,5 +1,16 @@
 import type { Request, Response } from 'express';
-import type { CachedBody } from './reference-snapshot';
+import { createHash } from 'node:crypto';
+
+/** A JSON body serialised once, with its strong ETag. */
+export interface CachedBody {
+  json: Buffer;
+  etag: string;
+}
+
+export function cachedJson(value: unknown): CachedBody {
+  const json = Buffer.from(JSON.stringify(value));
+  return { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
+}
 
 /** Whether the client's If-None-Match names this ETag (a list, or `*`). */
 function matches(header: string | undefined, etag: string): boolean {

@@ -19,3 +19,4 @@ export * from './job-loop';
 export * from './operations';
 export * from './service';
 export * from './hostile-input';
+export * from './cached-json';

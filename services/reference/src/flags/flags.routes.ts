@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { reference } from '@register/contracts';
-import { currentCorrelationId, defineOperation } from '@register/service-kit';
+import { currentCorrelationId, defineOperation, sendCached } from '@register/service-kit';
 import type { Context } from '../context';
-import { sendCached } from '../snapshot/send-cached';
 import { FeatureFlag, FlagParams, SetFeatureFlagRequest } from './flags.schemas';
 import { requireFlag, setFlag } from './set-flag';
 

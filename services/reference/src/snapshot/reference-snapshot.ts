@@ -1,24 +1,12 @@
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { NotFoundError, validationError } from '@register/problem';
-import { isValidDate } from '@register/service-kit';
+import { cachedJson as cached, isValidDate, type CachedBody } from '@register/service-kit';
 import type { ReferenceDb } from '../database';
-import { listFlags, type FlagRow } from '../flags/flags.repository';
+import { listFlags } from '../flags/flags.repository';
 import { listAllRows, listTables, type StamdataTableRow } from '../stamdata/stamdata.repository';
-
-/** A body ready to send: the JSON bytes once, and their strong ETag. */
-export interface CachedBody {
-  json: Buffer;
-  etag: string;
-}
 
 interface TableData extends StamdataTableRow {
   rows: Array<{ data: Record<string, unknown>; geldigVanaf: string | null; geldigTot: string | null }>;
-}
-
-function cached(value: unknown): CachedBody {
-  const json = Buffer.from(JSON.stringify(value));
-  return { json, etag: `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"` };
 }
 
 /** Bodies kept per (table, day); the few distinct days asked for stay, the rest are recomputed. */
@@ -54,10 +42,6 @@ export class ReferenceSnapshot {
 
   featureFlags(): CachedBody {
     return this.flags;
-  }
-
-  flagList(): FlagRow[] {
-    return JSON.parse(this.flags.json.toString()) as FlagRow[];
   }
 
   /**

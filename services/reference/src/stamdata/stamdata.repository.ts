@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ReferenceDb } from '../database';
 import type { SeedTable } from './stamdata.seed';
 

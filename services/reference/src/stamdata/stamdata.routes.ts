@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { reference } from '@register/contracts';
-import { defineOperation, todayInAmsterdam } from '@register/service-kit';
+import { defineOperation, sendCached, todayInAmsterdam } from '@register/service-kit';
 import type { Context } from '../context';
-import { sendCached } from '../snapshot/send-cached';
 import { StamdataQuery, StamdataTable, StamdataTableSummary, TableParams } from './stamdata.schemas';
 
 const listStamdataTables = defineOperation({
