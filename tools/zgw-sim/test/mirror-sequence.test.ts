@@ -81,6 +81,17 @@ describe('the mirror sequence: zaak, status, rol, document, zaakinformatieobject
     expect(sim.state.zakenWithIdentificatie(String(zaakRequest['identificatie']))).toHaveLength(1);
   });
 
+  it('when the initiator is a person without a BSN (anpIdentificatie), then 201 and the answer leaves inpBsn out instead of a blank the document forbids', async () => {
+    const zaak = await createZaak(sim);
+
+    const rol = await zgw('POST', `${sim.zakenUrl}/rollen`, rolBody(sim, zaak.url, { betrokkeneIdentificatie: { anpIdentificatie: '912345678' } }));
+
+    await expectContract('zaken', 'rol_create', rol, 201);
+    expect(rol.status).toBe(201);
+    expect(rol.body.betrokkeneIdentificatie).toMatchObject({ anpIdentificatie: '912345678' });
+    expect(rol.body.betrokkeneIdentificatie).not.toHaveProperty('inpBsn');
+  });
+
   it('zrc-004a: when a document is related to a zaak, then aardRelatieWeergave and registratiedatum are set by the system', async () => {
     const zaak = await createZaak(sim);
     const document = await zgw('POST', `${sim.documentenUrl}/enkelvoudiginformatieobjecten`, documentBody(sim, Buffer.from('x')));

@@ -7,10 +7,9 @@ import { formatInstant, nowInstant } from '../state/instants';
 import { passesElevenTest } from '../state/rsin';
 import type { ChildRecord, Representation } from '../state/store';
 
-// What Open Zaak answers for the identification fields a client left out (not `inpA_nummer`: its
-// blank '' would break the document's pattern, so it is left out unless given).
+// What Open Zaak answers for the identification fields a client left out (not `inpBsn` and `inpA_nummer`:
+// their blank '' would break the document's minLength and pattern, so they are left out unless given).
 const NATUURLIJK_PERSOON_DEFAULTS: Representation = {
-  inpBsn: '',
   anpIdentificatie: '',
   geslachtsnaam: '',
   voorvoegselGeslachtsnaam: '',
