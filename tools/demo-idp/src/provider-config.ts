@@ -1,0 +1,96 @@
+import { randomBytes } from 'node:crypto';
+import type { JWK } from 'jose' with { 'resolution-mode': 'import' };
+import type { OidcContext } from 'oidc-provider';
+import { LEVELS, accountBySubject } from './accounts';
+
+const jose = import('jose');
+
+/** The demo portal: a public client (no secret) that must use PKCE, redirected back to the demo page. */
+export const DEMO_CLIENT_ID = 'register-demo-portal';
+/** The API as a resource server (RFC 8707): the access tokens for it are JWTs with this audience. */
+export const API_RESOURCE = 'urn:register:api';
+export const API_SCOPE = 'api';
+
+async function signingKeys(): Promise<JWK[]> {
+  const { exportJWK, generateKeyPair } = await jose;
+  const keys: JWK[] = [];
+  // RS256 for ID and access tokens (what the gateway sees), ES256 offered as well; new keys on every start.
+  for (const alg of ['RS256', 'ES256'] as const) {
+    const { privateKey } = await generateKeyPair(alg, { extractable: true });
+    keys.push({ ...(await exportJWK(privateKey)), alg, use: 'sig', kid: `demo-${alg.toLowerCase()}-${randomBytes(4).toString('hex')}` });
+  }
+  return keys;
+}
+
+/** oidc-provider's configuration for the demo: its accounts, the code flow with PKCE, JWT access tokens for the API. */
+export async function providerConfiguration(options: { issuer: string; audience: string; accessTokenTtlSeconds: number }): Promise<Record<string, unknown>> {
+  return {
+    clients: [
+      {
+        client_id: DEMO_CLIENT_ID,
+        client_name: 'Register demo portal',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: [`${options.issuer}/demo/`],
+        post_logout_redirect_uris: [`${options.issuer}/demo/`],
+      },
+    ],
+    jwks: { keys: await signingKeys() },
+    cookies: { keys: [randomBytes(32).toString('hex')] },
+    pkce: { required: () => true },
+    acrValues: Object.values(LEVELS),
+    claims: { openid: ['sub'] },
+    scopes: ['openid', API_SCOPE],
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    features: {
+      devInteractions: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => API_RESOURCE,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => ({
+          scope: API_SCOPE,
+          audience: options.audience,
+          accessTokenTTL: options.accessTokenTtlSeconds,
+          accessTokenFormat: 'jwt',
+          jwt: { sign: { alg: 'RS256' } },
+        }),
+      },
+    },
+    findAccount: (_ctx: unknown, sub: string) => {
+      const account = accountBySubject(sub);
+      return account ? { accountId: sub, claims: () => ({ sub }) } : undefined;
+    },
+    // The identity claims the gateway reads, and how the user signed in (its step-up for the reveal).
+    extraTokenClaims: (ctx: OidcContext, token: { kind: string; accountId?: string }) => {
+      if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
+      const account = accountBySubject(token.accountId);
+      const code = ctx.oidc.entities.AuthorizationCode;
+      return { ...account?.claims, acr: code?.acr, auth_time: code?.authTime };
+    },
+    // First-party client: consent is implied, so the grant (OpenID scopes and the API scope) is made on login.
+    loadExistingGrant: async (ctx: OidcContext) => {
+      const { client, session, result, provider, params } = ctx.oidc;
+      if (!client || !session?.accountId) return undefined;
+      const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+      if (grantId) return provider.Grant.find(grantId);
+      const grant = new provider.Grant({ accountId: session.accountId, clientId: client.clientId });
+      grant.addOIDCScope(typeof params?.['scope'] === 'string' ? params['scope'] : 'openid');
+      grant.addResourceScope(API_RESOURCE, API_SCOPE);
+      await grant.save();
+      return grant;
+    },
+    ttl: { Session: 8 * 3600, Interaction: 600, Grant: 8 * 3600, AuthorizationCode: 60, IdToken: 3600 },
+    renderError: (ctx: { type: string; body: string }, out: Record<string, string>) => {
+      ctx.type = 'html';
+      const rows = Object.entries(out).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(String(v))}</dd>`);
+      ctx.body = `<!doctype html><html lang="nl"><meta charset="utf-8"><title>Fout</title><h1>Er ging iets mis</h1><dl>${rows.join('')}</dl><p><a href="/demo/">Terug naar de demo</a></p></html>`;
+    },
+  };
+}
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
