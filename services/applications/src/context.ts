@@ -1,11 +1,16 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { baseConfigSchema, FlagsClient, InternalClient, systemClock, type Built, type Clock, type FlagReader, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import { baseConfigSchema, duration, FlagsClient, InternalClient, systemClock, type Built, type Clock, type FlagReader, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
 import { DemoEducationSource, DemoPopulationSource, DemoRegisterSource } from './adapters/demo-sources';
 import { seedDemoData } from './adapters/demo-seed';
 import { DocumentsClient } from './adapters/documents-client';
 import { ReferenceClient } from './adapters/reference-client';
+import { ZgwClient } from './adapters/zgw-client';
 import type { CaseDocumentsPort } from './assessment/case-documents';
+import type { MirrorDeps } from './case-mirror/mirror-case';
+import { passesElevenTest } from './case-mirror/mirror-rules';
+import { ZgwCaseSource } from './case-mirror/zgw-case-source';
+import { ZgwCatalog } from './case-mirror/zgw-catalog';
 import type { CaseSource } from './cases/case-source';
 import { LocalCaseSource } from './cases/local-case-source';
 import type { AppDatabase } from './database';
@@ -13,14 +18,43 @@ import type { DocumentLinkPort } from './document-linking/document-links';
 import type { EducationSource, PopulationSource, RegisterSource, StamdataSource } from './registration/sources';
 import type { SubmitDocumentsPort } from './submission/submission-documents';
 
-export const configSchema = baseConfigSchema.extend({
-  REFERENCE_URL: z.url(),
-  DOCUMENTS_URL: z.url(),
-  /** Below this many worked hours an intake needs the scholing answer (rule S1); also served by intake/policy. */
-  SCHOLING_THRESHOLD: z.coerce.number().int().min(1).default(2080),
-  /** How often the document linker looks for due link jobs. */
-  LINK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
-});
+/** An empty variable counts as not set (compose files pass `VAR=` through). */
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === '' ? undefined : v), schema.optional());
+const apiRoot = optional(z.url().transform((u) => u.replace(/\/+$/, '')));
+
+export const configSchema = baseConfigSchema
+  .extend({
+    REFERENCE_URL: z.url(),
+    DOCUMENTS_URL: z.url(),
+    /** Below this many worked hours an intake needs the scholing answer (rule S1); also served by intake/policy. */
+    SCHOLING_THRESHOLD: z.coerce.number().int().min(1).default(2080),
+    /** How often the document linker looks for due link jobs. */
+    LINK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
+    /** decisions §11: mirroring into a ZGW case system (off: nothing of it runs). */
+    ZGW_ENABLED: z.stringbool().default(false),
+    ZGW_ZAKEN_URL: apiRoot,
+    ZGW_DOCUMENTEN_URL: apiRoot,
+    ZGW_CATALOGI_URL: apiRoot,
+    ZGW_ZAAKTYPE_URL: optional(z.url()),
+    ZGW_CLIENT_ID: optional(z.string().max(200)),
+    ZGW_SECRET: optional(z.string()),
+    ZGW_RSIN: optional(z.string().refine(passesElevenTest, '9 digits that pass the eleven-test')),
+    ZGW_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    /** How often the mirror looks for owed work, and how many cases it works at once. */
+    ZGW_MIRROR_POLL_INTERVAL_MS: z.coerce.number().int().min(20).default(500),
+    ZGW_MIRROR_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
+    /** A diverged case is tried again at most this often (5 minutes), for this long after it diverged (48 hours). */
+    ZGW_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
+    ZGW_RECONCILE_WINDOW: duration.pipe(z.number().int().min(1000)).default(48 * 3_600_000),
+    /** The notification webhook's exact `Authorization` value; unset: every call is refused (fail closed). */
+    NOTIFICATIES_AUTH: optional(z.string().max(1000)),
+  })
+  .superRefine((c, issue) => {
+    if (!c.ZGW_ENABLED) return;
+    for (const name of ['ZGW_ZAKEN_URL', 'ZGW_DOCUMENTEN_URL', 'ZGW_CATALOGI_URL', 'ZGW_ZAAKTYPE_URL', 'ZGW_CLIENT_ID', 'ZGW_SECRET', 'ZGW_RSIN'] as const) {
+      if (!c[name]) issue.addIssue({ code: 'custom', path: [name], message: 'required when ZGW_ENABLED is true' });
+    }
+  });
 export type Config = z.infer<typeof configSchema>;
 
 /** The documents service as the features use it (one adapter, the internal HTTP API). */
@@ -39,8 +73,29 @@ export interface Context {
   register: RegisterSource;
   population: PopulationSource;
   education: EducationSource;
-  /** Where cases are listed and resolved: the local store (a ZGW case source when mirroring is on). */
+  /** Where cases are listed and resolved: the local store, or the zaaksysteem's zaken while mirroring is on. */
   cases: CaseSource;
+  /** The case mirror (decisions §11); null while ZGW_ENABLED is false. */
+  mirror: MirrorDeps | null;
+}
+
+/** The mirror's ZGW client, catalogue and settings, when mirroring is on. */
+function buildMirror(config: Config, db: Kysely<AppDatabase>, documents: CaseDocumentsPort, logger: Logger): MirrorDeps | null {
+  if (!config.ZGW_ENABLED) return null;
+  const target = { zakenUrl: config.ZGW_ZAKEN_URL!, documentenUrl: config.ZGW_DOCUMENTEN_URL!, zaaktypeUrl: config.ZGW_ZAAKTYPE_URL!, rsin: config.ZGW_RSIN! };
+  const zgw = new ZgwClient({ clientId: config.ZGW_CLIENT_ID!, secret: config.ZGW_SECRET!, zakenUrl: target.zakenUrl, timeoutMs: config.ZGW_TIMEOUT_MS });
+  return {
+    db,
+    zgw,
+    catalog: new ZgwCatalog(zgw, { catalogiUrl: config.ZGW_CATALOGI_URL!, zaaktypeUrl: target.zaaktypeUrl }),
+    target,
+    documents,
+    logger: logger.child({ subsystem: 'case-mirror' }),
+    // Longer than a step's three attempts, renewed after every step.
+    leaseMs: 4 * config.ZGW_TIMEOUT_MS + 10_000,
+    reconcileMs: config.ZGW_RECONCILE_INTERVAL_MS,
+    windowMs: config.ZGW_RECONCILE_WINDOW,
+  };
 }
 
 /** The composition root: the demo registries are seeded (back to their shipped values) at every start. */
@@ -51,6 +106,9 @@ export async function buildContext(config: Config, { logger, database, events }:
   const reference = internal(config.REFERENCE_URL);
   const flags = new FlagsClient(reference, logger.child({ subsystem: 'flags' }));
   flags.listen(events);
+  const documents = new DocumentsClient(internal(config.DOCUMENTS_URL));
+  const local = new LocalCaseSource(db);
+  const mirror = buildMirror(config, db, documents, logger);
   return {
     context: {
       config,
@@ -59,12 +117,13 @@ export async function buildContext(config: Config, { logger, database, events }:
       db,
       events,
       flags,
-      documents: new DocumentsClient(internal(config.DOCUMENTS_URL)),
+      documents,
       stamdata: new ReferenceClient(reference),
       register: new DemoRegisterSource(db),
       population: new DemoPopulationSource(db),
       education: new DemoEducationSource(db),
-      cases: new LocalCaseSource(db),
+      cases: mirror ? new ZgwCaseSource(local, mirror) : local,
+      mirror,
     },
     closers: [{ name: 'flags', close: () => flags.close() }],
   };

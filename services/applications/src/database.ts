@@ -1,7 +1,9 @@
 import type { WithOutbox } from '@register/service-kit';
+import type { CaseMirrorStepsTable, CaseMirrorsTable } from './case-mirror/case-mirror.table';
 import type { ApplicationsTable } from './cases/applications.table';
 import type { ChangeRequestsTable } from './change-requests/change-requests.table';
 import type { DocumentLinkJobsTable } from './document-linking/link-jobs.table';
+import type { ReceivedNotificationsTable } from './notifications/notifications.table';
 import type { DemoAddressesTable, DemoDiplomasTable, DemoNotesTable, DemoRegistrationsTable } from './registration/demo-registry.table';
 
 /** The applications service's own database: the features' tables, plus the outbox. */
@@ -9,6 +11,9 @@ export interface AppDatabase extends WithOutbox {
   applications: ApplicationsTable;
   document_link_jobs: DocumentLinkJobsTable;
   change_requests: ChangeRequestsTable;
+  case_mirrors: CaseMirrorsTable;
+  case_mirror_steps: CaseMirrorStepsTable;
+  received_notifications: ReceivedNotificationsTable;
   demo_registrations: DemoRegistrationsTable;
   demo_addresses: DemoAddressesTable;
   demo_notes: DemoNotesTable;

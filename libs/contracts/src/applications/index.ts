@@ -19,6 +19,8 @@ export const routes = routeTable('applications', {
   besluit: { method: 'POST', path: '/api/v1/beoordeling/:id/besluit', requires: needs('CanBeoordelen') },
   adminCases: { method: 'GET', path: '/api/v1/admin/cases', requires: needs('cases:admin') },
   adminDeleteCase: { method: 'DELETE', path: '/api/v1/admin/cases/:id', requires: needs('cases:admin') },
+  /** decisions §11: the zaaksysteem's notifications, guarded by NOTIFICATIES_AUTH instead of an identity. */
+  notificaties: { method: 'POST', path: '/api/v1/notificaties', requires: { kind: 'shared-secret' } },
 });
 
 export const problems = {

@@ -2,6 +2,7 @@ import type { Identity } from '@register/authz';
 import { applications } from '@register/contracts';
 import { DomainError, NotFoundError, validationError } from '@register/problem';
 import { currentCorrelationId, enqueue } from '@register/service-kit';
+import { oweBesluit } from '../case-mirror/case-mirror.repository';
 import { toStatus } from '../cases/application-views';
 import { findById, type ApplicationRow } from '../cases/applications.repository';
 import type { Context } from '../context';
@@ -16,7 +17,7 @@ function checkToelichting(req: RecordBesluitRequest): void {
   }
 }
 
-/** The besluit and application.decided commit together; 409 unless the case is still Ingediend. */
+/** The besluit, application.decided and (mirroring on) the owed besluit status commit together; 409 unless the case is still Ingediend. */
 export async function recordBesluit(ctx: Context, identity: Identity | null, found: ApplicationRow, req: RecordBesluitRequest): Promise<RecordBesluitResponse> {
   checkToelichting(req);
   const row = await ctx.db.transaction().execute(async (trx) => {
@@ -33,6 +34,10 @@ export async function recordBesluit(ctx: Context, identity: Identity | null, fou
       status: decided.status_tag,
       decidedAt: now.toISOString(),
     }, currentCorrelationId());
+    // decisions §11: the besluit status is the mirror's, after this commit; the JWT names the case handler.
+    if (ctx.mirror && decided.referentie) {
+      await oweBesluit(trx, { referentie: decided.referentie, applicationId: decided.id, by: identity?.caseHandler?.medewerker ?? 'onbekend', correlationId: currentCorrelationId() });
+    }
     return decided;
   });
   return { status: toStatus(row) };

@@ -19,7 +19,7 @@ export interface CaseRef {
 
 /**
  * Where cases are listed from (spec: "read through the case source"). The local source serves the local
- * store, where the case id is the application id; a ZGW source (the case mirror) would list zaken, use the
+ * store, where the case id is the application id; the ZGW source (case-mirror/) lists zaken, uses the
  * zaak's own id as caseId and the zaak `identificatie` as referentie, so callers resolve to the local row by
  * referentie.
  */
@@ -29,6 +29,6 @@ export interface CaseSource {
   all(page: PageRequest): Promise<Page<ApplicationSummary>>;
   /** A submitted case (any state after Concept); null when unknown or still a Concept. */
   resolveSubmitted(caseId: string): Promise<CaseRef | null>;
-  /** Any case the admin list shows; null when unknown. */
-  resolveAny(caseId: string): Promise<(CaseRef & { applicationId: string }) | null>;
+  /** Any case the admin list shows; null when unknown. `applicationId` null: a zaak without a local application. */
+  resolveAny(caseId: string): Promise<(CaseRef & { applicationId: string | null }) | null>;
 }

@@ -24,6 +24,8 @@ export interface SubmitValues {
   linkJob: DocumentLinkRef[] | null;
   /** The outbox event; `data.referentie` is filled in by the statement from the number it draws. */
   event: { subject: string; envelope: EventEnvelope };
+  /** With mirroring on (decisions §11): the case the mirror owes the zaaksysteem, and the submit's correlation id. */
+  mirror: { correlationId: string | null } | null;
 }
 
 /** What submit answers with (the status); never the draft, which can be large. */
@@ -31,8 +33,8 @@ export type SubmittedRow = Pick<ApplicationRow, 'status_tag' | 'step_index' | 's
 
 /**
  * Submit's transaction as ONE statement (docs/decisions-applications.md, crash-safe submit, step 2):
- * `Concept` → `Ingediend` with a referentie from the sequence, the link job and the outbox event with
- * its NOTIFY. A single statement is a transaction of its own, so everything commits or nothing does,
+ * `Concept` → `Ingediend` with a referentie from the sequence, the link job, the mirror's record (mirroring
+ * on) and the outbox event with its NOTIFY. A single statement is a transaction of its own, so everything commits or nothing does,
  * in one round trip instead of seven. The `status_tag = 'Concept'` condition is re-checked on the
  * newest row version after waiting for a concurrent writer's lock (READ COMMITTED), so of two racing
  * submits exactly one updates. Undefined when nothing was updated (no longer a `Concept`, or gone).
@@ -57,6 +59,9 @@ export async function submitConcept(db: Db, v: SubmitValues): Promise<SubmittedR
       INSERT INTO document_link_jobs (application_id, owner, documents)
       SELECT id, ${v.owner}, ${v.linkJob ? JSON.stringify(v.linkJob) : null}::jsonb FROM submitted WHERE ${v.linkJob !== null}
       ON CONFLICT (application_id) DO UPDATE SET documents = EXCLUDED.documents, next_attempt_at = now()
+    ), mirror AS (
+      INSERT INTO case_mirrors (referentie, application_id, submit_correlation_id)
+      SELECT referentie, id, ${v.mirror?.correlationId ?? null}::text FROM submitted WHERE ${v.mirror !== null}
     ), event AS (
       INSERT INTO outbox (id, subject, envelope)
       SELECT ${v.event.envelope.id}::uuid, ${v.event.subject}, jsonb_set(${JSON.stringify(v.event.envelope)}::jsonb, '{data,referentie}', to_jsonb(referentie))

@@ -45,6 +45,8 @@ export async function submitApplication(ctx: Context, application: Submittable, 
     now,
     linkJob: digitaal.length > 0 ? digitaal : null,
     event: submittedEvent(application, documentIds, now),
+    // Never inside the request (decisions §11): the mirror works the record once this statement committed.
+    mirror: ctx.mirror ? { correlationId: currentCorrelationId() } : null,
   });
   if (!submitted) {
     // Nothing changed: another submit (or a decision) got there first, or the draft was deleted meanwhile.

@@ -21,6 +21,8 @@ export interface ApplicationsOptions {
   database?: TestDatabase;
   /** Wraps the documents adapter (a crash test kills the documents service at the moment of a call). */
   documents?: (real: DocumentsPort) => DocumentsPort;
+  /** More environment (the ZGW_* settings of a mirror test). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface ApplicationsOptions {
 export async function startApplications(options: ApplicationsOptions): Promise<ApplicationsHarness> {
   const service = await startService(start, {
     name: 'applications',
-    env: { REFERENCE_URL: options.referenceUrl, DOCUMENTS_URL: options.documentsUrl, LINK_POLL_INTERVAL_MS: '200' },
+    env: { REFERENCE_URL: options.referenceUrl, DOCUMENTS_URL: options.documentsUrl, LINK_POLL_INTERVAL_MS: '200', ...options.env },
     ...(options.database ? { database: options.database } : {}),
     override: (ctx: Context): Context => ({
       ...ctx,

@@ -1,0 +1,30 @@
+import { JobLoop, type Job } from '@register/service-kit';
+import type { Context } from '../context';
+import { mirrorPass } from './mirror-pass';
+
+/** What runs when mirroring is off: nothing. */
+const idle = (name: string): Job => ({ name, start: () => undefined, stop: async () => undefined });
+
+/**
+ * The mirror (decisions §11) on the kit's job loop: every ZGW_MIRROR_POLL_INTERVAL_MS it claims the cases a
+ * committed submit, besluit or admin delete owes the zaaksysteem, ZGW_MIRROR_CONCURRENCY at a time.
+ */
+export function caseMirrorJob(ctx: Context): Job {
+  const mirror = ctx.mirror;
+  if (!mirror) return idle('case-mirror');
+  const batch = ctx.config.ZGW_MIRROR_CONCURRENCY;
+  return new JobLoop({ name: 'case-mirror', logger: mirror.logger, pass: () => mirrorPass(mirror, 'pending', batch), batchSize: batch, intervalMs: ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS });
+}
+
+/**
+ * The reconciler: diverged cases again from their last step, each at most every ZGW_RECONCILE_INTERVAL_MS
+ * (5 minutes) and for ZGW_RECONCILE_WINDOW (48 hours) from its first divergence; the due time per case is
+ * in the table, so the loop itself may look often.
+ */
+export function reconcilerJob(ctx: Context): Job {
+  const mirror = ctx.mirror;
+  if (!mirror) return idle('case-reconciler');
+  const batch = ctx.config.ZGW_MIRROR_CONCURRENCY;
+  const intervalMs = Math.min(ctx.config.ZGW_RECONCILE_INTERVAL_MS, 5000, Math.max(1000, 10 * ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS));
+  return new JobLoop({ name: 'case-reconciler', logger: mirror.logger.child({ subsystem: 'reconciler' }), pass: () => mirrorPass(mirror, 'diverged', batch), batchSize: batch, intervalMs });
+}

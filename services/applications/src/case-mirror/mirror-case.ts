@@ -1,0 +1,128 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from '@register/service-kit';
+import type { CaseDocumentsPort } from '../assessment/case-documents';
+import type { AppDatabase } from '../database';
+import { recordStep } from './case-mirror.repository';
+import type { MirrorCase, MirrorTarget } from './mirror-case.types';
+import { diverged, MAX_ATTEMPTS, ok, plannedSteps, remainingSteps, retryDelayMs, type Failure, type Result, type Step } from './mirror-rules';
+import { MissingFact, STEPS, type CreateStep, type StepEnv } from './mirror-steps';
+import { SYSTEM, type ZgwPort } from './zgw';
+import type { ZgwCatalog } from './zgw-catalog';
+
+/** Everything a mirror pass uses. */
+export interface MirrorDeps {
+  db: Kysely<AppDatabase>;
+  zgw: ZgwPort;
+  catalog: ZgwCatalog;
+  target: MirrorTarget;
+  documents: CaseDocumentsPort;
+  logger: Logger;
+  /** How long a claim holds a case; renewed after every step. */
+  leaseMs: number;
+  /** When a diverged case is tried again (decisions §11: at most every 5 minutes). */
+  reconcileMs: number;
+  /** The reconciler's window from the first divergence (48 hours). */
+  windowMs: number;
+}
+
+export type CaseOutcome = { kind: 'complete' } | { kind: 'diverged'; step: string; detail: string; correlationId: string | null } | { kind: 'postponed'; detail: string };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** decisions §11: a failure without an HTTP answer is tried again, at most 3 attempts in all, with a pause; anything else is final. */
+export async function withRetries<T>(attempt: (n: number) => Promise<Result<T>>): Promise<Result<T>> {
+  let last: Failure | null = null;
+  for (let n = 1; n <= MAX_ATTEMPTS; n++) {
+    if (n > 1) await sleep(retryDelayMs(n - 1));
+    const result = await attempt(n);
+    if (result.kind !== 'transport') return result;
+    last = result;
+  }
+  return diverged(`no answer after ${MAX_ATTEMPTS} attempts (${last?.detail ?? 'unknown'})`);
+}
+
+/**
+ * One try of a step. When an earlier try may have created it (its answer was lost, or the process died after
+ * sending), the lookup comes first; a create refused as a second copy is settled by the lookup as well.
+ */
+async function attemptStep(env: StepEnv, step: CreateStep, maybeSent: boolean): Promise<Result<string>> {
+  const spec = STEPS[step.kind] as { lookup(env: StepEnv, step: CreateStep): Promise<Result<string | null>>; create(env: StepEnv, step: CreateStep): ReturnType<(typeof STEPS)['zaak']['create']> };
+  try {
+    if (maybeSent) {
+      const found = await spec.lookup(env, step);
+      if (found.kind !== 'ok') return found;
+      if (found.value) return ok(found.value);
+    }
+    const created = await spec.create(env, step);
+    if (created.kind !== 'duplicate') return created;
+    const found = await spec.lookup(env, step);
+    if (found.kind !== 'ok') return found;
+    return found.value ? ok(found.value) : diverged(created.detail);
+  } catch (err) {
+    if (err instanceof MissingFact) return diverged(`step ${step.key} lacks ${err.message}`);
+    throw err;
+  }
+}
+
+const correlationOf = (c: MirrorCase, step: Step): string | null =>
+  step.kind === 'besluit' ? c.correlation.besluit : step.kind === 'delete' ? c.correlation.delete : c.correlation.submit;
+
+/**
+ * Works the steps a case still owes, in order, recording each as it completes (decisions §11). The first step
+ * that cannot be completed ends the pass as a divergence; the reconciler continues from there later.
+ */
+export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseOutcome> {
+  const planned = plannedSteps({ documentIds: c.application?.documents.map((d) => d.documentId) ?? [], decided: c.application?.besluit != null, deleteRequested: c.deleteRequested });
+  const todo = remainingSteps(planned, new Set(c.recorded.keys()));
+  if (todo[0]?.kind === 'delete') return deleteZaak(deps, c, todo[0]);
+  if (!c.application) return { kind: 'diverged', step: 'zaak', detail: 'the application is gone', correlationId: c.correlation.submit };
+  if (todo.length === 0) return { kind: 'complete' };
+  const types = await withRetries(() => deps.catalog.types());
+  if (types.kind !== 'ok') return { kind: 'diverged', step: 'catalogus', detail: types.detail, correlationId: correlationOf(c, todo[0]!) };
+  let fileNames: Map<string, string>;
+  try {
+    fileNames = todo.some((s) => s.kind === 'document') ? await fileNamesOf(deps, c.applicationId) : new Map();
+  } catch (err) {
+    return { kind: 'postponed', detail: `documents service: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) };
+  }
+  const env: StepEnv = { zgw: deps.zgw, target: deps.target, types: types.value, c, fileNames };
+  // Only the first step owed may have been sent by an earlier claim; a retry in this pass knows it sent.
+  let uncertain = c.attempts > 1;
+  for (const step of todo as CreateStep[]) {
+    const maybeSent = uncertain;
+    const result = await withRetries((n) => attemptStep(env, step, maybeSent || n > 1));
+    uncertain = false;
+    if (result.kind !== 'ok') return { kind: 'diverged', step: step.key, detail: result.detail, correlationId: correlationOf(c, step) };
+    await recordStep(deps.db, c.referentie, step.key, result.value, deps.leaseMs);
+    c.recorded.set(step.key, result.value);
+    if (step.kind === 'zaak') c.zaakUrl = result.value;
+  }
+  return { kind: 'complete' };
+}
+
+/** An admin delete (decisions §8): the zaak by its recorded URL or its identificatie; none, or already gone, is done. */
+async function deleteZaak(deps: MirrorDeps, c: MirrorCase, step: Step): Promise<CaseOutcome> {
+  const fail = (detail: string): CaseOutcome => ({ kind: 'diverged', step: step.key, detail, correlationId: correlationOf(c, step) });
+  let zaakUrl = c.zaakUrl;
+  if (!zaakUrl) {
+    const env = { zgw: deps.zgw, target: deps.target, c } as StepEnv;
+    const found = await withRetries(() => STEPS.zaak.lookup(env, { kind: 'zaak', key: 'zaak' }));
+    if (found.kind !== 'ok') return fail(found.detail);
+    if (!found.value) return { kind: 'complete' };
+    zaakUrl = found.value;
+  }
+  const url = zaakUrl;
+  const deleted = await withRetries<string>(async () => {
+    const answer = await deps.zgw.call('DELETE', url, SYSTEM);
+    if (answer.kind === 'transport') return answer;
+    // Gone already (an earlier try whose answer was lost, or removed in the case system itself) is done.
+    return answer.status === 204 || answer.status === 404 ? ok(url) : diverged(`zaak delete answered ${answer.status}`);
+  });
+  return deleted.kind === 'ok' ? { kind: 'complete' } : fail(deleted.detail);
+}
+
+/** The documents service's file names of the case's linked documents (the eio's title and bestandsnaam). */
+async function fileNamesOf(deps: MirrorDeps, applicationId: string | null): Promise<Map<string, string>> {
+  if (!applicationId) return new Map();
+  return new Map((await deps.documents.documentsOf(applicationId)).map((d) => [d.documentId, d.fileName]));
+}

@@ -1,0 +1,200 @@
+import { eventually, uniqueSubject } from '@register/testkit';
+import { as } from './support/setup';
+import { bsnSubject, startMirrorWorld, submitIntake, ZGW_CLIENT_ID, type MirrorWorld } from './support/mirror-world';
+
+let world: MirrorWorld;
+beforeAll(async () => {
+  world = await startMirrorWorld();
+}, 120_000);
+afterAll(() => world.close());
+afterEach(() => world.sim.faults.clear());
+
+/** The zaak of a referentie once the mirror wrote `statussen` statuses, the initiator and `documents` relations. */
+async function mirrored(referentie: string, { statussen = 1, documents = 0 } = {}) {
+  return eventually(async () => {
+    const [view] = world.sim.state.zakenWithIdentificatie(referentie);
+    return view && view.statussen.length === statussen && view.rollen.length === 1 && view.zaakinformatieobjecten.length === documents ? view : undefined;
+  });
+}
+
+/** Requests the simulator logged from now on. */
+function logFrom() {
+  const start = world.sim.state.requests().length;
+  return () => world.sim.state.requests().slice(start);
+}
+
+const amsterdamDate = (iso: string) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(new Date(iso));
+
+describe('mirroring a submit (decisions §11)', () => {
+  it('when an intake with two digital documents is submitted, then zaak, status, initiator and per document an information object and its relation are written in that order, each accepted', async () => {
+    const log = logFrom();
+    const subject = bsnSubject();
+    const { referentie, docs, submittedAt } = await submitIntake(world, subject, 2);
+
+    const view = await mirrored(referentie, { documents: 2 });
+
+    // The simulator validated every request against the official documents: each create answered 201.
+    const creates = log().filter((r) => r.operationId?.endsWith('_create'));
+    expect(creates.map((r) => [r.operationId, r.status])).toEqual([
+      ['zaak_create', 201],
+      ['status_create', 201],
+      ['rol_create', 201],
+      ['enkelvoudiginformatieobject_create', 201],
+      ['zaakinformatieobject_create', 201],
+      ['enkelvoudiginformatieobject_create', 201],
+      ['zaakinformatieobject_create', 201],
+    ]);
+    expect(log().every((r) => typeof r.status === 'number' && r.status < 300)).toBe(true);
+    expect(view.zaak).toMatchObject({
+      identificatie: referentie,
+      bronorganisatie: world.sim.rsin,
+      verantwoordelijkeOrganisatie: world.sim.rsin,
+      zaaktype: world.sim.zaaktypeUrl,
+      startdatum: amsterdamDate(submittedAt),
+      registratiedatum: amsterdamDate(submittedAt),
+      omschrijving: 'Aanvraag intake',
+    });
+    expect(view.statussen).toEqual([expect.objectContaining({ statustype: world.sim.catalogi.statustypeUrls.ingediend })]);
+    expect(new Date(String(view.statussen[0]!['datumStatusGezet'])).toISOString()).toBe(submittedAt);
+    expect(view.rollen).toEqual([
+      expect.objectContaining({ roltype: world.sim.catalogi.roltypeInitiatorUrl, betrokkeneType: 'natuurlijk_persoon', betrokkeneIdentificatie: expect.objectContaining({ inpBsn: subject }) }),
+    ]);
+    const documenten = world.sim.state.documenten().filter((d) => String(d['identificatie']).startsWith(`${referentie}-`));
+    expect(documenten.map((d) => d['identificatie']).sort()).toEqual([`${referentie}-D1`, `${referentie}-D2`]);
+    for (const d of documenten) {
+      expect(d).toMatchObject({ bronorganisatie: world.sim.rsin, taal: 'nld', informatieobjecttype: world.sim.catalogi.informatieobjecttypeUrl, bestandsnaam: 'bewijs.pdf', titel: 'bewijs.pdf' });
+    }
+    expect(view.zaakinformatieobjecten.map((z) => z['informatieobject']).sort()).toEqual(documenten.map((d) => d['url']).sort());
+    expect(docs).toHaveLength(2);
+  });
+
+  it('when the mirror calls, then every call carries a fresh HS256 JWT of the client (iat now, in whole seconds) and the Zaken API calls carry the CRS headers', async () => {
+    const log = logFrom();
+    const seenFrom = world.proxy.seen.length;
+    const { referentie } = await submitIntake(world, uniqueSubject(), 1);
+    await mirrored(referentie, { documents: 1 });
+
+    const calls = log();
+    expect(calls.length).toBeGreaterThanOrEqual(5);
+    for (const call of calls) {
+      expect(call.claims).toMatchObject({ iss: ZGW_CLIENT_ID, client_id: ZGW_CLIENT_ID, user_id: 'self-service', user_representation: 'self-service' });
+      const iat = call.claims!['iat'] as number;
+      expect(Number.isInteger(iat)).toBe(true);
+      expect(Math.abs(Date.parse(call.at) / 1000 - iat)).toBeLessThan(5);
+    }
+    const seen = world.proxy.seen.slice(seenFrom);
+    const tokens = seen.map((r) => r.headers.authorization);
+    expect(tokens.every((t) => /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/.test(String(t)))).toBe(true);
+    expect(JSON.parse(Buffer.from(String(tokens[0]).split('.')[0]!.slice(7), 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
+    const zaken = seen.filter((r) => r.path.startsWith('/zaken/api/v1/'));
+    expect(zaken.length).toBeGreaterThanOrEqual(4);
+    for (const r of zaken) expect([r.headers['accept-crs'], r.headers['content-crs']]).toEqual(['EPSG:4326', 'EPSG:4326']);
+  });
+
+  it('when the zaaksysteem is slow, then the submit does not wait for it: the mirror works after the commit', async () => {
+    world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'delay', delayMs: 1500, count: 1 });
+    const started = Date.now();
+    const { referentie, status } = await submitIntake(world, uniqueSubject(), 0);
+    const took = Date.now() - started;
+
+    expect(status).toMatchObject({ tag: 'Ingediend', manual: false, reden: null });
+    expect(took).toBeLessThan(1500);
+    await mirrored(referentie);
+  });
+});
+
+const POST = (path: string) => (r: { method: string; path: string }) => r.method === 'POST' && r.path.split('?')[0] === path;
+
+/** The application as its owner reads it, once the mirror flagged it. */
+async function flagged(subject: string, id: string) {
+  return eventually(async () => {
+    const detail = (await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body;
+    return detail.status.manual ? detail.status : undefined;
+  });
+}
+
+async function divergenceRows(referentie: string) {
+  return eventually(async () => {
+    const rows = world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}`);
+    return rows.length > 0 ? rows : undefined;
+  });
+}
+
+describe('a failed mirror write (decisions §11: retry only without an answer, at most 3 attempts)', () => {
+  it('when POST /zaken gets no answer (connection reset before it is handled), then exactly 3 attempts, the divergence flag and one audit row with the submit correlation id; the submit itself succeeded', async () => {
+    world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'refuse', count: 10 });
+    const log = logFrom();
+    const subject = uniqueSubject();
+
+    const { id, referentie, status, correlationId } = await submitIntake(world, subject, 0);
+
+    expect(status).toMatchObject({ tag: 'Ingediend', manual: false, reden: null });
+    expect(await flagged(subject, id)).toMatchObject({ tag: 'Ingediend', manual: true, reden: 'zaaksysteem-divergentie' });
+    expect(log().filter(POST('/zaken/api/v1/zaken')).map((r) => r.status)).toEqual(['refused', 'refused', 'refused']);
+    const rows = await divergenceRows(referentie);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.data).toEqual({ action: 'zaaksysteem-divergentie', resource: `case/${referentie}`, decision: 'flagged', role: 'system' });
+    expect(rows[0]!.correlationId).toBe(correlationId);
+    expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(0);
+  });
+
+  it.each([500, 503, 400])('when POST /zaken answers %s, then it is not retried: one attempt, the flag and one audit row', async (httpStatus) => {
+    world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'status', status: httpStatus, count: 1 });
+    const log = logFrom();
+    const subject = uniqueSubject();
+
+    const { id, referentie, status } = await submitIntake(world, subject, 0);
+
+    expect(status).toMatchObject({ manual: false });
+    expect(await flagged(subject, id)).toMatchObject({ manual: true, reden: 'zaaksysteem-divergentie' });
+    expect(log().filter(POST('/zaken/api/v1/zaken')).map((r) => r.status)).toEqual([httpStatus]);
+    expect(await divergenceRows(referentie)).toHaveLength(1);
+  });
+
+  it('when POST /rollen answers with a body that is not the expected JSON, then it is not retried and the case diverges after its zaak and status', async () => {
+    world.proxy.mangleNext({ method: 'POST', path: '/zaken/api/v1/rollen', status: 201, contentType: 'text/html', body: '<html>gateway</html>' });
+    const log = logFrom();
+    const subject = uniqueSubject();
+
+    const { id, referentie } = await submitIntake(world, subject, 0);
+
+    expect(await flagged(subject, id)).toMatchObject({ manual: true, reden: 'zaaksysteem-divergentie' });
+    expect(log().filter(POST('/zaken/api/v1/rollen'))).toHaveLength(1);
+    expect(log().filter(POST('/zaken/api/v1/zaken'))).toHaveLength(1);
+    expect(await divergenceRows(referentie)).toHaveLength(1);
+  });
+
+  it.each([
+    ['zaak', '/zaken/api/v1/zaken'],
+    ['status', '/zaken/api/v1/statussen'],
+    ['rol', '/zaken/api/v1/rollen'],
+    ['enkelvoudiginformatieobject', '/documenten/api/v1/enkelvoudiginformatieobjecten'],
+    ['zaakinformatieobject', '/zaken/api/v1/zaakinformatieobjecten'],
+  ])('when the answer to the %s create is lost (handled, then the connection reset), then the mirror finds it and nothing exists twice', async (_name, path) => {
+    world.sim.faults.add({ path, method: 'POST', mode: 'reset', count: 1 });
+    const log = logFrom();
+    const subject = uniqueSubject();
+
+    const { id, referentie } = await submitIntake(world, subject, 1);
+
+    const view = await mirrored(referentie, { documents: 1 });
+    const creates = log().filter(POST(path));
+    expect(creates.map((r) => r.status)).toEqual(['reset']);
+    expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
+    expect([view.statussen.length, view.rollen.length, view.zaakinformatieobjecten.length]).toEqual([1, 1, 1]);
+    expect(world.sim.state.documenten().filter((d) => String(d['identificatie']).startsWith(`${referentie}-`))).toHaveLength(1);
+    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ manual: false, reden: null });
+  });
+
+  it('when a create times out (ZGW_TIMEOUT_MS) but was handled, then the retry finds it: one initiator, no divergence', async () => {
+    world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'delay', delayMs: 2600, count: 1 });
+    const subject = uniqueSubject();
+
+    const { id, referentie } = await submitIntake(world, subject, 0);
+
+    const view = await mirrored(referentie);
+    expect(view.rollen).toHaveLength(1);
+    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ manual: false });
+    expect(world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}`)).toHaveLength(0);
+  });
+});

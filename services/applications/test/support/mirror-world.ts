@@ -1,0 +1,105 @@
+import pino from 'pino';
+import { freePort } from '@register/embedded';
+import { auditEvent } from '@register/contracts';
+import type { EventEnvelope } from '@register/service-kit';
+import { createTestDatabase, type TestDatabase } from '@register/testkit';
+import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
+import { startApplications, type ApplicationsHarness } from './harness';
+import { startDocuments, startReference } from './neighbours';
+import { as, type World } from './setup';
+import { zgwProxy } from './zgw-proxy';
+
+export const ZGW_SECRET = 'zgw-mirror-test-secret-0123456789abcdef';
+export const ZGW_CLIENT_ID = 'register-applications';
+export const NOTIFICATIES_AUTH = 'Token notificaties-test-0123456789';
+
+export type AuditRow = EventEnvelope<{ action: string; resource: string; decision: string; role: string }>;
+
+export interface MirrorWorld extends World {
+  sim: ZgwSimulator;
+  /** Every call to the simulator passes it: the headers the mirror sent, and answers a test replaces. */
+  proxy: Awaited<ReturnType<typeof zgwProxy>>;
+  /** Audit events the applications service published (through its outbox), in order. */
+  audits(action?: string): AuditRow[];
+  /** Stops the applications service and starts it again on the same database (a restart). */
+  restart(): Promise<void>;
+}
+
+/**
+ * The applications service with mirroring on against the ZGW simulator (in this process), its real
+ * neighbours as processes, its own database; the reconciler's interval is `reconcileMs` (default 60 s, so a
+ * divergence stays until a test heals it).
+ */
+export async function startMirrorWorld(options: { reconcileMs?: number; env?: Record<string, string> } = {}): Promise<MirrorWorld> {
+  // Resource URLs name the proxy (the simulator's baseUrl), so that every call passes it, also to a zaak's own URL.
+  const proxy = await zgwProxy();
+  const port = await freePort();
+  const sim = await startZgwSimulator({ secret: ZGW_SECRET, clientId: ZGW_CLIENT_ID, port, baseUrl: proxy.url, logger: pino({ level: 'silent' }) });
+  proxy.target(`http://127.0.0.1:${port}`);
+  const [reference, documents] = await Promise.all([startReference(), startDocuments()]);
+  const database: TestDatabase = await createTestDatabase('applications');
+  const env = {
+    ZGW_ENABLED: 'true',
+    ZGW_ZAKEN_URL: sim.zakenUrl,
+    ZGW_DOCUMENTEN_URL: sim.documentenUrl,
+    ZGW_CATALOGI_URL: sim.catalogiUrl,
+    ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
+    ZGW_CLIENT_ID,
+    ZGW_SECRET,
+    ZGW_RSIN: sim.rsin,
+    ZGW_TIMEOUT_MS: '2000',
+    ZGW_MIRROR_POLL_INTERVAL_MS: '100',
+    ZGW_RECONCILE_INTERVAL_MS: String(options.reconcileMs ?? 60_000),
+    NOTIFICATIES_AUTH,
+    ...options.env,
+  };
+  const seen: AuditRow[] = [];
+  const start = async (): Promise<ApplicationsHarness> => {
+    const apps = await startApplications({ referenceUrl: reference.url, documentsUrl: documents.url, database, env });
+    apps.events.subscribe(auditEvent('applications').subject, (m) => void seen.push(JSON.parse(m.payload) as AuditRow));
+    return apps;
+  };
+  const world: MirrorWorld = {
+    sim,
+    proxy,
+    reference,
+    documents,
+    apps: await start(),
+    audits: (action) => seen.filter((e) => action === undefined || e.data.action === action),
+    async restart() {
+      await world.apps.stop();
+      world.apps = await start();
+    },
+    async close() {
+      await world.apps.stop();
+      await database.drop();
+      await Promise.all([reference.close(), documents.close(), sim.close(), proxy.close()]);
+    },
+  };
+  return world;
+}
+
+/** A 9-digit subject that passes the eleven-test, so the initiator is written with `inpBsn`. */
+export function bsnSubject(): string {
+  for (;;) {
+    const digits = Array.from({ length: 8 }, (_, i) => (i === 0 ? 1 + Math.floor(Math.random() * 9) : Math.floor(Math.random() * 10)));
+    const sum = digits.reduce((t, d, i) => t + d * (9 - i), 0);
+    const last = sum % 11;
+    if (last <= 9) return [...digits, last].join('');
+  }
+}
+
+/** A submitted intake of `subject` with `documents` digital documents (the first the diploma); its referentie and id. */
+export async function submitIntake(world: World, subject: string, documents = 1): Promise<{ id: string; referentie: string; docs: string[]; submittedAt: string; correlationId: string; status: unknown }> {
+  const me = as.practitioner(world, subject);
+  const created = await me.post('/api/v1/applications', { type: 'intake' });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}`);
+  const docs: string[] = [];
+  for (let i = 0; i < documents; i++) docs.push(await world.documents.upload(subject, 'intake', i === 0 ? 'diploma' : 'overig'));
+  const refs = docs.map((documentId, i) => ({ categoryId: i === 0 ? 'diploma' : 'overig', channel: 'digitaal', documentId }));
+  const body = docs.length > 0 ? { diplomaHerkomst: 'handmatig', uren: 3000, documents: refs } : { diplomaHerkomst: 'digitaal', uren: 3000 };
+  const res = await me.post(`/api/v1/applications/${created.body.id}/submit`, body);
+  if (res.status !== 200) throw new Error(`submit answered ${res.status}: ${JSON.stringify(res.body)}`);
+  const detail = await me.get(`/api/v1/applications/${created.body.id}`);
+  return { id: created.body.id as string, referentie: res.body.referentie as string, docs, submittedAt: detail.body.submittedAt as string, correlationId: res.headers.get('x-correlation-id') ?? '', status: res.body.status };
+}
