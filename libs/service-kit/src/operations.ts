@@ -172,21 +172,46 @@ const PROBLEM_TEXT: Record<number, string> = {
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
+/** decisions §15 and the ADR version-header rule: every answer names the API's full version. */
+export const API_VERSION_HEADER = {
+  'API-Version': { description: 'The full version of the API (the description\'s label is `v1`).', schema: { type: 'string', example: '1.0.0' } },
+} as const;
+
+const CORRELATION_PARAMETER = {
+  name: 'X-Correlation-Id',
+  in: 'header' as const,
+  required: false,
+  description: 'Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made).',
+  schema: { type: 'string' as const, maxLength: 128, example: 'portal-7f3a9c' },
+};
+
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header' as const,
+  required: false,
+  description: 'Optional on writes: a retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); another body is 422, a repeat while the first runs 409. Kept 24 hours.',
+  schema: { type: 'string' as const, minLength: 1, maxLength: 255, example: 'create-1' },
+};
+
+function responseSpec(status: string, spec: ResponseSpec): object {
+  const ok = /^[23]/.test(status);
+  const headers = ok ? { headers: API_VERSION_HEADER } : {};
+  if (spec === null) return { description: status === '304' ? 'Not modified (the `ETag` sent in `If-None-Match` is current)' : 'No content', ...headers };
+  if (spec instanceof z.ZodType) return { description: 'OK', ...headers, content: { 'application/json': { schema: spec } } };
+  return { description: spec.description, ...headers, content: { [spec.contentType]: spec.schema ? { schema: spec.schema } : {} } };
+}
+
 /** Registers the public operations in the description, from the same schemas that parse their requests. */
 export function describeOperations(registry: OpenAPIRegistry, operations: readonly AnyOperation<never>[]): void {
   for (const op of operations) {
     const rule = op.rule;
     if (!rule) continue;
     const responses: Record<string, object> = {};
-    for (const [status, spec] of Object.entries(op.responses)) {
-      if (spec === null) responses[status] = { description: 'No content' };
-      else if (spec instanceof z.ZodType) responses[status] = { description: 'OK', content: { 'application/json': { schema: spec } } };
-      else responses[status] = { description: spec.description, content: { [spec.contentType]: spec.schema ? { schema: spec.schema } : {} } };
-    }
-    const problems = new Set<number>([401, ...(op.problems ?? [])]);
+    for (const [status, spec] of Object.entries(op.responses)) responses[status] = responseSpec(status, spec);
+    // Any request may be refused as malformed (decisions §15), and every route needs an identity.
+    const problems = new Set<number>([400, 401, ...(op.problems ?? [])]);
     if (rule.requires.kind === 'capability') problems.add(403);
-    if (op.body || op.multipart || op.params || op.query) problems.add(400);
-    for (const status of problems) {
+    for (const status of [...problems].sort()) {
       responses[status] = { description: PROBLEM_TEXT[status] ?? 'Problem', content: { 'application/problem+json': { schema: ProblemDetails } } };
     }
     if (rule.path.includes(':')) responses['404'] = { description: 'Unknown resource (a bare 404 without a body)' };
@@ -195,6 +220,7 @@ export function describeOperations(registry: OpenAPIRegistry, operations: readon
       : op.multipart
         ? { content: { 'multipart/form-data': { schema: op.multipart } }, required: true }
         : undefined;
+    const write = rule.method !== 'GET';
     registry.registerPath({
       method: rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete',
       path: toOpenApiPath(rule.path),
@@ -203,6 +229,7 @@ export function describeOperations(registry: OpenAPIRegistry, operations: readon
       ...(op.description ? { description: op.description } : {}),
       tags: op.tags ?? [audienceOf(rule)],
       security: securityOf(rule),
+      parameters: write ? [CORRELATION_PARAMETER, IDEMPOTENCY_PARAMETER] : [CORRELATION_PARAMETER],
       request: {
         ...(op.params ? { params: op.params as AnyObject } : {}),
         ...(op.query ? { query: op.query as AnyObject } : {}),

@@ -36,26 +36,71 @@ export class MergedOpenApi {
         }
       }),
     );
-    const paths: Record<string, unknown> = { ...this.own.paths };
-    const schemas: Record<string, unknown> = { ...this.own.components?.schemas };
-    const securitySchemes: Record<string, unknown> = { ...this.own.components?.securitySchemes };
-    for (const part of parts) {
-      Object.assign(paths, part?.paths ?? {});
-      Object.assign(schemas, part?.components?.schemas ?? {});
-      Object.assign(securitySchemes, part?.components?.securitySchemes ?? {});
-    }
-    const merged = {
-      openapi: '3.1.0',
-      info: {
-        title: 'Register of healthcare professionals: self-service API',
-        version: 'v1',
-        description: 'Identity: `X-Subject` (+ `X-Role`) for a practitioner, `X-Medewerker` (+ `X-Rollen`) for a case handler. Errors are RFC 9457 problem documents.',
-      },
-      paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
-      components: { schemas, securitySchemes },
-    };
+    const merged = mergeDescriptions([this.own, ...parts.filter((p): p is OpenApiDoc => p !== null)]);
     const doc = this.identity ? withOidcSecurity(merged, this.identity) : merged;
     this.cache = { doc, at: Date.now(), complete: parts.every((p) => p !== null) };
     return doc;
   }
+}
+
+/** The API's prefix: the description's server, so Swagger UI's "Try it out" calls the gateway itself. */
+const API_PREFIX = '/api/v1';
+
+/** Audience tags, in the order a portal developer reads them. */
+const TAGS = [
+  { name: 'Practitioner', description: 'A practitioner\'s own registration, applications, uploads and change requests (`X-Subject`).' },
+  { name: 'Case handler', description: 'The work queue, assessment and decisions (`X-Medewerker` with role `beoordelaar`).' },
+  { name: 'Letters', description: 'Decision letters under the four-eyes rule: drafter (`X-Role: drafter`) and approver (`X-Role: approver`).' },
+  { name: 'Administration', description: 'Organisation templates, feature flags, cases, uploads and the audit log (`X-Role: admin`).' },
+  { name: 'Reference data', description: 'Reference tables with valid time and feature flags.' },
+  { name: 'Identity', description: 'Who the caller is and what it may do.' },
+  { name: 'System', description: 'Probes, and the notification webhook of the case system.' },
+];
+
+const INFO = {
+  title: 'Register of healthcare professionals: self-service API',
+  version: 'v1',
+  description: [
+    'The API behind the practitioner portal and the case-handler portal.',
+    '',
+    '**Identity** (today a stand-in for a real identity provider): a practitioner sends `X-Subject` (a citizen identifier) and optionally `X-Role` (`drafter`, `approver`, `admin`); a case handler sends `X-Medewerker` and `X-Rollen` (`beoordelaar` may assess). Use **Authorize** to set them; demo subjects: `900000001` (registered, may apply for herregistratie), `900000002`, `900000003` (suspended), `900000004` (struck off).',
+    '',
+    '**Errors** are RFC 9457 problem documents (`application/problem+json`) with a `correlationId`; an unknown resource is a bare 404. Every answer carries `API-Version` with the full version.',
+    '',
+    '**Writes** accept an `Idempotency-Key`; lists accept `limit` (1–1000) and `cursor` and link the next page in `Link`.',
+  ].join('\n'),
+  contact: { name: 'Register team', email: 'register-api@example.nl', url: 'https://example.nl/register/api' },
+  license: { name: 'EUPL-1.2', identifier: 'EUPL-1.2' },
+};
+
+/**
+ * One description from the gateway's and every service's: paths relative to the API prefix (the probes keep
+ * their own server), tags, security schemes and schemas kept. Two parts that define one schema name
+ * differently is a defect: it fails here (and so the description test in CI) instead of one silently winning.
+ */
+export function mergeDescriptions(parts: OpenApiDoc[]): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  const schemas: Record<string, unknown> = {};
+  const securitySchemes: Record<string, unknown> = {};
+  const clashes: string[] = [];
+  for (const part of parts) {
+    for (const [path, item] of Object.entries(part.paths ?? {})) {
+      if (path.startsWith(`${API_PREFIX}/`)) paths[path.slice(API_PREFIX.length)] = item;
+      else paths[path] = { ...(item as object), servers: [{ url: '/', description: 'Outside the versioned API' }] };
+    }
+    for (const [name, schema] of Object.entries(part.components?.schemas ?? {})) {
+      if (name in schemas && JSON.stringify(schemas[name]) !== JSON.stringify(schema)) clashes.push(name);
+      else schemas[name] = schema;
+    }
+    Object.assign(securitySchemes, part.components?.securitySchemes ?? {});
+  }
+  if (clashes.length > 0) throw new Error(`schema names defined differently by two services: ${[...new Set(clashes)].join(', ')}`);
+  return {
+    openapi: '3.1.0',
+    info: INFO,
+    servers: [{ url: API_PREFIX, description: 'This gateway' }],
+    tags: TAGS,
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: { schemas, securitySchemes },
+  };
 }

@@ -1,6 +1,58 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { MergedOpenApi } from './merge';
+
+/**
+ * decisions §15: `/docs` runs only its own scripts and styles and cannot be framed. Swagger UI's components set
+ * style attributes, which `style-src-attr` allows; no inline script or style element is needed (the page below
+ * loads its start-up script from a file).
+ */
+export const DOCS_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "style-src-elem 'self'",
+  "style-src-attr 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+const DOCS_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Register API v1</title>
+  <link rel="stylesheet" href="/docs/swagger-ui.css">
+  <link rel="icon" type="image/png" href="/docs/favicon-32x32.png" sizes="32x32">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="/docs/swagger-ui-bundle.js"></script>
+  <script src="/docs/register-docs.js"></script>
+</body>
+</html>
+`;
+
+const DOCS_SCRIPT = `window.ui = SwaggerUIBundle({
+  url: '/openapi.json',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  displayOperationId: false,
+  docExpansion: 'list',
+  defaultModelsExpandDepth: 0,
+  tryItOutEnabled: false,
+  persistAuthorization: false,
+});
+`;
+
+const withDocsCsp: RequestHandler = (_req, res, next) => {
+  res.setHeader('Content-Security-Policy', DOCS_CSP);
+  next();
+};
 
 /** The public description (no identity needed) and Swagger UI on it. */
 export function openApiRouter(openApi: MergedOpenApi): Router {
@@ -10,7 +62,13 @@ export function openApiRouter(openApi: MergedOpenApi): Router {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.json(await openApi.document());
   });
-  router.use('/docs', swaggerUi.serve);
-  router.get('/docs', swaggerUi.setup(undefined, { swaggerUrl: '/openapi.json', customSiteTitle: 'Register API v1' }));
+  router.get(['/docs', '/docs/', '/docs/index.html'], withDocsCsp, (_req, res) => {
+    res.type('html').send(DOCS_PAGE);
+  });
+  router.get('/docs/register-docs.js', withDocsCsp, (_req, res) => {
+    res.type('application/javascript').send(DOCS_SCRIPT);
+  });
+  // Swagger UI's own files (swagger-ui-dist), with the same policy.
+  router.use('/docs', withDocsCsp, swaggerUi.serve);
   return router;
 }
