@@ -18,7 +18,7 @@ const shared = {
   },
 };
 
-const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters', 'tools/launcher', 'tools/zgw-sim', 'tools/deploy-check', 'tools/dead-letters']
+const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters', 'tools/launcher', 'tools/zgw-sim', 'tools/deploy-check', 'tools/dead-letters', 'tools/api-description']
   .map((dir) => ({ ...shared, displayName: dir.split('/')[1], rootDir: path.join(__dirname, dir), testMatch: ['<rootDir>/test/**/*.test.ts'] }));
 
 module.exports = {

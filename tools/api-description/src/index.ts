@@ -1,0 +1,52 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from '@register/embedded';
+import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
+
+export const ROOT = path.resolve(__dirname, '..', '..', '..');
+/** The committed description and the portals' types generated from it (libs/api-types). */
+export const DESCRIPTION_FILE = path.join(ROOT, 'libs/api-types/openapi.json');
+export const TYPES_FILE = path.join(ROOT, 'libs/api-types/src/generated/api.ts');
+
+/** The description as the gateway serves it, from the whole system started on `infra` (own ports and databases). */
+export async function liveDescription(infra: Infrastructure, databasePrefix: string): Promise<string> {
+  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
+  const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-api-description-'));
+  const system = new System({ root: ROOT, infra, ports, databasePrefix, logDir, logLevel: 'warn' });
+  try {
+    await system.startAll();
+    const res = await fetch(`${system.url('gateway')}/openapi.json`);
+    if (!res.ok) throw new Error(`/openapi.json answered ${res.status}`);
+    return `${JSON.stringify(await res.json(), null, 2)}\n`;
+  } finally {
+    await system.stopAll();
+    rmSync(logDir, { recursive: true, force: true });
+    await dropDatabases(infra.postgresUrl, databasePrefix);
+  }
+}
+
+/** The system's databases (`<prefix>_<service>`) go with it. */
+async function dropDatabases(serverUrl: string, prefix: string): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** openapi-typescript's output for a description file (its CLI: the package is an ES module). */
+export function generateTypes(descriptionFile: string): string {
+  const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'register-api-types-')), 'api.ts');
+  try {
+    const run = spawnSync(path.join(ROOT, 'node_modules/.bin/openapi-typescript'), [descriptionFile, '-o', out], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`openapi-typescript failed: ${run.stderr}`);
+    return readFileSync(out, 'utf8');
+  } finally {
+    rmSync(path.dirname(out), { recursive: true, force: true });
+  }
+}
