@@ -123,35 +123,76 @@ describe('denials the spec audits (Authentication 6)', () => {
 });
 
 describe('Idempotency-Key (decisions §13)', () => {
+  const FLAG = '/api/v1/admin/flags/herregistratie-aanvragen';
   const put = (key: string, body: string, correlationId: string = randomUUID()) =>
-    call('/api/v1/admin/flags/herregistratie-aanvragen', { method: 'PUT', headers: { ...users.admin, ...json, 'Idempotency-Key': key, 'X-Correlation-Id': correlationId }, body });
+    call(FLAG, { method: 'PUT', headers: { ...users.admin, ...json, 'Idempotency-Key': key, 'X-Correlation-Id': correlationId }, body });
+  const flagSets = async (correlationIds: string[]) => {
+    await sys.auditSettled(['reference']);
+    return (await auditRows()).filter((r) => r.action === 'flag:set' && correlationIds.includes(r.correlationId));
+  };
+  const keyState = async (key: string) => (await sys.query<{ state: string }>('gateway', 'SELECT state FROM idempotency_record WHERE idempotency_key = $1', [key]))[0]?.state;
 
-  it('when 50 identical requests run at once, then the operation takes effect once', async () => {
+  // The flag stays on, as shipped, whatever a test did.
+  afterEach(async () => {
+    expect((await call(FLAG, { method: 'PUT', headers: { ...users.admin, ...json }, body: '{"enabled":true}' })).status).toBe(204);
+  });
+
+  it('when a repeat arrives while the first request still runs, then 409 idempotency-request-in-progress; once the first is done, a repeat replays it and the operation ran once', async () => {
+    const key = randomUUID();
+    const ids = [`idem-first-${randomUUID()}`, `idem-during-${randomUUID()}`, `idem-after-${randomUUID()}`];
+    // The reference service is held (SIGSTOP): the first request has its claim and waits for the answer.
+    sys.pause('reference');
+    let first: Promise<Response>;
+    try {
+      first = put(key, '{"enabled":true}', ids[0]);
+      await eventually(async () => ((await keyState(key)) === 'running' ? true : undefined));
+      const during = await put(key, '{"enabled":true}', ids[1]);
+      expect(during.status).toBe(409);
+      expect(await during.json()).toMatchObject({ type: '/problems/idempotency-request-in-progress', status: 409, correlationId: ids[1] });
+    } finally {
+      sys.resume('reference');
+    }
+    const done = await first;
+    expect(done.status).toBe(204);
+    expect(done.headers.get('idempotent-replayed')).toBeNull();
+    const after = await put(key, '{"enabled":true}', ids[2]);
+    expect(after.status).toBe(204);
+    expect(after.headers.get('idempotent-replayed')).toBe('true');
+    expect((await flagSets(ids)).map((r) => r.correlationId)).toEqual([ids[0]]);
+  });
+
+  it('when 50 identical keyed requests run at once, then one of them runs, the others are 409 or replays, and the operation took effect once', async () => {
     const key = randomUUID();
     const ids = Array.from({ length: 50 }, () => `idem-${randomUUID()}`);
     const responses = await Promise.all(ids.map((id) => put(key, '{"enabled":true}', id)));
-    const statuses = responses.map((r) => r.status);
-    expect(statuses.every((s) => s === 204 || s === 409)).toBe(true);
-    expect(statuses.filter((s) => s === 204).length).toBeGreaterThanOrEqual(1);
+    const outcomes = responses.map((r) => (r.status === 204 && r.headers.get('idempotent-replayed') === 'true' ? 'replayed' : String(r.status)));
+    expect(outcomes.filter((o) => o === '204')).toHaveLength(1);
+    expect(outcomes.filter((o) => o !== '204' && o !== 'replayed' && o !== '409')).toEqual([]);
     for (const r of responses.filter((x) => x.status === 409)) expect(((await r.json()) as { type: string }).type).toBe('/problems/idempotency-request-in-progress');
-    // Afterwards a retry replays; exactly one flag:set row exists among the 50 correlation ids.
-    const replay = await put(key, '{"enabled":true}');
-    expect(replay.status).toBe(204);
-    expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    await eventually(async () => ((await auditRows()).some((r) => ids.includes(r.correlationId)) ? true : undefined));
-    await new Promise((r) => setTimeout(r, 1500));
-    expect((await auditRows()).filter((r) => ids.includes(r.correlationId))).toHaveLength(1);
+    const ran = ids[outcomes.indexOf('204')]!;
+    expect((await flagSets(ids)).map((r) => r.correlationId)).toEqual([ran]);
   });
 
-  it('when a key is reused with another body, then 422; when it is over 255 characters, then 400', async () => {
+  it('when a key is reused with another body, then 422 and the operation does not run again', async () => {
     const key = randomUUID();
-    expect((await put(key, '{"enabled":true}')).status).toBe(204);
-    const reused = await put(key, '{"enabled":false}');
-    expect(reused.status).toBe(422);
-    expect(((await reused.json()) as { type: string }).type).toBe('/problems/idempotency-key-reused');
-    const long = await put('k'.repeat(256), '{"enabled":true}');
-    expect(long.status).toBe(400);
-    expect(((await long.json()) as { errors: unknown[] }).errors.length).toBeGreaterThan(0);
+    const first = `idem-${randomUUID()}`;
+    const reused = `idem-${randomUUID()}`;
+    expect((await put(key, '{"enabled":true}', first)).status).toBe(204);
+    const res = await put(key, '{"enabled":false}', reused);
+    expect(res.status).toBe(422);
+    expect(((await res.json()) as { type: string }).type).toBe('/problems/idempotency-key-reused');
+    expect((await flagSets([first, reused])).map((r) => r.correlationId)).toEqual([first]);
+  });
+
+  it.each([
+    ['255 characters', 204, 'k'.repeat(255)],
+    ['256 characters', 400, 'k'.repeat(256)],
+    ['empty', 400, ''],
+  ])('when the key is %s, then %i', async (_name, status, key) => {
+    const res = await put(key, '{"enabled":true}');
+    expect(res.status).toBe(status);
+    if (status === 400) expect(await res.json()).toMatchObject({ type: '/problems/validation', errors: [expect.objectContaining({ field: 'Idempotency-Key' })] });
+    else expect((await put(key, '{"enabled":true}')).headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('when a problem answer is replayed, then status and body are the first ones, with the first correlation id', async () => {
@@ -172,12 +213,84 @@ describe('Idempotency-Key (decisions §13)', () => {
   it('when the same key is used by another caller, then it is a separate request', async () => {
     const key = randomUUID();
     expect((await put(key, '{"enabled":true}')).status).toBe(204);
-    const other = await call('/api/v1/admin/flags/herregistratie-aanvragen', { method: 'PUT', headers: { 'X-Subject': '900000099', 'X-Role': 'admin', ...json, 'Idempotency-Key': key }, body: '{"enabled":false}' });
+    const other = await call(FLAG, { method: 'PUT', headers: { 'X-Subject': '900000099', 'X-Role': 'admin', ...json, 'Idempotency-Key': key }, body: '{"enabled":false}' });
     expect(other.status).toBe(204);
     expect(other.headers.get('idempotent-replayed')).toBeNull();
-    await put(key, '{"enabled":true}');
-    await call('/api/v1/admin/flags/herregistratie-aanvragen', { method: 'PUT', headers: { ...users.admin, ...json }, body: '{"enabled":true}' });
   });
+});
+
+describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELETE, scope, a 5xx)', () => {
+  const keyed = (subject: string, method: string, path: string, key: string, body?: unknown) =>
+    call(path, { method, headers: { 'X-Subject': subject, 'Idempotency-Key': key, ...(body === undefined ? {} : json) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const applicationsOf = async (subject: string) => (await sys.query<{ id: string }>('applications', 'SELECT id FROM applications WHERE owner = $1', [subject])).map((r) => r.id);
+  const subject = () => `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
+  it('when a JSON POST is repeated with its key, then the same 201, Location and body come back and one application exists', async () => {
+    const me = subject();
+    const key = randomUUID();
+    const first = await keyed(me, 'POST', '/api/v1/applications', key, { type: 'intake' });
+    expect(first.status).toBe(201);
+    const body = await first.text();
+    const again = await keyed(me, 'POST', '/api/v1/applications', key, { type: 'intake' });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(await again.text()).toBe(body);
+    expect(await applicationsOf(me)).toEqual([JSON.parse(body).id]);
+  });
+
+  it('when a DELETE is repeated with its key, then the 204 is replayed instead of a 404, and the same key on PUT of that path is a request of its own', async () => {
+    const me = subject();
+    const { id } = (await (await keyed(me, 'POST', '/api/v1/applications', randomUUID(), { type: 'intake' })).json()) as { id: string };
+    const key = randomUUID();
+    // Scoped by method: the key of this PUT does not answer the DELETE below.
+    const sync = await keyed(me, 'PUT', `/api/v1/applications/${id}`, key, { draft: {}, stepIndex: 0, stepCount: 1 });
+    expect(sync.status).toBe(204);
+    const removed = await keyed(me, 'DELETE', `/api/v1/applications/${id}`, key);
+    expect([removed.status, removed.headers.get('idempotent-replayed')]).toEqual([204, null]);
+    const again = await keyed(me, 'DELETE', `/api/v1/applications/${id}`, key);
+    expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
+    expect(await applicationsOf(me)).toEqual([]);
+    // Without the key the application is simply gone.
+    expect((await call(`/api/v1/applications/${id}`, { method: 'DELETE', headers: { 'X-Subject': me } })).status).toBe(404);
+  });
+
+  it('when one key is used on two paths, then each runs on its own', async () => {
+    const me = subject();
+    const key = randomUUID();
+    const created = await keyed(me, 'POST', '/api/v1/applications', key, { type: 'intake' });
+    expect(created.status).toBe(201);
+    const change = await keyed(me, 'POST', '/api/v1/change-requests', key, { telefoon: '0612345678' });
+    expect([change.status, change.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    expect(((await change.json()) as { referentie: string }).referentie).toMatch(/^WV-\d{4}-\d{6}$/);
+  });
+
+  it('when the first answer is a 5xx from the service, then it is not kept: the retry with the same key runs and succeeds', async () => {
+    const me = subject();
+    const { id } = (await (await keyed(me, 'POST', '/api/v1/applications', randomUUID(), { type: 'intake' })).json()) as { id: string };
+    const form = new FormData();
+    form.set('wizardId', 'intake');
+    form.set('categoryId', 'diploma');
+    form.set('file', new Blob([Buffer.from('%PDF-1.4\n' + 'x'.repeat(2000))], { type: 'application/pdf' }), 'diploma.pdf');
+    const uploaded = await call('/api/v1/uploads', { method: 'POST', headers: { 'X-Subject': me }, body: form });
+    expect(uploaded.status).toBe(201);
+    const { documentId } = (await uploaded.json()) as { documentId: string };
+    const submit = { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId }] };
+    const key = randomUUID();
+    // The applications service answers 503 itself while the documents service it checks with is down.
+    await sys.system.stop('documents');
+    try {
+      const failed = await keyed(me, 'POST', `/api/v1/applications/${id}/submit`, key, submit);
+      expect(failed.status).toBe(503);
+      expect(((await failed.json()) as { type: string }).type).toBe('/problems/unavailable');
+      expect(await sys.query('gateway', 'SELECT 1 FROM idempotency_record WHERE idempotency_key = $1', [key])).toEqual([]);
+    } finally {
+      await sys.system.start('documents');
+    }
+    const retried = await keyed(me, 'POST', `/api/v1/applications/${id}/submit`, key, submit);
+    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    expect(((await retried.json()) as { status: { tag: string } }).status.tag).toBe('Ingediend');
+  }, 90_000);
 });
 
 describe('Idempotency-Key on uploads (streamed through the gateway)', () => {

@@ -1,18 +1,33 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Client as S3Client } from 'minio';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
-import { natsUrl, removeDurableConsumers, testS3 } from '@register/testkit';
+import { eventually, natsUrl, removeDurableConsumers, testEvents, testS3 } from '@register/testkit';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
 export interface TestSystem {
   system: System;
   gateway: string;
+  /** The database of one of its services (`<prefix>_<service>`), for counting what a request did. */
+  databaseUrl(service: Service): string;
+  /** One query on a service's database. */
+  query<R extends object>(service: Service, text: string, values?: unknown[]): Promise<R[]>;
+  /** SIGSTOP / SIGCONT of one service's process: a request to it then waits until it is resumed. */
+  pause(service: Service): void;
+  resume(service: Service): void;
+  /**
+   * Resolves once every audit event the given services committed so far is stored: their outboxes are empty
+   * (published) and the audit consumer has nothing pending or unacknowledged.
+   */
+  auditSettled(services: Service[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -22,21 +37,23 @@ export interface TestSystem {
  */
 export async function startSystem(options: { nats?: string } = {}): Promise<TestSystem> {
   const s3 = testS3();
+  const prefix = `sys_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
   const infra: Infrastructure = {
     postgresUrl: process.env['TEST_PG_URL'] as string,
     natsUrl: options.nats ?? natsUrl(),
-    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'documents' },
+    // A bucket of its own, removed at close (a persistent S3 endpoint keeps nothing of a test run).
+    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: `documents-${prefix.replace(/_/g, '-')}` },
     embedded: [],
     stop: async () => undefined,
   };
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
-  const prefix = `sys_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+  const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-system-'));
   const system = new System({
     root,
     infra,
     ports,
     databasePrefix: prefix,
-    logDir: mkdtempSync(path.join(os.tmpdir(), 'register-system-')),
+    logDir,
     logLevel: 'warn',
     // Each system has its own durable consumers, so parallel systems on one NATS do not share events.
     extraEnv: { audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } },
@@ -47,24 +64,79 @@ export async function startSystem(options: { nats?: string } = {}): Promise<Test
     for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
     await client.end();
   };
+  const cleanUp = async () => {
+    await dropDatabases();
+    await removeBucket(infra.s3.bucket);
+    rmSync(logDir, { recursive: true, force: true });
+  };
   try {
     await system.startAll();
   } catch (err) {
     // A service that fails to start must not leave the others running behind the test.
     await system.stopAll();
-    await dropDatabases();
+    await cleanUp();
     throw err;
   }
+  const databaseUrl = (service: Service) => {
+    const url = new URL(infra.postgresUrl);
+    url.pathname = `/${prefix}_${service}`;
+    return url.toString();
+  };
+  const query = async <R extends object>(service: Service, text: string, values: unknown[] = []): Promise<R[]> => {
+    const client = new pg.Client({ connectionString: databaseUrl(service) });
+    await client.connect();
+    try {
+      return (await client.query<R>(text, values)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  const signal = (service: Service, sig: NodeJS.Signals) => {
+    const pid = system.pid(service);
+    if (pid === undefined) throw new Error(`${service} is not running`);
+    process.kill(pid, sig);
+  };
   return {
     system,
     gateway: system.url('gateway'),
+    databaseUrl,
+    query,
+    pause: (service) => signal(service, 'SIGSTOP'),
+    resume: (service) => signal(service, 'SIGCONT'),
+    async auditSettled(services) {
+      for (const service of services) {
+        await eventually(async () => ((await query<{ n: number }>(service, 'SELECT count(*)::int AS n FROM outbox'))[0]?.n === 0 ? true : undefined), 30_000);
+      }
+      const nc = await connect({ servers: infra.natsUrl, name: 'system-test-audit-settled' });
+      try {
+        const jsm = await jetstreamManager(nc);
+        await eventually(async () => {
+          const info = await jsm.consumers.info(testEvents().stream, `audit_${prefix}`);
+          return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
+        }, 30_000);
+      } finally {
+        await nc.close();
+      }
+    },
     async close() {
       await system.stopAll();
-      await dropDatabases();
+      await cleanUp();
       // Its durable consumers go too, so test runs leave no consumers behind on the shared NATS.
       if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await removeDurableConsumers(infra.natsUrl, [`audit_${prefix}`, `documents_${prefix}`]);
     },
   };
+}
+
+/** Removes a bucket of the test S3 endpoint with everything in it; a bucket that is not there is fine. */
+export async function removeBucket(bucket: string): Promise<void> {
+  const s3 = testS3();
+  const endpoint = new URL(s3.endpoint);
+  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
+  if (!(await client.bucketExists(bucket).catch(() => false))) return;
+  const keys: string[] = [];
+  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
+  if (keys.length > 0) await client.removeObjects(bucket, keys);
+  await client.removeBucket(bucket);
 }
 
 export const users = {
