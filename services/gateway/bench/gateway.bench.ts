@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity } from '@register/authz';
@@ -7,7 +8,8 @@ import { freePort } from '@register/embedded';
 import { SERVICES, System, resolveInfrastructure, type Service } from '@register/launcher';
 
 // npm run bench -w @register/gateway: throughput and latency of one stamdata read, directly on the reference
-// service and through the gateway, against a bare node:http server as the machine's ceiling. One run, ratios.
+// service and through the gateway, against a bare node:http server as the machine's ceiling; and the gateway with
+// IDENTITY_PROVIDER=oidc (a bearer token, keys cached) against the header stand-in, alternated. One run, ratios.
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const DURATION = Number(process.env['BENCH_SECONDS'] ?? 10);
 const PATH = '/api/v1/stamdata/opleidingen?peildatum=2025-01-01';
@@ -31,6 +33,23 @@ function establishedTo(port: number): number {
   return out.split('\n').filter((l) => l.trim() !== '').length;
 }
 
+/** A local issuer for the oidc gateway: discovery and one RS256 key; with cached keys it is asked once. */
+async function benchIssuer(): Promise<{ url: string; token: (claims: Record<string, unknown>) => Promise<string>; close(): void }> {
+  const { SignJWT, exportJWK, generateKeyPair } = await import('jose');
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256', use: 'sig' };
+  const server = http.createServer((req, res) => {
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/jwks') res.end(JSON.stringify({ keys: [jwk] }));
+    else res.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks` }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const token = (claims: Record<string, unknown>) =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'bench' }).setIssuer(url).setAudience('register-api').setIssuedAt().setExpirationTime('1h').sign(privateKey);
+  return { url, token, close: () => server.close() };
+}
+
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
@@ -38,9 +57,22 @@ async function main(): Promise<void> {
   const system = new System({ root, infra, ports, databasePrefix: 'bench', logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: 'warn' });
   const ceiling = http.createServer((_req, res) => res.end('{"status":"ok"}'));
   await new Promise<void>((r) => ceiling.listen(0, '127.0.0.1', r));
+  const issuer = await benchIssuer();
+  // A second gateway, the same in everything but its identity provider, in front of the same reference service.
+  const oidc = new System({
+    root,
+    infra,
+    ports: { ...ports, gateway: await freePort() },
+    secret: system.secret,
+    databasePrefix: 'bench_oidc',
+    logDir: path.join(root, '.data', 'bench', 'logs-oidc'),
+    logLevel: 'warn',
+    extraEnv: { gateway: { IDENTITY_PROVIDER: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: 'register-api' } },
+  });
   try {
     await system.start('reference');
     await system.start('gateway');
+    await oidc.start('gateway');
     const identity = { practitioner: { subject: '900000003', role: 'admin' as const }, caseHandler: null, adminSeam: false };
     const signed = signInternalIdentity(system.secret, { identity, service: null, correlationId: null }, Date.now(), 3600);
     const user = { 'X-Subject': '900000003', 'X-Role': 'admin' };
@@ -54,6 +86,19 @@ async function main(): Promise<void> {
     results.push(await load('through gateway', system.url('gateway') + PATH, user));
     clearInterval(sampler);
 
+    // The header stand-in and OIDC alternated, so a drift of the machine's speed hits both alike.
+    const bearer = { Authorization: `Bearer ${await issuer.token({ bsn: '900000003', role: 'admin' })}` };
+    const warm = await fetch(oidc.url('gateway') + PATH, { headers: bearer });
+    if (warm.status !== 200) throw new Error(`the oidc gateway answered ${warm.status} to a valid token`);
+    const headerRuns = [results[2] as Figures];
+    const oidcRuns: Figures[] = [];
+    oidcRuns.push(await load('through gateway, oidc (keys cached)', oidc.url('gateway') + PATH, bearer));
+    headerRuns.push(await load('through gateway, headers (again)', system.url('gateway') + PATH, user));
+    oidcRuns.push(await load('through gateway, oidc (again)', oidc.url('gateway') + PATH, bearer));
+    results.push(oidcRuns[0] as Figures, headerRuns[1] as Figures, oidcRuns[1] as Figures);
+    const mean = (runs: Figures[]) => runs.reduce((sum, f) => sum + f.rps, 0) / runs.length;
+    const oidcRatio = mean(oidcRuns) / mean(headerRuns);
+
     const [cap, direct, gw] = results as [Figures, Figures, Figures];
     console.log(`\nGET ${PATH}, ${CONNECTIONS} connections, ${DURATION} s each, same identity\n`);
     console.log('| run | req/s | p50 ms | p99 ms | errors | non-2xx |\n|---|---|---|---|---|---|');
@@ -61,9 +106,13 @@ async function main(): Promise<void> {
     console.log(`\ngateway / direct throughput: ${(gw.rps / direct.rps).toFixed(2)} (target >= 0.60)`);
     console.log(`direct / ceiling throughput: ${(direct.rps / cap.rps).toFixed(2)}`);
     console.log(`peak connections gateway -> reference: ${peakConnections} (bounded by UPSTREAM_MAX_SOCKETS=64; ${CONNECTIONS} client connections)`);
+    console.log(`gateway oidc / headers throughput (means of two alternated runs each): ${oidcRatio.toFixed(2)} (target >= 0.90)`);
     if (gw.rps / direct.rps < 0.6 || gw.errors + gw.non2xx > 0) process.exitCode = 1;
+    if (oidcRatio < 0.9 || oidcRuns.some((f) => f.errors + f.non2xx > 0)) process.exitCode = 1;
   } finally {
     ceiling.close();
+    issuer.close();
+    await oidc.stopAll();
     await system.stopAll();
     await infra.stop();
   }

@@ -1,5 +1,6 @@
 import { identityFromClaims } from '../src/identity/oidc-claims';
 import { ACR_RANKS, acrRanks, stepUpSatisfied, type StepUpPolicy } from '../src/identity/step-up';
+import { VerifiedTokens } from '../src/identity/verified-tokens';
 
 // The pure rules behind IDENTITY_PROVIDER=oidc (decisions §1), as tables: claims to identity, and the step-up.
 
@@ -58,5 +59,38 @@ describe('stepUpSatisfied', () => {
     ['Keycloak level 0 of 0,1,2 with minimum 1', { acr: '0', authTime: null }, { ...policy, minimumAcr: '1', ranks: acrRanks(['0', '1', '2']) }, false],
   ])('when the token shows %s, then step-up is %s', (_name, assurance, p, expected) => {
     expect(stepUpSatisfied(assurance, p, now)).toBe(expected);
+  });
+});
+
+describe('VerifiedTokens', () => {
+  const t0 = 1_800_000_000_000;
+
+  it('when a token was verified, then it is known until it expires, and not a moment longer', () => {
+    const cache = new VerifiedTokens<string>(10, 60_000);
+    cache.set('a.b.c', 'drafter', t0 + 10_000, t0);
+    expect(cache.get('a.b.c', t0 + 9_999)).toBe('drafter');
+    expect(cache.get('a.b.c', t0 + 10_000)).toBeUndefined();
+    expect(cache.get('a.b.c', t0 + 1)).toBeUndefined();
+  });
+
+  it('when a token lives long, then it is verified again after the maximum age (a withdrawn key stops counting)', () => {
+    const cache = new VerifiedTokens<string>(10, 60_000);
+    cache.set('a.b.c', 'drafter', t0 + 3_600_000, t0);
+    expect(cache.get('a.b.c', t0 + 59_999)).toBe('drafter');
+    expect(cache.get('a.b.c', t0 + 60_000)).toBeUndefined();
+  });
+
+  it('when a token has already expired, then it is not kept; another token never hits', () => {
+    const cache = new VerifiedTokens<string>(10, 60_000);
+    cache.set('old', 'drafter', t0, t0);
+    expect(cache.get('old', t0)).toBeUndefined();
+    cache.set('a.b.c', 'drafter', t0 + 10_000, t0);
+    expect(cache.get('a.b.C', t0)).toBeUndefined();
+  });
+
+  it('when more tokens come than it holds, then the oldest goes first', () => {
+    const cache = new VerifiedTokens<number>(3, 60_000);
+    for (let i = 1; i <= 4; i += 1) cache.set(`t${i}`, i, t0 + 10_000, t0);
+    expect([1, 2, 3, 4].map((i) => cache.get(`t${i}`, t0))).toEqual([undefined, 2, 3, 4]);
   });
 });

@@ -4,6 +4,7 @@ import type { Logger } from '@register/service-kit';
 import type { Authentication, CallerProvider } from './identity-provider';
 import { identityFromClaims, type ClaimNames } from './oidc-claims';
 import type { RemoteKeySet } from './remote-key-set';
+import { VerifiedTokens } from './verified-tokens';
 
 const jose = import('jose');
 
@@ -30,6 +31,7 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
   readonly readsAuthorization = true;
   readonly missingIdentityDetail = 'This request carries no valid bearer access token (Authorization: Bearer <JWT>).';
   readonly challenge = 'Bearer realm="register"';
+  private readonly verified = new VerifiedTokens<Authentication>();
 
   constructor(
     private readonly settings: OidcSettings,
@@ -44,6 +46,10 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
   async authenticate(headers: HeaderBag): Promise<Authentication | null> {
     const token = bearerToken(headers['authorization']);
     if (!token) return null;
+    const now = Date.now();
+    const known = this.verified.get(token, now);
+    // A copy: what one request does with its identity never reaches another's.
+    if (known) return structuredClone(known);
     const payload = await this.verify(token);
     if (!payload) return null;
     const identity = identityFromClaims(payload, this.settings.claims);
@@ -51,10 +57,12 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
       this.logger.debug('bearer token names neither a practitioner nor a case handler');
       return null;
     }
-    return {
+    const authentication: Authentication = {
       identity,
       assurance: { acr: typeof payload.acr === 'string' ? payload.acr : null, authTime: typeof payload['auth_time'] === 'number' ? payload['auth_time'] : null },
     };
+    this.verified.set(token, structuredClone(authentication), ((payload.exp as number) + this.settings.clockToleranceSeconds) * 1000, now);
+    return authentication;
   }
 
   private async verify(token: string): Promise<JWTPayload | null> {
