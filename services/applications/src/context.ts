@@ -91,8 +91,9 @@ function buildMirror(config: Config, db: Kysely<AppDatabase>, documents: CaseDoc
     target,
     documents,
     logger: logger.child({ subsystem: 'case-mirror' }),
-    // Longer than a step's three attempts, renewed after every step.
-    leaseMs: 4 * config.ZGW_TIMEOUT_MS + 10_000,
+    // Longer than one step at its worst (3 attempts of a lookup and a create, each up to the timeout, and
+    // the pauses), renewed after every step; a crashed claim's case is taken up again after it.
+    leaseMs: 6 * config.ZGW_TIMEOUT_MS + 5000,
     reconcileMs: config.ZGW_RECONCILE_INTERVAL_MS,
     windowMs: config.ZGW_RECONCILE_WINDOW,
   };

