@@ -1,2 +1,3 @@
 export * from './infra';
 export * from './system';
+export * from './zgw';

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { assertPortFree, freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver } from '@register/embedded';
+import { resolveZgw } from './zgw';
 
 export interface S3Settings {
   endpoint: string;
@@ -17,6 +18,8 @@ export interface Infrastructure {
   s3: S3Settings;
   /** What was embedded (stopped with `stop`). */
   embedded: string[];
+  /** The applications service's ZGW_* and NOTIFICATIES_AUTH settings (decisions §11); none: mirroring off. */
+  zgw?: Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -75,5 +78,9 @@ async function startMissing(env: NodeJS.ProcessEnv, dataDir: string, stops: Arra
     embedded.push(`S3 endpoint (s3rver, objects up to 64 MiB) on port ${port}`);
     s3 = { endpoint: server.url, accessKey: server.accessKey, secretKey: server.secretKey, bucket };
   }
-  return { postgresUrl, natsUrl, s3, embedded };
+  // The case system last: its simulator delivers notifications to the gateway (PORT, default 8080).
+  const zgw = await resolveZgw(env, Number(env['PORT'] ?? 8080));
+  stops.push(zgw.stop);
+  embedded.push(...zgw.embedded);
+  return { postgresUrl, natsUrl, s3, embedded, zgw: zgw.env };
 }

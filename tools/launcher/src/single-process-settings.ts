@@ -5,7 +5,7 @@ import type { Service } from './services';
 export const SINGLE_PROCESS_ENV = 'REGISTER_SINGLE_PROCESS';
 
 export interface SingleProcessSettings {
-  infra: Pick<Infrastructure, 'postgresUrl' | 'natsUrl' | 's3'>;
+  infra: Pick<Infrastructure, 'postgresUrl' | 'natsUrl' | 's3' | 'zgw'>;
   ports: Record<Service, number>;
   secret: string;
   databasePrefix?: string;

@@ -24,7 +24,7 @@ export interface SystemOptions {
 /** What one service is started with: its port, its own database on the server, and where the others are. */
 export function serviceEnv(
   service: Service,
-  options: { infra: Pick<Infrastructure, 'postgresUrl' | 'natsUrl' | 's3'>; databasePrefix?: string; extraEnv?: SystemOptions['extraEnv']; logLevel?: string },
+  options: { infra: Pick<Infrastructure, 'postgresUrl' | 'natsUrl' | 's3' | 'zgw'>; databasePrefix?: string; extraEnv?: SystemOptions['extraEnv']; logLevel?: string },
    ports: Record<Service, number>,
   secret: string,
 ): NodeJS.ProcessEnv {
@@ -51,6 +51,8 @@ export function serviceEnv(
     LETTERS_URL: url('letters'),
     REFERENCE_URL: url('reference'),
     AUDIT_URL: url('audit'),
+    // The case mirror and the notification webhook are the applications service's (decisions §11).
+    ...(service === 'applications' ? infra.zgw : {}),
     ...options.extraEnv?.[service],
   };
 }
@@ -128,7 +130,7 @@ export class System {
   private async startSingleProcess(timeoutMs = 90_000): Promise<void> {
     if (this.children.has('gateway')) return;
     const settings: SingleProcessSettings = {
-      infra: { postgresUrl: this.options.infra.postgresUrl, natsUrl: this.options.infra.natsUrl, s3: this.options.infra.s3 },
+      infra: { postgresUrl: this.options.infra.postgresUrl, natsUrl: this.options.infra.natsUrl, s3: this.options.infra.s3, ...(this.options.infra.zgw ? { zgw: this.options.infra.zgw } : {}) },
       ports: this.ports,
       secret: this.secret,
       ...(this.options.databasePrefix ? { databasePrefix: this.options.databasePrefix } : {}),
