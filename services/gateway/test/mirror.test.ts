@@ -1,0 +1,176 @@
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import pg from 'pg';
+import pino from 'pino';
+import { freePort } from '@register/embedded';
+import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
+import { eventually, natsUrl, removeDurableConsumers, testS3 } from '@register/testkit';
+import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
+import { users } from './support/system';
+
+// Mirroring on, end to end through the gateway: the whole system as processes (tools/launcher's System) with
+// the applications service pointed at the ZGW simulator, which runs in this test's process.
+const root = path.resolve(__dirname, '..', '..', '..');
+const SECRET = 'gateway-mirror-test-secret-0123456789abcdef';
+const CLIENT_ID = 'register';
+const NOTIFICATIES_AUTH = 'Token gateway-mirror-notificaties';
+
+let sim: ZgwSimulator;
+let system: System;
+let gateway: string;
+const prefix = `mir_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+const postgresUrl = process.env['TEST_PG_URL'] as string;
+
+beforeAll(async () => {
+  sim = await startZgwSimulator({ secret: SECRET, clientId: CLIENT_ID, logger: pino({ level: 'silent' }) });
+  const s3 = testS3();
+  const infra: Infrastructure = {
+    postgresUrl,
+    natsUrl: natsUrl(),
+    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'documents' },
+    embedded: [],
+    stop: async () => undefined,
+    zgw: {
+      ZGW_ENABLED: 'true',
+      ZGW_ZAKEN_URL: sim.zakenUrl,
+      ZGW_DOCUMENTEN_URL: sim.documentenUrl,
+      ZGW_CATALOGI_URL: sim.catalogiUrl,
+      ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
+      ZGW_CLIENT_ID: CLIENT_ID,
+      ZGW_SECRET: SECRET,
+      ZGW_RSIN: sim.rsin,
+      ZGW_TIMEOUT_MS: '2000',
+      ZGW_MIRROR_POLL_INTERVAL_MS: '100',
+      NOTIFICATIES_AUTH,
+    },
+  };
+  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
+  system = new System({
+    root,
+    infra,
+    ports,
+    databasePrefix: prefix,
+    logDir: mkdtempSync(path.join(os.tmpdir(), 'register-mirror-')),
+    logLevel: 'warn',
+    extraEnv: { audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } },
+  });
+  await system.startAll();
+  gateway = system.url('gateway');
+}, 180_000);
+
+afterAll(async () => {
+  await system?.stopAll();
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
+  await client.end();
+  await removeDurableConsumers(natsUrl(), [`audit_${prefix}`, `documents_${prefix}`]);
+  await sim?.close();
+}, 60_000);
+
+afterEach(() => sim.faults.clear());
+
+async function call(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
+  const res = await fetch(`${gateway}${url}`, {
+    method,
+    headers: { ...headers, ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: body instanceof FormData ? body : JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+/** A practitioner's intake with one uploaded diploma, submitted through the gateway. */
+async function submitThroughGateway(subject: string) {
+  const me = { 'X-Subject': subject, 'X-Role': 'drafter' };
+  const created = await call('POST', '/api/v1/applications', me, { type: 'intake' });
+  expect(created.status).toBe(201);
+  const form = new FormData();
+  form.set('wizardId', 'intake');
+  form.set('categoryId', 'diploma');
+  form.set('localId', randomUUID());
+  form.set('file', new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(300)}\n%%EOF\n`)], { type: 'application/pdf' }), 'diploma.pdf');
+  const upload = await call('POST', '/api/v1/uploads', me, form);
+  expect(upload.status).toBe(201);
+  const submit = await call('POST', `/api/v1/applications/${created.body.id}/submit`, me, {
+    diplomaHerkomst: 'handmatig',
+    uren: 3000,
+    documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: upload.body.documentId }],
+  });
+  expect(submit.status).toBe(200);
+  return { me, id: created.body.id as string, referentie: submit.body.referentie as string, correlationId: submit.headers.get('x-correlation-id')! };
+}
+
+async function auditRows(query: string): Promise<Array<{ action: string; resource: string; decision: string; role: string; correlationId: string }>> {
+  const res = await call('GET', `/api/v1/admin/audit?${query}`, users.admin);
+  expect(res.status).toBe(200);
+  return res.body;
+}
+
+describe('mirroring on, through the gateway (issue 10)', () => {
+  it('when a practitioner submits and a beoordelaar decides, then the zaak, its status, initiator, document and the besluit status exist once in the zaaksysteem, and the case lists and resolves by the zaak uuid', async () => {
+    const { referentie } = await submitThroughGateway('900000002');
+    const view = await eventually(async () => {
+      const [v] = sim.state.zakenWithIdentificatie(referentie);
+      return v && v.statussen.length === 1 && v.rollen.length === 1 && v.zaakinformatieobjecten.length === 1 ? v : undefined;
+    }, 30_000);
+    const zaakUuid = String(view.zaak['uuid']);
+    expect(view.rollen[0]!['betrokkeneIdentificatie']).toMatchObject({ anpIdentificatie: '900000002' });
+
+    const queue = await call('GET', '/api/v1/werkvoorraad', users.beoordelaar);
+    expect(queue.body.find((c: { status: { referentie: string } }) => c.status.referentie === referentie)?.id).toBe(zaakUuid);
+    const besluit = await call('POST', `/api/v1/beoordeling/${zaakUuid}/besluit`, users.beoordelaar, { besluit: 'toekennen' });
+    expect(besluit.status).toBe(200);
+    expect(besluit.body.status).toMatchObject({ tag: 'Toegekend', referentie, manual: false });
+
+    const decided = await eventually(async () => {
+      const [v] = sim.state.zakenWithIdentificatie(referentie);
+      return v && v.statussen.length === 2 ? v : undefined;
+    }, 30_000);
+    expect(decided.statussen.map((s) => [s['statustype'], s['statustoelichting']])).toEqual(
+      expect.arrayContaining([[sim.catalogi.statustypeUrls.besluitGenomen, 'toekennen']]),
+    );
+    const statusCalls = sim.state.requests().filter((r) => r.operationId === 'status_create');
+    expect(statusCalls.map((r) => r.claims?.['user_id'])).toEqual(['self-service', 'mw-001']);
+    expect(sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
+
+    const cases = await call('GET', '/api/v1/admin/cases', users.admin);
+    expect(cases.status).toBe(200);
+    expect(cases.body.find((c: { id: string }) => c.id === zaakUuid)).toMatchObject({ type: 'intake', owner: '******002', status: { tag: 'Toegekend', referentie } });
+  });
+
+  it('when the zaaksysteem answers 500 to the zaak, then the submit still answers 200, the application shows the divergence and the audit log has one row with the submit correlation id', async () => {
+    sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'status', status: 500, count: 1 });
+    const { me, id, referentie, correlationId } = await submitThroughGateway('900000001');
+
+    const status = await eventually(async () => {
+      const detail = await call('GET', `/api/v1/applications/${id}`, me);
+      return detail.body.status.manual ? detail.body.status : undefined;
+    }, 30_000);
+    expect(status).toMatchObject({ tag: 'Ingediend', manual: true, reden: 'zaaksysteem-divergentie' });
+    const rows = await eventually(async () => {
+      const found = await auditRows(`action=zaaksysteem-divergentie&correlationId=${correlationId}`);
+      return found.length > 0 ? found : undefined;
+    }, 30_000);
+    expect(rows.map((r) => [r.resource, r.decision, r.role])).toEqual([[`case/${referentie}`, 'flagged', 'system']]);
+    expect(sim.state.requests().filter((r) => r.method === 'POST' && r.path === '/zaken/api/v1/zaken' && r.status === 500)).toHaveLength(1);
+  });
+
+  it('when the zaaksysteem notifies the gateway with the secret, then 204 and one notificatie-ontvangen row; without it 401', async () => {
+    const body = { kanaal: 'zaken', hoofdObject: `${sim.zakenUrl}/zaken/${randomUUID()}`, resource: 'zaak', resourceUrl: `${sim.zakenUrl}/zaken/${randomUUID()}`, actie: 'create', aanmaakdatum: new Date().toISOString(), kenmerken: {} };
+    const refused = await call('POST', '/api/v1/notificaties', {}, body);
+    expect(refused.status).toBe(401);
+    const accepted = await call('POST', '/api/v1/notificaties', { Authorization: NOTIFICATIES_AUTH }, body);
+    expect(accepted.status).toBe(204);
+    const again = await call('POST', '/api/v1/notificaties', { Authorization: NOTIFICATIES_AUTH }, body);
+    expect(again.status).toBe(204);
+    const rows = await eventually(async () => {
+      const found = await auditRows(`action=notificatie-ontvangen&correlationId=${accepted.headers.get('x-correlation-id')}`);
+      return found.length > 0 ? found : undefined;
+    }, 30_000);
+    expect(rows.map((r) => [r.resource, r.decision, r.role])).toEqual([['notificatie/zaken/zaak/create', 'accepted', 'system']]);
+    expect(await auditRows(`action=notificatie-ontvangen&correlationId=${again.headers.get('x-correlation-id')}`)).toEqual([]);
+  });
+});
