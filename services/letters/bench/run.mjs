@@ -4,19 +4,26 @@
 //   2. GET /api/v1/brief/pdf of a two-page letter, one at a time, 60 times (target p50 ≤ 150 ms);
 //   3. 20 PDF requests in flight all the time (autocannon) while GET /api/v1/brief runs at 100 req/s
 //      (target: its p99 stays ≤ 50 ms).
-// Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults. BENCH_RATE, BENCH_SECONDS.
+// Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults. BENCH_RATE, BENCH_SECONDS;
+// BENCH_DIRECT=1: the letters service itself with signed identities; BENCH_ROUTES=put,pdf: only those parts.
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { signInternalIdentity, INTERNAL_IDENTITY_HEADER } from '@register/authz';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, resolveInfrastructure } from '@register/launcher';
+import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { removeDurableConsumers } from '@register/testkit';
 import { steadyLoad, summary } from './steady-load.mjs';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const PREFIX = 'lettersbench';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const drafter = { 'x-subject': '900000001', 'x-role': 'drafter' };
+const ROUTES = (process.env.BENCH_ROUTES ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+const selected = (name) => ROUTES.length === 0 || ROUTES.some((w) => name.toLowerCase().includes(w));
+const DIRECT = process.env.BENCH_DIRECT === '1';
+let drafter = { 'x-subject': '900000001', 'x-role': 'drafter' };
 
 async function dropDatabases(serverUrl) {
   const c = new pg.Client({ connectionString: serverUrl });
@@ -50,7 +57,8 @@ async function main() {
   const system = new System({ root, infra, ports, databasePrefix: PREFIX, logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: 'warn', extraEnv: { audit: { AUDIT_CONSUMER: `audit_${PREFIX}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${PREFIX}` }, letters: { APPLICATION_EVENTS_CONSUMER: `letters_${PREFIX}` } } });
   try {
     await system.startAll();
-    const base = system.url('gateway');
+    if (DIRECT) drafter = { [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(system.secret, { identity: { practitioner: { subject: '900000001', role: 'drafter' }, caseHandler: null, adminSeam: false }, service: null, correlationId: null }, Date.now(), 3600) };
+    const base = system.url(DIRECT ? 'letters' : 'gateway');
     const sections = await twoPageLetter(base);
     const { PDFParse } = await import('pdf-parse');
     const pdf = Buffer.from(await (await call(base, 'GET', '/api/v1/brief/pdf')).arrayBuffer());
@@ -59,12 +67,13 @@ async function main() {
     await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, request: () => ({ headers: drafter }) });
     await Promise.all(Array.from({ length: 6 }, () => call(base, 'GET', '/api/v1/brief/pdf').then((r) => r.arrayBuffer())));
 
-    console.log(`\ntarget ${base} (through the gateway), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`);
+    console.log(`\ntarget ${base} (${DIRECT ? 'the letters service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`);
     console.log('| route | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|');
-    row('GET /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ headers: drafter }) }));
+    if (selected('get')) row('GET /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ headers: drafter }) }));
     const body = JSON.stringify({ sections });
-    row('PUT /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body }) }));
+    if (selected('put')) row('PUT /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body }) }));
 
+    if (!selected('pdf')) return;
     const one = [];
     for (let i = 0; i < 60; i++) {
       const t = performance.now();
@@ -82,6 +91,7 @@ async function main() {
   } finally {
     await system.stopAll();
     await dropDatabases(infra.postgresUrl);
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await removeDurableConsumers(infra.natsUrl, ['audit', 'documents', 'letters'].map((s) => `${s}_${PREFIX}`));
     await infra.stop();
   }
 }

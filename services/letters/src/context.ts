@@ -7,6 +7,7 @@ import { DocumentsClient } from './adapters/documents-client';
 import { PdfWorkerPool } from './adapters/pdf-pool';
 import type { CaseContextSource } from './case-briefs/case-context-source';
 import type { LettersDb } from './database';
+import { BriefWriteQueue } from './briefs/brief-queue';
 import { PassageLibrary } from './passages/passage-library';
 import { listPassageVersions, seedPassages } from './passages/passages.repository';
 import { PASSAGES_SEED } from './passages/passages.seed';
@@ -51,6 +52,7 @@ export interface Context {
   pdf: PdfRenderer;
   sharedSubject: string;
   newId: () => string;
+  briefWrites: BriefWriteQueue;
 }
 
 /** The composition root: the shipped passages and letterheads are added (never overwritten) at every start. */
@@ -77,6 +79,7 @@ export async function buildContext(config: Config, { logger, database, events }:
       pdf,
       sharedSubject: config.SHARED_BRIEF_SUBJECT,
       newId: randomUUID,
+      briefWrites: new BriefWriteQueue(),
     },
     closers: [{ name: 'pdf-workers', close: () => pdf.close() }],
   };

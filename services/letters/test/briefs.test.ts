@@ -1,3 +1,5 @@
+import { asUser, practitioner } from '@register/testkit';
+import { startLetters } from './support/harness';
 import { approver, beoordelaar, caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
 
 // The letter workflow as the portals drive it: through the gateway, letters on real Postgres and NATS, its
@@ -123,6 +125,22 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
     const [a, b] = await Promise.all([portal(world, approver('900000032')).post(url('/approve', referentie)), portal(world, approver('900000033')).post(url('/approve', referentie))]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
     expect((await portal(world, drafter()).get(url('', referentie))).body.brief.status.approvedBy).toBe(a.status === 200 ? '900000032' : '900000033');
+  });
+
+  it('when two replicas of letters take an approval each at the same moment, then the row lock lets one through and the other gets 409', async () => {
+    // A second letters process on the same database: only PostgreSQL's row lock stands between the two.
+    const replica = await startLetters({ database: { url: world.letters.databaseUrl, drop: async () => undefined }, applicationsUrl: world.applications.url, natsUrl: world.nats });
+    try {
+      const { referentie } = await decideCase(world, 'afwijzen');
+      await caseBrief(world, referentie);
+      expect((await portal(world, drafter('900000034')).post(url('/submit', referentie))).status).toBe(200);
+      const direct = (base: string, subject: string) =>
+        fetch(`${base}${url('/approve', referentie)}`, { method: 'POST', headers: asUser(practitioner(subject, 'approver')) }).then((r) => r.status);
+      const statuses = await Promise.all([direct(world.letters.url, '900000035'), direct(replica.url, '900000036')]);
+      expect(statuses.sort()).toEqual([200, 409]);
+    } finally {
+      await replica.close();
+    }
   });
 
   it('when a letter is reset, then it is a fresh concept of the default passages, whoever asks and in whatever state', async () => {

@@ -58,11 +58,11 @@ describe('the outbox relay', () => {
     const subject = `register.letters.test-${randomUUID()}`;
     const envelope = await enqueueEvent(h.db, subject, 'test', { ok: true }, null);
     try {
-      const msg = await eventually(() => h.events.jsm.streams.getMessage('REGISTER', { last_by_subj: subject }).then((m) => m ?? undefined, () => undefined));
+      const msg = await eventually(() => h.events.jsm.streams.getMessage(h.events.stream, { last_by_subj: h.events.prefix + subject }).then((m) => m ?? undefined, () => undefined));
       expect(msg.json<{ id: string }>().id).toBe(envelope.id);
       expect(msg.header?.get('Nats-Msg-Id')).toBe(envelope.id);
     } finally {
-      await h.events.jsm.streams.purge('REGISTER', { filter: subject });
+      await h.events.jsm.streams.purge(h.events.stream, { filter: h.events.prefix + subject });
     }
   });
 });

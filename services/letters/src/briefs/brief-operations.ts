@@ -7,7 +7,7 @@ import type { LetterSectionInput } from '../content/content.schemas';
 import { besluitOf } from '../case-briefs/create-brief';
 import type { LettersDb } from '../database';
 import { composeSections } from '../passages/compose';
-import { findTemplate } from '../templates/templates.repository';
+import type { BriefWriteQueue } from './brief-queue';
 import { evaluateBrief, NEXT_STATUS, type BriefOperation } from './brief-rules';
 import { callerOf, type Caller } from './brief-view';
 import type { BriefView } from './briefs.schemas';
@@ -16,6 +16,7 @@ import { viewOf, type BriefDeps } from './find-brief';
 
 export interface OperationDeps extends BriefDeps {
   clock: Clock;
+  briefWrites: BriefWriteQueue;
 }
 
 interface Step<P> {
@@ -33,7 +34,7 @@ const VERBS: Record<BriefOperation, string> = { edit: 'edited', submit: 'submitt
  */
 async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: Identity | null, op: BriefOperation, step: Step<P>): Promise<BriefView> {
   const caller = callerOf(identity);
-  const updated = await deps.db.transaction().execute(async (trx) => {
+  const write = () => deps.db.transaction().execute(async (trx) => {
     const brief = await findBrief(trx, address, { forUpdate: true });
     if (!brief) throw new NotFoundError('brief');
     const verdict = evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts[op];
@@ -48,7 +49,7 @@ async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: 
     await updateBriefState(trx, brief.briefId, next, now);
     return next;
   });
-  return viewOf(deps, updated, identity);
+  return viewOf(deps, await deps.briefWrites.run(address.referentie ?? '', write), identity);
 }
 
 /** PUT: replaces the sections (locked ones stay as they are); 400 names each offending node. */
@@ -91,10 +92,8 @@ export function rejectBrief(deps: OperationDeps, address: BriefAddress, identity
 /** Send: the letter is pinned to the org-template version published at this moment. */
 export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
   return operate(deps, address, identity, 'send', {
-    change: async (brief, { now, trx }) => {
-      const template = await findTemplate(trx, brief.templateId);
-      return { sentAt: now, templateVersion: template?.publishedVersion ?? null };
-    },
+    // The letterhead read with the locked row: the version published at this moment.
+    change: (brief, { now }) => ({ sentAt: now, templateVersion: brief.template.version }),
   });
 }
 

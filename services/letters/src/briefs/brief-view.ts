@@ -3,7 +3,6 @@ import type { Capability } from '@register/contracts';
 import { PLACEHOLDERS } from '../content/placeholders';
 import type { LibraryPassage } from '../passages/passages.schemas';
 import { mask, timestamp } from '../shared/text';
-import type { TemplateVersionRow } from '../templates/templates.repository';
 import { toOrgTemplate } from '../templates/template-view';
 import { evaluateBrief, showsFrozenCopy } from './brief-rules';
 import type { BriefView } from './briefs.schemas';
@@ -25,7 +24,7 @@ export function visibleSections(brief: StoredBrief) {
 }
 
 /** The BriefView of one caller: `decisions` from the state machine, the register number masked (decisions §3). */
-export function briefView(brief: StoredBrief, template: TemplateVersionRow, passages: LibraryPassage[], caller: Caller): BriefView {
+export function briefView(brief: StoredBrief, passages: LibraryPassage[], caller: Caller): BriefView {
   const { decisions } = evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId);
   const context = brief.context;
   return {
@@ -50,7 +49,7 @@ export function briefView(brief: StoredBrief, template: TemplateVersionRow, pass
     },
     availablePassages: passages,
     decisions,
-    orgTemplate: toOrgTemplate(brief.templateId, template.template, template.version),
+    orgTemplate: toOrgTemplate(brief.templateId, brief.template.template, brief.template.version),
     caseContext: {
       zorgverlenerNaam: context?.zorgverlenerNaam ?? null,
       registerNummer: mask(context?.registerNummer ?? null),

@@ -1,6 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { LetterSection } from '../content/content.schemas';
 import type { LettersDb } from '../database';
+import type { TemplateContent } from '../templates/templates.schemas';
 import type { BriefStatusTag } from './brief-rules';
 
 type Db = Kysely<LettersDb> | Transaction<LettersDb>;
@@ -43,6 +44,8 @@ export interface StoredBrief extends BriefState {
   besluit: string | null;
   templateId: string;
   context: StoredCaseContext | null;
+  /** The letterhead it uses: the version pinned at send, else the one published when it was read. */
+  template: { version: number; template: TemplateContent };
 }
 
 /** Which brief a route addresses: a case's (`?referentie=`) or the shared working brief. */
@@ -56,12 +59,28 @@ const BRIEF_COLUMNS = [
   'b.drafter_id', 'b.template_version',
   'c.brief_id as context_brief_id', 'c.application_id as c_application_id', 'c.referentie as c_referentie', 'c.type as c_type', 'c.besluit as c_besluit',
   'c.toelichting as c_toelichting', 'c.decided_at as c_decided_at', 'c.beroep as c_beroep', 'c.zorgverlener_naam as c_naam', 'c.register_nummer as c_register_nummer',
+  'v.version as letterhead_version', 'v.template as letterhead',
 ] as const;
 
-/** One brief with its case context; `forUpdate` locks the brief row for the caller's transaction. */
+const where = (address: BriefAddress) => (address.referentie === null ? sql<boolean>`b.is_shared` : sql<boolean>`b.referentie = ${address.referentie}`);
+
+/** Whether the addressed brief exists (its id), without reading it. */
+export async function findBriefId(db: Db, address: BriefAddress): Promise<string | undefined> {
+  return (await db.selectFrom('brief as b').select('b.brief_id').where(where(address)).executeTakeFirst())?.brief_id;
+}
+
+/**
+ * One brief with its case context and letterhead, in one read; `forUpdate` locks the brief row (only it) for
+ * the caller's transaction. A sent brief's `template_version` is its pinned one; unsent ones have none.
+ */
 export async function findBrief(db: Db, address: BriefAddress, options: { forUpdate?: boolean } = {}): Promise<StoredBrief | undefined> {
-  let query = db.selectFrom('brief as b').leftJoin('case_context as c', 'c.brief_id', 'b.brief_id').select(BRIEF_COLUMNS);
-  query = address.referentie === null ? query.where('b.is_shared', '=', true) : query.where('b.referentie', '=', address.referentie);
+  let query = db
+    .selectFrom('brief as b')
+    .leftJoin('case_context as c', 'c.brief_id', 'b.brief_id')
+    .innerJoin('org_template as t', 't.sub_org_id', 'b.template_id')
+    .innerJoin('org_template_version as v', (j) => j.onRef('v.sub_org_id', '=', 'b.template_id').on(sql<boolean>`v.version = coalesce(b.template_version, t.published_version)`))
+    .select(BRIEF_COLUMNS)
+    .where(where(address));
   if (options.forUpdate) query = query.forUpdate('b');
   const r = await query.executeTakeFirst();
   if (!r) return undefined;
@@ -86,6 +105,7 @@ export async function findBrief(db: Db, address: BriefAddress, options: { forUpd
     sentAt: r.sent_at,
     drafterId: r.drafter_id,
     templateVersion: r.template_version,
+    template: { version: r.letterhead_version, template: r.letterhead },
     context: r.context_brief_id
       ? {
           applicationId: r.c_application_id,

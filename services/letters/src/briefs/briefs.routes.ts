@@ -4,10 +4,13 @@ import type { Context } from '../context';
 import { approveBrief, rejectBrief, resetBrief, saveBrief, sendBrief, submitBrief } from './brief-operations';
 import { exampleSections } from './brief-example';
 import { BriefQuery, BriefView, RejectBriefRequest, SaveBriefRequest } from './briefs.schemas';
-import { requireBrief, viewOf } from './find-brief';
+import { requireBrief, requireBriefExists, viewOf } from './find-brief';
 
 const address = (query: { referentie?: string | undefined }) => ({ referentie: query.referentie ?? null });
-const loadBrief = (ctx: Context, { query }: { query: { referentie?: string | undefined } }) => requireBrief(ctx, address(query));
+type Addressed = { query: { referentie?: string | undefined } };
+const loadBrief = (ctx: Context, { query }: Addressed) => requireBrief(ctx, address(query));
+/** Writes only check that the brief exists (404 before the body's 400); they read it under lock. */
+const briefExists = (ctx: Context, { query }: Addressed) => requireBriefExists(ctx, address(query));
 const ADDRESSING = 'Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case\'s brief (unknown: a bare 404).';
 
 const getBrief = defineOperation({
@@ -18,7 +21,7 @@ const getBrief = defineOperation({
   query: BriefQuery,
   load: loadBrief,
   responses: { 200: BriefView },
-  handle: async (ctx: Context, { loaded, identity }) => ({ body: await viewOf(ctx, loaded, identity) }),
+  handle: (ctx: Context, { loaded, identity }) => ({ body: viewOf(ctx, loaded, identity) }),
 });
 
 const putBrief = defineOperation({
@@ -27,7 +30,7 @@ const putBrief = defineOperation({
   summary: 'Replace the sections of a letter',
   description: `Needs \`canEdit\` (a drafter, status \`concept\` or \`afgekeurd\`; otherwise 409). The six sections come in order; locked ones (\`kenmerk\`, \`bezwaar\`) unchanged. A 400 names each offending node in \`errors[].field\` (\`sections[2].blocks[0].content.paragraphs[1].nodes[3].key\`). ${ADDRESSING}`,
   query: BriefQuery,
-  load: loadBrief,
+  load: briefExists,
   body: SaveBriefRequest,
   example: { sections: exampleSections() },
   responses: { 200: BriefView },
@@ -41,7 +44,7 @@ const submit = defineOperation({
   summary: 'Submit a letter for approval',
   description: `Needs \`canEdit\`. Records the caller as \`drafterId\`, \`submittedBy\` and \`submittedAt\`, and freezes the content for review. ${ADDRESSING}`,
   query: BriefQuery,
-  load: loadBrief,
+  load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
   handle: async (ctx: Context, { query, identity }) => ({ body: await submitBrief(ctx, address(query), identity) }),
@@ -53,7 +56,7 @@ const approve = defineOperation({
   summary: 'Approve a letter',
   description: `Needs \`canApprove\`: an approver who is not the letter's drafter (403), status \`ter-goedkeuring\` (409). Of two approvals at once one succeeds. ${ADDRESSING}`,
   query: BriefQuery,
-  load: loadBrief,
+  load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
   handle: async (ctx: Context, { query, identity }) => ({ body: await approveBrief(ctx, address(query), identity) }),
@@ -65,7 +68,7 @@ const reject = defineOperation({
   summary: 'Reject a letter',
   description: `Needs \`canReject\` (as approve). Records \`rejectedBy\`, \`rejectedAt\` and \`comments\`; the drafter may edit again. ${ADDRESSING}`,
   query: BriefQuery,
-  load: loadBrief,
+  load: briefExists,
   body: RejectBriefRequest,
   example: { comments: 'Graag de reden van afwijzing concreter maken.' },
   responses: { 200: BriefView },
@@ -79,7 +82,7 @@ const send = defineOperation({
   summary: 'Send an approved letter',
   description: `Needs \`canSend\` (status \`goedgekeurd\`, else 409). Records \`sentAt\` and pins the letter to the letterhead version published now; later publishes do not change it. ${ADDRESSING}`,
   query: BriefQuery,
-  load: loadBrief,
+  load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
   handle: async (ctx: Context, { query, identity }) => ({ body: await sendBrief(ctx, address(query), identity) }),
@@ -91,7 +94,7 @@ const reset = defineOperation({
   summary: 'Start a letter over',
   description: `Any identity. A fresh \`concept\` built from the default passages of the letter's beroep and besluit. ${ADDRESSING}`,
   query: BriefQuery,
-  load: loadBrief,
+  load: briefExists,
   responses: { 200: BriefView },
   handle: async (ctx: Context, { query, identity }) => ({ body: await resetBrief(ctx, address(query), identity) }),
 });

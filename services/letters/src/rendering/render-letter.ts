@@ -1,7 +1,7 @@
 import { todayInAmsterdam, type Clock } from '@register/service-kit';
 import { visibleSections } from '../briefs/brief-view';
 import type { BriefAddress, StoredBrief } from '../briefs/briefs.repository';
-import { requireBrief, templateOf, type BriefDeps } from '../briefs/find-brief';
+import { requireBrief, type BriefDeps } from '../briefs/find-brief';
 import type { LetterSection } from '../content/content.schemas';
 import { composeSections } from '../passages/compose';
 import { mask } from '../shared/text';
@@ -33,7 +33,7 @@ async function build(deps: RenderDeps, sections: readonly LetterSection[], templ
 
 /** The letter as it would be sent: the letterhead pinned at send (else the published one), dated the day it was sent (else today). */
 async function modelOf(deps: RenderDeps, brief: StoredBrief): Promise<LetterModel> {
-  const template = await templateOf(deps, brief);
+  const template = brief.template;
   const c = brief.context;
   const facts: LetterFacts = {
     zorgverlenerNaam: c?.zorgverlenerNaam ?? null,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock, Events } from '@register/service-kit';
-import { natsUrl, removeDurableConsumers, startService, type TestService } from '@register/testkit';
+import { natsUrl, removeDurableConsumers, startService, testEvents, type TestDatabase, type TestService } from '@register/testkit';
 import type { Context } from '../../src/context';
 import type { LettersDb } from '../../src/database';
 import { start } from '../../src/main';
@@ -17,6 +17,8 @@ export interface LettersOptions {
   documentsUrl?: string;
   natsUrl?: string;
   clock?: Clock;
+  /** An existing database (a second replica of the service); a fresh one otherwise. */
+  database?: TestDatabase;
 }
 
 /**
@@ -29,8 +31,10 @@ export async function startLetters(options: LettersOptions = {}): Promise<Letter
   const nats = options.natsUrl ?? natsUrl();
   const service = await startService(start, {
     name: 'letters',
+    ...(options.database ? { database: options.database } : {}),
     env: {
       NATS_URL: nats,
+      DB_POOL_MAX: '4',
       APPLICATION_EVENTS_CONSUMER: durable,
       // Nothing listens there unless a test starts the neighbour: its calls fail as the service would see it.
       APPLICATIONS_URL: options.applicationsUrl ?? 'http://127.0.0.1:9',
@@ -45,7 +49,7 @@ export async function startLetters(options: LettersOptions = {}): Promise<Letter
     durable,
     async close() {
       await service.close();
-      await removeDurableConsumers(nats, [durable]);
+      await removeDurableConsumers(nats, [durable], testEvents().stream);
     },
   };
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually, natsUrl, removeDurableConsumers, startNeighbour, testS3, type Neighbour } from '@register/testkit';
+import { eventually, natsUrl, removeDurableConsumers, startNeighbour, testEvents, testS3, type Neighbour } from '@register/testkit';
 import { startLetters, type LettersHarness } from './harness';
 
 /** The letters service with its real neighbours: applications (and what it needs) and the gateway in front. */
@@ -25,42 +25,45 @@ export async function startWorld(options: { natsUrl?: string } = {}): Promise<Wo
   const s3 = testS3();
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'letters-docs-'));
   const documentsConsumer = `documents_letters_${randomUUID().slice(0, 8)}`;
-  const reference = await startNeighbour('reference', { env: { NATS_URL: nats } });
-  const documents = await startNeighbour('documents', {
-    env: {
-      NATS_URL: nats,
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY: s3.accessKey,
-      S3_SECRET_KEY: s3.secretKey,
-      S3_BUCKET: `letters-${randomUUID().slice(0, 8)}`,
-      UPLOAD_TMP_DIR: tmpDir,
-      APPLICATION_EVENTS_CONSUMER: documentsConsumer,
-    },
-  });
-  const applications = await startNeighbour('applications', { env: { NATS_URL: nats, REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url, LINK_POLL_INTERVAL_MS: '200' } });
-  const letters = await startLetters({ natsUrl: nats, applicationsUrl: applications.url, documentsUrl: documents.url });
-  // The gateway is ready only when every service behind it is; the audit service is not needed here, so its
-  // address is the reference service's (it answers the readiness probe; no test calls the audit routes).
-  const gateway = await startNeighbour('gateway', {
-    env: { NATS_URL: nats, LETTERS_URL: letters.url, APPLICATIONS_URL: applications.url, DOCUMENTS_URL: documents.url, REFERENCE_URL: reference.url, AUDIT_URL: reference.url },
-  });
-  return {
-    letters,
-    gateway,
-    applications,
-    documents,
-    reference,
-    nats,
-    async close() {
-      await gateway.close();
-      await letters.close();
-      await applications.close();
-      await documents.close();
-      await reference.close();
-      await removeDurableConsumers(nats, [documentsConsumer]);
-      rmSync(tmpDir, { recursive: true, force: true });
-    },
+  // Small pools: a world is five services, and test files run side by side on one PostgreSQL.
+  const common = { NATS_URL: nats, DB_POOL_MAX: '4' };
+  const started: Array<{ close(): Promise<void> }> = [];
+  const cleanUp = async () => {
+    for (const s of started.reverse()) await s.close().catch(() => undefined);
+    await removeDurableConsumers(nats, [documentsConsumer], testEvents().stream).catch(() => undefined);
+    rmSync(tmpDir, { recursive: true, force: true });
   };
+  const track = <T extends { close(): Promise<void> }>(s: T): T => (started.push(s), s);
+  try {
+    const reference = track(await startNeighbour('reference', { env: common }));
+    const documents = track(
+      await startNeighbour('documents', {
+        env: {
+          ...common,
+          S3_ENDPOINT: s3.endpoint,
+          S3_ACCESS_KEY: s3.accessKey,
+          S3_SECRET_KEY: s3.secretKey,
+          S3_BUCKET: `letters-${randomUUID().slice(0, 8)}`,
+          UPLOAD_TMP_DIR: tmpDir,
+          APPLICATION_EVENTS_CONSUMER: documentsConsumer,
+        },
+      }),
+    );
+    const applications = track(await startNeighbour('applications', { env: { ...common, REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url, LINK_POLL_INTERVAL_MS: '200' } }));
+    const letters = track(await startLetters({ natsUrl: nats, applicationsUrl: applications.url, documentsUrl: documents.url }));
+    // The gateway is ready only when every service behind it is; the audit service is not needed here, so its
+    // address is the reference service's (it answers the readiness probe; no test calls the audit routes).
+    const gateway = track(
+      await startNeighbour('gateway', {
+        env: { ...common, LETTERS_URL: letters.url, APPLICATIONS_URL: applications.url, DOCUMENTS_URL: documents.url, REFERENCE_URL: reference.url, AUDIT_URL: reference.url },
+      }),
+    );
+    return { letters, gateway, applications, documents, reference, nats, close: cleanUp };
+  } catch (err) {
+    // Nothing a failed start began may outlive the test run.
+    await cleanUp();
+    throw err;
+  }
 }
 
 export interface Reply {
