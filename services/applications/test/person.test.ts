@@ -1,3 +1,4 @@
+import { addMonths, systemClock, todayInAmsterdam } from '@register/service-kit';
 import { caseHandler, practitioner } from '@register/testkit';
 import { client } from './support/client';
 import { as, startWorld, type World } from './support/setup';
@@ -6,10 +7,7 @@ let world: World;
 beforeAll(async () => {
   world = await startWorld();
 });
-afterAll(async () => {
-  await world.reference.setFlag('herregistratie-aanvragen', true);
-  await world.close();
-});
+afterAll(async () => world.close());
 
 const DEMO = [
   ['900000001', 'Geregistreerd', true, null],
@@ -33,8 +31,12 @@ describe('GET /api/v1/dashboard-view', () => {
     const one = (await as.practitioner(world, '900000001').get('/api/v1/dashboard-view')).body;
     const two = (await as.practitioner(world, '900000002').get('/api/v1/dashboard-view')).body;
     expect(one.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(two.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(one.person.adres.straat).not.toBeNull();
-    expect(two.registration.status.herregistratieDatum > one.registration.status.herregistratieDatum).toBe(true);
+    // decisions §7: within means at most 12 months after today (in Amsterdam); YYYY-MM-DD strings compare as dates.
+    const limit = addMonths(todayInAmsterdam(systemClock), 12);
+    expect(one.registration.status.herregistratieDatum <= limit).toBe(true);
+    expect(two.registration.status.herregistratieDatum > limit).toBe(true);
     const none = (await as.practitioner(world, '123456789').get('/api/v1/dashboard-view')).body;
     expect(none.registration).toEqual({ registerNummer: null, naam: null, beroep: null, registratiedatum: null, geboortedatum: null, status: { tag: 'NietGeregistreerd', herregistratieDatum: null, geschorstTot: null, reden: null, doorgehaaldOp: null } });
     expect(none.person).toEqual({ naam: null, geboortedatum: null, adres: { straat: null, postcode: null, woonplaats: null } });
@@ -49,16 +51,21 @@ describe('GET /api/v1/dashboard-view', () => {
 describe('eligibility agrees with its enforcement (every demo subject × flag state)', () => {
   it.each([true, false])('when the flag herregistratie-aanvragen is %s, then the dashboard flag predicts create', async (flag) => {
     await world.reference.setFlag('herregistratie-aanvragen', flag);
-    for (const [subject] of DEMO) {
-      const me = as.practitioner(world, subject);
-      const dashboard = (await me.get('/api/v1/dashboard-view')).body;
-      const created = await me.post('/api/v1/applications', { type: 'herregistratie' });
-      expect([subject, created.status]).toEqual([subject, dashboard.decisions.eligibleForHerregistratie ? 201 : 409]);
-      if (!flag) expect(dashboard.decisions.herregistratieReason).not.toBeNull();
-      if (created.status === 201) await me.delete(`/api/v1/applications/${created.body.id}`);
+    try {
+      for (const [subject] of DEMO) {
+        const me = as.practitioner(world, subject);
+        const dashboard = (await me.get('/api/v1/dashboard-view')).body;
+        const created = await me.post('/api/v1/applications', { type: 'herregistratie' });
+        expect([subject, created.status]).toEqual([subject, dashboard.decisions.eligibleForHerregistratie ? 201 : 409]);
+        if (!flag) expect(dashboard.decisions.herregistratieReason).not.toBeNull();
+        if (created.status === 201) await me.delete(`/api/v1/applications/${created.body.id}`);
+      }
+      const one = (await as.practitioner(world, '900000001').get('/api/v1/dashboard-view')).body.decisions;
+      expect(one).toEqual(flag ? { eligibleForHerregistratie: true, herregistratieReason: null } : { eligibleForHerregistratie: false, herregistratieReason: 'uitgeschakeld' });
+    } finally {
+      // Shipped on: no test after this one depends on the order it ran in.
+      await world.reference.setFlag('herregistratie-aanvragen', true);
     }
-    const one = (await as.practitioner(world, '900000001').get('/api/v1/dashboard-view')).body.decisions;
-    expect(one).toEqual(flag ? { eligibleForHerregistratie: true, herregistratieReason: null } : { eligibleForHerregistratie: false, herregistratieReason: 'uitgeschakeld' });
   });
 });
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { eventually } from '@register/testkit';
+import { applications } from '@register/contracts';
+import { asUser, eventually, practitioner } from '@register/testkit';
 import { as, startWorld, type World } from './support/setup';
 
 let world: World;
@@ -30,6 +31,17 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(back.submittedAt).toMatch(/Z$/);
   });
 
+  it('when a submitted application linked an upload, then its owner can no longer delete that upload (409) and it stays gekoppeld (decisions §5)', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+    expect(res.status).toBe(200);
+    const del = await fetch(`${world.documents.url}/api/v1/uploads/${doc}`, { method: 'DELETE', headers: asUser(practitioner(me.subject)) });
+    expect(del.status).toBe(409);
+    expect(((await del.json()) as { type: string }).type).toBe('/problems/conflict');
+    expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
+  });
+
   it('when submitted again, then 409', async () => {
     const { me, id } = await draft(world, 'intake');
     const body = { diplomaHerkomst: 'digitaal', uren: 3000 };
@@ -42,6 +54,24 @@ describe('POST /api/v1/applications/:id/submit', () => {
     const body = { diplomaHerkomst: 'digitaal', uren: 3000 };
     const results = await Promise.all([me.post(`/api/v1/applications/${id}/submit`, body), me.post(`/api/v1/applications/${id}/submit`, body)]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const won = results.find((r) => r.status === 200)!;
+    expect(results.find((r) => r.status === 409)!.body.type).toBe('/problems/conflict');
+    // The application keeps the referentie of the submit that won; the other drew none.
+    expect((await me.get(`/api/v1/applications/${id}`)).body.status.referentie).toBe(won.body.referentie);
+    const { rows } = await sql<{ referentie: string | null }>`SELECT referentie FROM applications WHERE id = ${id}::uuid`.execute(world.apps.db);
+    expect(rows).toEqual([{ referentie: won.body.referentie }]);
+  });
+
+  it('when many applications are submitted at once, then every referentie is AV-<year in Amsterdam>-<6 digits> and no two are the same (decisions §5)', async () => {
+    const drafts = await Promise.all(Array.from({ length: 8 }, () => draft(world, 'intake')));
+    const results = await Promise.all(drafts.map(({ me, id }) => me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })));
+    expect(results.map((r) => r.status)).toEqual(drafts.map(() => 200));
+    for (const [i, { me, id }] of drafts.entries()) {
+      const { submittedAt } = (await me.get(`/api/v1/applications/${id}`)).body as { submittedAt: string };
+      const year = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric' }).format(new Date(submittedAt));
+      expect(results[i]!.body.referentie).toMatch(new RegExp(`^AV-${year}-\\d{6}$`));
+    }
+    expect(new Set(results.map((r) => r.body.referentie)).size).toBe(drafts.length);
   });
 
   it('when handmatig has no diploma document, then 400 naming documents and the application stays Concept', async () => {
@@ -126,12 +156,23 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
   });
 
-  it('when submitted, then application.submitted leaves through the outbox', async () => {
-    const { me, id } = await draft(world, 'intake');
-    await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
-    await eventually(async () => {
-      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox`.execute(world.apps.db);
-      return rows[0]!.n === 0 ? true : undefined;
-    });
+  it('when submitted, then application.submitted is published with its referentie and nothing of it stays in the outbox', async () => {
+    const heard: Array<{ type: string; data: { applicationId: string; referentie: string } }> = [];
+    const subscription = world.apps.events.subscribe(applications.events.submitted.subject, (m) => heard.push(JSON.parse(m.payload)));
+    await world.apps.events.nc.flush();
+    try {
+      const { me, id } = await draft(world, 'intake');
+      const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
+      expect(res.status).toBe(200);
+      const event = await eventually(async () => heard.find((e) => e.data.applicationId === id));
+      expect(event).toMatchObject({ type: 'application.submitted', data: { applicationId: id, referentie: res.body.referentie } });
+      // The relay deletes the row in the transaction that published it.
+      await eventually(async () => {
+        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}`.execute(world.apps.db);
+        return rows[0]!.n === 0 ? true : undefined;
+      });
+    } finally {
+      subscription.unsubscribe();
+    }
   });
 });
