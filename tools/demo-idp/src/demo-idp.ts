@@ -59,7 +59,7 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
     const gatewayOrigin = new URL(options.gatewayUrl).origin;
     // ES modules only: Node 24 loads it from this CommonJS package through a dynamic import.
     const { Provider } = await import('oidc-provider');
-    const provider = new Provider(issuer, await providerConfiguration({ issuer, audience, accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600 }));
+    const provider = new Provider(issuer, await providerConfiguration({ issuer, gatewayOrigin, audience, accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600 }));
 
     const app = express();
     app.disable('x-powered-by');

@@ -7,6 +7,8 @@ const jose = import('jose');
 
 /** The demo portal: a public client (no secret) that must use PKCE, redirected back to the demo page. */
 export const DEMO_CLIENT_ID = 'register-demo-portal';
+/** Swagger UI on the gateway (/docs), signing in for "Try it out" (the gateway's OIDC_DOCS_CLIENT_ID). */
+export const DOCS_CLIENT_ID = 'register-swagger-ui';
 /** The API as a resource server (RFC 8707): the access tokens for it are JWTs with this audience. */
 export const API_RESOURCE = 'urn:register:api';
 export const API_SCOPE = 'api';
@@ -23,9 +25,17 @@ async function signingKeys(): Promise<JWK[]> {
 }
 
 /** oidc-provider's configuration for the demo: its accounts, the code flow with PKCE, JWT access tokens for the API. */
-export async function providerConfiguration(options: { issuer: string; audience: string; accessTokenTtlSeconds: number }): Promise<Record<string, unknown>> {
+export async function providerConfiguration(options: { issuer: string; gatewayOrigin: string; audience: string; accessTokenTtlSeconds: number }): Promise<Record<string, unknown>> {
   return {
     clients: [
+      {
+        client_id: DOCS_CLIENT_ID,
+        client_name: 'Register API (Swagger UI)',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: loopbackVariants(options.gatewayOrigin).map((origin) => `${origin}/docs/oauth2-redirect.html`),
+      },
       {
         client_id: DEMO_CLIENT_ID,
         client_name: 'Register demo portal',
@@ -39,6 +49,8 @@ export async function providerConfiguration(options: { issuer: string; audience:
     jwks: { keys: await signingKeys() },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     pkce: { required: () => true },
+    // The code flow only: no implicit flow offered in discovery (Swagger UI would list it).
+    responseTypes: ['code'],
     acrValues: Object.values(LEVELS),
     claims: { openid: ['sub'] },
     scopes: ['openid', API_SCOPE],
@@ -88,6 +100,16 @@ export async function providerConfiguration(options: { issuer: string; audience:
       ctx.body = `<!doctype html><html lang="nl"><meta charset="utf-8"><title>Fout</title><h1>Er ging iets mis</h1><dl>${rows.join('')}</dl><p><a href="/demo/">Terug naar de demo</a></p></html>`;
     },
   };
+}
+
+/** A gateway on localhost is as often opened as 127.0.0.1 (and the other way round): both may be redirected to. */
+function loopbackVariants(origin: string): string[] {
+  const url = new URL(origin);
+  const other = url.hostname === 'localhost' ? '127.0.0.1' : url.hostname === '127.0.0.1' ? 'localhost' : null;
+  if (!other) return [origin];
+  const alternative = new URL(origin);
+  alternative.hostname = other;
+  return [origin, alternative.origin];
 }
 
 export function escapeHtml(value: string): string {

@@ -29,6 +29,8 @@ export const identityConfig = {
   OIDC_STEP_UP_MAX_AGE: z.coerce.number().int().min(0).default(300),
   /** The IdP's own acr values from low to high, replacing the built-in eToegang/DigiD/eIDAS order. */
   OIDC_ACR_ORDER: z.string().default('').transform(list),
+  /** The public client Swagger UI (/docs) signs in as: code flow with PKCE, redirect `<gateway>/docs/oauth2-redirect.html`. */
+  OIDC_DOCS_CLIENT_ID: z.string().min(1).default('register-swagger-ui'),
   OIDC_JWKS_COOLDOWN: duration.pipe(z.number().int().min(0)).default(30_000),
   OIDC_JWKS_MAX_AGE: duration.pipe(z.number().int().min(1000)).default(600_000),
   /** Below 2 s: a token whose key must be fetched from an unreachable IdP is refused within 2 s (decisions §1). */

@@ -20,7 +20,7 @@ export class MergedOpenApi {
     private readonly logger: Logger,
     private readonly ttlMs = 30_000,
     /** With `IDENTITY_PROVIDER=oidc`: the issuer's scheme instead of the identity headers. */
-    private readonly identity: OpenApiIdentity | null = null,
+    readonly identity: OpenApiIdentity | null = null,
   ) {}
 
   async document(): Promise<object> {

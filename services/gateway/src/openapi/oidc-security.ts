@@ -7,12 +7,20 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 export interface OpenApiIdentity {
   /** The issuer's discovery document, which Swagger UI reads to offer the sign-in. */
   openIdConnectUrl: string;
+  /** The issuer's origin: /docs may connect to it (discovery, token endpoint). */
+  issuerOrigin: string;
+  /** The public client Swagger UI signs in as (code flow with PKCE, redirect `/docs/oauth2-redirect.html`). */
+  docsClientId: string;
 }
 
 /** With `IDENTITY_PROVIDER=oidc` the description offers the issuer's OpenID Connect scheme; else null. */
-export function openApiIdentity(config: { IDENTITY_PROVIDER: string; OIDC_ISSUER?: string | undefined }): OpenApiIdentity | null {
-  return config.IDENTITY_PROVIDER === 'oidc' && config.OIDC_ISSUER ? { openIdConnectUrl: discoveryUrl(config.OIDC_ISSUER) } : null;
+export function openApiIdentity(config: { IDENTITY_PROVIDER: string; OIDC_ISSUER?: string | undefined; OIDC_DOCS_CLIENT_ID?: string }): OpenApiIdentity | null {
+  if (config.IDENTITY_PROVIDER !== 'oidc' || !config.OIDC_ISSUER) return null;
+  return { openIdConnectUrl: discoveryUrl(config.OIDC_ISSUER), issuerOrigin: new URL(config.OIDC_ISSUER).origin, docsClientId: config.OIDC_DOCS_CLIENT_ID ?? 'register-swagger-ui' };
 }
+
+const OIDC_PARAGRAPH =
+  '**Identity**: an OpenID Connect access token, `Authorization: Bearer <JWT>` (identity headers are ignored). Use **Authorize** to sign in at the identity provider; revealing a register number also needs a strong or recent sign-in.';
 
 interface Doc {
   info?: Record<string, unknown>;
@@ -47,6 +55,14 @@ export function withOidcSecurity<D extends Doc>(doc: D, identity: OpenApiIdentit
       }),
     );
   }
-  const description = 'Identity: an OpenID Connect access token (`Authorization: Bearer <JWT>`). Errors are RFC 9457 problem documents.';
-  return { ...doc, info: { ...doc.info, description }, paths, components: { ...doc.components, securitySchemes: schemes } };
+  return { ...doc, info: { ...doc.info, description: withIdentityParagraph(doc.info?.['description']) }, paths, components: { ...doc.components, securitySchemes: schemes } };
+}
+
+/** The description's paragraph about identity (the header stand-in) replaced by the bearer token's. */
+function withIdentityParagraph(description: unknown): string {
+  const paragraphs = typeof description === 'string' && description !== '' ? description.split('\n\n') : [];
+  const at = paragraphs.findIndex((p) => p.startsWith('**Identity**'));
+  if (at >= 0) paragraphs[at] = OIDC_PARAGRAPH;
+  else paragraphs.unshift(OIDC_PARAGRAPH);
+  return paragraphs.join('\n\n');
 }

@@ -1,6 +1,7 @@
 import { Router, type RequestHandler } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { MergedOpenApi } from './merge';
+import type { OpenApiIdentity } from './oidc-security';
 
 /**
  * decisions §15: `/docs` runs only its own scripts and styles and cannot be framed. Swagger UI's components set
@@ -49,14 +50,27 @@ const DOCS_SCRIPT = `window.ui = SwaggerUIBundle({
 });
 `;
 
-const withDocsCsp: RequestHandler = (_req, res, next) => {
-  res.setHeader('Content-Security-Policy', DOCS_CSP);
-  next();
-};
+/**
+ * With IDENTITY_PROVIDER=oidc Swagger UI signs in itself: the code flow with PKCE as the docs client, and its page
+ * may connect to the issuer (discovery, token endpoint); the redirect page is swagger-ui-dist's own file.
+ */
+function docsFor(identity: OpenApiIdentity | null): { csp: string; script: string } {
+  if (!identity) return { csp: DOCS_CSP, script: DOCS_SCRIPT };
+  const oauth = { clientId: identity.docsClientId, usePkceWithAuthorizationCodeGrant: true, scopes: 'openid api' };
+  return {
+    csp: DOCS_CSP.replace("connect-src 'self'", `connect-src 'self' ${identity.issuerOrigin}`),
+    script: `${DOCS_SCRIPT}window.ui.initOAuth(${JSON.stringify(oauth)});\n`,
+  };
+}
 
 /** The public description (no identity needed) and Swagger UI on it. */
 export function openApiRouter(openApi: MergedOpenApi): Router {
   const router = Router();
+  const docs = docsFor(openApi.identity);
+  const withDocsCsp: RequestHandler = (_req, res, next) => {
+    res.setHeader('Content-Security-Policy', docs.csp);
+    next();
+  };
   router.get('/openapi.json', async (_req, res) => {
     // decisions §15: the description may be read from any origin.
     res.setHeader('Access-Control-Allow-Origin', '*');
@@ -66,7 +80,7 @@ export function openApiRouter(openApi: MergedOpenApi): Router {
     res.type('html').send(DOCS_PAGE);
   });
   router.get('/docs/register-docs.js', withDocsCsp, (_req, res) => {
-    res.type('application/javascript').send(DOCS_SCRIPT);
+    res.type('application/javascript').send(docs.script);
   });
   // Swagger UI's own files (swagger-ui-dist), with the same policy.
   router.use('/docs', withDocsCsp, swaggerUi.serve);
