@@ -30,10 +30,20 @@ export function isAuthenticated(identity: Identity | null): identity is Identity
   return identity !== null && (identity.practitioner !== null || identity.caseHandler !== null);
 }
 
-/** The `role` written to audit rows: never the subject or employee id (no personal data). */
+/** The most an audit row's `role` holds: a case handler's roles are whatever its identity carried. */
+export const MAX_AUDIT_ROLE_LENGTH = 200;
+
+/**
+ * The `role` written to audit rows: never the subject or employee id (no personal data). A case handler
+ * without roles is `none`; a long list of roles is cut, so a denial is never refused for its audit row.
+ */
 export function auditRole(identity: Identity | null): string {
   if (!identity) return 'system';
   if (identity.practitioner) return identity.practitioner.role;
-  if (identity.caseHandler) return identity.caseHandler.rollen.join(',');
+  if (identity.caseHandler) {
+    const roles = identity.caseHandler.rollen.join(',');
+    if (roles === '') return 'none';
+    return roles.length > MAX_AUDIT_ROLE_LENGTH ? `${roles.slice(0, MAX_AUDIT_ROLE_LENGTH - 1)}…` : roles;
+  }
   return 'system';
 }

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
-import express from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import { bareNotFound, problemErrorHandler } from '@register/problem';
-import { correlation, hygieneHeaders, operationsRouter, requestLogger, type Logger, type ReadinessCheck } from '@register/service-kit';
+import { correlation, discardRequestBody, hygieneHeaders, operationsRouter, requestLogger, type Logger, type ReadinessCheck } from '@register/service-kit';
 import type { Context } from './context';
 import { healthRouter } from './health/health.routes';
 import { meRoutes } from './identity/me.routes';
@@ -16,9 +16,23 @@ import { collectBodyChunksEarly } from './proxy/memory';
  * The gateway's whole request listener (runService's `app`): it has no signed identity to check, it makes
  * one. No body parser anywhere: proxied bodies stream through untouched.
  */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Runs `answer` once the client's body is read (dropped, up to a bound; past it the connection is cut): a
+ * client that asked `Connection: close` would otherwise see the close meet its unread bytes, and the kernel's
+ * reset destroy the answer before it is read.
+ */
+function afterBody(req: Request, answer: () => void): void {
+  if (req.complete || req.readableEnded) return answer();
+  req.once('end', answer);
+  discardRequestBody(req, DRAIN_LIMIT_BYTES);
+}
+
 export function gatewayApp(ctx: Context, { readiness, logger }: { readiness: Record<string, ReadinessCheck>; logger: Logger }): RequestListener {
   // Uploads stream through: let V8 reclaim the parser's chunk copies as they go (see proxy/memory.ts).
   collectBodyChunksEarly();
+  const problemAnswer = problemErrorHandler(logger);
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
@@ -33,7 +47,9 @@ export function gatewayApp(ctx: Context, { readiness, logger }: { readiness: Rec
   app.use(problemsRouter());
   app.use('/api/v1', apiRouter(ctx));
   app.use(operationsRouter(ctx, meRoutes));
-  app.use(bareNotFound);
-  app.use(problemErrorHandler(logger));
+  // Answered here, not proxied: read and drop what the client still sends (up to a bound), or the close after
+  // the answer meets unread bytes and the kernel's reset destroys the answer before the client reads it.
+  app.use((req: Request, res: Response, next: NextFunction) => afterBody(req, () => bareNotFound(req, res, next)));
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => afterBody(req, () => problemAnswer(err, req, res, next)));
   return app;
 }

@@ -11,20 +11,34 @@ export const ROOT = path.resolve(__dirname, '..', '..', '..');
 export const DESCRIPTION_FILE = path.join(ROOT, 'libs/api-types/openapi.json');
 export const TYPES_FILE = path.join(ROOT, 'libs/api-types/src/generated/api.ts');
 
-/** The description as the gateway serves it, from the whole system started on `infra` (own ports and databases). */
-export async function liveDescription(infra: Infrastructure, databasePrefix: string): Promise<string> {
+/** The whole system as separate processes on `infra`, with ports and databases of its own; `stop` removes them. */
+export async function startWholeSystem(infra: Infrastructure, databasePrefix: string): Promise<{ system: System; gateway: string; stop(): Promise<void> }> {
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
-  const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-api-description-'));
+  const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-system-'));
   const system = new System({ root: ROOT, infra, ports, databasePrefix, logDir, logLevel: 'warn' });
-  try {
-    await system.startAll();
-    const res = await fetch(`${system.url('gateway')}/openapi.json`);
-    if (!res.ok) throw new Error(`/openapi.json answered ${res.status}`);
-    return `${JSON.stringify(await res.json(), null, 2)}\n`;
-  } finally {
+  const stop = async () => {
     await system.stopAll();
     rmSync(logDir, { recursive: true, force: true });
     await dropDatabases(infra.postgresUrl, databasePrefix);
+  };
+  try {
+    await system.startAll();
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { system, gateway: system.url('gateway'), stop };
+}
+
+/** The description as the gateway serves it, from the whole system started on `infra`. */
+export async function liveDescription(infra: Infrastructure, databasePrefix: string): Promise<string> {
+  const { gateway, stop } = await startWholeSystem(infra, databasePrefix);
+  try {
+    const res = await fetch(`${gateway}/openapi.json`);
+    if (!res.ok) throw new Error(`/openapi.json answered ${res.status}`);
+    return `${JSON.stringify(await res.json(), null, 2)}\n`;
+  } finally {
+    await stop();
   }
 }
 
