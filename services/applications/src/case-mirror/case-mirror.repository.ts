@@ -72,10 +72,12 @@ export async function loadCases(db: Db, rows: CaseMirrorRow[]): Promise<MirrorCa
   });
 }
 
-/** A completed step, once (a repeat changes nothing), and the lease renewed for the next one. */
+/** A completed step, once (a repeat changes nothing), and the lease renewed for the next one: one statement. */
 export async function recordStep(db: Db, referentie: string, step: string, url: string, leaseMs: number): Promise<void> {
-  await db.insertInto('case_mirror_steps').values({ referentie, step, url }).onConflict((oc) => oc.columns(['referentie', 'step']).doNothing()).execute();
-  await sql`UPDATE case_mirrors SET next_attempt_at = now() + ${interval(leaseMs)}::interval
+  await sql`WITH recorded AS (
+      INSERT INTO case_mirror_steps (referentie, step, url) VALUES (${referentie}, ${step}, ${url}) ON CONFLICT (referentie, step) DO NOTHING
+    )
+    UPDATE case_mirrors SET next_attempt_at = now() + ${interval(leaseMs)}::interval
     ${step === 'zaak' ? sql`, zaak_url = ${url}, zaak_uuid = ${uuidOf(url)}::uuid` : sql``}
     WHERE referentie = ${referentie}`.execute(db);
 }

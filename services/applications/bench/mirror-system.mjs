@@ -1,0 +1,178 @@
+// The whole system as processes (tools/launcher's System) with the ZGW simulator in this process, for the
+// mirror's fault and load measurements (mirror.mjs). Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT,
+// else the embedded defaults (the S3 endpoint on a free port).
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { freePort } from '@register/embedded';
+import { SERVICES, System, resolveInfrastructure } from '@register/launcher';
+import { startZgwSimulator } from '@register/zgw-sim';
+
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
+export const ZGW_SECRET = 'mirror-bench-secret-0123456789abcdef0123';
+export const ZGW_CLIENT_ID = 'register';
+
+/** The n-th of a series of distinct 9-digit subjects that pass the eleven-test (so the initiator carries inpBsn). */
+export function bsn(n) {
+  // Even prefixes for n; when its check digit would be 10, the odd prefix after it (its sum is 2 more).
+  for (const prefix of [10000000 + 2 * n, 10000001 + 2 * n]) {
+    const check = String(prefix).split('').reduce((t, d, i) => t + Number(d) * (9 - i), 0) % 11;
+    if (check <= 9) return `${prefix}${check}`;
+  }
+  throw new Error('unreachable');
+}
+
+/**
+ * Starts the simulator (unless `mirror` is false) and the six services; `applicationsEnv` is added to the
+ * applications service's environment. Returns the system, the simulator, the gateway URL, a pool on the
+ * applications database and `stop()`.
+ */
+export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv = {}, simOptions = {} }) {
+  if (!process.env.S3_ENDPOINT && !process.env.EMBEDDED_S3_PORT) process.env.EMBEDDED_S3_PORT = String(await freePort());
+  const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench-mirror'));
+  await dropDatabases(infra.postgresUrl, prefix);
+  const sim = mirror ? await startZgwSimulator({ secret: ZGW_SECRET, clientId: ZGW_CLIENT_ID, port: await freePort(), warmUp: true, logger: pino({ level: 'error' }), ...simOptions }) : null;
+  const zgw = sim
+    ? {
+        ZGW_ENABLED: 'true',
+        ZGW_ZAKEN_URL: sim.zakenUrl,
+        ZGW_DOCUMENTEN_URL: sim.documentenUrl,
+        ZGW_CATALOGI_URL: sim.catalogiUrl,
+        ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
+        ZGW_CLIENT_ID,
+        ZGW_SECRET,
+        ZGW_RSIN: sim.rsin,
+      }
+    : {};
+  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
+  const system = new System({
+    root,
+    infra: { ...infra, zgw },
+    ports,
+    databasePrefix: prefix,
+    logDir: path.join(root, '.data', 'bench-mirror', 'logs', prefix),
+    logLevel: 'warn',
+    extraEnv: { applications: applicationsEnv, audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } },
+  });
+  await system.startAll();
+  const url = new URL(infra.postgresUrl);
+  url.pathname = `/${prefix}_applications`;
+  const db = new pg.Pool({ connectionString: url.toString(), max: 3 });
+  return {
+    system,
+    sim,
+    db,
+    gateway: system.url('gateway'),
+    async stop() {
+      await db.end();
+      await system.stopAll();
+      await sim?.close();
+      await dropDatabases(infra.postgresUrl, prefix);
+      await infra.stop();
+    },
+  };
+}
+
+async function dropDatabases(serverUrl, prefix) {
+  const c = new pg.Client({ connectionString: serverUrl });
+  await c.connect();
+  for (const s of SERVICES) await c.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
+  await c.end();
+}
+
+/** Runs `work` over 0..n-1, `limit` at a time. */
+export async function pool(n, limit, work) {
+  let next = 0;
+  await Promise.all(Array.from({ length: limit }, async () => {
+    while (next < n) await work(next++);
+  }));
+}
+
+/** A practitioner's intake draft with `documents` uploaded digital documents, through the gateway: the submit body. */
+export async function prepareDraft(gateway, subject, documents) {
+  const me = { 'X-Subject': subject, 'X-Role': 'drafter' };
+  const created = await fetch(`${gateway}/api/v1/applications`, { method: 'POST', headers: { ...me, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'intake' }) });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
+  const { id } = await created.json();
+  const refs = [];
+  for (let i = 0; i < documents; i++) {
+    const form = new FormData();
+    form.set('wizardId', 'intake');
+    form.set('categoryId', i === 0 ? 'diploma' : 'overig');
+    form.set('localId', `${id}-${i}`);
+    form.set('file', new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(2000)}\n%%EOF\n`)], { type: 'application/pdf' }), `bijlage-${i + 1}.pdf`);
+    const up = await fetch(`${gateway}/api/v1/uploads`, { method: 'POST', headers: me, body: form });
+    if (up.status !== 201) throw new Error(`upload answered ${up.status}: ${await up.text()}`);
+    refs.push({ categoryId: i === 0 ? 'diploma' : 'overig', channel: 'digitaal', documentId: (await up.json()).documentId });
+  }
+  const body = documents > 0 ? { diplomaHerkomst: 'handmatig', uren: 3000, documents: refs } : { diplomaHerkomst: 'digitaal', uren: 3000 };
+  return { id, subject, headers: me, body };
+}
+
+/**
+ * Submits a draft through the gateway until it is submitted: a refused or cut connection, a 502 or a 503 is
+ * tried again; a 409 means an earlier try committed (its answer was lost), so the referentie is read back.
+ */
+export async function submitUntilDone(gateway, draft) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    try {
+      const res = await fetch(`${gateway}/api/v1/applications/${draft.id}/submit`, { method: 'POST', headers: { ...draft.headers, 'content-type': 'application/json' }, body: JSON.stringify(draft.body) });
+      if (res.status === 200) return (await res.json()).referentie;
+      if (res.status === 409) {
+        const detail = await fetch(`${gateway}/api/v1/applications/${draft.id}`, { headers: draft.headers });
+        if (detail.status === 200) return (await detail.json()).status.referentie;
+      } else if (res.status !== 502 && res.status !== 503) {
+        throw new Error(`submit answered ${res.status}: ${await res.text()}`);
+      } else await res.arrayBuffer();
+    } catch (err) {
+      if (String(err).includes('submit answered')) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`submit of ${draft.id} did not succeed`);
+}
+
+/** The mirror's table by state (pending, diverged, done) and the applications still flagged. */
+export async function mirrorState(db) {
+  const { rows } = await db.query(`SELECT
+      count(*) FILTER (WHERE state = 'pending')::int AS pending,
+      count(*) FILTER (WHERE state = 'diverged')::int AS diverged,
+      count(*) FILTER (WHERE state = 'done')::int AS done,
+      (SELECT count(*)::int FROM applications WHERE reden = 'zaaksysteem-divergentie') AS flagged
+    FROM case_mirrors`);
+  return rows[0];
+}
+
+/**
+ * Every referentie exists as exactly one zaak with one status per owed status, one initiator and one document
+ * with its relation per digital document; counts of what the simulator ever created, against what is expected.
+ */
+export function verify(sim, referenties, { documents, statussen = 1 }) {
+  const problems = [];
+  const docsByPrefix = new Map();
+  for (const d of sim.state.documenten()) {
+    const id = String(d.identificatie);
+    const ref = id.slice(0, id.lastIndexOf('-D'));
+    docsByPrefix.set(ref, (docsByPrefix.get(ref) ?? 0) + 1);
+  }
+  let missing = 0;
+  let duplicates = 0;
+  for (const ref of referenties) {
+    const zaken = sim.state.zakenWithIdentificatie(ref);
+    if (zaken.length === 0) {
+      missing += 1;
+      continue;
+    }
+    if (zaken.length > 1) duplicates += zaken.length - 1;
+    const [v] = zaken;
+    const counts = [v.statussen.length, v.rollen.length, v.zaakinformatieobjecten.length, docsByPrefix.get(ref) ?? 0];
+    const want = [statussen, 1, documents, documents];
+    counts.forEach((c, i) => {
+      if (c > want[i]) duplicates += c - want[i];
+      if (c < want[i]) missing += want[i] - c;
+    });
+    if (counts.some((c, i) => c !== want[i])) problems.push(`${ref}: statussen/rollen/zio/eio ${counts.join('/')}`);
+  }
+  const created = sim.state.counters().created;
+  return { missing, duplicates, problems: problems.slice(0, 10), created };
+}
