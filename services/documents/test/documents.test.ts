@@ -1,5 +1,5 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { asService, asUser, caseHandler, eventually, natsUrl, practitioner, uniqueSubject } from '@register/testkit';
+import { asService, asUser, caseHandler, eventually, natsUrl, practitioner, testEvents, uniqueSubject } from '@register/testkit';
 import type { Identity } from '@register/authz';
 import { pdf, startDocuments, upload, uploadPdf, type Harness } from './support/harness';
 
@@ -39,9 +39,22 @@ describe('GET /api/v1/uploads/status', () => {
     });
   });
 
-  it('when more than 100 localIds are asked, then 400; without localIds 400; without identity 401', async () => {
+  it('when exactly 100 localIds are asked, then 200 with a result for each (decisions §6)', async () => {
+    const owner = uniqueSubject();
+    const mine = await uploadPdf(h, owner, { localId: 'l99' });
+    const ids = Array.from({ length: 100 }, (_, i) => `l${i}`);
+    const res = await get(`/api/v1/uploads/status?localIds=${ids.join(',')}`, practitioner(owner));
+    expect(res.status).toBe(200);
+    const { results } = (await res.json()) as { results: Array<{ localId: string; status: string; documentId: string | null }> };
+    expect(results.map((r) => r.localId)).toEqual(ids);
+    expect(results[99]).toEqual({ localId: 'l99', status: 'ontvangen', documentId: mine.documentId });
+  });
+
+  it('when more than 100 localIds are asked, then 400 naming localIds; without localIds 400; without identity 401', async () => {
     const ids = Array.from({ length: 101 }, (_, i) => `l${i}`).join(',');
-    expect((await get(`/api/v1/uploads/status?localIds=${ids}`, practitioner(uniqueSubject()))).status).toBe(400);
+    const tooMany = await get(`/api/v1/uploads/status?localIds=${ids}`, practitioner(uniqueSubject()));
+    expect(tooMany.status).toBe(400);
+    expect((await tooMany.json()).errors.map((e: { field: string }) => e.field)).toEqual(['localIds']);
     expect((await get('/api/v1/uploads/status', practitioner(uniqueSubject()))).status).toBe(400);
     expect((await get('/api/v1/uploads/status?localIds=a', null)).status).toBe(401);
   });
@@ -111,7 +124,9 @@ describe('DELETE /api/v1/admin/uploads/:documentId', () => {
     await link('app-admin', owner, [{ documentId: doc.documentId, categoryId: 'overig' }]);
     const correlationId = `admin-delete-${doc.documentId}`;
     const received: Array<Record<string, unknown>> = [];
-    const sub = nc.subscribe('register.audit.documents', { callback: (_err, msg) => void received.push(msg.json()) });
+    // On this run's subjects (its prefix), subscribed before the delete is sent.
+    const sub = nc.subscribe(`${testEvents().prefix}register.audit.documents`, { callback: (_err, msg) => void received.push(msg.json()) });
+    await nc.flush();
     const seam: Identity = { ...practitioner(uniqueSubject(), 'drafter'), adminSeam: true };
     expect((await del(`/api/v1/admin/uploads/${doc.documentId}`, seam, correlationId)).status).toBe(204);
     const event = await eventually(async () => received.find((e) => e['correlationId'] === correlationId));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { asUser, eventually, practitioner, testS3, uniqueSubject } from '@register/testkit';
@@ -42,11 +43,17 @@ async function s3Relay(): Promise<{ endpoint: string; cut(): Promise<void> }> {
 
 /** Puts an object that no document row knows (a crash leftover) through the service's own store. */
 async function putOrphan(service: Harness): Promise<string> {
-  const orphanFile = path.join(service.tmpDir, '..', `orphan-${randomUUID()}`);
-  writeFileSync(orphanFile, pdf());
-  const orphanKey = randomUUID();
-  await service.context.storage.put(orphanKey, orphanFile, pdf().length, 'application/pdf');
-  return orphanKey;
+  // Outside the spool directory (the tests check it stays empty), in a directory of its own that goes again.
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'documents-orphan-'));
+  try {
+    const orphanFile = path.join(dir, 'orphan.pdf');
+    writeFileSync(orphanFile, pdf());
+    const orphanKey = randomUUID();
+    await service.context.storage.put(orphanKey, orphanFile, pdf().length, 'application/pdf');
+    return orphanKey;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 describe('failures', () => {
@@ -88,7 +95,9 @@ describe('failures', () => {
     expect(await h.objectKeys()).toContain(orphanKey);
     const result = await sweepOrphans(h.context, h.context.config.SWEEP_MIN_AGE_MS);
     expect(result.removedObjects).toBe(1);
-    expect(result.abortedUploads === null || result.abortedUploads >= 0).toBe(true);
+    // Nothing here was uploaded in parts, so a store that lists unfinished uploads aborts none; the embedded
+    // s3rver cannot list them at all, which the sweep reports as null.
+    expect(result.abortedUploads).toBe(testS3().embedded ? null : 0);
     const keys = await h.objectKeys();
     expect(keys).not.toContain(orphanKey);
     expect(keys.length).toBe(await h.rowCount());

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
+import { asService, asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
 import { LARGEST_UPLOAD_BYTES } from '../src/uploads/categories';
 import { MIB, pdf, png, startDocuments, svg, upload, type Harness } from './support/harness';
 
@@ -43,18 +43,35 @@ describe('POST /api/v1/uploads', () => {
     ['no wizardId', { categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } }, 'wizardId'],
   ])('when %s, then 400 validation naming the field and nothing is stored', async (_case, options, field) => {
     const before = await h.objectKeys();
+    const rows = await h.rowCount();
     const res = await upload(h, practitioner(uniqueSubject()), options);
     expect(res.status).toBe(400);
     const problem = await res.json();
     expect(problem.type).toBe('/problems/validation');
     expect(problem.errors.map((e: { field: string }) => e.field)).toContain(field);
     expect(await h.objectKeys()).toEqual(before);
+    expect(await h.rowCount()).toBe(rows);
     expect(h.tmpFiles()).toEqual([]);
   });
 
   it('when a drafter uploads an organisatie-logo, then 403; an admin may', async () => {
     expect((await upload(h, practitioner(uniqueSubject(), 'drafter'), logo(png()))).status).toBe(403);
     expect((await upload(h, practitioner(uniqueSubject(), 'admin'), logo(png()))).status).toBe(201);
+  });
+
+  it('when an admin uploads a second organisatie-logo while the first is there, then 409 and nothing more is stored; after deleting the first, the slot is free (decisions §6)', async () => {
+    const admin = practitioner(uniqueSubject(), 'admin');
+    const first = await upload(h, admin, logo(png()));
+    expect(first.status).toBe(201);
+    const keys = await h.objectKeys();
+    const rows = await h.rowCount();
+    const second = await upload(h, admin, logo(svg(), 'logo.svg', 'image/svg+xml'));
+    expect(second.status).toBe(409);
+    expect((await second.json()).type).toBe('/problems/conflict');
+    expect([await h.objectKeys(), await h.rowCount()]).toEqual([keys, rows]);
+    const { documentId } = await first.json();
+    expect((await fetch(`${h.url}/api/v1/uploads/${documentId}`, { method: 'DELETE', headers: asUser(admin) })).status).toBe(204);
+    expect((await upload(h, admin, logo(svg(), 'logo.svg', 'image/svg+xml'))).status).toBe(201);
   });
 
   it('when a logo is exactly 1 MiB, then 201; one byte more is 413 payload-too-large and leaves nothing', async () => {
@@ -100,21 +117,41 @@ describe('POST /api/v1/uploads', () => {
 
   it('when a text file is declared as application/pdf, then 415 and nothing is stored', async () => {
     const keys = await h.objectKeys();
+    const rows = await h.rowCount();
     const res = await upload(h, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'diploma', file: { bytes: Buffer.from('just some text, not a pdf\n'.repeat(20)), name: 'diploma.pdf', type: 'application/pdf' } });
     expect(res.status).toBe(415);
     expect(await h.objectKeys()).toEqual(keys);
+    expect(await h.rowCount()).toBe(rows);
     expect(h.tmpFiles()).toEqual([]);
   });
 
-  it('when a second document goes into a single category of the same wizard, then 409; another application is a separate slot', async () => {
+  it('when a second document goes into a single category of the same wizard, then 409 and nothing more is stored', async () => {
     const owner = practitioner(uniqueSubject());
-    const diploma = (applicationId?: string) => upload(h, owner, { wizardId: 'intake', categoryId: 'diploma', ...(applicationId ? { applicationId } : {}), file: { bytes: pdf(), name: 'd.pdf' } });
+    const diploma = () => upload(h, owner, { wizardId: 'intake', categoryId: 'diploma', file: { bytes: pdf(), name: 'd.pdf' } });
     expect((await diploma()).status).toBe(201);
+    const keys = await h.objectKeys();
+    const rows = await h.rowCount();
     const second = await diploma();
     expect(second.status).toBe(409);
     expect((await second.json()).type).toBe('/problems/conflict');
-    expect((await diploma('app-1')).status).toBe(201);
-    expect((await diploma('app-1')).status).toBe(409);
+    expect([await h.objectKeys(), await h.rowCount()]).toEqual([keys, rows]);
+  });
+
+  it('when the document in a single category is linked, then the slot is free for a new upload (decisions §6)', async () => {
+    const subject = uniqueSubject();
+    const owner = practitioner(subject);
+    const diploma = () => upload(h, owner, { wizardId: 'intake', categoryId: 'diploma', file: { bytes: pdf(), name: 'd.pdf' } });
+    const first = await diploma();
+    expect(first.status).toBe(201);
+    const { documentId } = await first.json();
+    expect((await diploma()).status).toBe(409);
+    const linked = await fetch(`${h.url}/internal/links`, {
+      method: 'POST',
+      headers: { ...asService('applications'), 'content-type': 'application/json' },
+      body: JSON.stringify({ applicationId: randomUUID(), owner: subject, documents: [{ documentId, categoryId: 'diploma' }] }),
+    });
+    expect(linked.status).toBe(200);
+    expect((await diploma()).status).toBe(201);
   });
 
   it('when the same owner races five uploads into a single category, then exactly one is stored and no orphan object stays', async () => {
@@ -189,21 +226,26 @@ describe('POST /api/v1/uploads', () => {
     let closedAfter = -1;
     let sent = 0;
     req.on('error', () => undefined);
-    req.on('close', () => (closedAfter = sent));
+    const closed = new Promise<void>((resolve) => req.on('close', () => resolve(void (closedAfter = sent))));
+    // Resolves when the bytes are handed on, or with the error of a connection the service cut.
     const send = (bytes: number) =>
-      new Promise<void>((resolve) => {
+      new Promise<Error | null>((resolve) => {
         sent += bytes;
-        req.write(Buffer.alloc(bytes), () => resolve());
+        req.write(Buffer.alloc(bytes), (err) => resolve(err ?? null));
       });
     await send(MIB);
     const res = await new Promise<http.IncomingMessage>((resolve) => req.on('response', resolve));
     expect(res.statusCode).toBe(413);
     expect(res.headers['connection']).not.toBe('close');
     res.resume();
-    while (sent < 20 * MIB) await send(MIB);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Every write up to 20 MiB goes through: a service that cut the connection early would fail one of them.
+    const failures: Array<Error | null> = [];
+    while (sent < 20 * MIB) failures.push(await send(MIB));
+    expect(failures.filter(Boolean)).toEqual([]);
     expect(closedAfter).toBe(-1);
-    while (closedAfter === -1 && sent < 60 * MIB) await Promise.race([send(MIB), new Promise((resolve) => setTimeout(resolve, 200))]);
+    // Then the service cuts it once it has dropped the largest upload's worth: wait for the close itself.
+    while (closedAfter === -1 && sent < 60 * MIB) await Promise.race([send(MIB), closed]);
+    await closed;
     expect(closedAfter).toBeGreaterThan(LARGEST_UPLOAD_BYTES);
     expect(closedAfter).toBeLessThan(60 * MIB);
     expect(h.tmpFiles()).toEqual([]);
