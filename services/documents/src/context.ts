@@ -3,9 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import { InternalClient, baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import { applicationsDirectory } from './adapters/applications-client';
 import { createObjectStorage } from './adapters/s3-object-storage';
 import type { DocumentsDb } from './database';
+import type { ApplicationDirectory } from './uploads/application-directory';
 import type { ObjectStorage } from './uploads/object-storage';
 
 const ms = z.coerce.number().int().min(0);
@@ -21,6 +23,8 @@ export const configSchema = baseConfigSchema.extend({
   UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'register-documents')),
   SWEEP_INTERVAL_MS: ms.min(1000).default(15 * 60 * 1000),
   SWEEP_MIN_AGE_MS: ms.default(60 * 60 * 1000),
+  /** The applications service: an upload that names an application is checked there (decisions §6, §15). */
+  APPLICATIONS_URL: z.url().default('http://127.0.0.1:8081'),
   /** Durable consumer of the applications' deletion events; one per deployment. */
   APPLICATION_EVENTS_CONSUMER: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name').default('documents-applications'),
 });
@@ -35,6 +39,8 @@ export interface Context {
   events: ServiceEvents;
   /** The document bytes. */
   storage: ObjectStorage;
+  /** Whether an upload may name an application. */
+  applications: ApplicationDirectory;
 }
 
 /** The composition root: the spool directory and the bucket exist before the first request. */
@@ -43,7 +49,7 @@ export async function buildContext(config: Config, { logger, database, events }:
   const storage = createObjectStorage({ endpoint: config.S3_ENDPOINT, accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, bucket: config.S3_BUCKET, region: config.S3_REGION });
   await storage.ensureBucket();
   return {
-    context: { config, logger, clock: systemClock, db: database.db, events, storage },
+    context: { config, logger, clock: systemClock, db: database.db, events, storage, applications: applicationsDirectory(new InternalClient({ baseUrl: config.APPLICATIONS_URL, secret: config.INTERNAL_IDENTITY_SECRET, caller: 'documents' })) },
     readiness: { storage: () => storage.ready() },
   };
 }

@@ -66,7 +66,11 @@ export const internal = {
     caseLetterContext: '/internal/applications/:applicationId/letter-context',
     /** The letter context of a practitioner without a case (the shared working brief: subject 900000001). */
     practitionerLetterContext: '/internal/practitioners/:subject/letter-context',
+    /** Whether an upload may name this application: the owner's own `Concept` (decisions §6, §15). */
+    uploadTarget: '/internal/applications/:applicationId/upload-target',
   },
+  uploadTargetQuery: z.object({ owner: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/) }),
+  uploadTarget: z.object({ uploadable: z.boolean() }),
   letterContext: z.object({
     applicationId: z.uuid().nullable(),
     referentie: z.string().nullable(),

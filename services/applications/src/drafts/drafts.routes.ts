@@ -6,6 +6,7 @@ import { toDetail } from '../cases/application-views';
 import { ownerOf } from '../cases/owner';
 import { pageReply, pageRequest } from '../cases/paging';
 import type { Context } from '../context';
+import { getUploadTarget } from './upload-target.routes';
 import { createApplication } from './create-application';
 import { deleteApplication } from './delete-application';
 import { CreateApplicationRequest, DraftSyncRequest } from './drafts.schemas';
@@ -81,4 +82,4 @@ const deleteApplicationOperation = defineOperation({
   },
 });
 
-export const draftsRoutes = [listApplications, createApplicationOperation, getApplication, syncDraftOperation, deleteApplicationOperation];
+export const draftsRoutes = [listApplications, createApplicationOperation, getApplication, syncDraftOperation, deleteApplicationOperation, getUploadTarget];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DomainError } from '@register/problem';
+import { DomainError, validationError } from '@register/problem';
 import type { Context } from '../context';
 import { maxBytesOf } from './categories';
 import { detectContentType } from './content-type';
@@ -7,7 +7,7 @@ import { toUploadedDocument } from './document';
 import { hasUnlinkedInSlot, insertDocument, isSingleSlotConflict } from './documents.repository';
 import type { UploadedDocument, UploadRequest } from './uploads.schemas';
 
-type Deps = Pick<Context, 'db' | 'storage' | 'logger' | 'clock'>;
+type Deps = Pick<Context, 'db' | 'storage' | 'logger' | 'clock' | 'applications'>;
 
 const conflict = () => new DomainError('conflict', 'This category already holds a document; delete it first.');
 
@@ -20,6 +20,10 @@ export async function uploadDocument(deps: Deps, owner: string, request: UploadR
     throw new DomainError('unsupported-media-type', `The file is ${contentType ?? 'of an unknown type'}; this category accepts ${category.acceptedTypes.join(', ')}.`);
   }
   const applicationId = request.applicationId ?? null;
+  // decisions §15: only the caller's own Concept application; nothing is stored for any other.
+  if (applicationId !== null && !(await deps.applications.uploadable(owner, applicationId))) {
+    throw validationError([{ field: 'applicationId', code: 'not-own-concept', detail: 'applicationId must be one of your own applications in Concept.' }]);
+  }
   // Checked before storing bytes to spare the work; the unique index below settles a race.
   if (!category.multiple && (await hasUnlinkedInSlot(deps.db, { owner, wizardId, categoryId: category.categoryId, applicationId }))) throw conflict();
 

@@ -60,7 +60,7 @@ const uploadFields = {
   wizardId: z.string({ error: 'wizardId is required.' }).min(1, 'wizardId is required.').meta({ description: '`intake`, `herregistratie` or `orgtemplate`.' }),
   categoryId: z.string({ error: 'categoryId is required.' }).min(1, 'categoryId is required.').meta({ description: 'A category of the wizard (its maximal set).' }),
   localId: z.string().min(1, 'localId has 1 to 64 characters.').max(64, 'localId has 1 to 64 characters.').optional().meta({ description: 'The client’s own id; poll it with GET /api/v1/uploads/status.' }),
-  applicationId: z.string().regex(APPLICATION_ID, 'applicationId is not a valid id.').optional().meta({ description: 'The caller’s own Concept application; only its syntax is checked.' }),
+  applicationId: z.string().regex(APPLICATION_ID, 'applicationId is not a valid id.').optional().meta({ description: 'The caller’s own application in Concept (checked with the applications service; any other is a 400 naming applicationId).' }),
 };
 
 /** The multipart form as the description shows it (Swagger UI's upload form). Send the fields before the file. */
