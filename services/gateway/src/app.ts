@@ -7,6 +7,7 @@ import { healthRouter } from './health/health.routes';
 import { meRoutes } from './identity/me.routes';
 import { gatewayOpenApi } from './openapi/gateway.openapi';
 import { MergedOpenApi } from './openapi/merge';
+import { openApiIdentity } from './openapi/oidc-security';
 import { openApiRouter } from './openapi/openapi.routes';
 import { problemsRouter } from './problems/problems.routes';
 import { apiRouter } from './proxy/api.routes';
@@ -43,7 +44,7 @@ export function gatewayApp(ctx: Context, { readiness, logger }: { readiness: Rec
   app.use(hygieneHeaders);
   app.use(requestLogger(logger));
   app.use(healthRouter(readiness));
-  app.use(openApiRouter(new MergedOpenApi(gatewayOpenApi(), ctx.targets, logger)));
+  app.use(openApiRouter(new MergedOpenApi(gatewayOpenApi(), ctx.targets, logger, undefined, openApiIdentity(ctx.config))));
   app.use(problemsRouter());
   app.use('/api/v1', apiRouter(ctx));
   app.use(operationsRouter(ctx, meRoutes));

@@ -31,10 +31,11 @@ describe('health and description', () => {
     expect((await call('/health')).status).toBe(200);
   });
 
-  it('when /openapi.json is read, then it is v1 and holds the paths of every service', async () => {
-    const doc = (await (await call('/openapi.json')).json()) as { info: { version: string }; paths: Record<string, unknown> };
+  it('when /openapi.json is read, then it is v1 and holds the paths of every service, relative to its /api/v1 server', async () => {
+    const doc = (await (await call('/openapi.json')).json()) as { info: { version: string }; servers: Array<{ url: string }>; paths: Record<string, unknown> };
     expect(doc.info.version).toBe('v1');
-    for (const p of ['/api/v1/me', '/api/v1/stamdata/{table}', '/api/v1/admin/audit', '/api/v1/applications', '/api/v1/uploads/categories']) {
+    expect(doc.servers).toEqual([{ url: '/api/v1', description: expect.any(String) }]);
+    for (const p of ['/me', '/stamdata/{table}', '/admin/audit', '/applications', '/uploads/categories', '/health']) {
       expect(Object.keys(doc.paths)).toContain(p);
     }
   });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { startDemoIdp, type DemoIdp } from '@register/demo-idp';
 import { assertPortFree } from '@register/embedded';
 import { resolveInfrastructure } from './infra';
 import { System } from './system';
@@ -10,10 +11,28 @@ async function main(): Promise<void> {
   const gatewayPort = Number(process.env['PORT'] ?? 8080);
   // Before anything starts: a taken port is the usual sign of a second `npm start`.
   await assertPortFree(gatewayPort, 'the gateway', 'PORT');
+  // IDENTITY_PROVIDER=oidc without an issuer: the embedded demo IdP stands in for DigiD / the organisation's IdP.
+  const gatewayEnv = identityEnv(process.env);
+  const demoIdpWanted = gatewayEnv['IDENTITY_PROVIDER'] === 'oidc' && !gatewayEnv['OIDC_ISSUER'];
+  const idpPort = Number(process.env['DEMO_IDP_PORT'] ?? 8088);
+  if (demoIdpWanted) await assertPortFree(idpPort, 'the demo identity provider', 'DEMO_IDP_PORT');
   const infra = await resolveInfrastructure(process.env, dataDir);
+  let demoIdp: DemoIdp | null = null;
+  if (demoIdpWanted) {
+    try {
+      demoIdp = await startDemoIdp({ port: idpPort, gatewayUrl: `http://localhost:${gatewayPort}` });
+    } catch (err) {
+      await infra.stop();
+      throw err;
+    }
+    gatewayEnv['OIDC_ISSUER'] = demoIdp.issuer;
+    gatewayEnv['OIDC_AUDIENCE'] = demoIdp.audience;
+    gatewayEnv['CORS_ORIGINS'] = [gatewayEnv['CORS_ORIGINS'], demoIdp.origin].filter(Boolean).join(',');
+  }
   const system = new System({
     root,
     infra,
+    extraEnv: { gateway: gatewayEnv },
     ports: { gateway: gatewayPort },
     logDir: path.join(dataDir, 'logs'),
     ...(process.env['INTERNAL_IDENTITY_SECRET'] ? { secret: process.env['INTERNAL_IDENTITY_SECRET'] } : {}),
@@ -26,6 +45,7 @@ async function main(): Promise<void> {
     process.stdout.write('\nStopping…\n');
     await system.stopAll();
     await infra.stop();
+    await demoIdp?.close();
     process.exitCode = 0;
   };
   process.once('SIGINT', () => void stop());
@@ -46,13 +66,20 @@ async function main(): Promise<void> {
       `  API description (Swagger UI): ${base}/docs`,
       `  OpenAPI document:             ${base}/openapi.json`,
       `  Readiness:                    ${base}/health/ready`,
-      `  Try: curl -H 'X-Subject: 900000001' ${base}/api/v1/dashboard-view`,
+      ...(demoIdp
+        ? [`  Sign in (demo IdP):           ${demoIdp.demoUrl}  (Swagger UI: Authorize)`]
+        : gatewayEnv['IDENTITY_PROVIDER'] === 'oidc' ? [] : [`  Try: curl -H 'X-Subject: 900000001' ${base}/api/v1/dashboard-view`]),
       ...(infra.embedded.length ? ['  Embedded infrastructure:', ...infra.embedded.map((e) => `    - ${e}`)] : []),
       `  Service logs: ${path.join(dataDir, 'logs')}${system.singleProcess ? ' (system.log: the single-process mode)' : ''}`,
       'Press Ctrl+C to stop.',
       '',
     ].join('\n'),
   );
+}
+
+/** The gateway's identity settings as given (the launcher passes every service only the settings it names). */
+function identityEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && /^(IDENTITY_PROVIDER|OIDC_[A-Z_]+|CORS_ORIGINS)$/.test(k)));
 }
 
 main().catch((err: unknown) => {
