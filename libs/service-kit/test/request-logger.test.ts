@@ -29,12 +29,15 @@ async function startApp(level: string) {
   app.get('/api/v1/slow', (_req, res) => void setTimeout(() => res.json({ ok: true }), 30));
   app.get('/api/v1/status/:code', (req, res) => res.status(Number(req.params.code)).json({ status: Number(req.params.code) }));
   // Headers and a first chunk, then nothing: the client gives up mid-response.
-  app.get('/api/v1/stream', (_req, res) => {
+  const streamsClosed = new Map<string, Promise<void>>();
+  app.get('/api/v1/stream', (req, res) => {
+    // 'close' is the response's last event (the logger listens to it and to 'finish', which never comes now).
+    streamsClosed.set(String(req.headers['x-correlation-id']), new Promise((resolve) => res.once('close', () => resolve())));
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.write('partial');
   });
   const server = await serve(http.createServer(app));
-  return { ...captured, server };
+  return { ...captured, server, streamClosed: (id: string) => streamsClosed.get(id) };
 }
 
 type App = Awaited<ReturnType<typeof startApp>>;
@@ -168,7 +171,8 @@ describe('requestLogger', () => {
     });
 
     expect(await lineOf(info, id)).toMatchObject({ level: 40, msg: 'request aborted', reqId: id, correlationId: id, method: 'GET', url: '/api/v1/stream', statusCode: 200 });
-    await new Promise((r) => setTimeout(r, 50));
+    // Once the response has closed, no event of it is left that could log it again.
+    await info.streamClosed(id);
     expect(requestLines(info).filter((l) => l['reqId'] === id)).toHaveLength(1);
   });
 });
