@@ -2,7 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { freePort, startNatsServer, type Running } from '@register/embedded';
+import { freePort, hasNatsServer, startNatsServer, type Running } from '@register/embedded';
 import { asUser, eventually, practitioner } from '@register/testkit';
 import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
 
@@ -12,15 +12,19 @@ let port: number;
 let nats: Running;
 let h: Harness;
 beforeAll(async () => {
+  // Found as `npm start` finds it (on the PATH); without it this test cannot restart a NATS of its own.
+  if (!hasNatsServer()) {
+    throw new Error('nats-server is not on the PATH: this test stops and starts a NATS server of its own and cannot run without the binary (install nats-server, as npm start would use it).');
+  }
   dir = mkdtempSync(path.join(os.tmpdir(), 'audit-nats-'));
   port = await freePort();
   nats = await startNatsServer(dir, port);
   h = await startAudit({ natsUrl: nats.url });
 });
 afterAll(async () => {
-  await h.close();
-  await nats.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await h?.close();
+  await nats?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 const admin = asUser(practitioner('900000001', 'admin'));
