@@ -1,9 +1,9 @@
-import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { DomainError } from '@register/problem';
-import { authorize, findRule } from './authorize';
+import { authorize } from './authorize';
 import { hasCapability, type Capability } from './capabilities';
 import type { Identity } from './identity';
-import type { HttpMethod, RouteRule, ServiceName } from './routes';
+import type { RouteRule } from './routes';
 
 /** The verified identity that the service kit put on the response locals. */
 export function identityOf(res: Response): Identity | null {
@@ -31,30 +31,4 @@ export function guardFor(rule: RouteRule): RequestHandler {
     if (outcome === 'forbidden') return next(new DomainError('forbidden', 'The caller lacks the capability this route needs.'));
     next();
   };
-}
-
-/**
- * Mounts a public route, guarded by its rule from the context's contract. The rule must be in the assembled
- * route table (so the gateway enforces the same), or start-up fails.
- */
-export function mountRoute(router: Router, rule: RouteRule, ...handlers: RequestHandler[]): void;
-/** @deprecated transition form: look the rule up by service, method and path. */
-export function mountRoute(router: Router, service: ServiceName, method: HttpMethod, path: string, ...handlers: RequestHandler[]): void;
-export function mountRoute(router: Router, ...args: unknown[]): void {
-  let rule: RouteRule | undefined;
-  let handlers: RequestHandler[];
-  if (typeof args[0] === 'string') {
-    const [service, method, path, ...rest] = args as [ServiceName, HttpMethod, string, ...RequestHandler[]];
-    rule = findRule(method, path);
-    if (rule && rule.service !== service) rule = undefined;
-    if (!rule) throw new Error(`route ${method} ${path} is not in the route table for ${service}`);
-    handlers = rest;
-  } else {
-    const given = args[0] as RouteRule;
-    rule = findRule(given.method, given.path);
-    if (!rule || rule.service !== given.service) throw new Error(`route ${given.method} ${given.path} is not in the route table`);
-    handlers = args.slice(1) as RequestHandler[];
-  }
-  const lower = rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-  router[lower](rule.path, guardFor(rule), ...handlers);
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { asService, eventually, natsUrl, testEvents, uniqueSubject } from '@register/testkit';
-import { connectEvents, createLogger, newEvent, SUBJECTS, type NatsEvents } from '@register/service-kit';
+import { applications } from '@register/contracts';
+import { connectEvents, createLogger, newEvent, type NatsEvents } from '@register/service-kit';
 import { startDocuments, uploadPdf, type Harness } from './support/harness';
 
 // An admin deletes a case in the applications service; the event reaches this service over the real
@@ -26,7 +27,7 @@ const link = (applicationId: string, owner: string, documentIds: string[]) =>
   });
 const publishDeleted = (applicationId: unknown) => {
   const envelope = newEvent('application.deleted', { applicationId }, 'corr-delete');
-  return events.publish(SUBJECTS.applicationDeleted, JSON.stringify(envelope), envelope.id);
+  return events.publish(applications.events.deleted.subject, JSON.stringify(envelope), envelope.id);
 };
 const rowsOf = async (ids: string[]) =>
   (await sql<{ id: string }>`SELECT id FROM document WHERE id = ANY(${ids}::uuid[])`.execute(h.context.db)).rows.map((r) => r.id).sort();
