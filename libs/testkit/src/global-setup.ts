@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtempSync } from 'node:fs';
-import { freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver, type Running } from '@register/embedded';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver } from '@register/embedded';
 
 const started: Array<() => Promise<unknown>> = [];
 (globalThis as { __registerInfra?: typeof started }).__registerInfra = started;
@@ -24,6 +24,8 @@ async function dockerAvailable(): Promise<boolean> {
  */
 export default async function globalSetup(): Promise<void> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'register-test-'));
+  // Stopped in reverse order, so this goes last: the run's temporary directory (cluster, NATS store, S3 data).
+  started.push(async () => rmSync(tmp, { recursive: true, force: true }));
   const docker = process.env['DATABASE_URL'] && process.env['NATS_URL'] && process.env['S3_ENDPOINT'] ? false : await dockerAvailable();
 
   if (process.env['DATABASE_URL']) {
@@ -34,8 +36,12 @@ export default async function globalSetup(): Promise<void> {
     started.push(() => pg.stop());
     process.env['TEST_PG_URL'] = pg.getConnectionUri().replace(/\/[^/]*$/, '/postgres');
   } else {
-    const pg: Running = await startEmbeddedPostgres(path.join(tmp, 'pg'), await freePort());
-    started.push(() => pg.stop());
+    const pg = await startEmbeddedPostgres(path.join(tmp, 'pg'), await freePort());
+    started.push(async () => {
+      await pg.stop();
+      // Run as root from the private temp directory, the cluster's data lives in a reachable place of its own.
+      rmSync(pg.dataDir, { recursive: true, force: true });
+    });
     process.env['TEST_PG_URL'] = pg.url;
   }
 
