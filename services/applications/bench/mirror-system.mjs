@@ -1,12 +1,13 @@
-// The whole system as processes (tools/launcher's System) with the ZGW simulator in this process, for the
-// mirror's fault and load measurements (mirror.mjs). Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT,
+// The whole system as processes (tools/launcher's System) and the ZGW simulator as a process of its own (as
+// Open Zaak is elsewhere: its request validation must not eat the load generator's CPU), for the mirror's
+// fault and load measurements (mirror.mjs). Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT,
 // else the embedded defaults (the S3 endpoint on a free port).
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import pg from 'pg';
-import pino from 'pino';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, resolveInfrastructure } from '@register/launcher';
-import { startZgwSimulator } from '@register/zgw-sim';
+import { SEED_UUIDS, SIMULATOR_RSIN } from '@register/zgw-sim';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 export const ZGW_SECRET = 'mirror-bench-secret-0123456789abcdef0123';
@@ -27,11 +28,11 @@ export function bsn(n) {
  * applications service's environment. Returns the system, the simulator, the gateway URL, a pool on the
  * applications database and `stop()`.
  */
-export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv = {}, simOptions = {} }) {
+export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv = {}, simNice = 0 }) {
   if (!process.env.S3_ENDPOINT && !process.env.EMBEDDED_S3_PORT) process.env.EMBEDDED_S3_PORT = String(await freePort());
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench-mirror'));
   await dropDatabases(infra.postgresUrl, prefix);
-  const sim = mirror ? await startZgwSimulator({ secret: ZGW_SECRET, clientId: ZGW_CLIENT_ID, port: await freePort(), warmUp: true, logger: pino({ level: 'error' }), ...simOptions }) : null;
+  const sim = mirror ? await startSimProcess(simNice) : null;
   const zgw = sim
     ? {
         ZGW_ENABLED: 'true',
@@ -54,7 +55,16 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
     logLevel: 'warn',
     extraEnv: { applications: applicationsEnv, audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } },
   });
-  await system.startAll();
+  try {
+    await system.startAll();
+  } catch (err) {
+    // Nothing of a failed start may outlive it: the services that did start, the simulator, the databases.
+    await system.stopAll();
+    await sim?.close();
+    await dropDatabases(infra.postgresUrl, prefix);
+    await infra.stop();
+    throw err;
+  }
   const url = new URL(infra.postgresUrl);
   url.pathname = `/${prefix}_applications`;
   const db = new pg.Pool({ connectionString: url.toString(), max: 3 });
@@ -145,27 +155,31 @@ export async function mirrorState(db) {
 
 /**
  * Every referentie exists as exactly one zaak with one status per owed status, one initiator and one document
- * with its relation per digital document; counts of what the simulator ever created, against what is expected.
+ * with its relation per digital document (from the simulator's state); what it ever created, by kind.
  */
-export function verify(sim, referenties, { documents, statussen = 1 }) {
-  const problems = [];
-  const docsByPrefix = new Map();
-  for (const d of sim.state.documenten()) {
+export async function verify(sim, referenties, { documents, statussen = 1 }) {
+  const state = await sim.snapshot();
+  const zaken = new Map();
+  for (const v of state.zaken) zaken.set(v.zaak.identificatie, [...(zaken.get(v.zaak.identificatie) ?? []), v]);
+  const docs = new Map();
+  for (const d of state.enkelvoudiginformatieobjecten) {
     const id = String(d.identificatie);
     const ref = id.slice(0, id.lastIndexOf('-D'));
-    docsByPrefix.set(ref, (docsByPrefix.get(ref) ?? 0) + 1);
+    docs.set(ref, (docs.get(ref) ?? 0) + 1);
   }
+  const problems = [];
   let missing = 0;
   let duplicates = 0;
   for (const ref of referenties) {
-    const zaken = sim.state.zakenWithIdentificatie(ref);
-    if (zaken.length === 0) {
+    const found = zaken.get(ref) ?? [];
+    if (found.length === 0) {
       missing += 1;
+      problems.push(`${ref}: no zaak`);
       continue;
     }
-    if (zaken.length > 1) duplicates += zaken.length - 1;
-    const [v] = zaken;
-    const counts = [v.statussen.length, v.rollen.length, v.zaakinformatieobjecten.length, docsByPrefix.get(ref) ?? 0];
+    duplicates += found.length - 1;
+    const [v] = found;
+    const counts = [v.statussen.length, v.rollen.length, v.zaakinformatieobjecten.length, docs.get(ref) ?? 0];
     const want = [statussen, 1, documents, documents];
     counts.forEach((c, i) => {
       if (c > want[i]) duplicates += c - want[i];
@@ -173,6 +187,58 @@ export function verify(sim, referenties, { documents, statussen = 1 }) {
     });
     if (counts.some((c, i) => c !== want[i])) problems.push(`${ref}: statussen/rollen/zio/eio ${counts.join('/')}`);
   }
-  const created = sim.state.counters().created;
-  return { missing, duplicates, problems: problems.slice(0, 10), created };
+  return { missing, duplicates, problems: problems.slice(0, 10), created: state.counters.created };
+}
+
+/**
+ * The simulator as a process (`tools/zgw-sim/dist/src/main.js`), driven through its /_sim endpoints. `nice`
+ * above 0 lowers its priority: it stands in for a case system on other hardware.
+ */
+export async function startSimProcess(nice = 0) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const script = [process.execPath, path.join(root, 'tools', 'zgw-sim', 'dist', 'src', 'main.js')];
+  const [command, ...args] = nice > 0 ? ['nice', '-n', String(nice), ...script] : script;
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH, ZGW_SECRET, ZGW_CLIENT_ID, ZGW_SIM_PORT: String(port), LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const up = async () => {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`the simulator exited with ${child.exitCode}`);
+      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await up();
+  const admin = async (method, url, body) => {
+    const res = await fetch(`${base}/_sim${url}`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`/_sim${url} answered ${res.status}: ${text}`);
+    return text ? JSON.parse(text) : null;
+  };
+  const catalogi = `${base}/catalogi/api/v1`;
+  return {
+    url: base,
+    zakenUrl: `${base}/zaken/api/v1`,
+    documentenUrl: `${base}/documenten/api/v1`,
+    catalogiUrl: catalogi,
+    zaaktypeUrl: `${catalogi}/zaaktypen/${SEED_UUIDS.zaaktype}`,
+    rsin: SIMULATOR_RSIN,
+    faults: {
+      add: (spec) => admin('POST', '/faults', spec),
+      remove: (id) => admin('DELETE', `/faults/${id}`),
+      // Resolves once the listener closed (the answer comes first, then the port refuses).
+      refuseConnections: async (forMs) => {
+        await admin('POST', '/refuse-connections', { forMs });
+        while (await fetch(`${base}/health`).then(() => true, () => false)) await new Promise((r) => setTimeout(r, 10));
+      },
+      listening: up,
+    },
+    snapshot: () => admin('GET', '/state'),
+    async close() {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+    },
+  };
 }
