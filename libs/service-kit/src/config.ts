@@ -39,6 +39,8 @@ export const baseConfigSchema = z.object({
   INTERNAL_IDENTITY_SECRET: z.string().min(32, 'at least 32 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** Prometheus `GET /metrics` on its own port (never the public one); default per service (gateway 9464, then 9465…9469); `off` serves none. */
+  METRICS_PORT: z.union([z.literal('off'), port]).optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
   /** After SIGTERM, readiness answers 503 this long before the server stops accepting (a Kubernetes preStop match). */
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),

@@ -1,8 +1,12 @@
 import { AckPolicy, DeliverPolicy, type ConsumerMessages, type JsMsg } from '@nats-io/jetstream';
+import { Counter, type Registry } from 'prom-client';
+import { acceptCorrelationId, runWithContext } from './context';
 import type { EventSubscription } from './event-bus';
 import type { InProcessEvents } from './in-process-events';
 import type { Logger } from './logger';
 import { ensureStream, type NatsEvents } from './nats';
+import { gaugeCallback, metricsOf } from './telemetry/metrics';
+import { SpanKind, inSpan, traceContextOf } from './telemetry/trace-context';
 
 /** What a handler did with one event: `handled` is acked; `malformed` is dropped (never redelivered). A throw asks for redelivery. */
 export type ConsumeOutcome = 'handled' | 'malformed';
@@ -44,18 +48,28 @@ export class DurableConsumer {
   /** Messages this consumer gave up on since it started (also in each dead-letter log line). */
   deadLetters = 0;
 
-  constructor(private readonly options: DurableConsumerOptions) {}
+  private readonly counters: ReturnType<typeof consumerCounters>;
+
+  constructor(private readonly options: DurableConsumerOptions) {
+    this.counters = consumerCounters(options);
+  }
 
   async start(): Promise<void> {
     const { events } = this.options;
     if (events.transport === 'in-process') {
       this.attached = events.consume(this.options.durable, this.options.filter, async ({ subject, payload }) => {
-        await this.dispatch(subject, payload, null);
+        await this.dispatch(subject, payload, null, undefined);
       });
       this.consuming = true;
       return;
     }
     await this.ensureConsumer(events);
+    const registry = metricsOf(this.options.logger)?.registry;
+    // Lag: what the stream holds for this consumer that it has not acknowledged yet (pending and in flight).
+    if (registry) lagReaders(registry).set(this.options.durable, async () => {
+      const info = await events.jsm.consumers.info(events.stream, this.options.durable);
+      return info.num_pending + info.num_ack_pending;
+    });
     this.loop = this.run(events);
   }
 
@@ -109,15 +123,17 @@ export class DurableConsumer {
     let outcome: ConsumeOutcome;
     // Handlers see subjects as the contracts name them, without the deployment's prefix.
     const subject = msg.subject.slice(events.prefix.length);
+    const deliveries = msg.info.deliveryCount;
+    if (deliveries > 1) this.counters?.redeliveries.inc({ durable: this.options.durable });
     try {
-      outcome = await this.dispatch(subject, msg.string(), msg.seq);
+      outcome = await this.dispatch(subject, msg.string(), msg.seq, msg.headers?.get('traceparent') || undefined);
     } catch (err) {
-      const deliveries = msg.info.deliveryCount;
       const { durable, logger } = this.options;
       if (deliveries >= (this.options.maxDeliver ?? 20)) {
         try {
           await deadLetter(events, durable, subject, msg, err);
           this.deadLetters += 1;
+          this.counters?.deadLetters.inc({ durable });
           logger.error({ err, seq: msg.seq, subject, durable, deliveries, deadLetters: this.deadLetters }, 'event moved to the dead-letter subject after repeated failures');
           msg.term();
         } catch (dlErr) {
@@ -136,11 +152,24 @@ export class DurableConsumer {
     else msg.ack();
   }
 
-  private async dispatch(subject: string, text: string, seq: number | null): Promise<ConsumeOutcome> {
-    const outcome = await this.options.handle(subject, parse(text));
-    // Only where it sits: the payload may carry personal data.
-    if (outcome === 'malformed') this.options.logger.error({ subject, seq, durable: this.options.durable }, 'malformed event dropped');
-    return outcome;
+  /**
+   * Handles one event in the trace and under the correlation id of the request that wrote it (the message's
+   * `traceparent` header, else the envelope's), so its log lines and audit rows tie back to that request.
+   */
+  private async dispatch(subject: string, text: string, seq: number | null, traceparent: string | undefined): Promise<ConsumeOutcome> {
+    const payload = parse(text);
+    const envelope = (typeof payload === 'object' && payload !== null ? payload : {}) as { correlationId?: unknown; traceparent?: unknown };
+    const { durable, logger } = this.options;
+    const correlationId = acceptCorrelationId(envelope.correlationId);
+    return runWithContext({ correlationId }, () =>
+      inSpan(`process ${subject}`, SpanKind.CONSUMER, traceContextOf(traceparent ?? envelope.traceparent), async () => {
+        const outcome = await this.options.handle(subject, payload);
+        // Only where it sits: the payload may carry personal data.
+        if (outcome === 'malformed') logger.error({ subject, seq, durable }, 'malformed event dropped');
+        else logger.info({ subject, seq, durable }, 'event handled');
+        return outcome;
+      }),
+    );
   }
 }
 
@@ -178,4 +207,32 @@ function parse(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Redeliveries and dead letters by durable, on the service's metrics (one counter each, shared by its consumers). */
+function consumerCounters(options: DurableConsumerOptions): { redeliveries: Counter<'durable'>; deadLetters: Counter<'durable'> } | null {
+  const registry = metricsOf(options.logger)?.registry;
+  if (!registry) return null;
+  const counter = (name: string, help: string) =>
+    (registry.getSingleMetric(name) as Counter<'durable'> | undefined) ?? new Counter({ name, help, labelNames: ['durable'] as const, registers: [registry] });
+  return {
+    redeliveries: counter('event_consumer_redeliveries_total', 'Events delivered again after a failed or unacknowledged delivery.'),
+    deadLetters: counter('event_consumer_dead_letters_total', 'Events given up on and moved to the dead-letter subject.'),
+  };
+}
+
+const lagGauges = new WeakMap<Registry, Map<string, () => Promise<number>>>();
+
+/** The lag readers of a service's consumers, read by one gauge labelled by durable. */
+function lagReaders(registry: Registry): Map<string, () => Promise<number>> {
+  let readers = lagGauges.get(registry);
+  if (!readers) {
+    const all = (readers = new Map());
+    lagGauges.set(registry, all);
+    gaugeCallback(registry, 'event_consumer_lag', 'Events not yet handled by a durable consumer (pending and unacknowledged).', async () => {
+      const entries = await Promise.all([...all].map(async ([durable, read]) => [durable, await read().catch(() => null)] as const));
+      return Object.fromEntries(entries.filter((e): e is readonly [string, number] => e[1] !== null));
+    }, 'durable');
+  }
+  return readers;
 }

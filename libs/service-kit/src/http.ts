@@ -6,6 +6,8 @@ import { bareNotFound, problemErrorHandler, sendProblem } from '@register/proble
 import { CORRELATION_HEADER, acceptCorrelationId, runWithContext } from './context';
 import { refuseHostileJson, refuseHostileUrl } from './hostile-input';
 import type { Logger } from './logger';
+import { metricsOf } from './telemetry/metrics';
+import { continueRequestTrace, currentTraceId } from './telemetry/trace-context';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
@@ -65,7 +67,13 @@ export const correlation: RequestHandler = (req, res, next) => {
   const correlationId = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
   res.locals['correlationId'] = correlationId;
   res.setHeader('X-Correlation-Id', correlationId);
-  runWithContext({ correlationId }, next);
+  // W3C Trace Context: the caller's `traceparent` is continued (the gateway starts one when there is none).
+  runWithContext({ correlationId }, () =>
+    continueRequestTrace(req.headers, () => {
+      res.locals['traceId'] = currentTraceId();
+      next();
+    }),
+  );
 };
 
 /** The path and at most 1 KiB of the query: a URL may be 16 KB of whatever a client sent. */
@@ -82,6 +90,7 @@ export function loggableUrl(url: string): string {
  * cost the gateway 8–11 % of its CPU at `warn`); 5xx and aborted responses are errors.
  */
 export function requestLogger(logger: Logger): RequestHandler {
+  const metrics = metricsOf(logger);
   return (req, res, next) => {
     if (req.url.startsWith('/health')) return next();
     const start = performance.now();
@@ -89,6 +98,9 @@ export function requestLogger(logger: Logger): RequestHandler {
     const log = (): void => {
       if (logged) return;
       logged = true;
+      // The route's pattern (bounded), never the raw URL; what no route matched is `unmatched`.
+      const route = req.route ? `${req.baseUrl}${String((req.route as { path: unknown }).path)}` : 'unmatched';
+      metrics?.httpDuration.observe({ method: req.method, route, status_code: res.headersSent ? res.statusCode : 0 }, (performance.now() - start) / 1000);
       // 'close' without 'finish': the client went away (or the response was destroyed) mid-response.
       const aborted = !res.writableFinished;
       // A client that went away is the client's business: warn, with what was known; a 5xx is ours: error.
@@ -97,7 +109,7 @@ export function requestLogger(logger: Logger): RequestHandler {
       // Explicit: the mixin's AsyncLocalStorage store may be gone by the time the response ends.
       const correlationId = res.locals['correlationId'] as string | undefined;
       logger[level](
-        { reqId: correlationId, correlationId, method: req.method, url: loggableUrl(req.originalUrl), statusCode: aborted && !res.headersSent ? null : res.statusCode, responseTime: Math.round(performance.now() - start) },
+        { reqId: correlationId, correlationId, traceId: res.locals['traceId'] as string | undefined, method: req.method, url: loggableUrl(req.originalUrl), statusCode: aborted && !res.headersSent ? null : res.statusCode, responseTime: Math.round(performance.now() - start) },
         aborted ? 'request aborted' : 'request completed',
       );
     };

@@ -1,3 +1,5 @@
+// First: the OpenTelemetry SDK (when OTEL_EXPORTER_OTLP_ENDPOINT is set) must patch express and pg before they load.
+import './telemetry/preload';
 export * from './context';
 export * from './logger';
 export * from './config';
@@ -20,3 +22,4 @@ export * from './operations';
 export * from './service';
 export * from './hostile-input';
 export * from './cached-json';
+export * from './telemetry';

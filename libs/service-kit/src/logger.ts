@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { currentCorrelationId } from './context';
+import { currentTraceId } from './telemetry/trace-context';
 
 export type { Logger };
 
@@ -22,7 +23,8 @@ export function createLogger(service: string, level = 'info', destination?: Dest
     redact: { paths: REDACT_PATHS, remove: true },
     mixin() {
       const correlationId = currentCorrelationId();
-      return correlationId ? { correlationId } : {};
+      const traceId = currentTraceId();
+      return correlationId ? (traceId ? { correlationId, traceId } : { correlationId }) : traceId ? { traceId } : {};
     },
   }, destination);
 }

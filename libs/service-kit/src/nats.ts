@@ -1,8 +1,10 @@
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { context } from '@opentelemetry/api';
+import { connect, headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import type { EventBus, EventMessage, EventSubscription } from './event-bus';
 import { IN_PROCESS_EVENTS_URL, InProcessEvents } from './in-process-events';
 import type { Logger } from './logger';
+import { traceContextOf, traceHeaders } from './telemetry/trace-context';
 
 /** One stream carries every event of the system; subjects are `register.<context>.<event>`. */
 export const STREAM_NAME = 'REGISTER';
@@ -69,12 +71,17 @@ export async function connectEvents(url: string, name: string, logger: Logger, s
     stream: streamName,
     prefix,
     async publish(subject: string, payload: string, msgId: string): Promise<void> {
-      await js.publish(prefix + subject, payload, { msgID: msgId, timeout: 5000 });
+      await js.publish(prefix + subject, payload, { msgID: msgId, timeout: 5000, ...withTraceHeaders() });
     },
     subscribe(subject: string, onMessage: (message: EventMessage) => void): EventSubscription {
       const subscription = nc.subscribe(prefix + subject, {
         callback: (err, msg) => {
-          if (!err) onMessage({ subject: msg.subject.slice(prefix.length), payload: msg.string() });
+          if (err) return;
+          const message = { subject: msg.subject.slice(prefix.length), payload: msg.string() };
+          // A notification continues the trace of the request that caused it (the relay's message headers).
+          const traceparent = msg.headers?.get('traceparent');
+          if (traceparent) context.with(traceContextOf(traceparent, msg.headers?.get('tracestate')), () => onMessage(message));
+          else onMessage(message);
         },
       });
       return { unsubscribe: () => subscription.unsubscribe() };
@@ -121,4 +128,13 @@ export async function ensureStream(jsm: JetStreamManager, target: { name: string
 function isNotFound(err: unknown): boolean {
   const e = err as { code?: unknown; api_error?: { err_code?: number }; message?: string };
   return e?.api_error?.err_code === 10059 || e?.code === '404' || /stream not found/i.test(String(e?.message));
+}
+
+/** The active trace as NATS message headers (`traceparent`, `tracestate`), or nothing outside a trace. */
+function withTraceHeaders(): { headers?: MsgHdrs } {
+  const trace = traceHeaders();
+  if (!trace['traceparent']) return {};
+  const h = headers();
+  for (const [name, value] of Object.entries(trace)) h.set(name, value);
+  return { headers: h };
 }

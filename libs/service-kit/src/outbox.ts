@@ -1,11 +1,14 @@
 import { sql, type ColumnType, type Generated, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
+import type { Registry } from 'prom-client';
 import type { z } from 'zod';
 import type { EventContract } from '@register/contracts';
 import type { EventPublisher } from './event-bus';
 import { newEvent, type EventEnvelope } from './events';
 import { JobLoop, type Job } from './job-loop';
 import type { Logger } from './logger';
+import { gaugeCallback, metricsOf } from './telemetry/metrics';
+import { SpanKind, currentTraceparent, inSpan, traceContextOf } from './telemetry/trace-context';
 
 /** Table every service keeps (created by its own frozen migration). */
 export interface OutboxTable {
@@ -30,6 +33,9 @@ export async function enqueueEvent<DB extends WithOutbox, T extends Record<strin
   correlationId: string | null,
 ): Promise<EventEnvelope<T>> {
   const envelope = newEvent(type, data, correlationId);
+  // The trace travels with the event: the relay puts it in the message headers, the consumer continues it.
+  const traceparent = currentTraceparent();
+  if (traceparent) envelope.traceparent = traceparent;
   const db = trx as unknown as Kysely<WithOutbox>;
   await db.insertInto('outbox').values({ id: envelope.id, subject, envelope: JSON.stringify(envelope) }).execute();
   // NOTIFY is delivered on commit only; the relay also polls, so a lost notification only delays.
@@ -136,7 +142,9 @@ export class OutboxRelay implements Job {
       let failure: unknown = null;
       for (const row of rows) {
         try {
-          await bus.publish(row.subject, JSON.stringify(row.envelope), row.id);
+          const publish = () => bus.publish(row.subject, JSON.stringify(row.envelope), row.id);
+          // Published in the trace the event was written in (the transport puts it in the message headers).
+          await (row.envelope.traceparent ? inSpan(`publish ${row.subject}`, SpanKind.PRODUCER, traceContextOf(row.envelope.traceparent), publish) : publish());
         } catch (err) {
           failure = err;
           break;
@@ -169,5 +177,15 @@ export class OutboxRelay implements Job {
 
 /** The relay as a job of `runService` (every service with an outbox lists it). */
 export function outboxRelay(_ctx: unknown, resources: { database: { db: Kysely<any>; pool: pg.Pool }; events: EventPublisher; logger: Logger }): OutboxRelay { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const registry = metricsOf(resources.logger)?.registry;
+  if (registry) outboxMetrics(registry, resources.database.db);
   return new OutboxRelay({ db: resources.database.db, pool: resources.database.pool, bus: resources.events, logger: resources.logger.child({ subsystem: 'outbox' }) });
+}
+
+/** Events written but not yet published, and how long the oldest has waited: a relay that is stuck shows here. */
+function outboxMetrics(registry: Registry, db: Kysely<WithOutbox>): void {
+  const read = async () =>
+    (await sql<{ backlog: number; age: number | null }>`SELECT count(*)::int AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS age FROM outbox`.execute(db)).rows[0];
+  gaugeCallback(registry, 'outbox_backlog', 'Outbox rows not yet published.', async () => (await read())?.backlog ?? 0);
+  gaugeCallback(registry, 'outbox_oldest_age_seconds', 'Age of the oldest unpublished outbox row (0 when empty).', async () => (await read())?.age ?? 0);
 }

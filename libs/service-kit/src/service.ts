@@ -12,6 +12,7 @@ import { openEventBus, type ServiceEvents } from './nats';
 import { OpenAPIRegistry, generateOpenApi } from './openapi';
 import { describeOperations, operationsRouter, type AnyOperation } from './operations';
 import { KEEP_ALIVE_TIMEOUT_MS, listen } from './runtime';
+import { DEFAULT_METRICS_PORTS, createServiceMetrics, gaugeCallback, poolMetrics, serveMetrics } from './telemetry/metrics';
 
 export interface Closer {
   name: string;
@@ -30,6 +31,8 @@ export interface Built<Ctx> {
   context: Ctx;
   closers?: Closer[];
   readiness?: Record<string, ReadinessCheck>;
+  /** Gauges read at each scrape of `/metrics` (e.g. the case mirror's backlog): name (snake_case) → help and read. */
+  metrics?: Record<string, { help: string; read: () => Promise<number> | number }>;
 }
 
 export interface ServiceDefinition<C extends BaseConfig, DB, Ctx> {
@@ -63,6 +66,8 @@ export interface ServedApp<Ctx = unknown> {
   port: number;
   url: string;
   context: Ctx;
+  /** Where `GET /metrics` answers (METRICS_PORT), or null when it is off or its port was taken. */
+  metricsUrl: string | null;
   /** The ordered shutdown; resolves true when every step succeeded. Idempotent. */
   stop(): Promise<boolean>;
 }
@@ -96,6 +101,7 @@ export function runService<C extends BaseConfig, DB, Ctx>(module: NodeJS.Module,
 async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDefinition<C, DB, Ctx>, env: NodeJS.ProcessEnv, options: StartOptions<Ctx>): Promise<ServedApp<Ctx>> {
   const config = loadConfig(definition.configSchema, env);
   const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const metrics = createServiceMetrics(definition.name, logger);
   const steps: Closer[] = [];
   const closeAll = async (): Promise<boolean> => {
     let clean = true;
@@ -113,12 +119,14 @@ async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDe
   try {
     const database = await openServiceDatabase<DB>(config.DATABASE_URL, logger, definition.migrations, { max: config.DB_POOL_MAX });
     steps.push({ name: 'database', close: () => database.close() });
+    poolMetrics(metrics.registry, database.pool);
     const events = await openEventBus(config.NATS_URL, definition.name, logger, { maxAgeMs: config.EVENTS_MAX_AGE, name: config.EVENTS_STREAM, prefix: config.EVENTS_SUBJECT_PREFIX });
     steps.push({ name: 'events', close: () => events.close() });
     const resources: ServiceResources<DB> = { logger, database, events };
     const built = await definition.buildContext(config, resources);
     // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
     for (const closer of [...(built.closers ?? [])].reverse()) steps.push(closer);
+    for (const [name, gauge] of Object.entries(built.metrics ?? {})) gaugeCallback(metrics.registry, name, gauge.help, gauge.read);
     const context = options.override ? options.override(built.context) : built.context;
     const jobs = (definition.jobs ?? []).map((make) => make(context, resources));
 
@@ -134,6 +142,20 @@ async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDe
     const listener = definition.app
       ? definition.app(context, { readiness, logger })
       : buildServiceApp(definition, context, config, logger, readiness);
+    const metricsPort = config.METRICS_PORT ?? DEFAULT_METRICS_PORTS[definition.name] ?? 'off';
+    const metricsServer = metricsPort === 'off' ? null : await serveMetrics(metrics, metricsPort, config.HOST, logger);
+    if (metricsServer) {
+      // Closed right after the public server and the jobs, before the context.
+      steps.push({
+        name: 'metrics',
+        close: () =>
+          new Promise<void>((resolve) => {
+            metricsServer.server.close(() => resolve());
+            metricsServer.server.closeAllConnections();
+          }),
+      });
+      logger.info({ port: metricsServer.port }, 'metrics listening');
+    }
     const server = http.createServer(listener);
     server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
     const port = await listen(server, config.PORT, config.HOST);
@@ -178,7 +200,8 @@ async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDe
       process.once('SIGTERM', () => onSignal('SIGTERM'));
       process.once('SIGINT', () => onSignal('SIGINT'));
     }
-    return { server, port, url: `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`, context, stop };
+    const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
+    return { server, port, url: `http://${host}:${port}`, metricsUrl: metricsServer ? `http://${host}:${metricsServer.port}/metrics` : null, context, stop };
   } catch (err) {
     await closeAll();
     throw err;

@@ -7,15 +7,16 @@ import { buildIdentityFront } from './identity/identity-front';
 import { checkIdentityConfig, identityConfig } from './identity/identity.config';
 import type { IdentityFront } from './identity/resolve-identity';
 import { auditDenial } from './proxy/audit-denial';
+import { upstreamUrls } from './proxy/replicas';
 import { createUpstreams, type Upstream, type UpstreamName } from './proxy/upstreams';
 
 export const configSchema = baseConfigSchema.extend({
   PORT: baseConfigSchema.shape.PORT.default(8080),
-  APPLICATIONS_URL: z.url().default('http://127.0.0.1:8081'),
-  DOCUMENTS_URL: z.url().default('http://127.0.0.1:8082'),
-  LETTERS_URL: z.url().default('http://127.0.0.1:8083'),
-  REFERENCE_URL: z.url().default('http://127.0.0.1:8084'),
-  AUDIT_URL: z.url().default('http://127.0.0.1:8085'),
+  APPLICATIONS_URL: upstreamUrls('http://127.0.0.1:8081'),
+  DOCUMENTS_URL: upstreamUrls('http://127.0.0.1:8082'),
+  LETTERS_URL: upstreamUrls('http://127.0.0.1:8083'),
+  REFERENCE_URL: upstreamUrls('http://127.0.0.1:8084'),
+  AUDIT_URL: upstreamUrls('http://127.0.0.1:8085'),
   /** Connections from the gateway to each service at most (keep-alive agent). */
   UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).max(1024).default(64),
   /** decisions §15: a service that sends no byte for this long gives a 503 and opens its breaker. */
@@ -43,16 +44,18 @@ export interface Context {
 
 /** The composition root: the identity provider `IDENTITY_PROVIDER` names, one keep-alive proxy per service, and their readiness. */
 export async function buildContext(config: Config, { logger, database, events }: ServiceResources<GatewayDb>): Promise<Built<Context>> {
-  const targets: Record<UpstreamName, string> = {
+  // Each service's copies (comma-separated URLs); the first one answers for the service's description.
+  const replicas: Record<UpstreamName, readonly string[]> = {
     applications: config.APPLICATIONS_URL,
     documents: config.DOCUMENTS_URL,
     letters: config.LETTERS_URL,
     reference: config.REFERENCE_URL,
     audit: config.AUDIT_URL,
   };
+  const targets = Object.fromEntries(Object.entries(replicas).map(([name, urls]) => [name, urls[0]])) as Record<UpstreamName, string>;
   const idempotency = new Idempotency(database.db, logger);
   const upstreams = createUpstreams({
-    targets,
+    targets: replicas,
     logger,
     maxSocketsPerService: config.UPSTREAM_MAX_SOCKETS,
     proxyTimeoutMs: config.PROXY_TIMEOUT_MS,
@@ -60,10 +63,11 @@ export async function buildContext(config: Config, { logger, database, events }:
     onIdempotentResponse: (state, status, headers, body) => idempotency.respond(state, status, headers, body),
     onIdempotentFailure: (state) => idempotency.fail(state),
   });
-  // The gateway is ready when every service behind it is.
+  // The gateway is ready when every service behind it is (one ready copy of it is enough).
   const readiness: Record<string, ReadinessCheck> = {};
-  for (const [name, url] of Object.entries(targets)) {
-    readiness[name] = async () => (await fetch(new URL('/health/ready', url), { signal: AbortSignal.timeout(2000) })).ok;
+  const ready = async (url: string) => (await fetch(new URL('/health/ready', url), { signal: AbortSignal.timeout(2000) })).ok;
+  for (const [name, urls] of Object.entries(replicas)) {
+    readiness[name] = async () => (await Promise.all(urls.map((url) => ready(url).catch(() => false)))).some(Boolean);
   }
   const identityProvider = buildIdentityFront(config, {
     logger,

@@ -40,6 +40,8 @@ export function serviceEnv(
     NATS_URL: infra.natsUrl,
     // Event settings the launcher was given are every service's (one stream, one prefix, one age limit).
     ...passThrough(['EVENTS_STREAM', 'EVENTS_SUBJECT_PREFIX', 'EVENTS_MAX_AGE']),
+    // Tracing export (every service its own spans, to one collector); METRICS_PORT stays each service's default.
+    ...passThrough(['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG']),
     INTERNAL_IDENTITY_SECRET: secret,
     LOG_LEVEL: options.logLevel ?? 'info',
     S3_ENDPOINT: infra.s3.endpoint,

@@ -6,11 +6,13 @@ export interface EventEnvelope<T = Record<string, unknown>> {
   type: string;
   occurredAt: string;
   correlationId: string | null;
+  /** W3C `traceparent` of the request that wrote the event, so that its consumers continue that trace. */
+  traceparent?: string;
   data: T;
 }
 
 export const eventEnvelope = <T extends z.ZodType>(data: T) =>
-  z.object({ id: z.string().min(1), type: z.string(), occurredAt: z.string(), correlationId: z.string().nullable(), data });
+  z.object({ id: z.string().min(1), type: z.string(), occurredAt: z.string(), correlationId: z.string().nullable(), traceparent: z.string().optional().catch(undefined), data });
 
 /** An event a context publishes: its subject, its `type` and the zod schema of its data (consumers validate with it). */
 export interface EventContract<T extends z.ZodType = z.ZodType> {

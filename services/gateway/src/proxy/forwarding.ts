@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@register/authz';
+import { traceHeaders } from '@register/service-kit';
 
 /** Headers of the client that reach a service; identity and correlation headers are the gateway's own. */
 export const FORWARDED_HEADERS = [
@@ -24,6 +25,8 @@ export function forwardedHeaders(
   for (const name of FORWARDED_HEADERS) if (incoming[name] !== undefined) out[name] = incoming[name];
   if (input.passAuthorization && incoming.authorization !== undefined) out.authorization = incoming.authorization;
   out['x-correlation-id'] = input.correlationId;
+  // W3C Trace Context: the client's trace (or the one the gateway started), with the gateway's span as parent.
+  Object.assign(out, traceHeaders());
   out[INTERNAL_IDENTITY_HEADER] = signInternalIdentity(input.secret, { identity: input.identity, service: null, correlationId: input.correlationId });
   return out as IncomingHttpHeaders;
 }

@@ -7,11 +7,13 @@ import type { ServiceName } from '@register/authz';
 import { discardRequestBody, type Logger } from '@register/service-kit';
 import { hashWhileStreaming, idempotencyOf, type IdempotencyState } from '../idempotency/idempotency';
 import { Breaker } from './breaker';
+import { Replicas } from './replicas';
 
 export type UpstreamName = Exclude<ServiceName, 'gateway'>;
 
 export interface UpstreamOptions {
-  targets: Record<UpstreamName, string>;
+  /** Each service's URL, or its copies' URLs: requests go round robin over them. */
+  targets: Record<UpstreamName, string | readonly string[]>;
   logger: Logger;
   /** Upper bound of connections from the gateway to each service. */
   maxSocketsPerService: number;
@@ -97,9 +99,13 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
     // Keep-alive with a bound: without an agent every request opens (and closes) a connection.
     // The idle timeout stays below the services' keepAliveTimeout (65 s) so a reused socket is never one the service just closed.
     const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSocketsPerService, maxFreeSockets: options.maxSocketsPerService, timeout: 30_000 });
-    const breaker = new Breaker(name, options.targets[name], options.logger);
+    const target = options.targets[name];
+    const replicas = new Replicas(typeof target === 'string' ? [target] : target);
+    const breaker = new Breaker(name, replicas.urls[0]!, options.logger);
     const onError = (err: Error, req: http.IncomingMessage, res: http.ServerResponse | Socket) => {
-      options.logger.warn({ err: { message: err.message, code: (err as NodeJS.ErrnoException).code }, upstream: name }, 'upstream failed');
+      const code = (err as NodeJS.ErrnoException).code;
+      options.logger.warn({ err: { message: err.message, code }, upstream: name }, 'upstream failed');
+      if (code === 'ECONNREFUSED' || code === 'ECONNRESET') replicas.refused(req);
       // Only the gateway's own idle timeout opens the breaker: a reset or a refusal is quick to answer anyway.
       if (timedOut.has(req)) breaker.tripped();
       const response = res as Response;
@@ -110,7 +116,7 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
     };
     const streamIdle = options.streamIdleTimeoutMs ?? 30_000;
     const timedOut = new WeakSet<http.IncomingMessage>();
-    const common = { target: options.targets[name], agent, changeOrigin: true, xfwd: false };
+    const common = { target: replicas.urls[0], router: (req: http.IncomingMessage) => replicas.pick(req), agent, changeOrigin: true, xfwd: false };
     const onProxyReq = (proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse) => {
       abandonUnreadBody(proxyReq, req, res);
       // No byte from the service (or, for an upload, to it) for so long: the service is stuck, not slow.

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { ROOT_CONTEXT, SpanKind, TraceFlags, context, propagation, trace, type Context, type Span } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+
+export { SpanKind };
+
+/**
+ * W3C Trace Context through requests, the outbox and events, with or without the OpenTelemetry SDK. Without
+ * it (no OTLP endpoint) the API is a no-op; a context manager and the W3C propagator of our own keep one trace
+ * id from the gateway through every service and event into the log lines. With it, the SDK registers its own
+ * first (see tracing.ts) and these registrations are refused, which is what we want.
+ */
+export function installTraceContext(): void {
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+}
+
+const tracer = () => trace.getTracer('@register/service-kit');
+const newId = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/**
+ * A span of our own under `parent`: the SDK's when it records, otherwise a non-recording one with a fresh
+ * span id under the parent's trace (a fresh trace when there is none), so every hop has its own id.
+ */
+function startSpan(name: string, kind: SpanKind, parent: Context): Span {
+  const span = tracer().startSpan(name, { kind }, parent);
+  if (span.isRecording()) return span;
+  const from = trace.getSpanContext(parent);
+  return trace.wrapSpanContext({ traceId: from?.traceId ?? newId(16), spanId: newId(8), traceFlags: from?.traceFlags ?? TraceFlags.SAMPLED });
+}
+
+/** Runs `fn` in a span of its own under `parent`, ended when `fn` settles. */
+export async function inSpan<T>(name: string, kind: SpanKind, parent: Context, fn: () => Promise<T>): Promise<T> {
+  const span = startSpan(name, kind, parent);
+  try {
+    return await context.with(trace.setSpan(parent, span), fn);
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * Continues the trace of an incoming request (its `traceparent`, or a new one) for `next`. When the SDK's
+ * HTTP instrumentation has done so already, its server span is active and stays.
+ */
+export function continueRequestTrace<T>(headers: Record<string, string | string[] | undefined>, next: () => T): T {
+  if (trace.getSpanContext(context.active())) return next();
+  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  return context.with(trace.setSpan(parent, startSpan('request', SpanKind.SERVER, parent)), next);
+}
+
+/** The context a stored or received `traceparent` (and `tracestate`) names; the root context without one. */
+export function traceContextOf(traceparent: unknown, tracestate?: unknown): Context {
+  if (typeof traceparent !== 'string') return ROOT_CONTEXT;
+  const carrier: Record<string, string> = { traceparent };
+  if (typeof tracestate === 'string') carrier['tracestate'] = tracestate;
+  return propagation.extract(ROOT_CONTEXT, carrier);
+}
+
+/** `traceparent` (and `tracestate`) of the active span, for a request or a message to another service. */
+export function traceHeaders(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier;
+}
+
+/** The active span's `traceparent`, or undefined outside any trace. */
+export function currentTraceparent(): string | undefined {
+  return traceHeaders()['traceparent'];
+}
+
+/** The active trace id (for log lines), or undefined outside any trace. */
+export function currentTraceId(): string | undefined {
+  return trace.getSpanContext(context.active())?.traceId;
+}

@@ -1,0 +1,109 @@
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { Client as S3Client } from 'minio';
+import pg from 'pg';
+import { freePort } from '@register/embedded';
+import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
+import { natsUrl, removeDurableConsumers, testS3 } from '@register/testkit';
+
+const root = path.resolve(__dirname, '..', '..', '..', '..');
+
+/** A collector stand-in: accepts OTLP/HTTP posts and keeps their bodies. */
+export interface Collector {
+  url: string;
+  bodies: string[];
+  close(): Promise<void>;
+}
+
+export async function startCollector(): Promise<Collector> {
+  const bodies: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') bodies.push(Buffer.concat(chunks).toString());
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, bodies, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+export interface TracedSystem {
+  gateway: string;
+  url(service: Service): string;
+  metricsUrl(service: Service): string;
+  /** The JSON log lines a service wrote so far. */
+  logLines(service: Service): Record<string, unknown>[];
+  close(): Promise<void>;
+}
+
+/**
+ * The six services as processes (built dist) at LOG_LEVEL info, each with its own METRICS_PORT, on databases,
+ * durable consumers and a bucket of their own; `env` adds settings per service (OTEL_EXPORTER_OTLP_ENDPOINT).
+ */
+export async function startTracedSystem(env: Partial<Record<Service, Record<string, string>>> = {}): Promise<TracedSystem> {
+  const s3 = testS3();
+  const prefix = `tel_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+  const infra: Infrastructure = {
+    postgresUrl: process.env['TEST_PG_URL'] as string,
+    natsUrl: natsUrl(),
+    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: `documents-${prefix.replace(/_/g, '-')}` },
+    embedded: [],
+    stop: async () => undefined,
+  };
+  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
+  const metricsPorts = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
+  const consumers = { audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` }, letters: { APPLICATION_EVENTS_CONSUMER: `letters_${prefix}` } } as Partial<Record<Service, Record<string, string>>>;
+  const extraEnv = Object.fromEntries(SERVICES.map((s) => [s, { METRICS_PORT: String(metricsPorts[s]), ...consumers[s], ...env[s] }]));
+  const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-telemetry-'));
+  const system = new System({ root, infra, ports, databasePrefix: prefix, logDir, logLevel: 'info', extraEnv });
+  const cleanUp = async () => {
+    const client = new pg.Client({ connectionString: infra.postgresUrl });
+    await client.connect();
+    for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
+    await client.end();
+    await removeBucket(infra.s3.bucket);
+    await removeDurableConsumers(infra.natsUrl, Object.values(consumers).flatMap((c) => Object.values(c ?? {})));
+    rmSync(logDir, { recursive: true, force: true });
+  };
+  try {
+    await system.startAll();
+  } catch (err) {
+    await system.stopAll();
+    // The failing service's own words, before its log goes with the rest.
+    const logs = SERVICES.map((s) => `${s}: ${(existsSync(path.join(logDir, `${s}.log`)) ? readFileSync(path.join(logDir, `${s}.log`), "utf8") : "").slice(-1500)}`).join('\n');
+    await cleanUp();
+    throw Object.assign(new Error(`${(err as Error).message}\n${logs}`), { cause: err });
+  }
+  return {
+    gateway: system.url('gateway'),
+    url: (service) => system.url(service),
+    metricsUrl: (service) => `http://127.0.0.1:${metricsPorts[service]}/metrics`,
+    logLines: (service) =>
+      readFileSync(path.join(logDir, `${service}.log`), 'utf8')
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    async close() {
+      await system.stopAll();
+      await cleanUp();
+    },
+  };
+}
+
+async function removeBucket(bucket: string): Promise<void> {
+  const s3 = testS3();
+  const endpoint = new URL(s3.endpoint);
+  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
+  if (!(await client.bucketExists(bucket).catch(() => false))) return;
+  const keys: string[] = [];
+  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
+  if (keys.length > 0) await client.removeObjects(bucket, keys);
+  await client.removeBucket(bucket);
+}
