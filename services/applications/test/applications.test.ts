@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { cursorOf, insertSubmitted, ordered, pageThrough, subMillisecondRows } from './support/list-rows';
 import { as, startWorld, type World } from './support/setup';
 
@@ -7,6 +8,15 @@ beforeAll(async () => {
   world = await startWorld();
 });
 afterAll(() => world.close());
+
+/** 1001 submitted applications of `owner`, a second apart from `from` (one statement); their ids oldest first. */
+async function insertThousandAndOne(world: World, owner: string, from: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string; created_at: Date }>`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at, submitted_at)
+    SELECT gen_random_uuid(), ${owner}, 'intake', 'Ingediend', '[]'::jsonb, t, t, t
+    FROM (SELECT ${from}::timestamptz + n * interval '1 second' AS t FROM generate_series(1, 1001) AS n) AS s
+    RETURNING id, created_at`.execute(world.apps.db);
+  return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime()).map((r) => r.id);
+}
 
 const summaryKeys = ['createdAt', 'documentIds', 'id', 'owner', 'status', 'submittedAt', 'type', 'updatedAt'];
 const detailKeys = ['createdAt', 'documentIds', 'draft', 'id', 'status', 'submittedAt', 'type', 'updatedAt'];
@@ -96,6 +106,24 @@ describe('GET /api/v1/applications', () => {
     const page2 = await me.get(link.slice(1, link.indexOf('>')));
     expect(page2.body.map((a: { id: string }) => a.id)).toEqual([older.id]);
     expect(page2.headers.get('link')).toBeNull();
+  });
+
+  it('when no limit is sent and the caller has 1001 applications, then 1000 come back with a Link to the last one (decisions §14)', async () => {
+    const me = as.practitioner(world);
+    const ids = await insertThousandAndOne(world, me.subject, '2004-01-01T00:00:00Z');
+    try {
+      const first = await me.get('/api/v1/applications');
+      expect(first.status).toBe(200);
+      // Newest first: the 1000 newest, then the oldest one on the next page.
+      expect(first.body.map((a: { id: string }) => a.id)).toEqual([...ids].reverse().slice(0, 1000));
+      const link = first.headers.get('link');
+      expect(link).toMatch(/^<\/api\/v1\/applications\?cursor=[^>]+>; rel="next"$/);
+      const rest = await me.get(link!.slice(1, link!.indexOf('>')));
+      expect(rest.body.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
+      expect(rest.headers.get('link')).toBeNull();
+    } finally {
+      await sql`DELETE FROM applications WHERE owner = ${me.subject}`.execute(world.apps.db);
+    }
   });
 
   it('when limit is out of range, then 400', async () => {

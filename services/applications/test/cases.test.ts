@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { applications, auditEvent } from '@register/contracts';
+import { sql } from 'kysely';
 import type { EventEnvelope } from '@register/service-kit';
 import { asUser, eventually, practitioner, uniqueSubject } from '@register/testkit';
 import { insertSubmitted, ordered, pageThrough, subMillisecondRows } from './support/list-rows';
@@ -14,6 +15,15 @@ beforeAll(async () => {
   await world.apps.events.nc.flush();
 });
 afterAll(() => world.close());
+
+/** 1001 submitted applications of `owner`, a second apart from `from` (one statement); their ids oldest first. */
+async function insertThousandAndOne(world: World, owner: string, from: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string; created_at: Date }>`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at, submitted_at)
+    SELECT gen_random_uuid(), ${owner}, 'intake', 'Ingediend', '[]'::jsonb, t, t, t
+    FROM (SELECT ${from}::timestamptz + n * interval '1 second' AS t FROM generate_series(1, 1001) AS n) AS s
+    RETURNING id, created_at`.execute(world.apps.db);
+  return rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime()).map((r) => r.id);
+}
 
 async function submitted(world: World) {
   const me = as.practitioner(world);
@@ -100,6 +110,23 @@ describe('GET /api/v1/werkvoorraad', () => {
     const items = await pageThrough<{ id: string }>(as.beoordelaar(world), '/api/v1/werkvoorraad?limit=2');
 
     expect(items.map((i) => i.id).filter((id) => ours.has(id))).toEqual(ordered(rows, 'asc'));
+  });
+
+  it('when no limit is sent and 1001 are waiting, then 1000 come back with a Link (decisions §14)', async () => {
+    const owner = uniqueSubject();
+    // Older than every other row here, so they fill the first page; removed again so other tests see their own.
+    const ids = await insertThousandAndOne(world, owner, '1990-01-01T00:00:00Z');
+    try {
+      const first = await as.beoordelaar(world).get('/api/v1/werkvoorraad');
+      expect(first.status).toBe(200);
+      expect(first.body.map((a: { id: string }) => a.id)).toEqual(ids.slice(0, 1000));
+      expect(first.headers.get('link')).toMatch(/^<\/api\/v1\/werkvoorraad\?cursor=[^>]+>; rel="next"$/);
+      const cases = await as.admin(world).get('/api/v1/admin/cases');
+      expect(cases.body.map((a: { id: string }) => a.id)).toEqual(ids.slice(0, 1000));
+      expect(cases.headers.get('link')).toMatch(/^<\/api\/v1\/admin\/cases\?cursor=[^>]+>; rel="next"$/);
+    } finally {
+      await sql`DELETE FROM applications WHERE owner = ${owner}`.execute(world.apps.db);
+    }
   });
 
   it('when the caller lacks CanBeoordelen, then 403; without identity 401', async () => {

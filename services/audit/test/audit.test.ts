@@ -116,6 +116,25 @@ describe('GET /api/v1/admin/audit', () => {
     expect((await get(`/api/v1/admin/audit?limit=2&cursor=${cursor}`)).status).toBe(200);
   });
 
+  it('when no limit is sent and 1001 rows match, then 1000 come back with a Link to the last one (decisions §14)', async () => {
+    const correlationId = corr();
+    await sql`INSERT INTO authz_audit (event_id, at, action, resource, decision, role, correlation_id, service)
+      SELECT gen_random_uuid(), '2026-11-22T12:00:00Z'::timestamptz + n * interval '1 millisecond', 'flag:set', 'row/' || n, 'allow', 'admin', ${correlationId}, 'test'
+      FROM generate_series(1, 1001) AS n`.execute(h.db);
+
+    const first = await get(`/api/v1/admin/audit?correlationId=${correlationId}`);
+    expect(first.status).toBe(200);
+    const rows = (await first.json()) as Array<{ resource: string }>;
+    expect(rows).toHaveLength(1000);
+    expect(rows[0]?.resource).toBe('row/1001');
+    const link = first.headers.get('link');
+    expect(link).toMatch(/^<\/api\/v1\/admin\/audit\?correlationId=[^&]+&cursor=[^>]+>; rel="next"$/);
+    const rest = await get(link!.slice(1, link!.indexOf('>')));
+    expect(((await rest.json()) as Array<{ resource: string }>).map((r) => r.resource)).toEqual(['row/1']);
+    expect(rest.headers.get('link')).toBeNull();
+    await sql`DELETE FROM authz_audit WHERE correlation_id = ${correlationId}`.execute(h.db);
+  });
+
   it('when the limit equals the remaining rows, then no Link is sent', async () => {
     const correlationId = corr();
     for (let i = 0; i < 2; i++) await publish(h, auditEvent({ correlationId }));
