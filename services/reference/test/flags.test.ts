@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { asUser, eventually, practitioner } from '@register/testkit';
 import { startReference, type Harness } from './support/harness';
 
@@ -86,6 +87,45 @@ describe('PUT /api/v1/admin/flags/:key', () => {
     const body = (await res.json()) as { errors: Array<{ field: string }> };
     expect(body.errors[0]?.field).toBe('enabled');
     expect(await enabled(FLAG)).toBe(true);
+  });
+});
+
+describe('GET /api/v1/flags paged (decisions §14)', () => {
+  const list = (query: string) => fetch(`${h.url}/api/v1/flags${query}`, { headers: admin() });
+  // Two more flags of this file's own database, so there is more than one page; removed again afterwards.
+  beforeAll(async () => {
+    await sql`INSERT INTO feature_flag (key, description, enabled) VALUES ('t-paging-a', 'test', true), ('t-paging-b', 'test', false)`.execute(h.context.db);
+    await h.context.snapshot.reload();
+  });
+  afterAll(async () => {
+    await sql`DELETE FROM feature_flag WHERE key LIKE 't-paging-%'`.execute(h.context.db);
+    await h.context.snapshot.reload();
+  });
+
+  it('when limit and cursor are used, then the flags come a page at a time with Link rel="next", each once', async () => {
+    const all = (await (await list('')).json()) as Array<{ key: string }>;
+    const paged: Array<{ key: string }> = [];
+    let next: string | null = '?limit=1';
+    let pages = 0;
+    while (next !== null) {
+      const res: Response = await list(next);
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as Array<{ key: string }>;
+      expect(page.length).toBeLessThanOrEqual(1);
+      paged.push(...page);
+      pages += 1;
+      const link = res.headers.get('link');
+      next = link ? (/^<\/api\/v1\/flags(\?[^>]+)>; rel="next"$/.exec(link)?.[1] ?? 'malformed Link') : null;
+    }
+    expect(all.length).toBe(3);
+    expect(paged).toEqual(all);
+    expect(pages).toBe(all.length);
+  });
+
+  it.each([['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=x', 'limit'], ['cursor=garbage', 'cursor']])('when %s, then 400 naming %s', async (query, field) => {
+    const res = await list(`?${query}`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([field]);
   });
 });
 

@@ -56,6 +56,30 @@ describe('GET /api/v1/stamdata', () => {
   });
 });
 
+describe('GET /api/v1/stamdata paged (decisions §14)', () => {
+  it('when limit and cursor are used, then the tables come a page at a time with Link rel="next", each once', async () => {
+    const all = ((await (await get('/api/v1/stamdata')).json()) as Array<{ id: string }>).map((t) => t.id);
+    const paged: string[] = [];
+    let next: string | null = '/api/v1/stamdata?limit=3';
+    while (next !== null) {
+      const res: Response = await get(next);
+      expect(res.status).toBe(200);
+      const page = ((await res.json()) as Array<{ id: string }>).map((t) => t.id);
+      expect(page.length).toBeLessThanOrEqual(3);
+      paged.push(...page);
+      const link = res.headers.get('link');
+      next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? 'malformed Link') : null;
+    }
+    expect(paged).toEqual(all);
+  });
+
+  it.each([['limit=0', 'limit'], ['limit=1001', 'limit'], ['cursor=garbage', 'cursor']])('when %s, then 400 naming %s', async (query, field) => {
+    const res = await get(`/api/v1/stamdata?${query}`);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([field]);
+  });
+});
+
 describe('GET /api/v1/stamdata/:table', () => {
   it('when peildatum is the first day of a validity period, then the row is included (vanaf inclusive)', async () => {
     expect(await codes('2027-01-01')).toContain('gz-opleiding-psytrec');

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { reference } from '@register/contracts';
-import { currentCorrelationId, defineOperation, sendCached } from '@register/service-kit';
+import { currentCorrelationId, defineOperation, pageQuery, sendCached } from '@register/service-kit';
 import type { Context } from '../context';
+import { pageOf } from '../snapshot/page-of';
 import { FeatureFlag, FlagParams, SetFeatureFlagRequest } from './flags.schemas';
 import { requireFlag, setFlag } from './set-flag';
 
@@ -9,9 +10,12 @@ const listFeatureFlags = defineOperation({
   rule: reference.routes.flags,
   operationId: 'listFeatureFlags',
   summary: 'List the feature flags',
-  description: 'Every feature flag and whether it is on. `herregistratie-aanvragen` gates applying for herregistratie. Answers carry a strong `ETag`; `If-None-Match` with the current ETag gives 304.',
+  description:
+    'Every feature flag and whether it is on. `herregistratie-aanvragen` gates applying for herregistratie. Answers carry a strong `ETag`; `If-None-Match` with the current ETag gives 304. Paged with `limit` (1–1000) and `cursor` like every list; `Link: rel="next"` names the next page while flags remain.',
+  query: pageQuery,
   responses: { 200: z.array(FeatureFlag), 304: null },
-  handle: (ctx: Context, { req, res }) => sendCached(req, res, ctx.snapshot.featureFlags(), 'no-store'),
+  handle: (ctx: Context, { query, req, res }) =>
+    query.limit === undefined && query.cursor === undefined ? sendCached(req, res, ctx.snapshot.featureFlags(), 'no-store') : pageOf(ctx.snapshot.featureFlagList(), (f) => f.key, query, req.originalUrl),
 });
 
 const setFeatureFlag = defineOperation({

@@ -2,8 +2,10 @@ import type { Kysely } from 'kysely';
 import { NotFoundError, validationError } from '@register/problem';
 import { cachedJson as cached, isValidDate, type CachedBody } from '@register/service-kit';
 import type { ReferenceDb } from '../database';
-import { listFlags } from '../flags/flags.repository';
+import { listFlags, type FlagRow } from '../flags/flags.repository';
 import { listAllRows, listTables, type StamdataTableRow } from '../stamdata/stamdata.repository';
+
+type TableSummary = Pick<StamdataTableRow, 'id' | 'label' | 'columns' | 'temporal'>;
 
 interface TableData extends StamdataTableRow {
   rows: Array<{ data: Record<string, unknown>; geldigVanaf: string | null; geldigTot: string | null }>;
@@ -20,7 +22,9 @@ const MAX_CACHED_BODIES = 512;
 export class ReferenceSnapshot {
   private tables = new Map<string, TableData>();
   private summaries: CachedBody = cached([]);
+  private summaryList: TableSummary[] = [];
   private flags: CachedBody = cached([]);
+  private flagList: FlagRow[] = [];
   private bodies = new Map<string, CachedBody>();
 
   constructor(private readonly db: Kysely<ReferenceDb>) {}
@@ -31,7 +35,9 @@ export class ReferenceSnapshot {
     const next = new Map<string, TableData>(tables.map((t) => [t.id, { ...t, rows: [] }]));
     for (const r of rows) next.get(r.table_id)?.rows.push({ data: r.data, geldigVanaf: r.geldig_vanaf, geldigTot: r.geldig_tot });
     this.tables = next;
-    this.summaries = cached(tables.map(({ id, label, columns, temporal }) => ({ id, label, columns, temporal })));
+    this.summaryList = tables.map(({ id, label, columns, temporal }) => ({ id, label, columns, temporal }));
+    this.summaries = cached(this.summaryList);
+    this.flagList = flags;
     this.flags = cached(flags);
     this.bodies = new Map();
   }
@@ -40,8 +46,17 @@ export class ReferenceSnapshot {
     return this.summaries;
   }
 
+  /** The same as objects, for a page of them (decisions §14). */
+  tableSummaryList(): readonly TableSummary[] {
+    return this.summaryList;
+  }
+
   featureFlags(): CachedBody {
     return this.flags;
+  }
+
+  featureFlagList(): readonly FlagRow[] {
+    return this.flagList;
   }
 
   /**

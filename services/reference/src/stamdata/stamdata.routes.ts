@@ -1,16 +1,20 @@
 import { z } from 'zod';
 import { reference } from '@register/contracts';
-import { defineOperation, sendCached, todayInAmsterdam } from '@register/service-kit';
+import { defineOperation, pageQuery, sendCached, todayInAmsterdam } from '@register/service-kit';
 import type { Context } from '../context';
+import { pageOf } from '../snapshot/page-of';
 import { StamdataQuery, StamdataTable, StamdataTableSummary, TableParams } from './stamdata.schemas';
 
 const listStamdataTables = defineOperation({
   rule: reference.routes.stamdataTables,
   operationId: 'listStamdataTables',
   summary: 'List the reference tables',
-  description: 'Every stamdata table with its columns (`type` is `string`, `integer`, `boolean`, `date`, `enum` or `ref:<table>.<column>`) and whether it has valid time.',
+  description:
+    'Every stamdata table with its columns (`type` is `string`, `integer`, `boolean`, `date`, `enum` or `ref:<table>.<column>`) and whether it has valid time. Paged with `limit` (1–1000) and `cursor` like every list; `Link: rel="next"` names the next page while tables remain.',
+  query: pageQuery,
   responses: { 200: z.array(StamdataTableSummary) },
-  handle: (ctx: Context, { req, res }) => sendCached(req, res, ctx.snapshot.tableSummaries(), 'revalidate'),
+  handle: (ctx: Context, { query, req, res }) =>
+    query.limit === undefined && query.cursor === undefined ? sendCached(req, res, ctx.snapshot.tableSummaries(), 'revalidate') : pageOf(ctx.snapshot.tableSummaryList(), (t) => t.id, query, req.originalUrl),
 });
 
 const getStamdataTable = defineOperation({
