@@ -53,6 +53,7 @@ export interface Context {
   sharedSubject: string;
   newId: () => string;
   briefWrites: BriefWriteQueue;
+  knownBriefs: Set<string>;
 }
 
 /** The composition root: the shipped passages and letterheads are added (never overwritten) at every start. */
@@ -80,6 +81,7 @@ export async function buildContext(config: Config, { logger, database, events }:
       sharedSubject: config.SHARED_BRIEF_SUBJECT,
       newId: randomUUID,
       briefWrites: new BriefWriteQueue(),
+      knownBriefs: new Set(),
     },
     closers: [{ name: 'pdf-workers', close: () => pdf.close() }],
   };

@@ -8,6 +8,8 @@ import { findBrief, findBriefId, type BriefAddress, type StoredBrief } from './b
 export interface BriefDeps extends CreateBriefDeps {
   /** The practitioner whose demo case the shared working brief is about (decisions §10: `900000001`). */
   sharedSubject: string;
+  /** Briefs found once (by referentie, '' for the shared one): a brief is never deleted, so a write need not ask again. */
+  knownBriefs: Set<string>;
 }
 
 /** The shared working brief is written on first use from the demo case's context, which the applications service gives once. */
@@ -27,8 +29,11 @@ export function requireBrief(deps: BriefDeps, address: BriefAddress): Promise<St
 }
 
 /** Only that the brief exists (the 404 a write answers before it looks at the body); the write reads it under lock. */
-export function requireBriefExists(deps: BriefDeps, address: BriefAddress): Promise<string> {
-  return orCreateShared(deps, address, () => findBriefId(deps.db, address));
+export async function requireBriefExists(deps: BriefDeps, address: BriefAddress): Promise<void> {
+  const key = address.referentie ?? '';
+  if (deps.knownBriefs.has(key)) return;
+  await orCreateShared(deps, address, () => findBriefId(deps.db, address));
+  deps.knownBriefs.add(key);
 }
 
 export function viewOf(deps: BriefDeps, brief: StoredBrief, identity: Identity | null): BriefView {
