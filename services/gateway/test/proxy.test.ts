@@ -259,7 +259,7 @@ describe('streaming proxy', () => {
     let closedAfter = -1;
     const req = http.request(`${gateway.url}/api/v1/uploads`, { method: 'POST', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': String(1024 * MIB) } });
     req.on('error', () => undefined);
-    req.on('close', () => (closedAfter = sent));
+    const closed = new Promise<void>((resolve) => req.on('close', () => resolve(void (closedAfter = sent))));
     const send = () =>
       new Promise<void>((resolve) => {
         sent += MIB;
@@ -271,7 +271,8 @@ describe('streaming proxy', () => {
     res.resume();
     while (sent < 48 * MIB) await send();
     expect(closedAfter).toBe(-1);
-    while (closedAfter === -1 && sent < 160 * MIB) await Promise.race([send(), new Promise((resolve) => setTimeout(resolve, 200))]);
+    // Written until the gateway cuts the connection: each write, or the close itself, moves the loop on.
+    while (closedAfter === -1 && sent < 160 * MIB) await Promise.race([send(), closed]);
     expect(closedAfter).toBeGreaterThan(64 * MIB);
     expect(closedAfter).toBeLessThan(160 * MIB);
     agent.destroy();

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client as S3Client } from 'minio';
 import { asUser, natsUrl, practitioner, removeDurableConsumers, startNeighbour, testS3, type Neighbour } from '@register/testkit';
 
 /** The reference service, spawned from its build (`npx turbo run build` after changing it). */
@@ -38,12 +39,13 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
   const s3 = testS3();
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'applications-docs-'));
   const consumer = `documents_${randomUUID().slice(0, 8)}`;
+  const bucket = `applications-${randomUUID().slice(0, 8)}`;
   const documents = await startNeighbour('documents', {
     env: {
       S3_ENDPOINT: s3.endpoint,
       S3_ACCESS_KEY: s3.accessKey,
       S3_SECRET_KEY: s3.secretKey,
-      S3_BUCKET: `applications-${randomUUID().slice(0, 8)}`,
+      S3_BUCKET: bucket,
       UPLOAD_TMP_DIR: tmpDir,
       SWEEP_INTERVAL_MS: String(3600_000),
       SWEEP_MIN_AGE_MS: String(3600_000),
@@ -78,7 +80,20 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
     async close() {
       await close();
       await removeDurableConsumers(natsUrl(), [consumer]);
+      await removeBucket(bucket);
       rmSync(tmpDir, { recursive: true, force: true });
     },
   });
+}
+
+/** Removes a bucket of the test S3 endpoint with every object in it, so a run leaves no bucket behind. */
+async function removeBucket(bucket: string): Promise<void> {
+  const s3 = testS3();
+  const endpoint = new URL(s3.endpoint);
+  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
+  if (!(await client.bucketExists(bucket).catch(() => false))) return;
+  const keys: string[] = [];
+  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
+  if (keys.length > 0) await client.removeObjects(bucket, keys);
+  await client.removeBucket(bucket);
 }
