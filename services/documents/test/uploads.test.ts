@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { asService, asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
+import { asService, asUser, caseHandler, eventually, practitioner, startNeighbour, uniqueSubject, type Neighbour } from '@register/testkit';
 import { LARGEST_UPLOAD_BYTES } from '../src/uploads/categories';
 import { MIB, pdf, png, startDocuments, svg, upload, type Harness } from './support/harness';
 
@@ -250,5 +250,47 @@ describe('POST /api/v1/uploads', () => {
     expect(closedAfter).toBeLessThan(60 * MIB);
     expect(h.tmpFiles()).toEqual([]);
     agent.destroy();
+  });
+});
+
+describe('POST /api/v1/uploads into a single category of an application (decisions §6, §15)', () => {
+  // The documents service asks the applications service (a real process of its own) whose Concept an id names.
+  let applications: Neighbour;
+  let withApplications: Harness;
+  beforeAll(async () => {
+    applications = await startNeighbour('applications', { env: { REFERENCE_URL: 'http://127.0.0.1:9', DOCUMENTS_URL: 'http://127.0.0.1:9' } });
+    withApplications = await startDocuments({ APPLICATIONS_URL: applications.url });
+  });
+  afterAll(async () => {
+    await withApplications?.close();
+    await applications?.close();
+  });
+
+  const conceptOf = async (subject: string): Promise<string> => {
+    const res = await fetch(`${applications.url}/api/v1/applications`, { method: 'POST', headers: { ...asUser(practitioner(subject)), 'content-type': 'application/json' }, body: JSON.stringify({ type: 'intake' }) });
+    expect(res.status).toBe(201);
+    return ((await res.json()) as { id: string }).id;
+  };
+  const diploma = (subject: string, applicationId: string) =>
+    upload(withApplications, practitioner(subject), { wizardId: 'intake', categoryId: 'diploma', applicationId, file: { bytes: pdf(), name: 'd.pdf', type: 'application/pdf' } });
+
+  // Unknown ids and another owner's Concept: upload-target.test.ts.
+  it('when it is not an application id at all, then 400 naming applicationId and nothing is stored', async () => {
+    const keys = await withApplications.objectKeys();
+    const rows = await withApplications.rowCount();
+    const res = await diploma(uniqueSubject(), 'app-1');
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors.map((e: { field: string }) => e.field)).toEqual(['applicationId']);
+    expect([await withApplications.objectKeys(), await withApplications.rowCount()]).toEqual([keys, rows]);
+  });
+
+  it("when it is the caller's own Concept, then 201, and that application is a slot of its own: a second diploma there is 409", async () => {
+    const subject = uniqueSubject();
+    const applicationId = await conceptOf(subject);
+    expect((await upload(withApplications, practitioner(subject), { wizardId: 'intake', categoryId: 'diploma', file: { bytes: pdf(), name: 'd.pdf' } })).status).toBe(201);
+    const first = await diploma(subject, applicationId);
+    expect(first.status).toBe(201);
+    expect((await first.json()).applicationId).toBe(applicationId);
+    expect((await diploma(subject, applicationId)).status).toBe(409);
   });
 });
