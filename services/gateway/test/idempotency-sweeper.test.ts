@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { startService, type TestService } from '@register/testkit';
+import { startNeighbour, startService, type Neighbour, type TestService } from '@register/testkit';
 import type { Context } from '../src/context';
 import { idempotencySweeper } from '../src/idempotency/idempotency-sweeper';
 import { start } from '../src/main';
@@ -28,5 +29,47 @@ describe('the idempotency sweeper', () => {
 
     const keys = await h.context.db.selectFrom('idempotency_record').select('idempotency_key').orderBy('idempotency_key').execute();
     expect(keys.map((k) => k.idempotency_key)).toEqual(['live']);
+  });
+});
+
+describe('Idempotency-Key expiry (decisions §13: a kept answer lives 24 hours)', () => {
+  // The gateway's clock is the context's: set here, so "24 hours later" takes no 24 hours.
+  let now = Date.now();
+  let reference: Neighbour;
+  let gateway: TestService<Context>;
+  beforeAll(async () => {
+    reference = await startNeighbour('reference');
+    gateway = await startService(start, { name: 'gateway', env: { REFERENCE_URL: reference.url }, override: (ctx: Context) => ({ ...ctx, clock: { now: () => new Date(now) } }) });
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await reference?.close();
+  });
+
+  const put = (key: string, enabled: boolean) =>
+    fetch(`${gateway.url}/api/v1/admin/flags/herregistratie-aanvragen`, {
+      method: 'PUT',
+      headers: { 'X-Subject': '900000003', 'X-Role': 'admin', 'content-type': 'application/json', 'Idempotency-Key': key },
+      body: JSON.stringify({ enabled }),
+    });
+
+  it('when 24 hours have passed on the gateway clock, then the key is free again: another body runs instead of 422; a millisecond before, the first answer still holds', async () => {
+    const key = randomUUID();
+    expect((await put(key, true)).status).toBe(204);
+
+    now += 24 * 3600_000 - 1;
+    expect((await put(key, false)).status).toBe(422);
+    now += 2;
+    const later = await put(key, false);
+    expect([later.status, later.headers.get('idempotent-replayed')]).toEqual([204, null]);
+
+    // And a sweep at that time removes what has expired.
+    now += 24 * 3600_000 + 1;
+    const sweeper = idempotencySweeper(gateway.context);
+    sweeper.start();
+    await sweeper.idle();
+    await sweeper.stop();
+    expect(await gateway.context.db.selectFrom('idempotency_record').select('idempotency_key').where('idempotency_key', '=', key).execute()).toEqual([]);
+    expect((await put(randomUUID(), true)).status).toBe(204);
   });
 });

@@ -368,6 +368,40 @@ describe('admin delete of a case (applications → documents over events)', () =
   });
 });
 
+describe('every list takes limit and cursor (decisions §14)', () => {
+  // Every route answering a plain array, with a caller allowed to read it.
+  const LISTS: Array<[string, Record<string, string>]> = [
+    ['/api/v1/applications', users.drafter],
+    ['/api/v1/werkvoorraad', users.beoordelaar],
+    ['/api/v1/admin/cases', users.admin],
+    ['/api/v1/notes', users.drafter],
+    ['/api/v1/admin/audit', users.admin],
+    ['/api/v1/flags', users.drafter],
+    ['/api/v1/stamdata', users.admin],
+    ['/api/v1/admin/org-templates', users.admin],
+  ];
+
+  it.each(LISTS)('when %s is read with limit=1, then at most one row, and a Link to the next page while rows remain', async (path, headers) => {
+    const all = await call(path, { headers });
+    expect(all.status).toBe(200);
+    const rows = (await all.json()) as unknown[];
+    const page = await call(`${path}?limit=1`, { headers });
+    expect(page.status).toBe(200);
+    expect(((await page.json()) as unknown[]).length).toBe(Math.min(1, rows.length));
+    const link = page.headers.get('link');
+    if (rows.length > 1) expect(link).toMatch(new RegExp(`^<${path.replace(/\//g, '\\/')}\\?limit=1&cursor=[^>]+>; rel="next"$`));
+    else expect(link).toBeNull();
+  });
+
+  it.each(LISTS)('when %s is read with limit=0 or a foreign cursor, then 400 naming the parameter', async (path, headers) => {
+    for (const [query, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['cursor=not-a-cursor-of-ours', 'cursor']]) {
+      const res = await call(`${path}?${query}`, { headers });
+      expect([query, res.status]).toEqual([query, 400]);
+      expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([field]);
+    }
+  });
+});
+
 describe('a service that stops', () => {
   it('when the reference service is down, then its routes answer 503 problem and /health/ready 503; when it is back, the gateway recovers', async () => {
     await sys.system.stop('reference');
