@@ -45,6 +45,23 @@ describe('/api/v1 without the gateway', () => {
     expect(((await res.json()) as { type: string }).type).toBe('/problems/unavailable');
   });
 
+  it('when the letterheads are listed a page at a time, then each page holds limit rows and links to the next while rows remain (decisions §14)', async () => {
+    const admin = asUser(practitioner('900000003', 'admin'));
+    const first = await fetch(`${h.url}/api/v1/admin/org-templates?limit=1`, { headers: admin });
+    expect(first.status).toBe(200);
+    expect(((await first.json()) as Array<{ subOrgId: string }>).map((t) => t.subOrgId)).toEqual(['register']);
+    const link = first.headers.get('link');
+    expect(link).toMatch(/^<\/api\/v1\/admin\/org-templates\?limit=1&cursor=[^>]+>; rel="next"$/);
+    const second = await fetch(`${h.url}${/<([^>]+)>/.exec(link!)![1]}`, { headers: admin });
+    expect(((await second.json()) as Array<{ subOrgId: string }>).map((t) => t.subOrgId)).toEqual(['register-buitenland']);
+    expect(second.headers.get('link')).toBeNull();
+    for (const [query, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['cursor=not-ours', 'cursor']]) {
+      const res = await fetch(`${h.url}/api/v1/admin/org-templates?${query}`, { headers: admin });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([field]);
+    }
+  });
+
   it('when the shipped letterheads are read, then they are there without any neighbour', async () => {
     const res = await fetch(`${h.url}/api/v1/admin/org-templates`, { headers: asUser(practitioner('900000003', 'admin')) });
     expect(res.status).toBe(200);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { NotFoundError, validationError } from '@register/problem';
-import type { Clock } from '@register/service-kit';
+import { z } from 'zod';
+import { decodeCursor, encodeCursor, type Clock, type PageQuery } from '@register/service-kit';
 import type { LettersDb } from '../database';
 import type { LogoRegistry } from './logo-registry';
 import { appendVersion, countUnsentBriefs, findTemplate, findVersion, listTemplates, listVersions, saveDraft, type TemplateRow } from './templates.repository';
@@ -13,9 +14,14 @@ export interface TemplatesDeps {
   logos: LogoRegistry;
 }
 
-export async function listSubOrgs(db: Kysely<LettersDb>) {
-  const rows = await listTemplates(db);
-  return rows.map((r) => ({ subOrgId: r.subOrgId, orgName: r.publishedOrgName, publishedVersion: r.publishedVersion }));
+const SubOrgCursor = z.object({ after: z.string() });
+
+/** decisions §14: in id order, `limit` (default and at most 1000) per page, a cursor to the next page while rows remain. */
+export async function listSubOrgs(db: Kysely<LettersDb>, page: PageQuery) {
+  const limit = page.limit ?? 1000;
+  const rows = await listTemplates(db, { after: decodeCursor(page.cursor, SubOrgCursor)?.after ?? null, limit: limit + 1 });
+  const items = rows.slice(0, limit).map((r) => ({ subOrgId: r.subOrgId, orgName: r.publishedOrgName, publishedVersion: r.publishedVersion }));
+  return { items, nextCursor: rows.length > limit ? encodeCursor({ after: items.at(-1)!.subOrgId }) : null };
 }
 
 export async function requireTemplate(db: Kysely<LettersDb>, subOrgId: string): Promise<TemplateRow> {

@@ -16,13 +16,16 @@ export interface TemplateVersionRow {
   template: TemplateContent;
 }
 
-export async function listTemplates(db: Db): Promise<Array<TemplateRow & { publishedOrgName: string | null }>> {
-  const rows = await db
+/** Sub-organisations in id order, after `after` (keyset paging), at most `limit`. */
+export async function listTemplates(db: Db, page: { after: string | null; limit: number }): Promise<Array<TemplateRow & { publishedOrgName: string | null }>> {
+  let query = db
     .selectFrom('org_template as t')
     .innerJoin('org_template_version as v', (j) => j.onRef('v.sub_org_id', '=', 't.sub_org_id').onRef('v.version', '=', 't.published_version'))
     .select(['t.sub_org_id', 't.draft', 't.published_version', 'v.template'])
     .orderBy('t.sub_org_id')
-    .execute();
+    .limit(page.limit);
+  if (page.after !== null) query = query.where('t.sub_org_id', '>', page.after);
+  const rows = await query.execute();
   return rows.map((r) => ({ subOrgId: r.sub_org_id, draft: r.draft, publishedVersion: r.published_version, publishedOrgName: r.template.orgName }));
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { letters } from '@register/contracts';
-import { defineOperation } from '@register/service-kit';
+import { defineOperation, nextLink, pageQuery } from '@register/service-kit';
 import type { Context } from '../context';
 import { adminView, listSubOrgs, publishTemplate, requireTemplate, rollbackTemplate, saveTemplate } from './manage-templates';
 import { TEMPLATES_SEED } from './templates.seed';
@@ -13,9 +13,13 @@ const list = defineOperation({
   rule: letters.routes.orgTemplates,
   operationId: 'listOrgTemplates',
   summary: 'List the sub-organisations and their published letterhead versions',
-  description: `${ADMIN} The shipped ones are \`register\` and \`register-buitenland\`.`,
+  description: `${ADMIN} The shipped ones are \`register\` and \`register-buitenland\`. Optional \`limit\` (1–1000) and \`cursor\`; while rows remain the answer carries \`Link: <…>; rel="next"\`.`,
+  query: pageQuery,
   responses: { 200: z.array(SubOrgSummary) },
-  handle: async (ctx: Context) => ({ body: await listSubOrgs(ctx.db) }),
+  handle: async (ctx: Context, { query, req }) => {
+    const page = await listSubOrgs(ctx.db, query);
+    return page.nextCursor ? { body: page.items, headers: { Link: nextLink(req.originalUrl, page.nextCursor) } } : { body: page.items };
+  },
 });
 
 const get = defineOperation({
