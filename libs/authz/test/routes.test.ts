@@ -8,7 +8,11 @@ describe('the route table', () => {
     }
   });
 
-  it('when no identity calls any route, then it is unauthenticated (deny by default)', () => {
-    for (const rule of ROUTES) expect(authorize(rule, null)).toBe('unauthenticated');
+  it('when no identity calls any route but the notification webhook, then it is unauthenticated (deny by default)', () => {
+    for (const rule of ROUTES.filter((r) => r.requires.kind !== 'shared-secret')) expect(authorize(rule, null)).toBe('unauthenticated');
+  });
+
+  it('when a route is guarded by a shared secret instead of an identity, then it is only the notification webhook (decisions §1, §11)', () => {
+    expect(ROUTES.filter((r) => r.requires.kind === 'shared-secret').map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/v1/notificaties']);
   });
 });

@@ -12,11 +12,13 @@ import { startSystem, users, type TestSystem } from './support/system';
  * admin = own, orgtemplate:edit, stamdata:read, flags:write, cases:admin, audit:read, uploads:admin-delete;
  * beoordelaar (case handler) = CanBeoordelen, stamdata:read; medewerker (a case handler without roles) =
  * an identity and nothing else; adminSeam = a drafter with X-Admin: true (adds uploads:admin-delete).
- * Without an identity every route is 401.
+ * Without an identity every route is 401. The notification webhook is the one route no identity opens: only its
+ * shared secret does (decisions §1, §11), so for every caller without it the answer is 401.
  */
+const NOTIFICATIES_AUTH = 'Token matrix-notificaties';
 let sys: TestSystem;
 beforeAll(async () => {
-  sys = await startSystem();
+  sys = await startSystem({ env: { applications: { NOTIFICATIES_AUTH } } });
 }, 120_000);
 afterAll(async () => sys?.close(), 60_000);
 
@@ -31,6 +33,8 @@ interface Probe {
   upload?: boolean;
   /** What an allowed caller gets. */
   allowed: number[];
+  /** Sent only by the route's own shared-secret test, never by the callers of the grid. */
+  secret?: string;
 }
 
 const unknownId = '00000000-0000-4000-8000-00000000beef';
@@ -86,12 +90,19 @@ const MATRIX: Array<[string, string, Probe]> = [
   ['POST /api/v1/admin/org-template/:subOrgId/publish',           '- - + - - -', gone('/api/v1/admin/org-template/matrix-probe/publish')],
   ['POST /api/v1/admin/org-template/:subOrgId/rollback/:version', '- - + - - -', gone('/api/v1/admin/org-template/matrix-probe/rollback/1')],
   ['POST /api/v1/admin/org-template/:subOrgId/test-letter',       '- - + - - -', gone('/api/v1/admin/org-template/matrix-probe/test-letter')],
+  ['POST /api/v1/notificaties',                                   '401 401 401 401 401 401', { body: notification(), allowed: [204], secret: NOTIFICATIES_AUTH }],
 ];
 
-function expectedFor(grid: string, kind: Kind): 'allowed' | 403 {
+function expectedFor(grid: string, kind: Kind): 'allowed' | 401 | 403 {
   const cells = grid.split(' ');
   if (cells.length !== KINDS.length) throw new Error(`grid "${grid}" needs ${KINDS.length} cells`);
-  return cells[KINDS.indexOf(kind)] === '+' ? 'allowed' : 403;
+  const cell = cells[KINDS.indexOf(kind)];
+  return cell === '+' ? 'allowed' : cell === '401' ? 401 : 403;
+}
+
+/** A ZGW notification as Open Notificaties sends it (its subscription check, kanaal `test`). */
+function notification() {
+  return { kanaal: 'test', hoofdObject: 'http://zgw.example/zaken/api/v1/zaken/1', resource: 'zaak', resourceUrl: 'http://zgw.example/zaken/api/v1/zaken/1', actie: 'create', aanmaakdatum: '2026-11-22T09:30:00.000Z', kenmerken: {} };
 }
 
 function pdfForm(): FormData {
@@ -131,14 +142,19 @@ describe('authorization matrix (decisions §2, by hand)', () => {
   it.each(cases)('%s as %s: %s', async (route, kind, want, probe) => {
     const res = await call(route, probe, users[kind]);
     const text = await res.text();
-    if (want === 403) {
-      expect([res.status, res.headers.get('content-type')]).toEqual([403, expect.stringContaining('application/problem+json')]);
-      expect((JSON.parse(text) as { type: string }).type).toBe('/problems/forbidden');
+    if (want === 403 || want === 401) {
+      expect([res.status, res.headers.get('content-type')]).toEqual([want, expect.stringContaining('application/problem+json')]);
+      expect((JSON.parse(text) as { type: string }).type).toBe(want === 403 ? '/problems/forbidden' : '/problems/unauthenticated');
     } else {
       // The documented success, or the handler's own answer about the probed resource.
       expect(probe.allowed.includes(res.status) ? 'allowed' : `${res.status} ${text.slice(0, 300)}`).toBe('allowed');
       if (res.status === 404) expect(text).toBe('');
     }
+  });
+
+  it.each(MATRIX.filter(([, , probe]) => probe.secret !== undefined))('%s with its shared secret and no identity: allowed', async (route, _grid, probe) => {
+    const res = await call(route, probe, { Authorization: probe.secret! });
+    expect(probe.allowed).toContain(res.status);
   });
 
   it('when a route is not in the table, then a bare 404 (deny by default), also for /api/v1 paths of a service', async () => {

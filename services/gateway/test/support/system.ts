@@ -35,7 +35,7 @@ export interface TestSystem {
  * The whole system as separate processes (built dist), on databases of its own (`<prefix>_<service>`),
  * the test NATS (or the one given) and the test S3 endpoint.
  */
-export async function startSystem(options: { nats?: string } = {}): Promise<TestSystem> {
+export async function startSystem(options: { nats?: string; env?: Partial<Record<Service, Record<string, string>>> } = {}): Promise<TestSystem> {
   const s3 = testS3();
   const prefix = `sys_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
   const infra: Infrastructure = {
@@ -56,7 +56,11 @@ export async function startSystem(options: { nats?: string } = {}): Promise<Test
     logDir,
     logLevel: 'warn',
     // Each system has its own durable consumers, so parallel systems on one NATS do not share events.
-    extraEnv: { audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } },
+    extraEnv: {
+      ...options.env,
+      audit: { ...options.env?.audit, AUDIT_CONSUMER: `audit_${prefix}` },
+      documents: { ...options.env?.documents, APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` },
+    },
   });
   const dropDatabases = async () => {
     const client = new pg.Client({ connectionString: infra.postgresUrl });
