@@ -53,7 +53,7 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
     databasePrefix: prefix,
     logDir: path.join(root, '.data', 'bench-mirror', 'logs', prefix),
     logLevel: 'warn',
-    extraEnv: { applications: applicationsEnv, audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } },
+    extraEnv: withNodeOptions({ applications: applicationsEnv, audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } }),
   });
   try {
     await system.startAll();
@@ -81,6 +81,13 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
       await infra.stop();
     },
   };
+}
+
+/** BENCH_NODE_OPTIONS (e.g. --cpu-prof) is every service's NODE_OPTIONS. */
+function withNodeOptions(extraEnv) {
+  const options = process.env.BENCH_NODE_OPTIONS;
+  if (!options) return extraEnv;
+  return Object.fromEntries(SERVICES.map((s) => [s, { ...extraEnv[s], NODE_OPTIONS: options }]));
 }
 
 async function dropDatabases(serverUrl, prefix) {
