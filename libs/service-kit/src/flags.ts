@@ -1,5 +1,5 @@
 import type { EventBus, EventSubscription } from './event-bus';
-import { SUBJECTS } from './events';
+import { reference } from '@register/contracts';
 import type { InternalClient } from './internal-client';
 import type { Logger } from './logger';
 
@@ -28,7 +28,7 @@ export class FlagsClient implements FlagReader {
   ) {}
 
   listen(events: Pick<EventBus, 'subscribe'>): void {
-    this.subscription = events.subscribe(SUBJECTS.flagsChanged, () => {
+    this.subscription = events.subscribe(reference.events.flagChanged.subject, () => {
       this.cache = null;
     });
   }

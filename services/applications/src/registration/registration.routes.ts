@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { applications } from '@register/contracts';
-import { defineOperation } from '@register/service-kit';
+import { decodeCursor, defineOperation, encodeCursor, nextLink, pageQuery } from '@register/service-kit';
+
+const notesPosition = z.object({ offset: z.number().int().min(0).max(1_000_000) });
 import { ownerOf } from '../cases/owner';
 import type { Context } from '../context';
 import { dashboardView, educationLookup, notes, populationAddress } from './person-views';
@@ -20,8 +22,17 @@ const listNotes = defineOperation({
   rule: applications.routes.notes,
   operationId: 'listNotes',
   summary: "The register's notes (aantekeningen) on the caller",
+  description: 'Newest register order as the register keeps it; `limit` (1–1000) and `cursor` page them (decisions §14), `Link: rel="next"` while notes remain.',
+  query: pageQuery,
   responses: { 200: z.array(Aantekening) },
-  handle: async (ctx: Context, { identity }) => ({ body: await notes(ctx, ownerOf(identity)) }),
+  handle: async (ctx: Context, { identity, query, req }) => {
+    const all = await notes(ctx, ownerOf(identity));
+    // The register's notes have no key of their own: the cursor names the position after the page.
+    const start = decodeCursor(query.cursor, notesPosition)?.offset ?? 0;
+    const page = all.slice(start, start + (query.limit ?? 1000));
+    const next = start + page.length;
+    return next < all.length ? { body: page, headers: { Link: nextLink(req.originalUrl, encodeCursor({ offset: next })) } } : { body: page };
+  },
 });
 
 const getPopulationAddress = defineOperation({

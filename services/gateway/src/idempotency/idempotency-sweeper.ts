@@ -10,7 +10,7 @@ export function idempotencySweeper(ctx: Context): JobLoop {
   return new JobLoop({
     name: 'idempotency-sweeper',
     logger: ctx.logger.child({ subsystem: 'idempotency-sweeper' }),
-    pass: () => deleteExpired(ctx.db, SWEEP_BATCH),
+    pass: () => deleteExpired(ctx.db, SWEEP_BATCH, ctx.clock.now()),
     batchSize: SWEEP_BATCH,
     intervalMs: SWEEP_INTERVAL_MS,
   });

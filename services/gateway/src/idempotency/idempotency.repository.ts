@@ -15,8 +15,8 @@ export type StoredRecord = Pick<IdempotencyRecordTable, 'state' | 'request_hash'
  * Claims the key for a first request. Returns null when this request owns it now; otherwise the existing
  * record. A running claim whose lock expired (a crashed gateway) is taken over.
  */
-export async function claim(db: Kysely<GatewayDb>, key: RecordKey, lockMs: number, ttlMs: number): Promise<StoredRecord | null> {
-  const now = Date.now();
+export async function claim(db: Kysely<GatewayDb>, key: RecordKey, lockMs: number, ttlMs: number, at: Date): Promise<StoredRecord | null> {
+  const now = at.getTime();
   const inserted = await db
     .insertInto('idempotency_record')
     .values({ ...key, state: 'running', locked_until: new Date(now + lockMs), expires_at: new Date(now + ttlMs) })
@@ -26,8 +26,8 @@ export async function claim(db: Kysely<GatewayDb>, key: RecordKey, lockMs: numbe
         .doUpdateSet({ state: 'running', request_hash: null, status: null, body: null, locked_until: new Date(now + lockMs), expires_at: new Date(now + ttlMs) })
         .where((eb) =>
           eb.or([
-            eb('idempotency_record.expires_at', '<', sql<Date>`now()`),
-            eb.and([eb('idempotency_record.state', '=', 'running'), eb('idempotency_record.locked_until', '<', sql<Date>`now()`)]),
+            eb('idempotency_record.expires_at', '<', at),
+            eb.and([eb('idempotency_record.state', '=', 'running'), eb('idempotency_record.locked_until', '<', at)]),
           ]),
         ),
     )
@@ -69,9 +69,9 @@ export async function release(db: Kysely<GatewayDb>, key: RecordKey): Promise<vo
 }
 
 /** Deletes up to `limit` expired records; SKIP LOCKED passes over a record a request is claiming right now. */
-export async function deleteExpired(db: Kysely<GatewayDb>, limit: number): Promise<number> {
+export async function deleteExpired(db: Kysely<GatewayDb>, limit: number, at: Date): Promise<number> {
   const { numAffectedRows } = await sql`
     DELETE FROM idempotency_record WHERE ctid IN (
-      SELECT ctid FROM idempotency_record WHERE expires_at < now() LIMIT ${limit} FOR UPDATE SKIP LOCKED)`.execute(db);
+      SELECT ctid FROM idempotency_record WHERE expires_at < ${at} LIMIT ${limit} FOR UPDATE SKIP LOCKED)`.execute(db);
   return Number(numAffectedRows ?? 0n);
 }

@@ -77,7 +77,7 @@ export class Idempotency {
   ) {}
 
   /** Returns true when the request must go on to the service; false when it was answered here (a replay). */
-  async begin(req: Request, res: Response, identity: Identity | null): Promise<boolean> {
+  async begin(req: Request, res: Response, identity: Identity | null, now: Date): Promise<boolean> {
     const header = req.headers['idempotency-key'];
     if (!IDEMPOTENT_METHODS.has(req.method) || header === undefined) return true;
     const value = Array.isArray(header) ? header.join(',') : header;
@@ -86,7 +86,7 @@ export class Idempotency {
       throw new DomainError('validation', 'Idempotency-Key must be 1 to 255 characters.', [{ field: 'Idempotency-Key', code: 'too_long', detail: 'Idempotency-Key must be 1 to 255 characters.' }]);
     }
     const key: RecordKey = { caller_hash: callerHash(identity), method: req.method, path: instanceOf(req), idempotency_key: value };
-    const existing = await claim(this.db, key, this.lockMs, this.ttlMs);
+    const existing = await claim(this.db, key, this.lockMs, this.ttlMs, now);
     if (!existing) {
       const state: IdempotencyState = { key, settled: false };
       trackIdempotency(req, state);

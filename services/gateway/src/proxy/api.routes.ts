@@ -28,7 +28,7 @@ export function apiRouter(ctx: Context): Router {
         return next(new DomainError(outcome, outcome === 'forbidden' ? 'The caller lacks the capability this route needs.' : 'No identity.'));
       }
       if (rule.service === 'gateway') return next();
-      if (!(await ctx.idempotency.begin(req, res, identity))) return;
+      if (!(await ctx.idempotency.begin(req, res, identity, ctx.clock.now()))) return;
       req.headers = forwardedHeaders(req.headers, { secret: ctx.config.INTERNAL_IDENTITY_SECRET, identity, correlationId, passAuthorization: rule.requires.kind === 'shared-secret' });
       // Mounted under /api/v1, Express stripped the prefix from req.url; the service owns the full path.
       req.url = req.originalUrl;
