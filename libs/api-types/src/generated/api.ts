@@ -157,7 +157,7 @@ export interface paths {
         };
         /**
          * List the sub-organisations and their published letterhead versions
-         * @description Needs `orgtemplate:edit` (role admin); every denial is written to the audit log (`orgtemplate:edit`, `deny`). The shipped ones are `register` and `register-buitenland`.
+         * @description Needs `orgtemplate:edit` (role admin); every denial is written to the audit log (`orgtemplate:edit`, `deny`). The shipped ones are `register` and `register-buitenland`. Optional `limit` (1–1000) and `cursor`; while rows remain the answer carries `Link: <…>; rel="next"`.
          */
         get: operations["listOrgTemplates"];
         put?: never;
@@ -513,7 +513,7 @@ export interface paths {
         };
         /**
          * List the feature flags
-         * @description Every feature flag and whether it is on. `herregistratie-aanvragen` gates applying for herregistratie. Answers carry a strong `ETag`; `If-None-Match` with the current ETag gives 304.
+         * @description Every feature flag and whether it is on. `herregistratie-aanvragen` gates applying for herregistratie. Answers carry a strong `ETag`; `If-None-Match` with the current ETag gives 304. Paged with `limit` (1–1000) and `cursor` like every list; `Link: rel="next"` names the next page while flags remain.
          */
         get: operations["listFeatureFlags"];
         put?: never;
@@ -605,7 +605,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The register's notes (aantekeningen) on the caller */
+        /**
+         * The register's notes (aantekeningen) on the caller
+         * @description Newest register order as the register keeps it; `limit` (1–1000) and `cursor` page them (decisions §14), `Link: rel="next"` while notes remain.
+         */
         get: operations["listNotes"];
         put?: never;
         post?: never;
@@ -664,7 +667,7 @@ export interface paths {
         };
         /**
          * List the reference tables
-         * @description Every stamdata table with its columns (`type` is `string`, `integer`, `boolean`, `date`, `enum` or `ref:<table>.<column>`) and whether it has valid time.
+         * @description Every stamdata table with its columns (`type` is `string`, `integer`, `boolean`, `date`, `enum` or `ref:<table>.<column>`) and whether it has valid time. Paged with `limit` (1–1000) and `cursor` like every list; `Link: rel="next"` names the next page while tables remain.
          */
         get: operations["listStamdataTables"];
         put?: never;
@@ -1075,7 +1078,7 @@ export interface components {
             categoryId: string;
             /** @description The client’s own id; poll it with GET /api/v1/uploads/status. */
             localId?: string;
-            /** @description The caller’s own Concept application; only its syntax is checked. */
+            /** @description The caller’s own application in Concept (checked with the applications service; any other is a 400 naming applicationId). */
             applicationId?: string;
             /**
              * Format: binary
@@ -1910,7 +1913,10 @@ export interface operations {
     };
     listOrgTemplates: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: {
                 /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
                 "X-Correlation-Id"?: string;
@@ -3648,7 +3654,10 @@ export interface operations {
     };
     listFeatureFlags: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: {
                 /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
                 "X-Correlation-Id"?: string;
@@ -3842,7 +3851,10 @@ export interface operations {
     };
     listNotes: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: {
                 /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
                 "X-Correlation-Id"?: string;
@@ -4015,7 +4027,10 @@ export interface operations {
     };
     listStamdataTables: {
         parameters: {
-            query?: never;
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
             header?: {
                 /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
                 "X-Correlation-Id"?: string;
