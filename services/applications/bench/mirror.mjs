@@ -137,7 +137,11 @@ async function submitLatency(mirror, rate, secs) {
     // A short warm-up on the last drafts (connections, JIT, the simulator's first calls), not measured.
     await steadyLoad({ url: run.gateway, rate: 50, seconds: 2, request: (n) => submitRequest(drafts[drafts.length - 1 - n]) });
     if (mirror) await converge(run.db, Date.now() + 60_000, 500);
+    // MIRROR_SIM_DELAY_MS: the simulator answers that late during the load (the mirror waits instead of working),
+    // to tell the submit path's own cost from the mirror's and the simulator's CPU on a shared machine.
+    const delay = mirror && process.env.MIRROR_SIM_DELAY_MS ? await run.sim.faults.add({ path: '*', mode: 'delay', delayMs: Number(process.env.MIRROR_SIM_DELAY_MS) }) : null;
     const r = await steadyLoad({ url: run.gateway, rate, seconds: secs, request: (n) => submitRequest(drafts[n]) });
+    if (delay) await run.sim.faults.remove(delay.id);
     const drained = mirror ? await converge(run.db, Date.now() + 5 * 60_000, 500) : null;
     const end = Date.now();
     return { mirror, ...r, mirrorDrainedAfterLoadS: drained?.at ? (drained.at - end) / 1000 : null };
@@ -191,6 +195,7 @@ async function throughput() {
   const off = await submitLatency(false, rate, secs);
   const on = await submitLatency(true, rate, secs);
   console.log(JSON.stringify({ scenario: 'submit latency', rate, seconds: secs, off, on, p99Change: `${(((on.p99 - off.p99) / off.p99) * 100).toFixed(1)} %` }, null, 1));
+  if (process.env.MIRROR_SKIP_KEEPUP === '1') return;
   for (const keepRate of String(process.env.MIRROR_RATES ?? '100').split(',').map(Number)) {
     const keep = await keepUp(keepRate, env('MIRROR_SECONDS', 20));
     console.log(JSON.stringify({ scenario: 'mirror keeps up', ...keep }, null, 1));
