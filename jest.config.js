@@ -29,4 +29,6 @@ module.exports = {
   // Workspaces that have no tests yet must not fail the run.
   passWithNoTests: true,
   testTimeout: 60000,
+  // In the project, not the temp directory: a test run leaves nothing there.
+  cacheDirectory: path.join(__dirname, 'node_modules', '.cache', 'jest'),
 };

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { INTERNAL_IDENTITY_HEADER, verifyInternalIdentity } from '@register/authz';
 import { bareNotFound, problemErrorHandler, sendProblem } from '@register/problem';
+import { deferBodyErrors } from './body-errors';
 import { CORRELATION_HEADER, acceptCorrelationId, runWithContext } from './context';
 import { refuseHostileJson, refuseHostileUrl } from './hostile-input';
 import type { Logger } from './logger';
@@ -158,8 +159,8 @@ export function createServiceApp(options: ServiceAppOptions): { app: Express; fi
   });
   // Hostile paths, queries and headers are refused before any handler (after identity: 401 comes first).
   app.use(refuseHostileUrl);
-  app.use(express.json({ limit: options.jsonLimit ?? '300kb', type: ['application/json', 'application/*+json'] }));
-  app.use(refuseHostileJson);
+  app.use(deferBodyErrors(express.json({ limit: options.jsonLimit ?? '300kb', type: ['application/json', 'application/*+json'] })));
+  app.use(deferBodyErrors(refuseHostileJson));
 
   return {
     app,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { guardFor, identityOf, type Identity } from '@register/authz';
 import type { HttpMethod, RouteRule } from '@register/contracts';
 import { DomainError, validationError, zodIssuesToFieldErrors } from '@register/problem';
+import { deferredBodyError } from './body-errors';
 import { OpenAPIRegistry, ProblemDetails } from './openapi';
 
 /** What a handler answers: a status and a JSON body (none: no content), and extra headers. */
@@ -99,6 +100,8 @@ function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>): RequestHandler {
       res,
     };
     const loaded = op.load ? await op.load(ctx, base) : undefined;
+    const refused = deferredBodyError(res);
+    if (refused) throw refused;
     const body = parsePart(op.body, req.body ?? {}, 'body');
     const reply = await op.handle(ctx, { ...base, body, loaded });
     if (!reply || res.headersSent) return;

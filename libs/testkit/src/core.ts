@@ -150,7 +150,7 @@ export async function startService<Ctx>(start: Start<Ctx>, options: { name: stri
   const database = options.database ?? (await createTestDatabase(options.name));
   try {
     const served = await start(
-      { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, NATS_URL: natsUrl(), ...testEventsEnv(), INTERNAL_IDENTITY_SECRET: TEST_SECRET, LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', ...options.env },
+      { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, NATS_URL: natsUrl(), ...testEventsEnv(), INTERNAL_IDENTITY_SECRET: TEST_SECRET, LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', METRICS_PORT: 'off', ...options.env },
       { signals: false, ...(options.override ? { override: options.override } : {}) },
     );
     return {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver } from '@register/embedded';
 
 const started: Array<() => Promise<unknown>> = [];
@@ -24,6 +24,13 @@ async function dockerAvailable(): Promise<boolean> {
  */
 export default async function globalSetup(): Promise<void> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'register-test-'));
+  // Everything a test puts in the temp directory (its processes' too: they inherit TMPDIR) lands in this run's
+  // directory, which the teardown removes; reachable by the embedded cluster's postgres user when run as root.
+  chmodSync(tmp, 0o755);
+  process.env['TMPDIR'] = tmp;
+  // Services the tests start (also through the launcher) serve no metrics unless a test asks: parallel
+  // systems would contend for the default ports.
+  process.env['METRICS_PORT'] ??= 'off';
   // Stopped in reverse order, so this goes last: the run's temporary directory (cluster, NATS store, S3 data).
   started.push(async () => rmSync(tmp, { recursive: true, force: true }));
   const docker = process.env['DATABASE_URL'] && process.env['NATS_URL'] && process.env['S3_ENDPOINT'] ? false : await dockerAvailable();

@@ -57,6 +57,7 @@ export async function startNeighbour(name: string, options: NeighbourOptions = {
   const env = {
     PATH: process.env['PATH'],
     HOME: process.env['HOME'],
+    ...(process.env['TMPDIR'] ? { TMPDIR: process.env['TMPDIR'] } : {}),
     PORT: String(port),
     HOST: '127.0.0.1',
     DATABASE_URL: database.url,
@@ -64,6 +65,8 @@ export async function startNeighbour(name: string, options: NeighbourOptions = {
     ...testEventsEnv(),
     INTERNAL_IDENTITY_SECRET: TEST_SECRET,
     LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
+    // No metrics port unless a test asks for one: parallel test services would contend for the defaults.
+    METRICS_PORT: 'off',
     ...options.env,
   };
   const exited = () => new Promise<void>((resolve) => (child && child.exitCode === null && child.signalCode === null ? child.once('exit', () => resolve()) : resolve()));

@@ -87,6 +87,20 @@ describe('POST /api/v1/notificaties', () => {
     expect(res.status).toBe(401);
   });
 
+  it('when the body is not JSON at all and the Authorization wrong, then 401 (checked before the body is read as JSON)', async () => {
+    const res = await notify(world(apps), '{"kanaal": "zaken",', 'Token wrong');
+    expect(res.status).toBe(401);
+    expect(res.body.type).toBe('/problems/unauthenticated');
+  });
+
+  it('when the body is not JSON at all and the Authorization right, then 400 invalid_json and no row', async () => {
+    const res = await notify(world(apps), '{"kanaal": "zaken",');
+    expect(res.status).toBe(400);
+    expect(res.body.type).toBe('/problems/validation');
+    expect(res.body.errors.map((e: { code: string }) => e.code)).toEqual(['invalid_json']);
+    expect(await rowsOf(res.correlationId, await settle())).toHaveLength(0);
+  });
+
   const without = (field: string): Record<string, unknown> => Object.fromEntries(Object.entries(notificatie()).filter(([k]) => k !== field));
   const malformed: Array<[string, unknown, string]> = [
     ...['kanaal', 'hoofdObject', 'resource', 'resourceUrl', 'actie', 'aanmaakdatum'].map((field): [string, unknown, string] => [`without ${field}`, without(field), field]),

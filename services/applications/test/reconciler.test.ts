@@ -26,11 +26,11 @@ describe('the reconciler (decisions §11)', () => {
 
     await eventually(async () => ((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.reden === 'zaaksysteem-divergentie' ? true : undefined));
     const healed = await eventually(async () => {
-      const rows = world.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}`);
+      const rows = world.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
       return rows.length > 0 ? rows : undefined;
     }, 20_000);
     expect(healed.map((r) => r.data)).toEqual([{ action: 'zaaksysteem-hersteld', resource: `case/${referentie}`, decision: 'allow', role: 'system' }]);
-    const diverged = world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}`);
+    const diverged = world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
     expect(diverged.map((r) => [r.data.decision, r.data.role, r.correlationId])).toEqual([['flagged', 'system', correlationId]]);
     expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ tag: 'Ingediend', manual: false, reden: null });
     const view = await mirrored(world, referentie, { documents: 1 });

@@ -129,7 +129,7 @@ describe('a notification about one of our zaken (decisions §11)', () => {
     world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 500, count: 1 });
     const subject = uniqueSubject();
     const log = logFrom(world);
-    const { id, referentie } = await submitIntake(world, subject, 0);
+    const { id, referentie, correlationId } = await submitIntake(world, subject, 0);
     await eventually(async () => ((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.manual ? true : undefined));
     const zaakUrl = String(world.sim.state.zakenWithIdentificatie(referentie)[0]!.zaak['url']);
 
@@ -137,7 +137,7 @@ describe('a notification about one of our zaken (decisions §11)', () => {
 
     expect(res.status).toBe(204);
     const healed = await eventually(async () => {
-      const rows = world.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}`);
+      const rows = world.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
       return rows.length > 0 ? rows : undefined;
     });
     expect(healed.map((r) => r.data)).toEqual([{ action: 'zaaksysteem-hersteld', resource: `case/${referentie}`, decision: 'allow', role: 'system' }]);
@@ -145,6 +145,6 @@ describe('a notification about one of our zaken (decisions §11)', () => {
     const view = await mirrored(world, referentie);
     expect([view.statussen.length, view.rollen.length]).toEqual([1, 1]);
     expect(log().filter((r) => r.operationId === 'zaak_create')).toHaveLength(1);
-    expect(world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}`)).toHaveLength(1);
+    expect(world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId)).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
@@ -20,6 +20,7 @@ const NOTIFICATIES_AUTH = 'Token gateway-mirror-notificaties';
 let sim: ZgwSimulator;
 let system: System;
 let gateway: string;
+let logDir: string | undefined;
 const prefix = `mir_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
 const postgresUrl = process.env['TEST_PG_URL'] as string;
 
@@ -47,12 +48,13 @@ beforeAll(async () => {
     },
   };
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
+  logDir = mkdtempSync(path.join(os.tmpdir(), 'register-mirror-'));
   system = new System({
     root,
     infra,
     ports,
     databasePrefix: prefix,
-    logDir: mkdtempSync(path.join(os.tmpdir(), 'register-mirror-')),
+    logDir,
     logLevel: 'warn',
     extraEnv: { audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } },
   });
@@ -68,6 +70,7 @@ afterAll(async () => {
   await client.end();
   await removeDurableConsumers(natsUrl(), [`audit_${prefix}`, `documents_${prefix}`]);
   await sim?.close();
+  if (logDir) rmSync(logDir, { recursive: true, force: true });
 }, 60_000);
 
 afterEach(() => sim.faults.clear());

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import type { Infrastructure } from './infra';
@@ -34,14 +34,17 @@ export function serviceEnv(
     PATH: process.env['PATH'],
     HOME: process.env['HOME'],
     TZ: process.env['TZ'],
+    ...passThrough(['TMPDIR']),
     PORT: String(ports[service]),
     HOST: '127.0.0.1',
     DATABASE_URL: withDatabase(infra.postgresUrl, `${options.databasePrefix ?? 'register'}_${service}`),
     NATS_URL: infra.natsUrl,
     // Event settings the launcher was given are every service's (one stream, one prefix, one age limit).
     ...passThrough(['EVENTS_STREAM', 'EVENTS_SUBJECT_PREFIX', 'EVENTS_MAX_AGE']),
-    // Tracing export (every service its own spans, to one collector); METRICS_PORT stays each service's default.
+    // Tracing export (every service its own spans, to one collector). METRICS_PORT stays each service's own
+    // default port, unless it is `off`, which switches metrics off for all of them.
     ...passThrough(['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG']),
+    ...(process.env['METRICS_PORT'] === 'off' ? { METRICS_PORT: 'off' } : {}),
     INTERNAL_IDENTITY_SECRET: secret,
     LOG_LEVEL: options.logLevel ?? 'info',
     S3_ENDPOINT: infra.s3.endpoint,
@@ -120,7 +123,12 @@ export class System {
   private async waitUntilUp(service: Service, child: ChildProcess, logName: string, timeoutMs: number, probe = service === 'gateway' ? '/health' : '/health/ready'): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`${service} exited with ${child.exitCode}; see ${path.join(this.options.logDir, logName)}`);
+      if (child.exitCode !== null) {
+        const log = path.join(this.options.logDir, logName);
+        // Its last words belong in the error: the log directory may be gone by the time someone reads it.
+        await new Promise((r) => setTimeout(r, 100));
+        throw new Error(`${service} exited with ${child.exitCode} (${lastWords(log)}); see ${log}`);
+      }
       const ok = await fetch(this.url(service) + probe, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
       if (ok) return;
       if (Date.now() > deadline) throw new Error(`${service} not ready after ${timeoutMs} ms`);
@@ -139,7 +147,7 @@ export class System {
       ...(this.options.logLevel ? { logLevel: this.options.logLevel } : {}),
       ...(this.options.extraEnv ? { extraEnv: this.options.extraEnv } : {}),
     };
-    const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: process.env['TZ'], [SINGLE_PROCESS_ENV]: JSON.stringify(settings) };
+    const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: process.env['TZ'], ...passThrough(['TMPDIR']), [SINGLE_PROCESS_ENV]: JSON.stringify(settings) };
     const child = this.spawn('gateway', path.join(this.options.root, 'tools', 'launcher', 'dist', 'single-process.js'), env, 'system.log');
     // The gateway's readiness covers every service.
     await this.waitUntilUp('gateway', child, 'system.log', timeoutMs, '/health/ready');
@@ -168,4 +176,23 @@ export class System {
   async stopAll(): Promise<void> {
     for (const group of [...START_ORDER].reverse()) await Promise.all(group.map((s) => this.stop(s)));
   }
+}
+
+/** The last error a service logged before it exited (pino JSON: its message and error), or the log's last line. */
+export function lastWords(logFile: string): string {
+  let lines: string[];
+  try {
+    lines = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.trim() !== '');
+  } catch {
+    return 'no log';
+  }
+  for (const line of lines.slice().reverse()) {
+    try {
+      const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+      if ((entry.level ?? 0) >= 50) return [entry.msg, entry.err?.message].filter(Boolean).join(': ');
+    } catch {
+      // not JSON: a plain line (a crash before the logger existed)
+    }
+  }
+  return (lines.at(-1) ?? 'empty log').slice(0, 500);
 }
