@@ -7,6 +7,7 @@ import { DocumentsClient } from './adapters/documents-client';
 import { ReferenceClient } from './adapters/reference-client';
 import { ZgwClient } from './adapters/zgw-client';
 import type { CaseDocumentsPort } from './assessment/case-documents';
+import type { DocumentContentPort } from './case-mirror/document-content';
 import type { MirrorDeps } from './case-mirror/mirror-case';
 import { passesElevenTest } from './case-mirror/mirror-rules';
 import { ZgwCaseSource } from './case-mirror/zgw-case-source';
@@ -80,7 +81,7 @@ export interface Context {
 }
 
 /** The mirror's ZGW client, catalogue and settings, when mirroring is on. */
-function buildMirror(config: Config, db: Kysely<AppDatabase>, documents: CaseDocumentsPort, logger: Logger): MirrorDeps | null {
+function buildMirror(config: Config, db: Kysely<AppDatabase>, documents: DocumentContentPort, logger: Logger): MirrorDeps | null {
   if (!config.ZGW_ENABLED) return null;
   const target = { zakenUrl: config.ZGW_ZAKEN_URL!, documentenUrl: config.ZGW_DOCUMENTEN_URL!, zaaktypeUrl: config.ZGW_ZAAKTYPE_URL!, rsin: config.ZGW_RSIN! };
   const zgw = new ZgwClient({ clientId: config.ZGW_CLIENT_ID!, secret: config.ZGW_SECRET!, zakenUrl: target.zakenUrl, timeoutMs: config.ZGW_TIMEOUT_MS });

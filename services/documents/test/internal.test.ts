@@ -1,5 +1,5 @@
 import { asService, asUser, practitioner, uniqueSubject } from '@register/testkit';
-import { png, startDocuments, upload, uploadPdf, type Harness } from './support/harness';
+import { pdf, png, startDocuments, upload, uploadPdf, type Harness } from './support/harness';
 
 let h: Harness;
 beforeAll(async () => {
@@ -144,3 +144,61 @@ describe('POST /internal/org-logos/:documentId/confirm', () => {
     expect((await confirm('not-an-id')).status).toBe(404);
   });
 });
+
+describe('GET /internal/applications/:applicationId/documents/:documentId/content', () => {
+  const content = (applicationId: string, documentId: string, headers: Record<string, string> = asService('applications')) =>
+    fetch(`${h.url}/internal/applications/${encodeURIComponent(applicationId)}/documents/${encodeURIComponent(documentId)}/content`, { headers });
+  /** A PDF of `owner` with these bytes, linked to `applicationId`. */
+  async function linkedPdf(owner: string, applicationId: string, bytes: Buffer, name = 'bewijs.pdf'): Promise<string> {
+    const res = await upload(h, practitioner(owner), { wizardId: 'intake', categoryId: 'overig', file: { bytes, name, type: 'application/pdf' } });
+    expect(res.status).toBe(201);
+    const { documentId } = await res.json();
+    expect((await post('/internal/links', { applicationId, owner, documents: [{ documentId, categoryId: 'overig' }] })).status).toBe(200);
+    return documentId as string;
+  }
+
+  it('when a service reads a document linked to that application, then 200 with the exact bytes, their type, length and file name', async () => {
+    const owner = uniqueSubject();
+    const bytes = Buffer.concat([pdf(300), Buffer.from(`${owner}\u00e9`, 'utf8'), Buffer.from([0, 1, 2, 255])]);
+    const documentId = await linkedPdf(owner, 'app-content', bytes, 'diploma (2024) é.pdf');
+
+    const res = await content('app-content', documentId);
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/pdf');
+    expect(res.headers.get('content-length')).toBe(String(bytes.length));
+    expect(res.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''diploma%20%282024%29%20%C3%A9.pdf");
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it('when the document is linked to another application, not linked at all, or unknown, then a bare 404', async () => {
+    const owner = uniqueSubject();
+    const elsewhere = await linkedPdf(owner, 'app-content-other', pdf());
+    const unlinked = (await uploadPdf(h, owner)).documentId;
+
+    for (const [applicationId, documentId] of [
+      ['app-content-mine', elsewhere],
+      ['app-content-mine', unlinked],
+      ['app-content-mine', '00000000-0000-4000-8000-000000000000'],
+      ['app-content-mine', 'not-an-id'],
+    ]) {
+      const res = await content(applicationId!, documentId!);
+      expect([documentId, res.status, await res.text()]).toEqual([documentId, 404, '']);
+    }
+    expect((await content('app-content-other', elsewhere)).status).toBe(200);
+  });
+
+  it('when the caller is not a service (a practitioner, the owner included, or nobody), then it is refused and no byte is sent', async () => {
+    const owner = uniqueSubject();
+    const documentId = await linkedPdf(owner, 'app-content-user', pdf());
+
+    const asOwner = await content('app-content-user', documentId, asUser(practitioner(owner)));
+    const anonymous = await content('app-content-user', documentId, {});
+
+    expect(asOwner.status).toBe(403);
+    expect(asOwner.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(anonymous.status).toBe(401);
+    expect((await content('app-content-user', documentId)).status).toBe(200);
+  });
+});
+

@@ -166,4 +166,15 @@ describe('Open Zaak rules', () => {
     expect(response.status).toBe(400);
     expect(invalidParam(response)).toEqual([expect.objectContaining({ name: 'nonFieldErrors', code: 'unique' })]);
   });
+
+  it('Open Zaak: when bestandsomvang differs from the size of the decoded inhoud, then 400 file-size and no document', async () => {
+    const content = Buffer.from('%PDF-1.4 vijftien');
+    const before = sim.state.documenten().length;
+
+    const response = await zgw('POST', `${sim.documentenUrl}/enkelvoudiginformatieobjecten`, documentBody(sim, content, { bestandsomvang: content.length + 1 }));
+
+    await expectContract('documenten', 'enkelvoudiginformatieobject_create', response, 400);
+    expect(invalidParam(response)).toEqual([expect.objectContaining({ name: 'nonFieldErrors', code: 'file-size' })]);
+    expect(sim.state.documenten()).toHaveLength(before);
+  });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ZgwSimulator } from '../src';
 import { expectContract } from './helpers/contract';
-import { createZaak, rolBody, startSim, zaakBody, zgw } from './helpers/zgw-client';
+import { createZaak, documentBody, rolBody, startSim, zaakBody, zgw } from './helpers/zgw-client';
 
 // Requests are validated against the official documents; what fails is answered as Open Zaak does.
 describe('request validation against the documents', () => {
@@ -41,6 +41,31 @@ describe('request validation against the documents', () => {
     await expectContract('zaken', 'zaak_create', response, 400);
     expect(response.body.invalidParams).toEqual([expect.objectContaining({ name: field, code })]);
   });
+
+  it.each([
+    ['a character outside the base64 alphabet', 'JVBERi0x*jQ='],
+    ['a length that is no multiple of 4', 'JVBERi0xLjQ'],
+    ['padding inside the text', 'JV==Ri0xLjQ='],
+  ])('when inhoud (format byte) has %s, then 400 invalid on inhoud and no document', async (_case, inhoud) => {
+    const before = sim.state.documenten().length;
+
+    const response = await zgw('POST', `${sim.documentenUrl}/enkelvoudiginformatieobjecten`, documentBody(sim, Buffer.alloc(0), { inhoud, bestandsomvang: 8 }));
+
+    await expectContract('documenten', 'enkelvoudiginformatieobject_create', response, 400);
+    expect(response.body.invalidParams).toEqual([expect.objectContaining({ name: 'inhoud', code: 'invalid' })]);
+    expect(sim.state.documenten()).toHaveLength(before);
+  });
+
+  it('when a document of 64 MiB arrives base64-encoded (85.3 MiB of JSON), then it is accepted with its exact bytes', async () => {
+    const content = Buffer.alloc(64 * 1024 * 1024, 0x25);
+    content.write('%PDF-1.4\n');
+
+    const response = await zgw('POST', `${sim.documentenUrl}/enkelvoudiginformatieobjecten`, documentBody(sim, content));
+
+    expect(response.status).toBe(201);
+    expect(response.body.bestandsomvang).toBe(content.length);
+    expect(sim.state.documentContent(response.body.url)?.equals(content)).toBe(true);
+  }, 60_000);
 
   it('when a nested field is too long, then its name is the dotted path', async () => {
     const zaak = await createZaak(sim);

@@ -43,6 +43,7 @@ export const internal = {
     linkCheck: '/internal/documents/link-check',
     link: '/internal/links',
     documentsOf: '/internal/applications/:applicationId/documents',
+    content: '/internal/applications/:applicationId/documents/:documentId/content',
     confirmOrgLogo: '/internal/org-logos/:documentId/confirm',
   },
   categoriesQuery,
@@ -53,6 +54,12 @@ export const internal = {
   /** links: 200 with the linked documents (in request order, each once) or 422 `links-rejected` naming each refused one; nothing is linked then. */
   linkResponse: z.object({ linked: z.array(linkedDocument) }),
   documentsOfResponse: z.array(linkedDocument.loose()),
+  /**
+   * content: 200 with the stored bytes of a document linked to that application, streamed, with its
+   * `Content-Type`, `Content-Length` and `Content-Disposition: attachment; filename*=UTF-8''…` (the file name);
+   * a document that is unknown or not linked to that application: a bare 404.
+   */
+  contentParams: z.object({ applicationId: z.string(), documentId: z.string() }),
   /** 200 when the id names an `organisatie-logo` upload; otherwise a bare 404. */
   confirmOrgLogoResponse: z.object({ documentId: z.string() }),
 };

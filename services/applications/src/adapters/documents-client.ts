@@ -3,6 +3,7 @@ import { documents } from '@register/contracts';
 import { DomainError, type FieldError } from '@register/problem';
 import type { InternalClient } from '@register/service-kit';
 import type { CaseDocument, CaseDocumentsPort } from '../assessment/case-documents';
+import type { DocumentContent, DocumentContentPort } from '../case-mirror/document-content';
 import type { DocumentLinkPort, LinkOutcome } from '../document-linking/document-links';
 import type { CategoryRule, LinkCandidate, SubmitDocumentsPort } from '../submission/submission-documents';
 
@@ -42,7 +43,7 @@ export interface DocumentsClientOptions {
 }
 
 /** The documents service's internal API (the one source of categories and of the rule that a document may be linked). */
-export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, CaseDocumentsPort {
+export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, CaseDocumentsPort, DocumentContentPort {
   private readonly categoryCache = new Map<string, { expiresAt: number; categories: Promise<readonly CategoryRule[]> }>();
 
   constructor(
@@ -108,5 +109,54 @@ export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, C
     const res = await this.client.request<unknown>('GET', api.paths.documentsOf.replace(':applicationId', encodeURIComponent(applicationId)));
     if (res.status !== 200) throw unexpected('documents of an application', res.status);
     return parsed(api.documentsOfResponse, res.body, 'documents of an application');
+  }
+
+  /** A linked document's bytes, read into one buffer of the announced length (the mirror holds one document per case at a time). */
+  async contentOf(applicationId: string, documentId: string): Promise<DocumentContent | null> {
+    const path = api.paths.content.replace(':applicationId', encodeURIComponent(applicationId)).replace(':documentId', encodeURIComponent(documentId));
+    const res = await this.client.open(path, { timeoutMs: CONTENT_TIMEOUT_MS });
+    if (res.status === 404) {
+      await res.body?.cancel().catch(() => undefined);
+      return null;
+    }
+    const length = res.headers.get('content-length');
+    const size = length === null ? Number.NaN : Number(length);
+    const contentType = res.headers.get('content-type');
+    if (res.status !== 200 || !res.body || !Number.isSafeInteger(size) || size < 0 || !contentType) {
+      await res.body?.cancel().catch(() => undefined);
+      throw unexpected('document content', res.status);
+    }
+    return { bytes: await readExactly(res.body, size), contentType, fileName: fileNameOf(res.headers.get('content-disposition')) ?? documentId };
+  }
+}
+
+/** A document of the largest category takes well under this on a LAN; a stalled transfer is the service being away. */
+const CONTENT_TIMEOUT_MS = 60_000;
+
+/** The body copied into one buffer of `size` bytes as it arrives; a body cut short or longer than announced is no answer. */
+async function readExactly(body: ReadableStream<Uint8Array>, size: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  try {
+    for await (const chunk of body) {
+      if (at + chunk.length > size) throw new Error('longer than its Content-Length');
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+  } catch (err) {
+    throw Object.assign(new DomainError('unavailable', 'The documents service cut the document short.'), { cause: err });
+  }
+  if (at !== size) throw new DomainError('unavailable', 'The documents service cut the document short.');
+  return bytes;
+}
+
+/** The file name of `Content-Disposition: attachment; filename*=UTF-8''…` (RFC 6266/5987, as the documents service writes it). */
+export function fileNameOf(disposition: string | null): string | null {
+  const encoded = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition ?? '')?.[1];
+  if (!encoded) return null;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return null;
   }
 }

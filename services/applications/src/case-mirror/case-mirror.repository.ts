@@ -107,6 +107,12 @@ export async function markDiverged(db: Db, referentie: string, values: { correla
     WHERE referentie = ${referentie}`.execute(db);
 }
 
+/** The submit's documents are still to be linked at the documents service (its link job is owed). */
+export async function linkPending(db: Db, applicationId: string): Promise<boolean> {
+  const row = await db.selectFrom('document_link_jobs').select('application_id').where('application_id', '=', applicationId).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Not the case system's fault (the documents service was away): try again later, no divergence. */
 export async function postponeCase(db: Db, referentie: string, delayMs: number, detail: string): Promise<void> {
   await sql`UPDATE case_mirrors SET next_attempt_at = now() + ${interval(delayMs)}::interval, last_error = ${detail} WHERE referentie = ${referentie}`.execute(db);

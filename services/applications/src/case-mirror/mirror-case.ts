@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from '@register/service-kit';
-import type { CaseDocumentsPort } from '../assessment/case-documents';
 import type { AppDatabase } from '../database';
-import { recordStep } from './case-mirror.repository';
+import { linkPending, recordStep } from './case-mirror.repository';
+import type { DocumentContentPort } from './document-content';
 import type { MirrorCase, MirrorTarget } from './mirror-case.types';
 import { diverged, MAX_ATTEMPTS, ok, plannedSteps, remainingSteps, retryDelayMs, type Failure, type Result, type Step } from './mirror-rules';
-import { MissingFact, STEPS, type CreateStep, type StepEnv } from './mirror-steps';
+import { MissingFact, STEPS, type CreateStep, type FileContent, type StepEnv } from './mirror-steps';
 import { SYSTEM, type ZgwPort } from './zgw';
 import type { ZgwCatalog } from './zgw-catalog';
 
@@ -15,7 +15,8 @@ export interface MirrorDeps {
   zgw: ZgwPort;
   catalog: ZgwCatalog;
   target: MirrorTarget;
-  documents: CaseDocumentsPort;
+  /** The documents' bytes for their information objects. */
+  documents: DocumentContentPort;
   logger: Logger;
   /** How long a claim holds a case; renewed after every step. */
   leaseMs: number;
@@ -79,18 +80,19 @@ export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseO
   if (todo.length === 0) return { kind: 'complete' };
   const types = await withRetries(() => deps.catalog.types());
   if (types.kind !== 'ok') return { kind: 'diverged', step: 'catalogus', detail: types.detail, correlationId: correlationOf(c, todo[0]!) };
-  let fileNames: Map<string, string>;
-  try {
-    fileNames = todo.some((s) => s.kind === 'document') ? await fileNamesOf(deps, c.applicationId) : new Map();
-  } catch (err) {
-    return { kind: 'postponed', detail: `documents service: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) };
-  }
-  const env: StepEnv = { zgw: deps.zgw, target: deps.target, types: types.value, c, fileNames };
+  const env: StepEnv = { zgw: deps.zgw, target: deps.target, types: types.value, c, content: contentLoader(deps, c) };
   // Only the first step owed may have been sent by an earlier claim; a retry in this pass knows it sent.
   let uncertain = c.attempts > 1;
   for (const step of todo as CreateStep[]) {
     const maybeSent = uncertain;
-    const result = await withRetries((n) => attemptStep(env, step, maybeSent || n > 1));
+    let result: Result<string>;
+    try {
+      result = await withRetries((n) => attemptStep(env, step, maybeSent || n > 1));
+    } catch (err) {
+      // Not the case system's doing: what is recorded stays, and the case continues from this step later.
+      if (err instanceof DocumentsNotReady) return { kind: 'postponed', detail: err.message.slice(0, 300) };
+      throw err;
+    }
     uncertain = false;
     if (result.kind !== 'ok') return { kind: 'diverged', step: step.key, detail: result.detail, correlationId: correlationOf(c, step) };
     await recordStep(deps.db, c.referentie, step.key, result.value, deps.leaseMs);
@@ -121,8 +123,33 @@ async function deleteZaak(deps: MirrorDeps, c: MirrorCase, step: Step): Promise<
   return deleted.kind === 'ok' ? { kind: 'complete' } : fail(deleted.detail);
 }
 
-/** The documents service's file names of the case's linked documents (the eio's title and bestandsnaam). */
-async function fileNamesOf(deps: MirrorDeps, applicationId: string | null): Promise<Map<string, string>> {
-  if (!applicationId) return new Map();
-  return new Map((await deps.documents.documentsOf(applicationId)).map((d) => [d.documentId, d.fileName]));
+/** The documents service is away, or has not linked the document yet (the link job is still owed): the case waits. */
+class DocumentsNotReady extends Error {}
+
+/**
+ * A document step's content, fetched when its create needs it (a lookup that finds the object needs none) and
+ * kept, base64-encoded, for that step's retries only: one document per case in memory at a time.
+ */
+function contentLoader(deps: MirrorDeps, c: MirrorCase): (documentId: string) => Promise<FileContent> {
+  let held: { documentId: string; content: Promise<FileContent> } | null = null;
+  return (documentId) => {
+    if (held?.documentId !== documentId) held = { documentId, content: fetchContent(deps, c, documentId) };
+    return held.content;
+  };
+}
+
+async function fetchContent(deps: MirrorDeps, c: MirrorCase, documentId: string): Promise<FileContent> {
+  const applicationId = c.applicationId;
+  if (!applicationId) throw new MissingFact('the application');
+  let content;
+  try {
+    content = await deps.documents.contentOf(applicationId, documentId);
+  } catch (err) {
+    throw new DocumentsNotReady(`documents service: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!content) {
+    if (await linkPending(deps.db, applicationId)) throw new DocumentsNotReady(`document ${documentId} is not linked yet`);
+    throw new MissingFact(`its content (the documents service has no document ${documentId} linked to the application)`);
+  }
+  return { inhoud: content.bytes.toString('base64'), size: content.bytes.length, contentType: content.contentType, fileName: content.fileName };
 }

@@ -6,13 +6,23 @@ import { SELF_SERVICE, SYSTEM, type ZgwActor, type ZgwAnswer, type ZgwPort } fro
 import type { CatalogTypes } from './zgw-catalog';
 import { Page, Resource, readAnswer } from './zgw-read';
 
-/** What a step needs besides the case: the port, where to write, the zaaktype's types and the documents' file names. */
+/** A document's content as its information object carries it. */
+export interface FileContent {
+  /** The bytes, base64-encoded (`inhoud`). */
+  inhoud: string;
+  size: number;
+  contentType: string;
+  fileName: string;
+}
+
+/** What a step needs besides the case: the port, where to write, the zaaktype's types and a document's content. */
 export interface StepEnv {
   zgw: ZgwPort;
   target: MirrorTarget;
   types: CatalogTypes;
   c: MirrorCase;
-  fileNames: ReadonlyMap<string, string>;
+  /** Fetches (once per step) the content of a linked document; throws when the documents service cannot give it now. */
+  content(documentId: string): Promise<FileContent>;
 }
 
 /** A create that Open Zaak refused as a second copy: the lookup settles it. */
@@ -29,6 +39,9 @@ const created = (a: ZgwAnswer, what: string): Created => {
   const r = readAnswer(a, 201, Resource, what);
   return r.kind === 'ok' ? ok(r.value.url) : r;
 };
+
+/** At most `max` characters as Open Zaak counts them (code points), never half a surrogate pair. */
+const codePoints = (text: string, max: number) => Array.from(text).slice(0, max).join('');
 
 function need<T>(value: T | null | undefined, what: string): T {
   if (value === null || value === undefined) throw new MissingFact(what);
@@ -91,22 +104,24 @@ export const STEPS: { [K in CreateStep['kind']]: { lookup(env: StepEnv, step: Ex
   document: {
     lookup: async ({ zgw, target, c }, step) =>
       first(await zgw.call('GET', `${target.documentenUrl}/enkelvoudiginformatieobjecten?${q({ identificatie: documentIdentificatie(c.referentie, step.index), bronorganisatie: target.rsin })}`, SELF_SERVICE), 'document lookup'),
-    create: async ({ zgw, target, types, c, fileNames }, step) => {
+    create: async ({ zgw, target, types, c, content }, step) => {
       const app = need(c.application, 'application');
-      const fileName = fileNames.get(step.documentId);
+      const file = await content(step.documentId);
       const categoryId = app.documents.find((d) => d.documentId === step.documentId)?.categoryId;
-      // Metadata only: the documents service has no internal route that gives a service the bytes yet, so
-      // `inhoud`, `bestandsomvang` and `formaat` stay empty and the description says so.
       const body = {
         identificatie: documentIdentificatie(c.referentie, step.index),
         bronorganisatie: target.rsin,
         creatiedatum: dateOf(app.submittedAt),
-        titel: (fileName ?? categoryId ?? 'bijlage').slice(0, 200),
+        titel: codePoints(file.fileName, 200),
         auteur: 'self-service',
         taal: 'nld',
         informatieobjecttype: types.informatieobjecttype,
-        ...(fileName ? { bestandsnaam: fileName.slice(0, 255) } : {}),
-        beschrijving: `Bijlage ${categoryId ?? ''} bij ${c.referentie}. Inhoud niet gespiegeld: alleen metadata.`.slice(0, 1000),
+        formaat: codePoints(file.contentType, 255),
+        bestandsnaam: codePoints(file.fileName, 255),
+        // Open Zaak refuses a size that differs from the decoded inhoud (`file-size`).
+        bestandsomvang: file.size,
+        inhoud: file.inhoud,
+        beschrijving: `Bijlage ${categoryId ?? ''} bij ${c.referentie}.`.slice(0, 1000),
       };
       return created(await zgw.call('POST', `${target.documentenUrl}/enkelvoudiginformatieobjecten`, SELF_SERVICE, body), 'enkelvoudiginformatieobject');
     },

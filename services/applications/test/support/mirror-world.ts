@@ -2,7 +2,7 @@ import pino from 'pino';
 import { freePort } from '@register/embedded';
 import { auditEvent } from '@register/contracts';
 import type { EventEnvelope } from '@register/service-kit';
-import { asUser, createTestDatabase, eventually, type TestDatabase } from '@register/testkit';
+import { asUser, createTestDatabase, eventually, practitioner, type TestDatabase } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { startApplications, type ApplicationsHarness } from './harness';
 import { startDocuments, startReference } from './neighbours';
@@ -112,14 +112,36 @@ export function bsnSubject(): string {
   }
 }
 
-/** A submitted intake of `subject` with `documents` digital documents (the first the diploma); its referentie and id. */
-export async function submitIntake(world: World, subject: string, documents = 1): Promise<{ id: string; referentie: string; docs: string[]; submittedAt: string; correlationId: string; status: unknown }> {
+/** A file to upload: its bytes and the name it is uploaded under. */
+export interface UploadFile {
+  bytes: Buffer;
+  name: string;
+}
+
+/** Uploads `file` for `owner` into intake `categoryId`, straight to the documents service; its documentId. */
+export async function uploadFile(world: World, owner: string, categoryId: string, file: UploadFile): Promise<string> {
+  const form = new FormData();
+  form.set('wizardId', 'intake');
+  form.set('categoryId', categoryId);
+  form.set('file', new Blob([new Uint8Array(file.bytes)], { type: 'application/pdf' }), file.name);
+  const res = await fetch(`${world.documents.url}/api/v1/uploads`, { method: 'POST', headers: asUser(practitioner(owner)), body: form });
+  if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { documentId: string }).documentId;
+}
+
+/**
+ * A submitted intake of `subject` with `documents` digital documents (a count of the neighbour's standard PDF,
+ * or these files; the first the diploma, the others overig); its referentie and id.
+ */
+export async function submitIntake(world: World, subject: string, documents: number | UploadFile[] = 1): Promise<{ id: string; referentie: string; docs: string[]; submittedAt: string; correlationId: string; status: unknown }> {
   const me = as.practitioner(world, subject);
   const created = await me.post('/api/v1/applications', { type: 'intake' });
   if (created.status !== 201) throw new Error(`create answered ${created.status}`);
   const docs: string[] = [];
-  for (let i = 0; i < documents; i++) docs.push(await world.documents.upload(subject, 'intake', i === 0 ? 'diploma' : 'overig'));
-  const refs = docs.map((documentId, i) => ({ categoryId: i === 0 ? 'diploma' : 'overig', channel: 'digitaal', documentId }));
+  const category = (i: number) => (i === 0 ? 'diploma' : 'overig');
+  if (typeof documents === 'number') for (let i = 0; i < documents; i++) docs.push(await world.documents.upload(subject, 'intake', category(i)));
+  else for (const [i, file] of documents.entries()) docs.push(await uploadFile(world, subject, category(i), file));
+  const refs = docs.map((documentId, i) => ({ categoryId: category(i), channel: 'digitaal', documentId }));
   const body = docs.length > 0 ? { diplomaHerkomst: 'handmatig', uren: 3000, documents: refs } : { diplomaHerkomst: 'digitaal', uren: 3000 };
   const res = await me.post(`/api/v1/applications/${created.body.id}/submit`, body);
   if (res.status !== 200) throw new Error(`submit answered ${res.status}: ${JSON.stringify(res.body)}`);

@@ -1,14 +1,32 @@
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { Response } from 'express';
 import { documents } from '@register/contracts';
 import { defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
+import type { DocumentRow } from '../uploads/documents.table';
 import { DocumentIdParams } from '../uploads/uploads.schemas';
-import { openContent } from './open-content';
+import { openContent, openLinkedContent } from './open-content';
 
 /** RFC 5987/6266 `filename*` value: UTF-8, percent-encoded, also the characters encodeURIComponent keeps. */
 function dispositionOf(fileName: string): string {
   const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `attachment; filename*=UTF-8''${encoded}`;
+}
+
+/** The stored bytes with their type, length and name; a failure mid-stream cuts the connection (no problem document is possible any more). */
+async function sendContent(ctx: Context, res: Response, opened: { row: DocumentRow; body: Readable }): Promise<void> {
+  const { row, body } = opened;
+  res.status(200);
+  res.setHeader('Content-Type', row.content_type);
+  res.setHeader('Content-Length', String(row.size_bytes));
+  res.setHeader('Content-Disposition', dispositionOf(row.file_name));
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Cache-Control', 'private, no-store');
+  await pipeline(body, res).catch((err: unknown) => {
+    ctx.logger.warn({ err, documentId: row.id }, 'content stream failed');
+    res.destroy();
+  });
 }
 
 const downloadUpload = defineOperation({
@@ -20,20 +38,18 @@ const downloadUpload = defineOperation({
   params: DocumentIdParams,
   responses: { 200: { description: 'The file, as stored', contentType: 'application/octet-stream' } },
   problems: [503],
-  handle: async (ctx: Context, { params, identity, res }) => {
-    const { row, body } = await openContent(ctx, identity, params.documentId);
-    res.status(200);
-    res.setHeader('Content-Type', row.content_type);
-    res.setHeader('Content-Length', String(row.size_bytes));
-    res.setHeader('Content-Disposition', dispositionOf(row.file_name));
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Cache-Control', 'private, no-store');
-    // A failure mid-stream cannot become a problem document any more: the connection is cut instead.
-    await pipeline(body, res).catch((err: unknown) => {
-      ctx.logger.warn({ err, documentId: params.documentId }, 'content stream failed');
-      res.destroy();
-    });
-  },
+  handle: async (ctx: Context, { params, identity, res }) => sendContent(ctx, res, await openContent(ctx, identity, params.documentId)),
 });
 
-export const contentRoutes = [downloadUpload];
+const readApplicationDocument = defineOperation({
+  internal: { method: 'GET', path: documents.internal.paths.content },
+  operationId: 'readApplicationDocumentContent',
+  summary: 'The bytes of a document linked to an application (internal)',
+  description: 'Streams the stored bytes with `Content-Type`, `Content-Length` and the file name in `Content-Disposition` (the case mirror copies them into the zaaksysteem). A document that is unknown or not linked to this application: a bare 404.',
+  params: documents.internal.contentParams,
+  responses: { 200: { description: 'The file, as stored', contentType: 'application/octet-stream' } },
+  problems: [503],
+  handle: async (ctx: Context, { params, res }) => sendContent(ctx, res, await openLinkedContent(ctx, params.applicationId, params.documentId)),
+});
+
+export const contentRoutes = [downloadUpload, readApplicationDocument];

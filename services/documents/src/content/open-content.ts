@@ -14,3 +14,10 @@ export async function openContent(deps: Pick<Context, 'db' | 'storage'>, identit
   if (!row || !allowed) throw new NotFoundError('document');
   return { row, body: await deps.storage.get(row.object_key) };
 }
+
+/** A service reads a document linked to the application it names (the case mirror); anything else: 404. */
+export async function openLinkedContent(deps: Pick<Context, 'db' | 'storage'>, applicationId: string, documentId: string): Promise<{ row: DocumentRow; body: Readable }> {
+  const row = isDocumentId(documentId) ? await findDocument(deps.db, documentId) : undefined;
+  if (!row || row.linked_application_id === null || row.linked_application_id !== applicationId) throw new NotFoundError('document');
+  return { row, body: await deps.storage.get(row.object_key) };
+}

@@ -19,8 +19,12 @@ export const createDocument: OperationHandler = (request, ctx) => {
   if ([...ctx.store.documenten.values()].some((doc) => doc.fields['identificatie'] === identificatie && doc.fields['bronorganisatie'] === bronorganisatie)) {
     errors.add('identificatie', 'identificatie-niet-uniek', `Deze identificatie (${identificatie}) bestaat al voor deze bronorganisatie`);
   }
-  errors.throwIfAny();
   const content = typeof body['inhoud'] === 'string' ? Buffer.from(body['inhoud'], 'base64') : Buffer.alloc(0);
+  // Open Zaak: a size given beside the inhoud must be the decoded inhoud's (a non-field error).
+  if (typeof body['inhoud'] === 'string' && 'bestandsomvang' in body && body['bestandsomvang'] !== content.length) {
+    errors.add('nonFieldErrors', 'file-size', "The size of upload file should match the 'bestandsomvang' field");
+  }
+  errors.throwIfAny();
   const uuid = randomUUID();
   const url = `${ctx.urls.documenten}/enkelvoudiginformatieobjecten/${uuid}`;
   const record: DocumentRecord = {
