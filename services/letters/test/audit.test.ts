@@ -56,6 +56,19 @@ describe('POST /api/v1/brief/reveal-registernummer', () => {
     expect(JSON.stringify(events)).not.toMatch(PERSONAL);
   });
 
+  it.each<[string, Record<string, string>, string, number]>([
+    ['a drafter names a referentie that cannot be one', drafter(), `?referentie=${'A'.repeat(65)}`, 400],
+    ['a drafter names two referenties', drafter(), '?referentie=AV-1&referentie=AV-2', 400],
+    ['a drafter sends a malformed step-up header', drafter(), '', 403],
+    ['an approver names a referentie that cannot be one', approver(), `?referentie=${'A'.repeat(65)}`, 403],
+  ])('when %s, then refused and exactly one deny row', async (_name, headers, query, status) => {
+    const { res, events } = await audited(headers, 'POST', `/api/v1/brief/reveal-registernummer${query}`, { 'X-Step-Up': query ? 'true' : 'yes please' });
+    expect(res.status).toBe(status);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ action: 'reveal-registernummer', decision: 'deny' });
+    expect(JSON.stringify(events)).not.toMatch(PERSONAL);
+  });
+
   it('when the referentie is unknown, then a bare 404 and one deny row', async () => {
     const { res, events } = await audited(drafter(), 'POST', '/api/v1/brief/reveal-registernummer?referentie=AV-1999-000001', { 'X-Step-Up': 'true' });
     expect(res.status).toBe(404);
@@ -74,10 +87,32 @@ describe('the organisation-admin routes', () => {
     ['POST', '/api/v1/admin/org-template/register/test-letter'],
   ];
 
-  it.each(routes)('when a drafter calls %s %s, then 403 and exactly one orgtemplate:edit deny row', async (method, url) => {
-    const { res, events } = await audited(drafter(), method, url);
-    expect(res.status).toBe(403);
-    expect(events).toEqual([{ action: 'orgtemplate:edit', resource: expect.stringContaining('/api/v1/admin/org-template'), decision: 'deny', role: 'drafter' }]);
+  const denied: Array<[string, Record<string, string>, string]> = [
+    ['a drafter', drafter(), 'drafter'],
+    ['an approver', approver(), 'approver'],
+    ['a practitioner without a role', { 'X-Subject': '900000001' }, 'drafter'],
+    ['a case handler', beoordelaar, 'beoordelaar'],
+    ['a case handler without roles', { 'X-Medewerker': 'mw-zonder-rol' }, 'none'],
+  ];
+  // Also an unknown sub-organisation, an unknown version and a body that would be refused: 403 comes first.
+  const attempts: Array<['GET' | 'POST' | 'PUT', string, unknown?]> = [
+    ...routes,
+    ['GET', '/api/v1/admin/org-template/onbekend'],
+    ['PUT', '/api/v1/admin/org-template/register', { draft: { orgName: '' } }],
+    ['POST', '/api/v1/admin/org-template/onbekend/rollback/99'],
+  ];
+
+  it.each(denied)('when %s calls every organisation-admin route, then each is 403 with exactly one orgtemplate:edit deny row', async (_name, headers, role) => {
+    const wrong: string[] = [];
+    for (const [method, url, body] of attempts) {
+      const { res, events } = await audited(headers, method, url, {}, body);
+      // The row names the route (its pattern), never who asked or which sub-organisation.
+      const resource = url.replace(/org-template\/[^/]+/, 'org-template/:subOrgId').replace(/rollback\/[^/]+$/, 'rollback/:version');
+      if (res.status !== 403 || res.body?.type !== '/problems/forbidden') wrong.push(`${method} ${url}: ${res.status}`);
+      const rows = events.map((e) => ({ action: e.action, resource: e.resource, decision: e.decision, role: e.role }));
+      if (JSON.stringify(rows) !== JSON.stringify([{ action: 'orgtemplate:edit', resource, decision: 'deny', role }])) wrong.push(`${method} ${url}: rows ${JSON.stringify(rows)}`);
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('when a case handler is refused, then the row names its roles, not the person', async () => {

@@ -57,6 +57,24 @@ describe('GET /api/v1/brief', () => {
     expect((await portal(world, drafter()).get('/api/v1/brief?referentie=AV%00')).status).toBe(400);
     expect((await portal(world, drafter()).get('/api/v1/brief?referentie=a&referentie=b')).status).toBe(400);
   });
+
+  it('when any brief route names an unknown referentie, then a bare 404 for a caller who may use that route', async () => {
+    const q = '?referentie=AV-1999-000404';
+    const calls: Array<[string, Promise<{ status: number; text: string }>]> = [
+      ['GET', portal(world, drafter()).get(`/api/v1/brief${q}`)],
+      ['PUT', portal(world, drafter()).put(`/api/v1/brief${q}`, { sections: [] })],
+      ['submit', portal(world, drafter()).post(`/api/v1/brief/submit${q}`)],
+      ['approve', portal(world, approver()).post(`/api/v1/brief/approve${q}`)],
+      ['reject', portal(world, approver()).post(`/api/v1/brief/reject${q}`, { comments: 'x' })],
+      ['send', portal(world, beoordelaar).post(`/api/v1/brief/send${q}`)],
+      ['reset', portal(world, beoordelaar).post(`/api/v1/brief/reset${q}`)],
+      ['reveal', portal(world, drafter()).post(`/api/v1/brief/reveal-registernummer${q}`, undefined, { 'X-Step-Up': 'true' })],
+      ['preview', portal(world, approver()).get(`/api/v1/brief/preview${q}`)],
+      ['pdf', portal(world, drafter()).get(`/api/v1/brief/pdf${q}`)],
+    ];
+    const answers = await Promise.all(calls.map(async ([name, pending]) => [name, (await pending).status, (await pending).text] as const));
+    expect(answers).toEqual(calls.map(([name]) => [name, 404, '']));
+  });
 });
 
 describe('the four-eyes workflow (submit, approve, reject, send)', () => {
@@ -190,24 +208,119 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
     expect((await me.get(url('', referentie))).text).toBe(before);
   });
 
-  it('when the body carries a NUL, an unpaired surrogate, a huge number, deep nesting or broken JSON, then 400 and never a 5xx', async () => {
+  it('when the body carries a NUL, an unpaired surrogate, a huge number, deep nesting or broken JSON, then a 400 problem naming the place and never a 5xx', async () => {
     const { referentie, sections } = await fresh();
     const me = portal(world, drafter());
+    const before = (await me.get(url('', referentie))).text;
     const json = JSON.stringify({ sections });
     const text = sections[2].blocks[0].content.paragraphs[0].nodes[0].text as string;
-    const bodies = [
-      json.replace(JSON.stringify(text), '"a\\u0000b"'),
-      json.replace(JSON.stringify(text), '"a\\ud800b"'),
-      json.replace('"sourceVersion":1', '"sourceVersion":99999999999999999999'),
-      `{"sections":${'['.repeat(100_000)}${']'.repeat(100_000)}}`,
-      `{"sections":[{"sectionKey":"kern","blocks":[{"type":"tekst","content":{"paragraphs":[{"nodes":[${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}]}]}}]}]}`,
-      '{"sections": [',
-      `{"sections":[],"\\u0000":1}`,
+    const node = 'sections[2].blocks[0].content.paragraphs[0].nodes[0]';
+    const bodies: Array<[string, string, string]> = [
+      [json.replace(JSON.stringify(text), '"a\\u0000b"'), `${node}.text`, 'invalid_characters'],
+      [json.replace(JSON.stringify(text), '"a\\ud800b"'), `${node}.text`, 'invalid_characters'],
+      [json.replace('"sourceVersion":1', '"sourceVersion":99999999999999999999'), 'sections[0].blocks[0].sourceVersion', 'too_big'],
+      [json.replace('"sourceVersion":1', '"sourceVersion":2147483648'), 'sections[0].blocks[0].sourceVersion', 'too_big'],
+      [`{"sections":${'['.repeat(100_000)}${']'.repeat(100_000)}}`, `sections${'[0]'.repeat(63)}`, 'too_deep'],
+      [`{"sections":[{"sectionKey":"kern","blocks":[{"type":"tekst","content":{"paragraphs":[{"nodes":[${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}]}]}}]}]}`, `sections[0].blocks[0].content.paragraphs[0].nodes[0]${'.a'.repeat(55)}`, 'too_deep'],
+      ['{"sections": [', '', 'invalid_json'],
+      [`{"sections":[],"\\u0000":1}`, '\u0000', 'invalid_characters'],
     ];
-    for (const body of bodies) {
+    for (const [body, field, code] of bodies) {
       const res = await me.put(url('', referentie), body);
       expect(res.status).toBe(400);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      expect(res.body.type).toBe('/problems/validation');
+      expect(res.body.errors[0]).toMatchObject({ field, code });
     }
+    expect((await me.get(url('', referentie))).text).toBe(before);
+  });
+
+  it('when a node, mark, list kind or block type is outside the value sets of decisions §10, then a 400 problem naming that node and nothing is written', async () => {
+    const { referentie, sections } = await fresh();
+    const me = portal(world, drafter());
+    const before = (await me.get(url('', referentie))).text;
+    const node = 'sections[2].blocks[0].content.paragraphs[0].nodes[1]';
+    const withNode = (n: unknown) => {
+      const s = JSON.parse(JSON.stringify(sections));
+      s[2].blocks[0].content.paragraphs[0].nodes[1] = n;
+      return s;
+    };
+    const change = (f: (s: any[]) => void) => {
+      const s = JSON.parse(JSON.stringify(sections));
+      f(s);
+      return s;
+    };
+    const cases: Array<[string, unknown[], string]> = [
+      ['an unknown node type', withNode({ type: 'image', text: 'x' }), `${node}.type`],
+      ['a mark outside the set', withNode({ type: 'text', text: 'x', marks: ['blink'] }), `${node}.marks[0]`],
+      ['a text node with a key', withNode({ type: 'text', text: 'x', key: 'datum.vandaag' }), `${node}.key`],
+      ['a placeholder without a key', withNode({ type: 'placeholder' }), `${node}.key`],
+      ['a field of its own', withNode({ type: 'hardBreak', html: '<b>x</b>' }), `${node}.html`],
+      ['a list kind outside the set', change((s) => (s[2].blocks[0].content.paragraphs[0].list = 'checklist')), 'sections[2].blocks[0].content.paragraphs[0].list'],
+      ['a block type outside the set', change((s) => (s[3].blocks[0].type = 'html')), 'sections[3].blocks[0].type'],
+      ['a passage the library does not have', change((s) => (s[3].blocks[0].sourcePassageId = 'bestaat-niet')), 'sections[3].blocks[0].sourcePassageId'],
+      ['a passage block without its source', change((s) => (s[3].blocks[0].sourceVersion = null)), 'sections[3].blocks[0].sourceVersion'],
+      ['a section out of order', change((s) => ([s[1], s[2]] = [s[2], s[1]])), 'sections[1].sectionKey'],
+      ['a section twice', change((s) => s.push(s[1])), 'sections[6].sectionKey'],
+      ['a locked section emptied', change((s) => (s[0].blocks = [])), 'sections[0].blocks[0]'],
+      ['a locked section unlocked', change((s) => (s[4].locked = false)), 'sections[4].locked'],
+    ];
+    const wrong: string[] = [];
+    for (const [name, body, field] of cases) {
+      const res = await me.put(url('', referentie), { sections: body });
+      const fields = res.body?.errors?.map((e: any) => e.field) ?? [];
+      if (res.status !== 400 || res.body?.type !== '/problems/validation' || !fields.includes(field)) wrong.push(`${name}: ${res.status} ${JSON.stringify(fields)}, expected 400 naming ${field}`);
+    }
+    expect(wrong).toEqual([]);
+    expect((await me.get(url('', referentie))).text).toBe(before);
+  });
+
+  it('when the other letter inputs are malformed, then a 400 problem naming the field (reject comments, referentie) and never a 5xx', async () => {
+    const { referentie } = await fresh();
+    expect((await portal(world, drafter('900000061')).post(url('/submit', referentie))).status).toBe(200);
+    const reviewer = portal(world, approver('900000062'));
+    const cases: Array<[Promise<{ status: number; body: any }>, string]> = [
+      [reviewer.post(url('/reject', referentie), { comments: 'a\u0000b' }), 'comments'],
+      [reviewer.post(url('/reject', referentie), { comments: 'x'.repeat(2001) }), 'comments'],
+      [reviewer.post(url('/reject', referentie), { comments: 42 }), 'comments'],
+      [reviewer.post(url('/reject', referentie), { comments: 'ok', extra: true }), 'extra'],
+      [reviewer.post(`/api/v1/brief/approve?referentie=${'A'.repeat(65)}`), 'referentie'],
+      [portal(world, drafter()).get(`/api/v1/brief?referentie=${'A'.repeat(65)}`), 'referentie'],
+      [portal(world, drafter()).get(`/api/v1/brief/pdf?referentie=${'A'.repeat(65)}`), 'referentie'],
+    ];
+    for (const [pending, field] of cases) {
+      const res = await pending;
+      expect(res.status).toBe(400);
+      expect(res.body.errors.map((e: any) => e.field)).toContain(field);
+    }
+    expect((await reviewer.get(url('', referentie))).body.brief.status).toMatchObject({ tag: 'ter-goedkeuring', rejectedBy: null, comments: null });
+  });
+
+  it('when a drafter types markup into the letter, then it is stored as text and the preview shows it escaped, never as markup', async () => {
+    const { referentie, sections } = await fresh();
+    const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)> & "quote"';
+    sections[2].blocks.push({ type: 'tekst', content: { paragraphs: [{ nodes: [{ type: 'text', text: hostile, marks: ['bold'] }], list: null }] } });
+    const saved = await portal(world, drafter()).put(url('', referentie), { sections });
+    expect(saved.status).toBe(200);
+    expect(saved.body.brief.sections[2].blocks[1].content.paragraphs[0].nodes[0].text).toBe(hostile);
+    const preview = await portal(world, drafter()).get(url('/preview', referentie));
+    expect(preview.status).toBe(200);
+    expect(preview.text).toContain('<strong>&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; &amp; &quot;quote&quot;</strong>');
+    expect(preview.text).not.toMatch(/<script|<img src=x/);
+    expect(preview.headers.get('content-security-policy')).toMatch(/default-src 'none'.*img-src data:/);
+  });
+
+  it('when the letter comes back unchanged, then every passage block stays unedited; one changed node marks only its block', async () => {
+    const { referentie, sections } = await fresh();
+    const me = portal(world, drafter());
+    const editedFlags = (s: any[]) => s.flatMap((x) => x.blocks.map((b: any) => [b.sourcePassageId, b.edited]));
+    const unchanged = await me.put(url('', referentie), { sections });
+    expect(unchanged.status).toBe(200);
+    expect(editedFlags(unchanged.body.brief.sections)).toEqual(editedFlags(sections));
+    expect(editedFlags(unchanged.body.brief.sections).every(([, edited]: [string, boolean]) => edited === false)).toBe(true);
+    sections[5].blocks[0].content.paragraphs[0].nodes[0].text += ' Wij helpen u graag.';
+    const one = await me.put(url('', referentie), { sections });
+    expect(editedFlags(one.body.brief.sections).filter(([, edited]: [string, boolean]) => edited)).toEqual([['afsluiting-vragen', true]]);
   });
 
   it('when a fillable placeholder is filled in and a passage block added from the library, then both are kept; the caller cannot claim edited', async () => {

@@ -1,7 +1,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { freePort, startNatsServer, type Running } from '@register/embedded';
+import { eventually, testEvents } from '@register/testkit';
+import { startLetters, type LettersHarness } from './support/harness';
 import { caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
 
 // Per-case letters: a besluit recorded in the applications service becomes that case's brief in letters,
@@ -67,4 +71,36 @@ describe('a brief per decided case', () => {
     const { rows } = await world.letters.db.selectFrom('brief').select('brief_id').where('referentie', '=', referentie).execute().then((r) => ({ rows: r }));
     expect(rows).toHaveLength(1);
   }, 90_000);
+
+  it('when the besluit is already on the stream while letters is down and NATS restarts before letters comes back, then the brief appears, once', async () => {
+    const { durable, url, databaseUrl } = world.letters;
+    await world.letters.stop();
+    let again: LettersHarness | null = null;
+    try {
+      const { referentie } = await decideCase(world, 'afwijzen');
+      // The event waits in the stream for letters' durable consumer (published, not yet delivered).
+      await eventually(async () => ((await pendingFor(durable)) > 0 ? true : undefined), 30_000, 100);
+      await nats.stop();
+      nats = await startNatsServer(dir, port);
+      again = await startLetters({ database: { url: databaseUrl, drop: async () => undefined }, natsUrl: nats.url, applicationsUrl: world.applications.url, documentsUrl: world.documents.url, durable, port: Number(new URL(url).port) });
+      const res = await caseBrief(world, referentie);
+      expect(blocksOf(res.body)[3]).toEqual(['besluit-afwijzen']);
+      expect(await again.db.selectFrom('brief').select('brief_id').where('referentie', '=', referentie).execute()).toHaveLength(1);
+      await eventually(async () => ((await pendingFor(durable)) === 0 ? true : undefined), 30_000, 100);
+    } finally {
+      // Stopped, not closed: the world's own close drops the database and the durable consumer at the end.
+      await again?.stop();
+    }
+  }, 120_000);
 });
+
+/** What the stream holds for a durable consumer that it has not acknowledged yet. */
+async function pendingFor(durable: string): Promise<number> {
+  const nc = await connect({ servers: nats.url, name: 'letters-test-pending' });
+  try {
+    const info = await (await jetstreamManager(nc)).consumers.info(testEvents().stream, durable);
+    return info.num_pending + info.num_ack_pending;
+  } finally {
+    await nc.close();
+  }
+}

@@ -126,6 +126,24 @@ describe('publish, rollback and letters pinned to their version', () => {
     expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
   });
 
+  it('when letters are written, reviewed and sent, then unsentBriefs and affectedUnsentBriefs count exactly the letters of that sub-organisation not sent yet', async () => {
+    const unsent = async (subOrgId: string) => (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.unsentBriefs;
+    const start = await unsent('register');
+    const { referentie } = await decideCase(world, 'toekennen');
+    await caseBrief(world, referentie);
+    expect(await unsent('register')).toBe(start + 1);
+    const q = `?referentie=${referentie}`;
+    expect((await portal(world, drafter('900000043')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
+    expect((await portal(world, approver('900000044')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
+    expect(await unsent('register')).toBe(start + 1);
+    expect((await portal(world, drafter('900000043')).post(`/api/v1/brief/send${q}`)).status).toBe(200);
+    expect(await unsent('register')).toBe(start);
+    // Every letter uses the letterhead of `register` (decisions §10): the other sub-organisation has none.
+    expect(await unsent('register-buitenland')).toBe(0);
+    expect((await portal(world, admin()).post(`${base}/register/publish`)).body.affectedUnsentBriefs).toBe(start);
+    expect((await portal(world, admin()).post(`${base}/register-buitenland/publish`)).body.affectedUnsentBriefs).toBe(0);
+  });
+
   it('when the version to roll back to is unknown or not a version, then a bare 404 and nothing is published', async () => {
     const before = (await portal(world, admin()).get(`${base}/register-buitenland`)).body.publishedVersion;
     for (const version of ['99', '0', 'abc', '1e3']) {

@@ -12,7 +12,7 @@ import { evaluateBrief, NEXT_STATUS, type BriefOperation } from './brief-rules';
 import { callerOf, type Caller } from './brief-view';
 import type { BriefView } from './briefs.schemas';
 import { findBrief, updateBriefState, type BriefAddress, type BriefState, type StoredBrief } from './briefs.repository';
-import { viewOf, type BriefDeps } from './find-brief';
+import { requireBrief, viewOf, type BriefDeps } from './find-brief';
 
 export interface OperationDeps extends BriefDeps {
   clock: Clock;
@@ -24,6 +24,8 @@ interface Step<P> {
   prepare?: (brief: StoredBrief) => P;
   change: (brief: StoredBrief, input: { caller: Caller; now: Date; prepared: P; trx: Transaction<LettersDb> }) => Promise<Partial<BriefState>> | Partial<BriefState>;
 }
+
+const REVIEW_REFUSED = 'Only an approver who did not submit this letter may review it.';
 
 const VERBS: Record<BriefOperation, string> = { edit: 'edited', submit: 'submitted', approve: 'approved', reject: 'rejected', send: 'sent', reset: 'reset', reveal: 'revealed' };
 
@@ -39,7 +41,7 @@ async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: 
     if (!brief) throw new NotFoundError('brief');
     const verdict = evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts[op];
     if (verdict === 'forbidden') {
-      throw new DomainError('forbidden', op === 'approve' || op === 'reject' ? 'Only an approver who did not submit this letter may review it.' : `The caller may not have this letter ${VERBS[op]}.`);
+      throw new DomainError('forbidden', op === 'approve' || op === 'reject' ? REVIEW_REFUSED : `The caller may not have this letter ${VERBS[op]}.`);
     }
     const prepared = step.prepare ? step.prepare(brief) : (undefined as P);
     if (verdict === 'conflict') throw new DomainError('conflict', `A letter in status ${brief.status} cannot be ${VERBS[op]}.`);
@@ -83,6 +85,16 @@ export function submitBrief(deps: OperationDeps, address: BriefAddress, identity
 
 export function approveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
   return operate(deps, address, identity, 'approve', { change: (_b, { caller, now }) => ({ approvedBy: caller.id, approvedAt: now }) });
+}
+
+/**
+ * Reject's `load`, before its body is read: the letter exists (404) and the caller may review it, so that
+ * rejecting one's own letter is a 403 before a 400 (decisions §2). The write checks again under the lock.
+ */
+export async function requireReviewable(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<void> {
+  const brief = await requireBrief(deps, address);
+  const caller = callerOf(identity);
+  if (evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts.reject === 'forbidden') throw new DomainError('forbidden', REVIEW_REFUSED);
 }
 
 export function rejectBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, comments: string | null): Promise<BriefView> {

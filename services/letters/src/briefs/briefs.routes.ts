@@ -1,7 +1,8 @@
+import type { Identity } from '@register/authz';
 import { letters } from '@register/contracts';
 import { defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
-import { approveBrief, rejectBrief, resetBrief, saveBrief, sendBrief, submitBrief } from './brief-operations';
+import { approveBrief, rejectBrief, requireReviewable, resetBrief, saveBrief, sendBrief, submitBrief } from './brief-operations';
 import { exampleSections } from './brief-example';
 import { BriefQuery, BriefView, RejectBriefRequest, SaveBriefRequest } from './briefs.schemas';
 import { requireBrief, requireBriefExists, viewOf } from './find-brief';
@@ -68,7 +69,8 @@ const reject = defineOperation({
   summary: 'Reject a letter',
   description: `Needs \`canReject\` (as approve). Records \`rejectedBy\`, \`rejectedAt\` and \`comments\`; the drafter may edit again. ${ADDRESSING}`,
   query: BriefQuery,
-  load: briefExists,
+  // Rejecting one's own letter is refused (403) before the body is looked at (400).
+  load: (ctx: Context, { query, identity }: Addressed & { identity: Identity | null }) => requireReviewable(ctx, address(query), identity),
   body: RejectBriefRequest,
   example: { comments: 'Graag de reden van afwijzing concreter maken.' },
   responses: { 200: BriefView },

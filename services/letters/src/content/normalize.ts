@@ -28,8 +28,17 @@ export function normalizeContent(content: RichTextBlockInput): RichTextBlock {
   return { paragraphs };
 }
 
+/**
+ * Whether two contents are equal, whatever the order of their keys: content read back from PostgreSQL (jsonb
+ * orders keys its own way) equals the same content built here.
+ */
 export function sameContent(a: RichTextBlock, b: RichTextBlock): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return sameJson(a, b);
+}
+
+/** Deep equality of two JSON values, key order aside. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  return firstDifference(a, b, '') === null;
 }
 
 /** The path (below `path`) of the first place where two JSON values differ, or null when they are equal. */

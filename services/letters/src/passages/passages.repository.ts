@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { sameJson } from '../content/normalize';
 import type { LettersDb } from '../database';
 import type { LibraryPassage } from './passages.schemas';
 
@@ -25,7 +26,8 @@ export async function listPassageVersions(db: Kysely<LettersDb>): Promise<Librar
   return rows.map(toPassage);
 }
 
-const comparable = (p: Row) => JSON.stringify([p.scope, p.sectionKey, p.label, p.content, p.beroep, p.isDefault, p.besluit, p.reason]);
+// Compared as values, not as strings: the stored content comes back from jsonb with its keys in another order.
+const comparable = (p: Row) => [p.scope, p.sectionKey, p.label, p.content, p.beroep, p.isDefault, p.besluit, p.reason];
 
 /**
  * The shipped library: a passage that is new starts at version 1; one whose shipped text (or tags) changed
@@ -38,7 +40,7 @@ export async function seedPassages(db: Kysely<LettersDb>, seed: readonly Row[]):
     const rows = seed
       .filter((p) => {
         const current = latest.get(p.passageId!);
-        return !current || comparable(current) !== comparable(p);
+        return !current || !sameJson(comparable(current), comparable(p));
       })
       .map((p) => ({
         passage_id: p.passageId!,

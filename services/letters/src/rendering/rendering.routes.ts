@@ -10,7 +10,8 @@ import { letterHtml, letterPdf, testLetterPdf } from './render-letter';
 
 function parse<S extends z.ZodType>(schema: S, value: unknown, part: string): z.output<S> {
   const result = schema.safeParse(value);
-  if (!result.success) throw validationError(zodIssuesToFieldErrors(result.error, part), `The request ${part} is invalid.`);
+  // The field as the client wrote it (`referentie`), without the request part, as every operation names it.
+  if (!result.success) throw validationError(zodIssuesToFieldErrors(result.error), `The request ${part} is invalid.`);
   return result.data;
 }
 

@@ -9,6 +9,12 @@ export const RevealRegisterNummerResponse = z
   .strictObject({ registerNummer: z.string().nullable().meta({ description: 'Unmasked; null when the case has none.' }) })
   .meta({ id: 'RevealRegisterNummerResponse' });
 
+/**
+ * The query as every brief route describes it (the same description), parsed leniently here: the use case refuses a malformed
+ * `referentie` itself (400) so that this attempt, too, writes its audit row.
+ */
+const RevealQuery = z.object({ referentie: z.unknown().optional().meta({ type: 'string', maxLength: 64, ...BriefQuery.shape.referentie.meta() }) });
+
 const StepUpHeaders = z.object({ 'x-step-up': z.string().optional().meta({ description: '`true`, sent only after an explicit confirmation of the user.' }) });
 
 const reveal = defineOperation({
@@ -17,11 +23,11 @@ const reveal = defineOperation({
   summary: "Reveal the register number of a letter's case",
   description:
     "Needs `canRevealRegisterNummer` (a drafter; else 403 `forbidden`, checked first) and the header `X-Step-Up: true` (else 403 `step-up-required`). Every attempt, allowed or denied, writes one audit row `reveal-registernummer` without personal data. `referentie` addresses a case's brief (unknown: 404).",
-  query: BriefQuery,
+  query: RevealQuery,
   headers: StepUpHeaders,
   responses: { 200: RevealRegisterNummerResponse },
   handle: async (ctx: Context, { query, headers, identity }) => ({
-    body: await revealRegisterNummer(ctx.db, identity, { referentie: query.referentie ?? null }, headers['x-step-up']?.trim().toLowerCase() === 'true', currentCorrelationId()),
+    body: await revealRegisterNummer(ctx.db, identity, query.referentie, headers['x-step-up']?.trim().toLowerCase() === 'true', currentCorrelationId()),
   }),
 });
 

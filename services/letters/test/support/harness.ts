@@ -19,6 +19,10 @@ export interface LettersOptions {
   clock?: Clock;
   /** An existing database (a second replica of the service); a fresh one otherwise. */
   database?: TestDatabase;
+  /** The durable consumer of an earlier start (the service started again); a new one otherwise. */
+  durable?: string;
+  /** The port of an earlier start, so that a gateway in front finds it again; any free port otherwise. */
+  port?: number;
 }
 
 /**
@@ -27,12 +31,13 @@ export interface LettersOptions {
  * after 200 ms instead of seconds.
  */
 export async function startLetters(options: LettersOptions = {}): Promise<LettersHarness> {
-  const durable = `letters_test_${randomUUID().slice(0, 8)}`;
+  const durable = options.durable ?? `letters_test_${randomUUID().slice(0, 8)}`;
   const nats = options.natsUrl ?? natsUrl();
   const service = await startService(start, {
     name: 'letters',
     ...(options.database ? { database: options.database } : {}),
     env: {
+      ...(options.port ? { PORT: String(options.port) } : {}),
       NATS_URL: nats,
       DB_POOL_MAX: '4',
       APPLICATION_EVENTS_CONSUMER: durable,
