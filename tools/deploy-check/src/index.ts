@@ -3,3 +3,4 @@ export { schemaProblems } from './schemas';
 export { workloadProblems } from './workload.checks';
 export { companionProblems } from './companions.checks';
 export { configProblems } from './config.checks';
+export { type ExpectedVariable, variableProblems } from './environment.checks';

@@ -8,6 +8,8 @@ import {
   parseManifests,
   renderKustomization,
   schemaProblems,
+  type ExpectedVariable,
+  variableProblems,
   workloadProblems,
 } from '../src';
 
@@ -18,6 +20,45 @@ const targets = [
   { name: 'base', dir: 'base', overlay: false },
   { name: 'example overlay', dir: 'overlays/example', overlay: true },
 ];
+
+/** The case mirror's settings with the defaults of services/applications/src/context.ts (decisions §11). */
+const mirror: ExpectedVariable[] = [
+  { name: 'ZGW_ENABLED', default: 'false' },
+  ...['ZGW_ZAKEN_URL', 'ZGW_DOCUMENTEN_URL', 'ZGW_CATALOGI_URL', 'ZGW_ZAAKTYPE_URL', 'ZGW_CLIENT_ID', 'ZGW_RSIN'].map((name) => ({ name })),
+  { name: 'ZGW_TIMEOUT_MS', default: '10000' },
+  { name: 'ZGW_RECONCILE_INTERVAL_MS', default: '300000' },
+  { name: 'ZGW_RECONCILE_WINDOW', default: '48h' },
+  { name: 'ZGW_MIRROR_POLL_INTERVAL_MS', default: '500' },
+  { name: 'ZGW_MIRROR_CONCURRENCY', default: '16' },
+  { name: 'ZGW_SECRET', secret: true },
+  { name: 'NOTIFICATIES_AUTH', secret: true },
+];
+/** The gateway's identity settings with the defaults of services/gateway/src/identity/identity.config.ts. */
+const identity: ExpectedVariable[] = [
+  { name: 'IDENTITY_PROVIDER', default: 'headers' },
+  { name: 'OIDC_SUBJECT_CLAIM', default: 'bsn' },
+  { name: 'OIDC_ROLE_CLAIM', default: 'role' },
+  { name: 'OIDC_EMPLOYEE_CLAIM', default: 'medewerker' },
+  { name: 'OIDC_ROLES_CLAIM', default: 'rollen' },
+  { name: 'OIDC_STEP_UP_ACR', default: 'urn:etoegang:core:assurance-class:loa3' },
+  { name: 'OIDC_STEP_UP_MAX_AGE', default: '300' },
+  { name: 'OIDC_CLOCK_TOLERANCE', default: '30' },
+  { name: 'OIDC_ACR_ORDER', default: '' },
+  { name: 'OIDC_DOCS_CLIENT_ID', default: 'register-swagger-ui' },
+  { name: 'OIDC_JWKS_COOLDOWN', default: '30s' },
+  { name: 'OIDC_JWKS_MAX_AGE', default: '10m' },
+  { name: 'OIDC_JWKS_TIMEOUT', default: '1500ms' },
+];
+/** No default and never empty (a URL): set where the gateway verifies tokens, the overlay. */
+const issuer: ExpectedVariable[] = [{ name: 'OIDC_ISSUER' }, { name: 'OIDC_JWKS_URL' }, { name: 'OIDC_AUDIENCE' }];
+const telemetry: ExpectedVariable = { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', default: '' };
+
+function expectedVariables(overlay: boolean): Record<string, ExpectedVariable[]> {
+  const expected: Record<string, ExpectedVariable[]> = Object.fromEntries(services.map((name) => [name, [telemetry]]));
+  expected['applications']!.push(...mirror);
+  expected['gateway']!.push(...identity, ...(overlay ? issuer : []));
+  return expected;
+}
 
 function render(dir: string): K8sObject[] {
   return parseManifests(renderKustomization(path.join(k8sDir, dir)));
@@ -51,6 +92,10 @@ describe.each(targets)('deploy/k8s/$dir', ({ dir, overlay }) => {
 
   test('no Secret value or secret-named key is in a ConfigMap, and every referenced ConfigMap (and Secret in an overlay) exists', () => {
     expect(configProblems(objects, { secretsProvided: overlay })).toEqual([]);
+  });
+
+  test('every service gets OTEL_EXPORTER_OTLP_ENDPOINT, applications every mirror setting and the gateway the identity ones (code defaults in the base; ZGW_SECRET and NOTIFICATIES_AUTH from a Secret)', () => {
+    expect(variableProblems(objects, expectedVariables(overlay), { checkDefaults: !overlay })).toEqual([]);
   });
 
   if (overlay) {
@@ -154,6 +199,26 @@ describe('the checks find what they look for (mutations of the rendered example 
       expect.stringMatching(/^Deployment\/audit: container audit: Secret audit-secrets-\w+ does not exist$/),
     ]);
     expect(problems.join('\n')).not.toContain('PLACEHOLDER');
+  });
+
+  test('a mirror setting left out, one off its default, a secret in a ConfigMap and one in no Secret, and a service without the trace endpoint fail the variable check', () => {
+    const objects = mutated((o) => {
+      const config = find(o, 'ConfigMap', 'applications-config');
+      delete config.data.ZGW_RECONCILE_WINDOW;
+      config.data.ZGW_MIRROR_CONCURRENCY = '4';
+      config.data.ZGW_SECRET = 'x';
+      delete find(o, 'Secret', 'applications-secrets').data.ZGW_SECRET;
+      delete find(o, 'Secret', 'applications-secrets').data.NOTIFICATIES_AUTH;
+      delete find(o, 'ConfigMap', 'register-config').data.OTEL_EXPORTER_OTLP_ENDPOINT;
+    });
+    expect(variableProblems(objects, { applications: [...mirror, telemetry], letters: [telemetry] }, { checkDefaults: true }).sort()).toEqual([
+      'Deployment/applications: container applications: NOTIFICATIES_AUTH is not passed (no Secret has it)',
+      'Deployment/applications: container applications: OTEL_EXPORTER_OTLP_ENDPOINT is not passed',
+      'Deployment/applications: container applications: ZGW_MIRROR_CONCURRENCY is "4", not the default "16"',
+      'Deployment/applications: container applications: ZGW_RECONCILE_WINDOW is not passed',
+      expect.stringMatching(/^Deployment\/applications: container applications: ZGW_SECRET comes from ConfigMap applications-config-\w+; it belongs in a Secret$/),
+      'Deployment/letters: container letters: OTEL_EXPORTER_OTLP_ENDPOINT is not passed',
+    ]);
   });
 
   test('a missing kubectl is an error that says what to install, not a skip', () => {
