@@ -53,6 +53,26 @@ describe('the letter as HTML', () => {
     expect(html).toContain('&lt;i&gt;Naam&lt;/i&gt;');
   });
 
+  it.each(PASSAGES_SEED.map((p) => [p.passageId!, p] as const))('when shipped passage %s is in a letter, then every placeholder in it is resolved (none left as {key})', (_id, passage) => {
+    const s = sections();
+    // Only this passage: the other sections' own texts are checked under their own names.
+    for (const section of s) section.blocks = [];
+    s.find((x) => x.sectionKey === passage.sectionKey)!.blocks = [{ type: 'passage', blockId: 'p', content: passage.content, sourcePassageId: passage.passageId, sourceVersion: 1, edited: false }];
+    const html = renderLetterHtml(resolveLetter(s, template, facts, null));
+    expect(html).not.toMatch(/\{[A-Za-z.]+\}/);
+  });
+
+  it('when a shipped text writes a placeholder in bold, then it is a bold placeholder, not the text of its key', () => {
+    expect(richText('als **{beroep.naam}** onder _nummer {zorgverlener.registerNummer}_.').paragraphs![0]!.nodes).toEqual([
+      { type: 'text', text: 'als ', marks: [], key: null },
+      { type: 'placeholder', text: null, marks: ['bold'], key: 'beroep.naam' },
+      { type: 'text', text: ' onder ', marks: [], key: null },
+      { type: 'text', text: 'nummer ', marks: ['italic'], key: null },
+      { type: 'placeholder', text: null, marks: ['italic'], key: 'zorgverlener.registerNummer' },
+      { type: 'text', text: '.', marks: [], key: null },
+    ]);
+  });
+
   it('when placeholders are resolved, then the register number stays masked and the letter reads as sent', () => {
     const html = renderLetterHtml(resolveLetter(sections('toekennen'), template, facts, null));
     expect(html).toContain('Ons kenmerk: AV-2026-000042');

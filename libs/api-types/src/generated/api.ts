@@ -2889,12 +2889,12 @@ export interface operations {
                  *                         "key": null
                  *                       },
                  *                       {
-                 *                         "type": "text",
-                 *                         "text": "{beroep.naam}",
+                 *                         "type": "placeholder",
+                 *                         "text": null,
                  *                         "marks": [
                  *                           "bold"
                  *                         ],
-                 *                         "key": null
+                 *                         "key": "beroep.naam"
                  *                       },
                  *                       {
                  *                         "type": "text",

@@ -1,19 +1,23 @@
 import type { Paragraph, RichTextBlock, RichTextNode } from '../content/content.schemas';
-import type { Mark } from '../content/sections';
+import { MARKS, type Mark } from '../content/sections';
 
 const TOKEN = /\{([a-zA-Z.]+)\}|\*\*([^*]+)\*\*|_([^_]+)_|\n/g;
 
-function nodesOf(line: string): RichTextNode[] {
+/** Marks in the canonical order a saved letter has them (so a shipped text compares equal to itself saved). */
+const withMark = (marks: readonly Mark[], mark: Mark): Mark[] => MARKS.filter((m) => m === mark || marks.includes(m));
+
+/** The nodes of one line; text inside `**…**` or `_…_` keeps its placeholders, which then carry the mark too. */
+function nodesOf(line: string, marks: Mark[] = []): RichTextNode[] {
   const nodes: RichTextNode[] = [];
-  const text = (t: string, marks: Mark[] = []) => {
+  const text = (t: string) => {
     if (t !== '') nodes.push({ type: 'text', text: t, marks, key: null });
   };
   let last = 0;
   for (const m of line.matchAll(TOKEN)) {
     text(line.slice(last, m.index));
-    if (m[1]) nodes.push({ type: 'placeholder', text: null, marks: [], key: m[1] });
-    else if (m[2]) text(m[2], ['bold']);
-    else if (m[3]) text(m[3], ['italic']);
+    if (m[1]) nodes.push({ type: 'placeholder', text: null, marks, key: m[1] });
+    else if (m[2]) nodes.push(...nodesOf(m[2], withMark(marks, 'bold')));
+    else if (m[3]) nodes.push(...nodesOf(m[3], withMark(marks, 'italic')));
     else nodes.push({ type: 'hardBreak', text: null, marks: null, key: null });
     last = m.index + m[0].length;
   }
