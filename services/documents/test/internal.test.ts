@@ -145,6 +145,30 @@ describe('POST /internal/org-logos/:documentId/confirm', () => {
   });
 });
 
+describe('GET /internal/org-logos/:documentId/content', () => {
+  const logoContent = (id: string, headers: Record<string, string> = asService('letters')) => fetch(`${h.url}/internal/org-logos/${encodeURIComponent(id)}/content`, { headers });
+
+  it('when a service reads an organisatie-logo upload, then 200 with its exact bytes and type; another category, an unknown or malformed id is a bare 404', async () => {
+    const bytes = png();
+    const logo = await (await upload(h, practitioner(uniqueSubject(), 'admin'), { wizardId: 'orgtemplate', categoryId: 'organisatie-logo', file: { bytes, name: 'logo.png' } })).json();
+    const res = await logoContent(logo.documentId);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    for (const id of [(await uploadPdf(h, uniqueSubject())).documentId, '00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      const other = await logoContent(id);
+      expect(other.status).toBe(404);
+      expect(await other.text()).toBe('');
+    }
+  });
+
+  it('when a portal user (not a service) asks, then 403', async () => {
+    const logo = await (await upload(h, practitioner(uniqueSubject(), 'admin'), { wizardId: 'orgtemplate', categoryId: 'organisatie-logo', file: { bytes: png(), name: 'logo.png' } })).json();
+    const res = await logoContent(logo.documentId, asUser(practitioner(uniqueSubject(), 'admin')));
+    expect(res.status).toBe(403);
+  });
+});
+
 describe('GET /internal/applications/:applicationId/documents/:documentId/content', () => {
   const content = (applicationId: string, documentId: string, headers: Record<string, string> = asService('applications')) =>
     fetch(`${h.url}/internal/applications/${encodeURIComponent(applicationId)}/documents/${encodeURIComponent(documentId)}/content`, { headers });

@@ -63,7 +63,7 @@ export async function buildContext(config: Config, { logger, database, events }:
   await seedTemplates(db, TEMPLATES_SEED, systemClock.now());
   const passages = new PassageLibrary(await listPassageVersions(db));
   const internal = (baseUrl: string) => new InternalClient({ baseUrl, secret: config.INTERNAL_IDENTITY_SECRET, caller: 'letters' });
-  const documents = new DocumentsClient(internal(config.DOCUMENTS_URL), { baseUrl: config.DOCUMENTS_URL, secret: config.INTERNAL_IDENTITY_SECRET }, logger.child({ subsystem: 'documents' }));
+  const documents = new DocumentsClient(internal(config.DOCUMENTS_URL), logger.child({ subsystem: 'documents' }));
   const pdf = new PdfWorkerPool({ size: config.PDF_WORKERS, maxQueue: config.PDF_QUEUE_MAX, timeoutMs: config.PDF_TIMEOUT_MS, logger: logger.child({ subsystem: 'pdf' }) });
   return {
     context: {

@@ -1,4 +1,5 @@
-import { pdfText, pngLogo } from './support/pdf';
+import { uniqueSubject } from '@register/testkit';
+import { pdfImageCount, pdfText, pngLogo } from './support/pdf';
 import { admin, approver, beoordelaar, caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
 
 // Organisation letterheads: drafts, publish, rollback with an append-only history, and letters pinned to the
@@ -13,12 +14,12 @@ const base = '/api/v1/admin/org-template';
 const draftOf = async (subOrgId: string) => (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.draft;
 
 /** An upload as the admin portal makes it (documents service, through the gateway). */
-async function upload(wizardId: string, categoryId: string, file: Blob, name: string): Promise<string> {
+async function upload(wizardId: string, categoryId: string, file: Blob, name: string, as: Record<string, string> = admin()): Promise<string> {
   const form = new FormData();
   form.set('wizardId', wizardId);
   form.set('categoryId', categoryId);
   form.set('file', file, name);
-  const res = await fetch(`${world.gateway.url}/api/v1/uploads`, { method: 'POST', headers: admin(), body: form });
+  const res = await fetch(`${world.gateway.url}/api/v1/uploads`, { method: 'POST', headers: as, body: form });
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { documentId: string }).documentId;
 }
@@ -86,6 +87,41 @@ describe('PUT /api/v1/admin/org-template/{subOrgId}', () => {
     const refused = await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: other } });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ field: 'draft.logoDocumentId', code: 'not-an-organisatie-logo' });
+  });
+});
+
+describe('the logo on the letterhead (decisions §10), fetched from the documents service', () => {
+  /** A test letter of register-buitenland with this logo upload on its draft; the draft is put back afterwards. */
+  async function testLetterWith(logo: string): Promise<Buffer> {
+    const draft = await draftOf('register-buitenland');
+    expect((await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: logo } })).status).toBe(200);
+    try {
+      const res = await portal(world, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
+      expect(res.status).toBe(200);
+      return res.body;
+    } finally {
+      await portal(world, admin()).put(`${base}/register-buitenland`, { draft });
+    }
+  }
+
+  it('when the logo is a PNG upload, then the letter draws it: one image', async () => {
+    // Each admin has one logo slot (multiple: false); a subject of its own keeps this test off the others' slot.
+    const logo = await upload('orgtemplate', 'organisatie-logo', new Blob([new Uint8Array(pngLogo())], { type: 'image/png' }), 'logo.png', admin(uniqueSubject()));
+    expect(await pdfImageCount(await testLetterWith(logo))).toBe(1);
+  });
+
+  it('when the logo is a hostile SVG (script, handlers, an external reference), then the letter carries none of it: no image, no script, no link', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="20">
+      <script>alert('logo-script')</script>
+      <image xlink:href="http://169.254.169.254/latest/logo.png" width="40" height="20"/>
+      <rect width="40" height="20" fill="#123456" onload="alert('logo-handler')"/>
+    </svg>`;
+    const logo = await upload('orgtemplate', 'organisatie-logo', new Blob([svg], { type: 'image/svg+xml' }), 'logo.svg', admin(uniqueSubject()));
+    const pdf = await testLetterWith(logo);
+    const raw = pdf.toString('latin1');
+    for (const active of ['logo-script', 'logo-handler', '169.254.169.254', '/JavaScript', '/JS ', '/URI', '/Launch', '/OpenAction']) expect(raw).not.toContain(active);
+    expect(await pdfImageCount(pdf)).toBe(0);
+    expect((await pdfText(pdf)).text).toContain('Retouradres:');
   });
 });
 

@@ -45,6 +45,7 @@ export const internal = {
     documentsOf: '/internal/applications/:applicationId/documents',
     content: '/internal/applications/:applicationId/documents/:documentId/content',
     confirmOrgLogo: '/internal/org-logos/:documentId/confirm',
+    orgLogoContent: '/internal/org-logos/:documentId/content',
   },
   categoriesQuery,
   /** The same body for a check and a link. */
@@ -62,4 +63,6 @@ export const internal = {
   contentParams: z.object({ applicationId: z.string(), documentId: z.string() }),
   /** 200 when the id names an `organisatie-logo` upload; otherwise a bare 404. */
   confirmOrgLogoResponse: z.object({ documentId: z.string() }),
+  /** orgLogoContent: 200 with the stored bytes of an `organisatie-logo` upload (letters draws it); otherwise a bare 404. */
+  orgLogoParams: z.object({ documentId: z.string() }),
 };

@@ -6,7 +6,7 @@ import { defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
 import type { DocumentRow } from '../uploads/documents.table';
 import { DocumentIdParams } from '../uploads/uploads.schemas';
-import { openContent, openLinkedContent } from './open-content';
+import { openContent, openLinkedContent, openOrgLogo } from './open-content';
 
 /** RFC 5987/6266 `filename*` value: UTF-8, percent-encoded, also the characters encodeURIComponent keeps. */
 function dispositionOf(fileName: string): string {
@@ -52,4 +52,15 @@ const readApplicationDocument = defineOperation({
   handle: async (ctx: Context, { params, res }) => sendContent(ctx, res, await openLinkedContent(ctx, params.applicationId, params.documentId)),
 });
 
-export const contentRoutes = [downloadUpload, readApplicationDocument];
+const readOrgLogo = defineOperation({
+  internal: { method: 'GET', path: documents.internal.paths.orgLogoContent },
+  operationId: 'readOrgLogoContent',
+  summary: 'The bytes of an organisation logo (internal)',
+  description: 'Streams an `organisatie-logo` upload with its `Content-Type` and `Content-Length` (letters draws it on the letterhead). Any other document, or an unknown id: a bare 404.',
+  params: documents.internal.orgLogoParams,
+  responses: { 200: { description: 'The logo, as stored', contentType: 'application/octet-stream' } },
+  problems: [503],
+  handle: async (ctx: Context, { params, res }) => sendContent(ctx, res, await openOrgLogo(ctx, params.documentId)),
+});
+
+export const contentRoutes = [downloadUpload, readApplicationDocument, readOrgLogo];

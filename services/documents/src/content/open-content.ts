@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { hasCapability, type Identity } from '@register/authz';
 import { NotFoundError } from '@register/problem';
 import type { Context } from '../context';
+import { ORGANISATIE_LOGO } from '../uploads/categories';
 import { isDocumentId } from '../uploads/document';
 import { findDocument } from '../uploads/documents.repository';
 import type { DocumentRow } from '../uploads/documents.table';
@@ -19,5 +20,12 @@ export async function openContent(deps: Pick<Context, 'db' | 'storage'>, identit
 export async function openLinkedContent(deps: Pick<Context, 'db' | 'storage'>, applicationId: string, documentId: string): Promise<{ row: DocumentRow; body: Readable }> {
   const row = isDocumentId(documentId) ? await findDocument(deps.db, documentId) : undefined;
   if (!row || row.linked_application_id === null || row.linked_application_id !== applicationId) throw new NotFoundError('document');
+  return { row, body: await deps.storage.get(row.object_key) };
+}
+
+/** A service reads an organisation logo (letters draws it on the letterhead); any other document: 404. */
+export async function openOrgLogo(deps: Pick<Context, 'db' | 'storage'>, documentId: string): Promise<{ row: DocumentRow; body: Readable }> {
+  const row = isDocumentId(documentId) ? await findDocument(deps.db, documentId) : undefined;
+  if (!row || row.category_id !== ORGANISATIE_LOGO) throw new NotFoundError('document');
   return { row, body: await deps.storage.get(row.object_key) };
 }

@@ -1,20 +1,18 @@
 import { documents } from '@register/contracts';
 import { DomainError } from '@register/problem';
-import { INTERNAL_IDENTITY_HEADER, signInternalIdentity } from '@register/authz';
-import { currentCorrelationId, type InternalClient, type Logger } from '@register/service-kit';
+import type { InternalClient, Logger } from '@register/service-kit';
 import type { LogoSource } from '../rendering/logo-source';
 import type { LogoRegistry } from '../templates/logo-registry';
 
 /**
- * The documents service's internal API for organisation logos: the confirm route of its contract, and (when
- * the documents service offers it) the logo's bytes. Logos never change once uploaded, so bytes are cached.
+ * The documents service's internal API for organisation logos: the confirm route of its contract and the
+ * logo's bytes. Logos never change once uploaded, so bytes are cached.
  */
 export class DocumentsClient implements LogoRegistry, LogoSource {
   private readonly cache = new Map<string, Buffer>();
 
   constructor(
     private readonly http: InternalClient,
-    private readonly raw: { baseUrl: string; secret: string },
     private readonly logger: Logger,
   ) {}
 
@@ -32,10 +30,9 @@ export class DocumentsClient implements LogoRegistry, LogoSource {
     const cached = this.cache.get(documentId);
     if (cached) return cached;
     try {
-      // Bytes, not JSON: signed like the kit's InternalClient, read as they come.
-      const headers = { [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(this.raw.secret, { identity: null, service: { service: 'letters' }, correlationId: currentCorrelationId() }) };
-      const res = await fetch(new URL(`/internal/org-logos/${encodeURIComponent(documentId)}/content`, this.raw.baseUrl), { headers, signal: AbortSignal.timeout(5000) });
+      const res = await this.http.open(documents.internal.paths.orgLogoContent.replace(':documentId', encodeURIComponent(documentId)));
       if (res.status !== 200) {
+        await res.body?.cancel().catch(() => undefined);
         this.logger.warn({ status: res.status }, 'org logo not available from the documents service; the letter goes without');
         return null;
       }
