@@ -7,9 +7,13 @@ export class ConfigError extends Error {
   }
 }
 
-/** Parses the environment with a zod schema; every problem is listed at once. */
+/**
+ * Parses the environment with a zod schema; every problem is listed at once. A variable set to the empty string
+ * counts as unset (docker-compose's `${NAME:-}` and an `.env` line without a value), so its default applies and
+ * a secret left empty stays missing.
+ */
 export function loadConfig<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
-  const result = schema.safeParse(env);
+  const result = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!result.success) {
     throw new ConfigError(result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
   }

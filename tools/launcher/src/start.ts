@@ -2,15 +2,22 @@ import path from 'node:path';
 import { startDemoIdp, type DemoIdp } from '@register/demo-idp';
 import { assertPortFree } from '@register/embedded';
 import { resolveInfrastructure } from './infra';
+import { DEFAULT_PORTS, SERVICES, type Service } from './services';
 import { System } from './system';
 
 // `npm start`: the whole system at http://localhost:8080 with the embedded defaults where nothing is configured.
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..');
   const dataDir = process.env['DATA_DIR'] ?? path.join(root, '.data');
-  const gatewayPort = Number(process.env['PORT'] ?? 8080);
-  // Before anything starts: a taken port is the usual sign of a second `npm start`.
+  const gatewayPort = Number(process.env['PORT'] || 8080);
+  // The services behind the gateway: their default ports, or <SERVICE>_PORT (e.g. LETTERS_PORT).
+  const servicePorts = Object.fromEntries(
+    SERVICES.filter((s) => s !== 'gateway').map((s) => [s, Number(process.env[`${s.toUpperCase()}_PORT`] || DEFAULT_PORTS[s])]),
+  ) as Partial<Record<Service, number>>;
+  // Before anything starts: a taken port is the usual sign of a second `npm start`. A service's port too: another
+  // system answering there would pass for this one's service while its own exits.
   await assertPortFree(gatewayPort, 'the gateway', 'PORT');
+  for (const [service, port] of Object.entries(servicePorts)) await assertPortFree(port, `the ${service} service`, `${service.toUpperCase()}_PORT`);
   // IDENTITY_PROVIDER=oidc without an issuer: the embedded demo IdP stands in for DigiD / the organisation's IdP.
   const gatewayEnv = identityEnv(process.env);
   const demoIdpWanted = gatewayEnv['IDENTITY_PROVIDER'] === 'oidc' && !gatewayEnv['OIDC_ISSUER'];
@@ -33,7 +40,7 @@ async function main(): Promise<void> {
     root,
     infra,
     extraEnv: { gateway: gatewayEnv },
-    ports: { gateway: gatewayPort },
+    ports: { ...servicePorts, gateway: gatewayPort },
     logDir: path.join(dataDir, 'logs'),
     ...(process.env['INTERNAL_IDENTITY_SECRET'] ? { secret: process.env['INTERNAL_IDENTITY_SECRET'] } : {}),
     logLevel: process.env['LOG_LEVEL'] ?? 'info',

@@ -36,6 +36,25 @@ describe('npm start when a port it needs is taken (a second npm start)', () => {
     }
   });
 
+  it('when the port of a service behind the gateway is taken (another system answering there), then it says which and exits 1 before starting anything', async () => {
+    const taken = await occupy();
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'register-start-'));
+    try {
+      const child = spawn(process.execPath, [path.join(root, 'tools/launcher/dist/start.js')], {
+        env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], PORT: String(await freePort()), LETTERS_PORT: String(taken.port), DATA_DIR: dataDir },
+      });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(1);
+      expect(stderr).toContain(`Could not start: port ${taken.port} for the letters service is in use`);
+      expect(stderr).toContain('set LETTERS_PORT');
+    } finally {
+      await taken.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('when the S3 port is taken after the embedded PostgreSQL started, then it says which setting to change and PostgreSQL is stopped again', async () => {
     const taken = await occupy();
     const pgPort = await freePort();
