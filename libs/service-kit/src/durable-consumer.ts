@@ -39,6 +39,9 @@ export interface DurableConsumerOptions {
  * restart or a redelivery loses nothing (and an idempotent handler doubles nothing). In the single-process
  * mode the bus awaits the handler before the producer's relay deletes its outbox row: resolving is the ack.
  */
+/** How long a stop waits for the pull to end before leaving it to the connection's close. */
+const STOP_WAIT_MS = 5000;
+
 export class DurableConsumer {
   private messages: ConsumerMessages | null = null;
   private attached: EventSubscription | null = null;
@@ -81,8 +84,14 @@ export class DurableConsumer {
   async stop(): Promise<void> {
     this.stopped = true;
     this.attached?.unsubscribe();
-    await this.messages?.close().catch(() => undefined);
-    await this.loop;
+    // The pull may be between set-up steps (nothing to close yet) or waiting on the server; the handler under way
+    // finishes, but the shutdown does not wait on NATS for ever: closing the connection (the next step) ends it.
+    const ended = Promise.all([this.messages?.close().catch(() => undefined), this.loop]).then(() => true);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS)));
+    const stopped = await Promise.race([ended, late]);
+    clearTimeout(timer);
+    if (!stopped) this.options.logger.warn({ durable: this.options.durable, waitedMs: STOP_WAIT_MS }, 'consumer still pulling at stop; the connection close ends it');
   }
 
   private async ensureConsumer(events: Pick<NatsEvents, 'jsm' | 'stream' | 'prefix'>): Promise<void> {
@@ -104,6 +113,12 @@ export class DurableConsumer {
         const consumer = await events.js.consumers.get(events.stream, durable);
         // Without abort the iterator waits forever for a deleted consumer; ending it lets us recreate it.
         this.messages = await consumer.consume({ max_messages: 100, abort_on_missing_resource: true });
+        // A stop that came while the pull was being set up found nothing to close: close it here, or the
+        // iterator waits for messages forever and the service's shutdown with it.
+        if (this.stopped) {
+          await this.messages.close().catch(() => undefined);
+          break;
+        }
         this.consuming = true;
         for await (const msg of this.messages) await this.handle(msg, events);
         if (!this.stopped) logger.warn({ durable }, 'consumer iterator ended; restarting');

@@ -108,6 +108,7 @@ async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDe
     for (const step of steps.reverse()) {
       try {
         await step.close();
+        logger.debug({ step: step.name }, 'closed');
       } catch (err) {
         logger.warn({ err, step: step.name }, 'close failed');
         clean = false;

@@ -15,8 +15,8 @@ export interface Neighbour {
   port: number;
   databaseUrl: string;
   pid(): number | undefined;
-  /** Starts it (again) and waits until /health/ready answers 200. */
-  start(): Promise<void>;
+  /** Starts it (again), with `env` over its settings for this start, and waits until /health/ready answers 200. */
+  start(env?: Record<string, string>): Promise<void>;
   /** SIGTERM and wait for the exit (the ordered shutdown). */
   stop(): Promise<void>;
   /** SIGKILL and wait for the exit: a crash. */
@@ -76,10 +76,10 @@ export async function startNeighbour(name: string, options: NeighbourOptions = {
     port,
     databaseUrl: database.url,
     pid: () => child?.pid,
-    async start() {
+    async start(override: Record<string, string> = {}) {
       if (child && child.exitCode === null && child.signalCode === null) return;
       output = '';
-      child = spawn(process.execPath, [script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(process.execPath, [script], { env: { ...env, ...override }, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
       child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
       const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);

@@ -158,7 +158,9 @@ describe('crash-safe submit', () => {
     // The applications service as its own process, its link calls passing a relay that stops the documents
     // service (SIGSTOP) the moment the first link call arrives: the link cannot complete, the commit is done.
     const relay = await linkRelay(documents.url, () => documents.pause());
-    const apps = await startNeighbour('applications', { env: { REFERENCE_URL: reference.url, DOCUMENTS_URL: relay.url, LINK_POLL_INTERVAL_MS: '200' } });
+    // Its link loop idle (10 min): the first link call is the submit's own, inside the request, never the loop's
+    // (which would let the submit answer 200 before the kill). The new process gets a fast loop.
+    const apps = await startNeighbour('applications', { env: { REFERENCE_URL: reference.url, DOCUMENTS_URL: relay.url, LINK_POLL_INTERVAL_MS: '600000' } });
     const db = new pg.Pool({ connectionString: apps.databaseUrl, max: 1 });
     try {
       const subject = uniqueSubject();
@@ -180,7 +182,7 @@ describe('crash-safe submit', () => {
 
       // The dead process's claim on the job runs out (its 30 s lease, moved forward here instead of waited for).
       await db.query('UPDATE document_link_jobs SET next_attempt_at = now() WHERE application_id = $1', [id]);
-      await apps.start();
+      await apps.start({ LINK_POLL_INTERVAL_MS: '200' });
       documents.resume();
       await eventually(async () => ((await jobCount(db)) === 0 ? true : undefined), 30_000);
 
