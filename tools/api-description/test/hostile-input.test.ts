@@ -99,7 +99,7 @@ function segment(value: string): string {
   const v = value.slice(0, 2000);
   // The hostile escapes go as they are; a space or a control character would break the request line itself
   // (Node's parser answers 400 and resets the connection under a large body), so those are escaped.
-  if (/^%|%[0-9A-Za-z]{0,2}$/.test(v) || v.includes('%2F')) return v.replace(/[\x00-\x20\x7f]/g, (c) => encodeURIComponent(c));
+  if (/^%|%[0-9A-Za-z]{0,2}$/.test(v) || v.includes('%2F')) return [...v].map((c) => (c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f ? encodeURIComponent(c) : c)).join('');
   // A lone surrogate has no UTF-8: send the bytes a careless client would (CESU-style), which no decoder accepts.
   const safe = v.replace(/[\ud800-\udfff]/g, (c) => `%ED%${(0xa0 + ((c.charCodeAt(0) >> 6) & 0x1f)).toString(16).toUpperCase()}%80`);
   return safe.split(/(%E[D]%[0-9A-F]{2}%80)/).map((part, i) => (i % 2 ? part : encodeURIComponent(part))).join('');
