@@ -91,7 +91,7 @@ async function main() {
   } finally {
     await system.stopAll();
     await dropDatabases(infra.postgresUrl);
-    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await removeDurableConsumers(infra.natsUrl, ['audit', 'documents', 'letters'].map((s) => `${s}_${PREFIX}`));
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await removeDurableConsumers(infra.natsUrl, ['audit', 'documents', 'letters'].map((s) => `${s}_${PREFIX}`), process.env.EVENTS_STREAM || 'REGISTER');
     await infra.stop();
   }
 }
