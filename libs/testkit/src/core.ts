@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client as S3Client } from 'minio';
 import pg from 'pg';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -38,6 +39,18 @@ export interface TestS3 {
 
 export function testS3(): TestS3 {
   return { endpoint: env('TEST_S3_ENDPOINT'), accessKey: env('TEST_S3_ACCESS_KEY'), secretKey: env('TEST_S3_SECRET_KEY'), embedded: process.env['TEST_S3_EMBEDDED'] === 'true' };
+}
+
+/** Removes a bucket of the test S3 endpoint with everything in it, so a run leaves no bucket behind; a bucket that is not there is fine. */
+export async function removeBucket(bucket: string): Promise<void> {
+  const s3 = testS3();
+  const endpoint = new URL(s3.endpoint);
+  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
+  if (!(await client.bucketExists(bucket).catch(() => false))) return;
+  const keys: string[] = [];
+  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
+  if (keys.length > 0) await client.removeObjects(bucket, keys);
+  await client.removeBucket(bucket);
 }
 
 export interface TestDatabase {

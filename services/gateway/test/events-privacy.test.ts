@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { eventually, natsUrl, testEvents } from '@register/testkit';
 import { startSystem, users, type TestSystem } from './support/system';
+import { call, submitIntake } from './support/through-gateway';
 
 // decisions §15 / issue 11: no event on the stream carries a subject (BSN), a name or a register number.
 // A practitioner's whole path runs through the gateway (create, upload, submit, besluit, the letter, an admin
@@ -16,17 +16,6 @@ afterAll(async () => sys?.close(), 60_000);
 
 /** A 9-digit subject that appears nowhere else in this run (the eleven-test is not needed for an intake). */
 const subject = `7${String(Date.now()).slice(-6)}${String(Math.floor(Math.random() * 90) + 10)}`;
-const me = { 'X-Subject': subject, 'X-Role': 'drafter' };
-
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sys.gateway}${path}`, {
-    method,
-    headers: { ...headers, ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: body instanceof FormData ? body : JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
 
 /** Keys that would name a person in an event's payload. */
 const PERSONAL_KEYS = new Set(['owner', 'subject', 'bsn', 'registernummer', 'naam', 'name', 'achternaam', 'voornamen', 'geboortedatum', 'email', 'adres', 'address']);
@@ -39,31 +28,16 @@ function personalKeysIn(value: unknown, path = ''): string[] {
 
 describe('events carry no personal data (read from the stream)', () => {
   it('when a practitioner applies, is decided on, gets a letter and the case is deleted, then no message of the stream holds the subject or a personal field', async () => {
-    const created = await call('POST', '/api/v1/applications', me, { type: 'intake' });
-    expect(created.status).toBe(201);
-    const form = new FormData();
-    form.set('wizardId', 'intake');
-    form.set('categoryId', 'diploma');
-    form.set('localId', randomUUID());
-    form.set('file', new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(300)}\n%%EOF\n`)], { type: 'application/pdf' }), 'diploma.pdf');
-    const upload = await call('POST', '/api/v1/uploads', me, form);
-    expect(upload.status).toBe(201);
-    const submit = await call('POST', `/api/v1/applications/${created.body.id}/submit`, me, {
-      diplomaHerkomst: 'handmatig',
-      uren: 3000,
-      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: upload.body.documentId }],
-    });
-    expect(submit.status).toBe(200);
-    const referentie = submit.body.referentie as string;
-    const besluit = await call('POST', `/api/v1/beoordeling/${created.body.id}/besluit`, users.beoordelaar, { besluit: 'afwijzen', toelichting: 'Het diploma is niet erkend.' });
+    const { id, referentie } = await submitIntake(sys.gateway, subject);
+    const besluit = await call(sys.gateway, 'POST', `/api/v1/beoordeling/${id}/besluit`, users.beoordelaar, { besluit: 'afwijzen', toelichting: 'Het diploma is niet erkend.' });
     expect(besluit.status).toBe(200);
     // The letter of this case appears (letters consumed application.decided and asked for the case context).
     const brief = await eventually(async () => {
-      const res = await call('GET', `/api/v1/brief?referentie=${encodeURIComponent(referentie)}`, users.drafter);
+      const res = await call(sys.gateway, 'GET', `/api/v1/brief?referentie=${encodeURIComponent(referentie)}`, users.drafter);
       return res.status === 200 ? res.body : undefined;
     }, 30_000);
     expect(JSON.stringify(brief)).not.toContain(subject);
-    const deleted = await call('DELETE', `/api/v1/admin/cases/${created.body.id}`, users.admin);
+    const deleted = await call(sys.gateway, 'DELETE', `/api/v1/admin/cases/${id}`, users.admin);
     expect(deleted.status).toBe(204);
     await sys.auditSettled(['applications', 'documents', 'letters']);
 

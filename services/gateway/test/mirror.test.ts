@@ -9,6 +9,7 @@ import { SERVICES, System, type Infrastructure, type Service } from '@register/l
 import { eventually, natsUrl, removeDurableConsumers, testS3 } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { users } from './support/system';
+import { call as callGateway, submitIntake } from './support/through-gateway';
 
 // Mirroring on, end to end through the gateway: the whole system as processes (tools/launcher's System) with
 // the applications service pointed at the ZGW simulator, which runs in this test's process.
@@ -75,36 +76,8 @@ afterAll(async () => {
 
 afterEach(() => sim.faults.clear());
 
-async function call(method: string, url: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: any; headers: Headers }> {
-  const res = await fetch(`${gateway}${url}`, {
-    method,
-    headers: { ...headers, ...(body !== undefined && !(body instanceof FormData) ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: body instanceof FormData ? body : JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
-}
-
-/** A practitioner's intake with one uploaded diploma, submitted through the gateway. */
-async function submitThroughGateway(subject: string) {
-  const me = { 'X-Subject': subject, 'X-Role': 'drafter' };
-  const created = await call('POST', '/api/v1/applications', me, { type: 'intake' });
-  expect(created.status).toBe(201);
-  const form = new FormData();
-  form.set('wizardId', 'intake');
-  form.set('categoryId', 'diploma');
-  form.set('localId', randomUUID());
-  form.set('file', new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(300)}\n%%EOF\n`)], { type: 'application/pdf' }), 'diploma.pdf');
-  const upload = await call('POST', '/api/v1/uploads', me, form);
-  expect(upload.status).toBe(201);
-  const submit = await call('POST', `/api/v1/applications/${created.body.id}/submit`, me, {
-    diplomaHerkomst: 'handmatig',
-    uren: 3000,
-    documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: upload.body.documentId }],
-  });
-  expect(submit.status).toBe(200);
-  return { me, id: created.body.id as string, referentie: submit.body.referentie as string, correlationId: submit.headers.get('x-correlation-id')! };
-}
+const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) => callGateway(gateway, method, url, headers, body);
+const submitThroughGateway = (subject: string) => submitIntake(gateway, subject);
 
 async function auditRows(query: string): Promise<Array<{ action: string; resource: string; decision: string; role: string; correlationId: string }>> {
   const res = await call('GET', `/api/v1/admin/audit?${query}`, users.admin);

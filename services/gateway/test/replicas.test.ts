@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
-import { asUser, createTestDatabase, eventually, natsUrl, practitioner, removeDurableConsumers, startNeighbour, startService, testEvents, testS3, type Neighbour, type TestDatabase, type TestService } from '@register/testkit';
+import { asUser, createTestDatabase, eventually, natsUrl, practitioner, removeBucket, removeDurableConsumers, startNeighbour, startService, testEvents, testS3, type Neighbour, type TestDatabase, type TestService } from '@register/testkit';
 import type { Context } from '../src/context';
 import { start } from '../src/main';
-import { removeBucket } from './support/system';
 import { startTcpBalancer, type TcpBalancer } from './support/tcp-balancer';
 
 // issue 14 §4: two copies of every service but the gateway on one database each and one NATS, under load;

@@ -2,6 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
+import type { ExpectedVariable } from '../src';
+import { IDENTITY, ISSUER, MIRROR } from './support/expected-variables';
 
 interface ComposeService {
   image?: string;
@@ -50,42 +52,6 @@ test('the services wait for healthy infrastructure: PostgreSQL and NATS, and doc
   expect(conditions('documents')).toMatchObject({ minio: 'service_healthy' });
 });
 
-/** A variable a service reads, with the default of its code (where it has one); a secret never has a literal value. */
-interface Variable {
-  name: string;
-  default?: string;
-  secret?: boolean;
-}
-
-/** The case mirror's settings, defaults as services/applications/src/context.ts (decisions §11). */
-const mirror: Variable[] = [
-  { name: 'ZGW_ENABLED', default: 'false' },
-  ...['ZGW_ZAKEN_URL', 'ZGW_DOCUMENTEN_URL', 'ZGW_CATALOGI_URL', 'ZGW_ZAAKTYPE_URL', 'ZGW_CLIENT_ID', 'ZGW_RSIN'].map((name) => ({ name })),
-  { name: 'ZGW_SECRET', secret: true },
-  { name: 'ZGW_TIMEOUT_MS', default: '10000' },
-  { name: 'ZGW_RECONCILE_INTERVAL_MS', default: '300000' },
-  { name: 'ZGW_RECONCILE_WINDOW', default: '48h' },
-  { name: 'ZGW_MIRROR_POLL_INTERVAL_MS', default: '500' },
-  { name: 'ZGW_MIRROR_CONCURRENCY', default: '16' },
-  { name: 'NOTIFICATIES_AUTH', secret: true },
-];
-/** The gateway's identity settings, defaults as services/gateway/src/identity/identity.config.ts. */
-const identity: Variable[] = [
-  { name: 'IDENTITY_PROVIDER', default: 'headers' },
-  ...['OIDC_ISSUER', 'OIDC_JWKS_URL', 'OIDC_AUDIENCE'].map((name) => ({ name })),
-  { name: 'OIDC_SUBJECT_CLAIM', default: 'bsn' },
-  { name: 'OIDC_ROLE_CLAIM', default: 'role' },
-  { name: 'OIDC_EMPLOYEE_CLAIM', default: 'medewerker' },
-  { name: 'OIDC_ROLES_CLAIM', default: 'rollen' },
-  { name: 'OIDC_STEP_UP_ACR', default: 'urn:etoegang:core:assurance-class:loa3' },
-  { name: 'OIDC_STEP_UP_MAX_AGE', default: '300' },
-  { name: 'OIDC_CLOCK_TOLERANCE', default: '30' },
-  { name: 'OIDC_ACR_ORDER', default: '' },
-  { name: 'OIDC_DOCS_CLIENT_ID', default: 'register-swagger-ui' },
-  { name: 'OIDC_JWKS_COOLDOWN', default: '30s' },
-  { name: 'OIDC_JWKS_MAX_AGE', default: '10m' },
-  { name: 'OIDC_JWKS_TIMEOUT', default: '1500ms' },
-];
 
 /**
  * What is wrong with how a service passes `variable`: every value must come from the environment compose runs
@@ -93,7 +59,7 @@ const identity: Variable[] = [
  * (compose then takes it from the shell or .env, and leaves it unset when it is not there) or `${NAME}`.
  * A literal would silently replace an operator's setting; for a secret it would put the secret in the repository.
  */
-function passProblem(environment: ComposeService['environment'], variable: Variable): string | null {
+function passProblem(environment: ComposeService['environment'], variable: ExpectedVariable): string | null {
   const entries = Array.isArray(environment) ? Object.fromEntries(environment.map((e) => [e.split('=')[0], e.includes('=') ? e.slice(e.indexOf('=') + 1) : null])) : (environment ?? {});
   if (!(variable.name in entries)) return `${variable.name} is not passed`;
   const value = entries[variable.name];
@@ -107,15 +73,15 @@ function passProblem(environment: ComposeService['environment'], variable: Varia
   return null;
 }
 
-const problemsOf = (service: string, variables: Variable[]) =>
+const problemsOf = (service: string, variables: ExpectedVariable[]) =>
   variables.map((v) => passProblem(compose.services[service]?.environment, v)).filter((p): p is string => p !== null).map((p) => `${service}: ${p}`);
 
 test('the applications service gets every mirror setting from the environment, with the defaults of its code and no secret in the file', () => {
-  expect(problemsOf('applications', mirror)).toEqual([]);
+  expect(problemsOf('applications', MIRROR)).toEqual([]);
 });
 
 test('the gateway gets every identity setting from the environment, with the defaults of its code', () => {
-  expect(problemsOf('gateway', identity)).toEqual([]);
+  expect(problemsOf('gateway', [...IDENTITY, ...ISSUER])).toEqual([]);
 });
 
 test('every service gets OTEL_EXPORTER_OTLP_ENDPOINT from the environment (unset: no export)', () => {
@@ -124,7 +90,7 @@ test('every service gets OTEL_EXPORTER_OTLP_ENDPOINT from the environment (unset
 
 test('the pass rule tells a setting from the environment from a literal, a missing one and a wrong default', () => {
   const environment = { A: null, B: '${B:-16}', C: '${C-}', D: '4', E: '${E:-4}', F: '${F:-hunter2}', G: '${G:?set G}', H: 'hunter2' };
-  const check = (name: string, extra: Partial<Variable> = {}) => passProblem(environment, { name, ...extra });
+  const check = (name: string, extra: Partial<ExpectedVariable> = {}) => passProblem(environment, { name, ...extra });
   expect([check('A'), check('B', { default: '16' }), check('C', { default: '' }), check('G', { secret: true })]).toEqual([null, null, null, null]);
   expect([check('A', { default: '16' }), check('D', { default: '4' }), check('E', { default: '16' }), check('F', { secret: true }), check('H', { secret: true }), check('I'), check('E')]).toEqual([
     'A has no default (the code\'s is "16")',

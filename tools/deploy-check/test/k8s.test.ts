@@ -12,6 +12,7 @@ import {
   variableProblems,
   workloadProblems,
 } from '../src';
+import { IDENTITY, ISSUER, MIRROR } from './support/expected-variables';
 
 const k8sDir = process.env.DEPLOY_K8S_DIR ?? path.resolve(__dirname, '../../../deploy/k8s');
 const services = ['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'];
@@ -21,42 +22,12 @@ const targets = [
   { name: 'example overlay', dir: 'overlays/example', overlay: true },
 ];
 
-/** The case mirror's settings with the defaults of services/applications/src/context.ts (decisions §11). */
-const mirror: ExpectedVariable[] = [
-  { name: 'ZGW_ENABLED', default: 'false' },
-  ...['ZGW_ZAKEN_URL', 'ZGW_DOCUMENTEN_URL', 'ZGW_CATALOGI_URL', 'ZGW_ZAAKTYPE_URL', 'ZGW_CLIENT_ID', 'ZGW_RSIN'].map((name) => ({ name })),
-  { name: 'ZGW_TIMEOUT_MS', default: '10000' },
-  { name: 'ZGW_RECONCILE_INTERVAL_MS', default: '300000' },
-  { name: 'ZGW_RECONCILE_WINDOW', default: '48h' },
-  { name: 'ZGW_MIRROR_POLL_INTERVAL_MS', default: '500' },
-  { name: 'ZGW_MIRROR_CONCURRENCY', default: '16' },
-  { name: 'ZGW_SECRET', secret: true },
-  { name: 'NOTIFICATIES_AUTH', secret: true },
-];
-/** The gateway's identity settings with the defaults of services/gateway/src/identity/identity.config.ts. */
-const identity: ExpectedVariable[] = [
-  { name: 'IDENTITY_PROVIDER', default: 'headers' },
-  { name: 'OIDC_SUBJECT_CLAIM', default: 'bsn' },
-  { name: 'OIDC_ROLE_CLAIM', default: 'role' },
-  { name: 'OIDC_EMPLOYEE_CLAIM', default: 'medewerker' },
-  { name: 'OIDC_ROLES_CLAIM', default: 'rollen' },
-  { name: 'OIDC_STEP_UP_ACR', default: 'urn:etoegang:core:assurance-class:loa3' },
-  { name: 'OIDC_STEP_UP_MAX_AGE', default: '300' },
-  { name: 'OIDC_CLOCK_TOLERANCE', default: '30' },
-  { name: 'OIDC_ACR_ORDER', default: '' },
-  { name: 'OIDC_DOCS_CLIENT_ID', default: 'register-swagger-ui' },
-  { name: 'OIDC_JWKS_COOLDOWN', default: '30s' },
-  { name: 'OIDC_JWKS_MAX_AGE', default: '10m' },
-  { name: 'OIDC_JWKS_TIMEOUT', default: '1500ms' },
-];
-/** No default and never empty (a URL): set where the gateway verifies tokens, the overlay. */
-const issuer: ExpectedVariable[] = [{ name: 'OIDC_ISSUER' }, { name: 'OIDC_JWKS_URL' }, { name: 'OIDC_AUDIENCE' }];
 const telemetry: ExpectedVariable = { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', default: '' };
 
 function expectedVariables(overlay: boolean): Record<string, ExpectedVariable[]> {
   const expected: Record<string, ExpectedVariable[]> = Object.fromEntries(services.map((name) => [name, [telemetry]]));
-  expected['applications']!.push(...mirror);
-  expected['gateway']!.push(...identity, ...(overlay ? issuer : []));
+  expected['applications']!.push(...MIRROR);
+  expected['gateway']!.push(...IDENTITY, ...(overlay ? ISSUER : []));
   return expected;
 }
 
@@ -211,7 +182,7 @@ describe('the checks find what they look for (mutations of the rendered example 
       delete find(o, 'Secret', 'applications-secrets').data.NOTIFICATIES_AUTH;
       delete find(o, 'ConfigMap', 'register-config').data.OTEL_EXPORTER_OTLP_ENDPOINT;
     });
-    expect(variableProblems(objects, { applications: [...mirror, telemetry], letters: [telemetry] }, { checkDefaults: true }).sort()).toEqual([
+    expect(variableProblems(objects, { applications: [...MIRROR, telemetry], letters: [telemetry] }, { checkDefaults: true }).sort()).toEqual([
       'Deployment/applications: container applications: NOTIFICATIES_AUTH is not passed (no Secret has it)',
       'Deployment/applications: container applications: OTEL_EXPORTER_OTLP_ENDPOINT is not passed',
       'Deployment/applications: container applications: ZGW_MIRROR_CONCURRENCY is "4", not the default "16"',

@@ -2,11 +2,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { Client as S3Client } from 'minio';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
-import { eventually, testS3 } from '@register/testkit';
+import { eventually, removeBucket, testS3 } from '@register/testkit';
 import { SERVICES, System, type Service } from '../src';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -116,14 +115,3 @@ describe('the single-process mode (in-process events)', () => {
   }, 120_000);
 });
 
-/** Removes a bucket of the test S3 endpoint with every object in it. */
-async function removeBucket(bucket: string): Promise<void> {
-  const s3 = testS3();
-  const endpoint = new URL(s3.endpoint);
-  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
-  if (!(await client.bucketExists(bucket).catch(() => false))) return;
-  const keys: string[] = [];
-  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
-  if (keys.length > 0) await client.removeObjects(bucket, keys);
-  await client.removeBucket(bucket);
-}

@@ -4,11 +4,10 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { Client as S3Client } from 'minio';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
-import { natsUrl, removeDurableConsumers, testS3 } from '@register/testkit';
+import { natsUrl, removeDurableConsumers, removeBucket, testS3 } from '@register/testkit';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -97,13 +96,3 @@ export async function startTracedSystem(env: Partial<Record<Service, Record<stri
   };
 }
 
-async function removeBucket(bucket: string): Promise<void> {
-  const s3 = testS3();
-  const endpoint = new URL(s3.endpoint);
-  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
-  if (!(await client.bucketExists(bucket).catch(() => false))) return;
-  const keys: string[] = [];
-  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
-  if (keys.length > 0) await client.removeObjects(bucket, keys);
-  await client.removeBucket(bucket);
-}

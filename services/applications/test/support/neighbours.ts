@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client as S3Client } from 'minio';
-import { asUser, natsUrl, practitioner, removeDurableConsumers, startNeighbour, testS3, type Neighbour } from '@register/testkit';
+import { asUser, natsUrl, practitioner, removeDurableConsumers, startNeighbour, removeBucket, testS3, type Neighbour } from '@register/testkit';
 
 /** The reference service, spawned from its build (`npx turbo run build` after changing it). */
 export async function startReference(): Promise<Neighbour & { setFlag(key: string, enabled: boolean): Promise<void> }> {
@@ -86,14 +85,3 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
   });
 }
 
-/** Removes a bucket of the test S3 endpoint with every object in it, so a run leaves no bucket behind. */
-async function removeBucket(bucket: string): Promise<void> {
-  const s3 = testS3();
-  const endpoint = new URL(s3.endpoint);
-  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
-  if (!(await client.bucketExists(bucket).catch(() => false))) return;
-  const keys: string[] = [];
-  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
-  if (keys.length > 0) await client.removeObjects(bucket, keys);
-  await client.removeBucket(bucket);
-}

@@ -4,8 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { Client as S3Client } from 'minio';
-import { asUser, natsUrl, practitioner, removeDurableConsumers, startService, testS3, type TestService } from '@register/testkit';
+import { asUser, natsUrl, practitioner, removeDurableConsumers, startService, removeBucket, testS3, type TestService } from '@register/testkit';
 import type { Identity } from '@register/authz';
 import type { Context } from '../../src/context';
 import { start } from '../../src/main';
@@ -69,17 +68,6 @@ export async function startDocuments(env: Record<string, string> = {}): Promise<
   };
 }
 
-/** Removes a bucket of the test S3 endpoint with every object in it, so a run leaves no bucket behind. */
-export async function removeBucket(bucket: string): Promise<void> {
-  const s3 = testS3();
-  const endpoint = new URL(s3.endpoint);
-  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
-  if (!(await client.bucketExists(bucket).catch(() => false))) return;
-  const keys: string[] = [];
-  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
-  if (keys.length > 0) await client.removeObjects(bucket, keys);
-  await client.removeBucket(bucket);
-}
 
 // ---- fixtures: real file formats, padded to a chosen size ----
 

@@ -2,12 +2,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Client as S3Client } from 'minio';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
-import { eventually, natsUrl, removeDurableConsumers, testEvents, testS3 } from '@register/testkit';
+import { eventually, natsUrl, removeDurableConsumers, testEvents, removeBucket, testS3 } from '@register/testkit';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 
@@ -131,17 +130,6 @@ export async function startSystem(options: { nats?: string; env?: Partial<Record
   };
 }
 
-/** Removes a bucket of the test S3 endpoint with everything in it; a bucket that is not there is fine. */
-export async function removeBucket(bucket: string): Promise<void> {
-  const s3 = testS3();
-  const endpoint = new URL(s3.endpoint);
-  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
-  if (!(await client.bucketExists(bucket).catch(() => false))) return;
-  const keys: string[] = [];
-  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
-  if (keys.length > 0) await client.removeObjects(bucket, keys);
-  await client.removeBucket(bucket);
-}
 
 export const users = {
   none: {},
