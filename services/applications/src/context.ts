@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { baseConfigSchema, duration, FlagsClient, InternalClient, systemClock, type Built, type Clock, type FlagReader, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
 import { DemoEducationSource, DemoPopulationSource, DemoRegisterSource } from './adapters/demo-sources';
@@ -8,6 +8,7 @@ import { ReferenceClient } from './adapters/reference-client';
 import { ZgwClient } from './adapters/zgw-client';
 import type { CaseDocumentsPort } from './assessment/case-documents';
 import type { DocumentContentPort } from './case-mirror/document-content';
+import { mirrorGauges } from './case-mirror/case-mirror.metrics';
 import type { MirrorDeps } from './case-mirror/mirror-case';
 import { passesElevenTest } from './case-mirror/mirror-rules';
 import { ZgwCaseSource } from './case-mirror/zgw-case-source';
@@ -129,18 +130,5 @@ export async function buildContext(config: Config, { logger, database, events }:
     },
     closers: [{ name: 'flags', close: () => flags.close() }],
     ...(mirror ? { metrics: mirrorGauges(db) } : {}),
-  };
-}
-
-/** The mirror's backlog and open divergences, read at each scrape of `/metrics` (issue 14). */
-function mirrorGauges(db: Context['db']): NonNullable<Built<Context>['metrics']> {
-  const read = async (query: ReturnType<typeof sql<{ n: number }>>): Promise<number> => Number((await query.execute(db)).rows[0]?.n ?? 0);
-  return {
-    case_mirror_backlog: { help: 'Cases with mirror work owed (state pending)', read: () => read(sql`SELECT count(*)::int AS n FROM case_mirrors WHERE state = 'pending'`) },
-    case_mirror_divergences: { help: 'Cases whose mirror diverged and wait for the reconciler', read: () => read(sql`SELECT count(*)::int AS n FROM case_mirrors WHERE state = 'diverged'`) },
-    case_mirror_oldest_divergence_seconds: {
-      help: 'Age of the oldest open divergence (0: none); the reconciler gives up after ZGW_RECONCILE_WINDOW',
-      read: () => read(sql`SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(diverged_at)), 0)::float AS n FROM case_mirrors WHERE state = 'diverged'`),
-    },
   };
 }

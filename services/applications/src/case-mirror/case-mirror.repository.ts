@@ -173,3 +173,15 @@ export async function zaakUuidsOf(db: Db, referenties: string[]): Promise<Map<st
   const rows = await db.selectFrom('case_mirrors').select(['referentie', 'zaak_uuid']).where('referentie', 'in', referenties).where('zaak_uuid', 'is not', null).execute();
   return new Map(rows.map((r) => [r.referentie, r.zaak_uuid!]));
 }
+
+/** How many cases are in a state (the mirror's gauges). */
+export async function countCases(db: Db, state: 'pending' | 'diverged'): Promise<number> {
+  const row = await db.selectFrom('case_mirrors').select((eb) => eb.fn.countAll<string>().as('n')).where('state', '=', state).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Seconds since the oldest open divergence began; 0 when there is none. */
+export async function oldestDivergenceSeconds(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: number }>`SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(diverged_at)), 0)::float AS n FROM case_mirrors WHERE state = 'diverged'`.execute(db);
+  return Number(rows[0]?.n ?? 0);
+}
