@@ -5,7 +5,7 @@ import { FieldErrors, resolveReference } from '../http/references';
 import { ZgwError } from '../http/zgw-errors';
 import { formatInstant, nowInstant } from '../state/instants';
 import { passesElevenTest } from '../state/rsin';
-import type { DocumentRecord, Representation } from '../state/store';
+import { identificatieKey, type DocumentRecord, type Representation } from '../state/store';
 
 export const createDocument: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
@@ -16,7 +16,7 @@ export const createDocument: OperationHandler = (request, ctx) => {
   errors.throwIfAny();
   const identificatie = typeof body['identificatie'] === 'string' && body['identificatie'] !== '' ? body['identificatie'] : ctx.store.nextIdentificatie('DOCUMENT', String(ctx.now().getFullYear()));
   // Unique per bronorganisatie, as for zaken (drc-002).
-  if ([...ctx.store.documenten.values()].some((doc) => doc.fields['identificatie'] === identificatie && doc.fields['bronorganisatie'] === bronorganisatie)) {
+  if (ctx.store.documenten.by(identificatieKey(identificatie, bronorganisatie)).length > 0) {
     errors.add('identificatie', 'identificatie-niet-uniek', `Deze identificatie (${identificatie}) bestaat al voor deze bronorganisatie`);
   }
   const content = typeof body['inhoud'] === 'string' ? Buffer.from(body['inhoud'], 'base64') : Buffer.alloc(0);
@@ -68,7 +68,9 @@ export const createDocument: OperationHandler = (request, ctx) => {
 export const listDocuments: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['identificatie', 'bronorganisatie', 'informatieobjecttype']);
   const filters = ['identificatie', 'bronorganisatie', 'informatieobjecttype'].map((name) => [name, request.query.get(name)] as const);
-  const documents = [...ctx.store.documenten.values()].filter((doc) => filters.every(([name, value]) => value === null || doc.fields[name] === value));
+  const [identificatie, bronorganisatie] = [request.query.get('identificatie'), request.query.get('bronorganisatie')];
+  const candidates = identificatie !== null && bronorganisatie !== null ? ctx.store.documenten.by(identificatieKey(identificatie, bronorganisatie)) : [...ctx.store.documenten.values()];
+  const documents = candidates.filter((doc) => filters.every(([name, value]) => value === null || doc.fields[name] === value));
   return ok(paginate(documents.map((doc) => doc.fields), request, ctx));
 };
 

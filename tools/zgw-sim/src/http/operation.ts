@@ -1,6 +1,6 @@
 import type { CatalogiIndex } from '../catalogi/catalogi.index';
 import type { Notifier } from '../notifications/notifier';
-import type { SimStore } from '../state/store';
+import type { IndexedMap, SimStore } from '../state/store';
 import type { JwtClaims } from './zgw-jwt';
 
 export interface ComponentUrls {
@@ -46,4 +46,14 @@ export function created(body: Record<string, unknown> & { url: string }, headers
 
 export function ok(body: unknown): OperationResult {
   return { status: 200, body };
+}
+
+/**
+ * The candidates of a list filtered on `zaak`: the children of the zaak that URL names (the list's own filter
+ * still applies); every record when the list is not filtered on a zaak of this simulator.
+ */
+export function childrenOfZaakUrl<T extends { zaakUuid: string }>(ctx: SimContext, records: IndexedMap<T>, zaakUrl: string | null): T[] {
+  const prefix = `${ctx.urls.zaken}/zaken/`;
+  if (zaakUrl === null || !zaakUrl.startsWith(prefix)) return [...records.values()];
+  return ctx.store.childrenOf(records, zaakUrl.slice(prefix.length));
 }

@@ -60,12 +60,68 @@ export interface NotificationLogEntry {
   outcome: number | 'failed';
 }
 
+/**
+ * A map of records by uuid with an index of their uuids by key: what a lookup by zaak or by identificatie
+ * reads instead of scanning every record (the mirror's bench fills the store by thousands). A record's keys
+ * must not change while it is stored (none of the simulator's operations changes them).
+ */
+export class IndexedMap<T> extends Map<string, T> {
+  private readonly index = new Map<string, Set<string>>();
+
+  constructor(private readonly keysOf: (record: T) => readonly string[]) {
+    super();
+  }
+
+  override set(uuid: string, record: T): this {
+    const previous = super.get(uuid);
+    if (previous !== undefined) this.unindex(uuid, previous);
+    super.set(uuid, record);
+    for (const key of this.keysOf(record)) {
+      let uuids = this.index.get(key);
+      if (!uuids) this.index.set(key, (uuids = new Set()));
+      uuids.add(uuid);
+    }
+    return this;
+  }
+
+  override delete(uuid: string): boolean {
+    const previous = super.get(uuid);
+    if (previous !== undefined) this.unindex(uuid, previous);
+    return super.delete(uuid);
+  }
+
+  override clear(): void {
+    this.index.clear();
+    super.clear();
+  }
+
+  /** The records with this key, in the order they were stored. */
+  by(key: string): T[] {
+    return [...(this.index.get(key) ?? [])].map((uuid) => super.get(uuid)!);
+  }
+
+  private unindex(uuid: string, record: T): void {
+    for (const key of this.keysOf(record)) {
+      const uuids = this.index.get(key);
+      uuids?.delete(uuid);
+      if (uuids?.size === 0) this.index.delete(key);
+    }
+  }
+}
+
+/** The uniqueness key of a zaak or a document (zrc-002, drc-002): identificatie within the bronorganisatie. */
+export const identificatieKey = (identificatie: unknown, bronorganisatie: unknown): string => `identificatie:${JSON.stringify([identificatie, bronorganisatie])}`;
+/** The key of a zaak's deelzaken: its URL as their `hoofdzaak`. */
+export const hoofdzaakKey = (zaakUrl: string): string => `hoofdzaak:${zaakUrl}`;
+const byZaak = <T extends { zaakUuid: string }>(record: T) => [record.zaakUuid];
+const identified = (record: { fields: Representation }) => [identificatieKey(record.fields['identificatie'], record.fields['bronorganisatie'])];
+
 export class SimStore {
-  readonly zaken = new Map<string, ZaakRecord>();
-  readonly statussen = new Map<string, StatusRecord>();
-  readonly rollen = new Map<string, ChildRecord>();
-  readonly zaakinformatieobjecten = new Map<string, ChildRecord>();
-  readonly documenten = new Map<string, DocumentRecord>();
+  readonly zaken = new IndexedMap<ZaakRecord>((zaak) => [...identified(zaak), ...(typeof zaak.fields['hoofdzaak'] === 'string' ? [hoofdzaakKey(zaak.fields['hoofdzaak'])] : [])]);
+  readonly statussen = new IndexedMap<StatusRecord>(byZaak);
+  readonly rollen = new IndexedMap<ChildRecord>(byZaak);
+  readonly zaakinformatieobjecten = new IndexedMap<ChildRecord>(byZaak);
+  readonly documenten = new IndexedMap<DocumentRecord>(identified);
   readonly objectinformatieobjecten = new Map<string, ObjectRelationRecord>();
   readonly requests: RequestLogEntry[] = [];
   readonly notifications: NotificationLogEntry[] = [];
@@ -80,8 +136,8 @@ export class SimStore {
     return `${prefix}-${year}-${String(next).padStart(10, '0')}`;
   }
 
-  childrenOf<T extends { zaakUuid: string }>(records: Map<string, T>, zaakUuid: string): T[] {
-    return [...records.values()].filter((record) => record.zaakUuid === zaakUuid);
+  childrenOf<T extends { zaakUuid: string }>(records: IndexedMap<T>, zaakUuid: string): T[] {
+    return records.by(zaakUuid);
   }
 
   logRequest(entry: RequestLogEntry): void {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { created, ok, type OperationHandler } from '../http/operation';
+import { childrenOfZaakUrl, created, ok, type OperationHandler } from '../http/operation';
 import { assertSupportedQuery, paginate } from '../http/paging';
 import { FieldErrors, resolveReference } from '../http/references';
 import { ZgwError } from '../http/zgw-errors';
@@ -89,7 +89,7 @@ export const createRol: OperationHandler = (request, ctx) => {
 export const listRollen: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['zaak', 'roltype', 'omschrijvingGeneriek', 'betrokkeneType']);
   const filters = ['zaak', 'roltype', 'omschrijvingGeneriek', 'betrokkeneType'].map((name) => [name, request.query.get(name)] as const);
-  const rollen = [...ctx.store.rollen.values()].filter((rol) => filters.every(([name, value]) => value === null || rol.fields[name] === value));
+  const rollen = childrenOfZaakUrl(ctx, ctx.store.rollen, request.query.get('zaak')).filter((rol) => filters.every(([name, value]) => value === null || rol.fields[name] === value));
   return ok(paginate(rollen.map((rol) => rol.fields), request, ctx));
 };
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { created, ok, type OperationHandler, type SimContext } from '../http/operation';
+import { childrenOfZaakUrl, created, ok, type OperationHandler, type SimContext } from '../http/operation';
 import { assertSupportedQuery, paginate } from '../http/paging';
 import { FieldErrors, resolveReference } from '../http/references';
 import { ZgwError } from '../http/zgw-errors';
@@ -62,7 +62,7 @@ export const listStatussen: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['zaak', 'statustype']);
   const zaak = request.query.get('zaak');
   const statustype = request.query.get('statustype');
-  const statussen = [...ctx.store.statussen.values()].filter(
+  const statussen = childrenOfZaakUrl(ctx, ctx.store.statussen, zaak).filter(
     (status) => (zaak === null || status.fields['zaak'] === zaak) && (statustype === null || status.fields['statustype'] === statustype),
   );
   return ok(paginate(statussen.map((status) => renderStatus(status, ctx)), request, ctx));

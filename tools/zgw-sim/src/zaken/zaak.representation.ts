@@ -1,4 +1,4 @@
-import type { Representation, SimStore, ZaakRecord } from '../state/store';
+import { hoofdzaakKey, type Representation, type SimStore, type ZaakRecord } from '../state/store';
 
 // The Zaak answer in the order of the Zaken document, with the values Open Zaak gives what was not sent.
 const ZAAK_DEFAULTS: Representation = {
@@ -81,7 +81,7 @@ export function renderZaak(record: ZaakRecord, store: SimStore): Representation 
   );
   const rendered: Representation = { url: record.url, uuid: record.uuid };
   for (const key of Object.keys(ZAAK_DEFAULTS)) if (record.fields[key] !== undefined) rendered[key] = record.fields[key];
-  rendered['deelzaken'] = [...store.zaken.values()].filter((zaak) => zaak.fields['hoofdzaak'] === record.url).map((zaak) => zaak.url);
+  rendered['deelzaken'] = store.zaken.by(hoofdzaakKey(record.url)).map((zaak) => zaak.url);
   rendered['rollen'] = store.childrenOf(store.rollen, record.uuid).map((rol) => rol.url);
   rendered['status'] = current?.url ?? null;
   rendered['zaakinformatieobjecten'] = store.childrenOf(store.zaakinformatieobjecten, record.uuid).map((zio) => zio.url);

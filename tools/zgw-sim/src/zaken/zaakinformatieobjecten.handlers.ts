@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { created, ok, type OperationHandler } from '../http/operation';
+import { childrenOfZaakUrl, created, ok, type OperationHandler } from '../http/operation';
 import { assertSupportedQuery } from '../http/paging';
 import { FieldErrors, resolveReference } from '../http/references';
 import { ZgwError } from '../http/zgw-errors';
@@ -62,7 +62,7 @@ export const listZaakInformatieObjecten: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['zaak', 'informatieobject']);
   const zaak = request.query.get('zaak');
   const informatieobject = request.query.get('informatieobject');
-  const records: ChildRecord[] = [...ctx.store.zaakinformatieobjecten.values()].filter(
+  const records: ChildRecord[] = childrenOfZaakUrl(ctx, ctx.store.zaakinformatieobjecten, zaak).filter(
     (zio) => (zaak === null || zio.fields['zaak'] === zaak) && (informatieobject === null || zio.fields['informatieobject'] === informatieobject),
   );
   return ok(records.map((zio) => zio.fields));

@@ -5,7 +5,7 @@ import { FieldErrors, resolveReference } from '../http/references';
 import { ZgwError } from '../http/zgw-errors';
 import { amsterdamDate, formatInstant, nowInstant, parseInstant } from '../state/instants';
 import { passesElevenTest } from '../state/rsin';
-import type { Representation, ZaakRecord } from '../state/store';
+import { identificatieKey, type IndexedMap, type Representation, type ZaakRecord } from '../state/store';
 import { renderZaak, zaakFields } from './zaak.representation';
 
 // Fields whose Open Zaak rules need services the simulator does not have (reference lists, other zaken).
@@ -76,9 +76,12 @@ export const readZaak: OperationHandler = (request, ctx) => ok(renderZaak(zaakOr
 export const deleteZaak: OperationHandler = (request, ctx) => {
   const record = zaakOrNotFound(request, ctx);
   const { store } = ctx;
-  for (const map of [store.statussen, store.rollen, store.zaakinformatieobjecten]) {
+  const deleteChildren = <T extends { uuid: string; zaakUuid: string }>(map: IndexedMap<T>) => {
     for (const child of store.childrenOf(map, record.uuid)) map.delete(child.uuid);
-  }
+  };
+  deleteChildren(store.statussen);
+  deleteChildren(store.rollen);
+  deleteChildren(store.zaakinformatieobjecten);
   for (const [uuid, relation] of store.objectinformatieobjecten) if (relation.fields['object'] === record.url) store.objectinformatieobjecten.delete(uuid);
   store.zaken.delete(record.uuid);
   ctx.notifier.zaken('zaak', 'destroy', record.url, record);
@@ -86,7 +89,9 @@ export const deleteZaak: OperationHandler = (request, ctx) => {
 };
 
 export function findZaken(ctx: SimContext, filter: { identificatie?: string; bronorganisatie?: string; zaaktype?: string }): ZaakRecord[] {
-  return [...ctx.store.zaken.values()].filter(
+  const { zaken } = ctx.store;
+  const candidates = filter.identificatie !== undefined && filter.bronorganisatie !== undefined ? zaken.by(identificatieKey(filter.identificatie, filter.bronorganisatie)) : [...zaken.values()];
+  return candidates.filter(
     (zaak) =>
       (filter.identificatie === undefined || zaak.fields['identificatie'] === filter.identificatie) &&
       (filter.bronorganisatie === undefined || zaak.fields['bronorganisatie'] === filter.bronorganisatie) &&
