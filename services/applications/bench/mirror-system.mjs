@@ -3,6 +3,7 @@
 // fault and load measurements (mirror.mjs). Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT,
 // else the embedded defaults (the S3 endpoint on a free port).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
@@ -83,11 +84,20 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
   };
 }
 
-/** BENCH_NODE_OPTIONS (e.g. --cpu-prof) is every service's NODE_OPTIONS. */
+/**
+ * BENCH_NODE_OPTIONS (e.g. a --require preload) is every service's and the simulator's NODE_OPTIONS;
+ * BENCH_CPU_PROF_DIR profiles each of them into that folder (cpu-profile.cjs: this Node refuses --cpu-prof there).
+ */
+function benchNodeEnv() {
+  const dir = process.env.BENCH_CPU_PROF_DIR;
+  const options = [process.env.BENCH_NODE_OPTIONS, dir ? `--require ${path.join(import.meta.dirname, 'cpu-profile.cjs')}` : undefined].filter(Boolean).join(' ');
+  return { ...(options ? { NODE_OPTIONS: options } : {}), ...(dir ? { BENCH_CPU_PROF_DIR: dir } : {}) };
+}
+
 function withNodeOptions(extraEnv) {
-  const options = process.env.BENCH_NODE_OPTIONS;
-  if (!options) return extraEnv;
-  return Object.fromEntries(SERVICES.map((s) => [s, { ...extraEnv[s], NODE_OPTIONS: options }]));
+  const env = benchNodeEnv();
+  if (Object.keys(env).length === 0) return extraEnv;
+  return Object.fromEntries(SERVICES.map((s) => [s, { ...extraEnv[s], ...env }]));
 }
 
 async function dropDatabases(serverUrl, prefix) {
@@ -207,7 +217,7 @@ export async function startSimProcess(nice = 0) {
   const script = [process.execPath, path.join(root, 'tools', 'zgw-sim', 'dist', 'src', 'main.js')];
   const [command, ...args] = nice > 0 ? ['nice', '-n', String(nice), ...script] : script;
   const child = spawn(command, args, {
-    env: { PATH: process.env.PATH, ZGW_SECRET, ZGW_CLIENT_ID, ZGW_SIM_PORT: String(port), LOG_LEVEL: 'error' },
+    env: { PATH: process.env.PATH, ZGW_SECRET, ZGW_CLIENT_ID, ZGW_SIM_PORT: String(port), LOG_LEVEL: 'error', ...benchNodeEnv() },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const up = async () => {
@@ -226,6 +236,7 @@ export async function startSimProcess(nice = 0) {
   };
   const catalogi = `${base}/catalogi/api/v1`;
   return {
+    pid: child.pid,
     url: base,
     zakenUrl: `${base}/zaken/api/v1`,
     documentenUrl: `${base}/documenten/api/v1`,
@@ -246,6 +257,41 @@ export async function startSimProcess(nice = 0) {
     async close() {
       child.kill('SIGTERM');
       await new Promise((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', resolve)));
+    },
+  };
+}
+
+/**
+ * CPU use per process while a phase runs (Linux /proc): `pids` maps a name to a pid; `stop()` gives each one's
+ * share of one core in % over the phase, and the whole machine's busy share of all its cores.
+ */
+export function cpuSampler(pids) {
+  const ticks = (pid) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return null;
+    }
+  };
+  const machine = () => {
+    const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    return { busy: values[0] + values[1] + values[2] + values[5] + values[6] + values[7], total: values.reduce((a, b) => a + b, 0) };
+  };
+  const t0 = performance.now();
+  const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, ticks(pid)]));
+  const m0 = machine();
+  return {
+    stop() {
+      const secs = (performance.now() - t0) / 1000;
+      const m1 = machine();
+      const out = {};
+      for (const [name, pid] of Object.entries(pids)) {
+        const [a, b] = [before[name], ticks(pid)];
+        if (a !== null && b !== null) out[name] = Math.round(((b - a) / 100 / secs) * 100);
+      }
+      out.machineBusyPct = Math.round(((m1.busy - m0.busy) / (m1.total - m0.total)) * 100);
+      return out;
     },
   };
 }

@@ -11,7 +11,7 @@
 // The mirror runs with its production defaults (ZGW_TIMEOUT_MS 10 s, reconcile every 5 minutes) unless the
 // scenario says otherwise. Needs `npm run build` first; DATABASE_URL / NATS_URL / S3_ENDPOINT as npm start.
 import { randomUUID } from 'node:crypto';
-import { bsn, mirrorState, pool, prepareDraft, startMirrorSystem, submitUntilDone, verify } from './mirror-system.mjs';
+import { bsn, cpuSampler, mirrorState, pool, prepareDraft, startMirrorSystem, submitUntilDone, verify } from './mirror-system.mjs';
 import { steadyLoad } from './steady-load.mjs';
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -150,6 +150,9 @@ async function submitLatency(mirror, rate, secs) {
   }
 }
 
+/** The pids of the services and the simulator, by name (for the CPU sampler). */
+const processIds = (run) => ({ ...Object.fromEntries(['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'].map((s) => [s, run.system.pid(s)])), ...(run.sim ? { simulator: run.sim.pid } : {}) });
+
 const submitRequest = (d) => ({
   method: 'POST',
   path: `/api/v1/applications/${d.id}/submit`,
@@ -164,6 +167,7 @@ async function keepUp(rate, secs) {
     const drafts = await prepare(run.gateway, rate * secs, 2, 200_000);
     const samples = [];
     let loading = true;
+    const cpu = cpuSampler(processIds(run));
     const t0 = Date.now();
     const sampler = (async () => {
       while (loading) {
@@ -178,12 +182,15 @@ async function keepUp(rate, secs) {
       request: (n) => ({ method: 'POST', path: `/api/v1/applications/${drafts[n].id}/submit`, headers: { ...drafts[n].headers, 'content-type': 'application/json' }, body: JSON.stringify(drafts[n].body) }),
     });
     const loadEnd = Date.now();
+    const cpuDuringLoad = cpu.stop();
     loading = false;
     await sampler;
+    const drainCpu = cpuSampler(processIds(run));
     const drained = await converge(run.db, Date.now() + 10 * 60_000, 500);
+    const cpuDuringDrain = drainCpu.stop();
     const result = await verify(run.sim, (await run.db.query('SELECT referentie FROM case_mirrors')).rows.map((x) => x.referentie), { documents: 2 });
     const backlog = samples.map((s) => `${s.t.toFixed(0)}s:${s.pending}`).join(' ');
-    return { rate, seconds: secs, submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate }, backlogPendingBySecond: backlog, drainedAfterLoadS: drained.at ? (drained.at - loadEnd) / 1000 : null, missing: result.missing, duplicates: result.duplicates };
+    return { rate, seconds: secs, submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate }, backlogPendingBySecond: backlog, drainedAfterLoadS: drained.at ? (drained.at - loadEnd) / 1000 : null, cpuPctOfOneCoreDuringLoad: cpuDuringLoad, cpuPctOfOneCoreDuringDrain: cpuDuringDrain, missing: result.missing, duplicates: result.duplicates };
   } finally {
     await run.stop();
   }
@@ -192,9 +199,11 @@ async function keepUp(rate, secs) {
 async function throughput() {
   const rate = env('BENCH_RATE', 200);
   const secs = env('BENCH_SECONDS', 20);
-  const off = await submitLatency(false, rate, secs);
-  const on = await submitLatency(true, rate, secs);
-  console.log(JSON.stringify({ scenario: 'submit latency', rate, seconds: secs, off, on, p99Change: `${(((on.p99 - off.p99) / off.p99) * 100).toFixed(1)} %` }, null, 1));
+  if (process.env.MIRROR_SKIP_LATENCY !== '1') {
+    const off = await submitLatency(false, rate, secs);
+    const on = await submitLatency(true, rate, secs);
+    console.log(JSON.stringify({ scenario: 'submit latency', rate, seconds: secs, off, on, p99Change: `${(((on.p99 - off.p99) / off.p99) * 100).toFixed(1)} %` }, null, 1));
+  }
   if (process.env.MIRROR_SKIP_KEEPUP === '1') return;
   for (const keepRate of String(process.env.MIRROR_RATES ?? '100').split(',').map(Number)) {
     const keep = await keepUp(keepRate, env('MIRROR_SECONDS', 20));
