@@ -3,7 +3,7 @@
 // fault and load measurements (mirror.mjs). Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT,
 // else the embedded defaults (the S3 endpoint on a free port).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
@@ -278,8 +278,25 @@ export function cpuSampler(pids) {
     const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
     return { busy: values[0] + values[1] + values[2] + values[5] + values[6] + values[7], total: values.reduce((a, b) => a + b, 0) };
   };
+  // Every other process too (PostgreSQL, NATS, this bench with its S3 endpoint, anything else running), by command line.
+  const everyone = () => {
+    const out = new Map();
+    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      const t = ticks(pid);
+      if (t === null) continue;
+      let name;
+      try {
+        name = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim().slice(0, 60) || pid;
+      } catch {
+        continue;
+      }
+      out.set(pid, { name, t });
+    }
+    return out;
+  };
   const t0 = performance.now();
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, ticks(pid)]));
+  const all0 = everyone();
   const m0 = machine();
   return {
     stop() {
@@ -291,6 +308,14 @@ export function cpuSampler(pids) {
         if (a !== null && b !== null) out[name] = Math.round(((b - a) / 100 / secs) * 100);
       }
       out.machineBusyPct = Math.round(((m1.busy - m0.busy) / (m1.total - m0.total)) * 100);
+      const ours = new Set(Object.values(pids).map(String));
+      const others = new Map();
+      for (const [pid, { name, t }] of everyone()) {
+        if (ours.has(pid)) continue;
+        const used = t - (all0.get(pid)?.t ?? 0);
+        if (used > 0) others.set(name, (others.get(name) ?? 0) + used);
+      }
+      out.others = Object.fromEntries([...others].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, used]) => [name, Math.round((used / 100 / secs) * 100)]));
       return out;
     },
   };

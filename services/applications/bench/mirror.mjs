@@ -140,11 +140,13 @@ async function submitLatency(mirror, rate, secs) {
     // MIRROR_SIM_DELAY_MS: the simulator answers that late during the load (the mirror waits instead of working),
     // to tell the submit path's own cost from the mirror's and the simulator's CPU on a shared machine.
     const delay = mirror && process.env.MIRROR_SIM_DELAY_MS ? await run.sim.faults.add({ path: '*', mode: 'delay', delayMs: Number(process.env.MIRROR_SIM_DELAY_MS) }) : null;
+    const cpu = cpuSampler(processIds(run));
     const r = await steadyLoad({ url: run.gateway, rate, seconds: secs, request: (n) => submitRequest(drafts[n]) });
+    const cpuDuringLoad = cpu.stop();
     if (delay) await run.sim.faults.remove(delay.id);
     const drained = mirror ? await converge(run.db, Date.now() + 5 * 60_000, 500) : null;
     const end = Date.now();
-    return { mirror, ...r, mirrorDrainedAfterLoadS: drained?.at ? (drained.at - end) / 1000 : null };
+    return { mirror, ...r, mirrorDrainedAfterLoadS: drained?.at ? (drained.at - end) / 1000 : null, cpuPctOfOneCoreDuringLoad: cpuDuringLoad };
   } finally {
     await run.stop();
   }

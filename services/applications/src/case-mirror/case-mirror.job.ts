@@ -1,6 +1,6 @@
-import { JobLoop, type Job } from '@register/service-kit';
+import { JobLoop, type Job, type Logger } from '@register/service-kit';
 import type { Context } from '../context';
-import { mirrorPass } from './mirror-pass';
+import { MirrorWorkers } from './mirror-pass';
 
 /** What runs when mirroring is off: nothing. */
 const idle = (name: string): Job => ({ name, start: () => undefined, stop: async () => undefined });
@@ -13,7 +13,7 @@ export function caseMirrorJob(ctx: Context): Job {
   const mirror = ctx.mirror;
   if (!mirror) return idle('case-mirror');
   const batch = ctx.config.ZGW_MIRROR_CONCURRENCY;
-  return new JobLoop({ name: 'case-mirror', logger: mirror.logger, pass: () => mirrorPass(mirror, 'pending', batch), batchSize: batch, intervalMs: ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS });
+  return workersJob('case-mirror', mirror.logger, new MirrorWorkers(mirror, 'pending', batch), ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS);
 }
 
 /**
@@ -26,5 +26,18 @@ export function reconcilerJob(ctx: Context): Job {
   if (!mirror) return idle('case-reconciler');
   const batch = ctx.config.ZGW_MIRROR_CONCURRENCY;
   const intervalMs = Math.min(ctx.config.ZGW_RECONCILE_INTERVAL_MS, 5000, Math.max(1000, 10 * ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS));
-  return new JobLoop({ name: 'case-reconciler', logger: mirror.logger.child({ subsystem: 'reconciler' }), pass: () => mirrorPass(mirror, 'diverged', batch), batchSize: batch, intervalMs });
+  return workersJob('case-reconciler', mirror.logger.child({ subsystem: 'reconciler' }), new MirrorWorkers(mirror, 'diverged', batch), intervalMs);
+}
+
+/** The kit's job loop driving the workers; its stop also waits for the cases under way. */
+function workersJob(name: string, logger: Logger, workers: MirrorWorkers, intervalMs: number): Job {
+  const loop = new JobLoop({ name, logger, pass: () => workers.pass(), batchSize: workers.concurrency, intervalMs });
+  return {
+    name,
+    start: () => loop.start(),
+    stop: async () => {
+      await loop.stop();
+      await workers.idle();
+    },
+  };
 }

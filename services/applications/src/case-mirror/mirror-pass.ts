@@ -22,6 +22,55 @@ export async function mirrorPass(deps: MirrorDeps, state: 'pending' | 'diverged'
   return rows.length;
 }
 
+/**
+ * The mirror's cases side by side without a barrier: a pass claims cases for the free slots and starts them,
+ * so one slow case no longer holds up the batch it was claimed with. While fewer than a quarter of the slots
+ * are free the pass waits for a case to end (claims stay batched: one claim per few cases, not one per case).
+ * A case that failed on the database is thrown by the next pass, so the job loop backs off as before.
+ */
+export class MirrorWorkers {
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: { err: unknown } | null = null;
+
+  constructor(
+    private readonly deps: MirrorDeps,
+    private readonly state: 'pending' | 'diverged',
+    readonly concurrency: number,
+  ) {}
+
+  /** One pass of the job loop: says `concurrency` while the slots were all taken, so the loop comes back at once. */
+  async pass(): Promise<number> {
+    this.throwFailure();
+    const minClaim = Math.max(1, Math.floor(this.concurrency / 4));
+    while (this.concurrency - this.inFlight.size < minClaim) await Promise.race(this.inFlight);
+    this.throwFailure();
+    const free = this.concurrency - this.inFlight.size;
+    const rows = await claimCases(this.deps.db, this.state, { limit: free, leaseMs: this.deps.leaseMs, windowMs: this.deps.windowMs });
+    for (const c of await loadCases(this.deps.db, rows)) {
+      const work: Promise<void> = mirrorCase(this.deps, c)
+        .then((outcome) => settle(this.deps, c, outcome))
+        .catch((err: unknown) => {
+          this.failure ??= { err };
+        })
+        .finally(() => this.inFlight.delete(work));
+      this.inFlight.add(work);
+    }
+    return rows.length === free ? this.concurrency : rows.length;
+  }
+
+  /** Resolves once every case under way has ended (the job's stop). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private throwFailure(): void {
+    const failure = this.failure;
+    this.failure = null;
+    // A database failure leaves the case's lease to run out: it is claimed again, and continues where it stopped.
+    if (failure) throw failure.err;
+  }
+}
+
 /** Works one case now, if it is due and nobody holds it, without waiting for the loop; the loop is the net. */
 export function mirrorNow(deps: MirrorDeps, referentie: string): void {
   mirrorPass(deps, 'pending', 1, referentie).catch((err: unknown) => deps.logger.warn({ err, referentie }, 'immediate mirror attempt failed; the mirror retries'));
@@ -47,10 +96,15 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome): Pr
     logger.warn({ referentie: c.referentie, step: outcome.step, detail: outcome.detail, reconciled: c.state === 'diverged' }, 'zaaksysteem diverged');
     return;
   }
+  if (c.state !== 'diverged') {
+    // Nothing to heal: one statement, no transaction (a crash in between leaves the lease to run out, as anywhere).
+    if (c.deleteRequested) await forgetCase(db, c.referentie);
+    else await markDone(db, c);
+    return;
+  }
   const healed = await db.transaction().execute(async (trx) => {
     if (c.deleteRequested) await forgetCase(trx, c.referentie);
     else if (!(await markDone(trx, c))) return false;
-    if (c.state !== 'diverged') return false;
     if (c.applicationId && !c.deleteRequested) await clearDivergence(trx, c.applicationId, DIVERGENCE);
     await enqueue(trx, auditEvent('applications'), { action: HERSTELD, resource: resourceOf(c), decision: 'allow', role: 'system' }, c.correlation.diverged);
     return true;

@@ -37,7 +37,7 @@ export async function verifyZgwJwt(authorization: string | undefined, settings: 
   }
   let claims: JwtClaims;
   try {
-    const verified = await jwtVerify(token, new TextEncoder().encode(settings.secret), {
+    const verified = await jwtVerify(token, await hmacKey(settings.secret), {
       algorithms: ['HS256'],
       clockTolerance: settings.leewaySeconds,
       currentDate: new Date(now),
@@ -56,6 +56,19 @@ export async function verifyZgwJwt(authorization: string | undefined, settings: 
     throw denied('The JWT used for this request is expired', 'jwt-expired');
   }
   return claims;
+}
+
+// The secret imported once: jose imports a raw secret again on every verification, a sixth of the
+// simulator's time under the mirror's bench.
+type HmacKey = Awaited<ReturnType<typeof crypto.subtle.importKey>>;
+const keys = new Map<string, Promise<HmacKey>>();
+function hmacKey(secret: string): Promise<HmacKey> {
+  let key = keys.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    keys.set(secret, key);
+  }
+  return key;
 }
 
 function denied(detail: string, code: string): ZgwError {
