@@ -8,7 +8,7 @@ import { CORRELATION_HEADER, acceptCorrelationId, runWithContext } from './conte
 import { refuseHostileJson, refuseHostileUrl } from './hostile-input';
 import type { Logger } from './logger';
 import { metricsOf } from './telemetry/metrics';
-import { continueRequestTrace, currentTraceId } from './telemetry/trace-context';
+import { SpanStatusCode, startRequestSpan, withTraceContext } from './telemetry/trace-context';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
@@ -44,38 +44,10 @@ export function discardRequestBody(req: IncomingMessage, limitBytes: number): vo
   req.resume();
 }
 
-/** decisions §3: fixes the request's correlation id (kept when well-formed), echoes it, and scopes it to the request. */
 /** The API's version, sent on every response (decisions §15; `info.version` of the description stays `v1`). */
 export const API_VERSION = '1.0.0';
 /** JSON and problem answers are data, never a page: nothing may load from them or frame them. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
-
-/**
- * decisions §15 hygiene on every response: `nosniff`, `API-Version`; under `/api/v1` and `/internal` also
- * `Cache-Control: no-store` and the data CSP, which a route may replace (stamdata's ETag, a download's sandbox).
- */
-export const hygieneHeaders: RequestHandler = (req, res, next) => {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('API-Version', API_VERSION);
-  if (req.path.startsWith('/api/') || req.path.startsWith('/internal/')) {
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Security-Policy', API_CSP);
-  }
-  next();
-};
-
-export const correlation: RequestHandler = (req, res, next) => {
-  const correlationId = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
-  res.locals['correlationId'] = correlationId;
-  res.setHeader('X-Correlation-Id', correlationId);
-  // W3C Trace Context: the caller's `traceparent` is continued (the gateway starts one when there is none).
-  runWithContext({ correlationId }, () =>
-    continueRequestTrace(req.headers, () => {
-      res.locals['traceId'] = currentTraceId();
-      next();
-    }),
-  );
-};
 
 /** The path and at most 1 KiB of the query: a URL may be 16 KB of whatever a client sent. */
 export function loggableUrl(url: string): string {
@@ -86,37 +58,64 @@ export function loggableUrl(url: string): string {
 }
 
 /**
- * One line per request (probes excepted): method, url, status, time and `reqId` = the correlation id; no
- * headers, identity or body. Nothing is built unless the line's level is on (a per-request child logger
- * cost the gateway 8–11 % of its CPU at `warn`); 5xx and aborted responses are errors.
+ * What every request gets first, in one step (the gateway's hot path pays for each layer):
+ * - decisions §3: the correlation id (kept when well-formed), echoed, and scoped to the request;
+ * - decisions §15 hygiene: `nosniff` and `API-Version` on every response; under `/api/v1` and `/internal` also
+ *   `Cache-Control: no-store` and the data CSP, which a route may replace (stamdata's ETag, a download's sandbox);
+ * - W3C Trace Context: the caller's `traceparent` is continued (the gateway starts a trace when there is none)
+ *   in a server span of this service's own, exported when the SDK runs (telemetry/tracing.ts);
+ * - at the end, one log line, one duration observation and the span's end. Probes (`/health…`) get none of the three.
+ * The log line holds method, url, status, time and `reqId` = the correlation id; no headers, identity or body.
+ * Nothing is built unless the line's level is on; 5xx and aborted responses are errors.
  */
-export function requestLogger(logger: Logger): RequestHandler {
+export function requestScope(logger: Logger): RequestHandler {
   const metrics = metricsOf(logger);
   return (req, res, next) => {
-    if (req.url.startsWith('/health')) return next();
+    const correlationId = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
+    res.locals['correlationId'] = correlationId;
+    res.setHeader('X-Correlation-Id', correlationId);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('API-Version', API_VERSION);
+    const path = req.path;
+    if (path.startsWith('/api/') || path.startsWith('/internal/')) {
+      res.setHeader('Cache-Control', 'no-store');
+      res.setHeader('Content-Security-Policy', API_CSP);
+    }
+    if (req.url.startsWith('/health')) return runWithContext({ correlationId }, next);
+
     const start = performance.now();
-    let logged = false;
-    const log = (): void => {
-      if (logged) return;
-      logged = true;
+    const { span, context } = startRequestSpan(req.headers, req.method);
+    const traceId = span.spanContext().traceId;
+    res.locals['traceId'] = traceId;
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      const seconds = (performance.now() - start) / 1000;
       // The route's pattern (bounded), never the raw URL; what no route matched is `unmatched`.
       const route = req.route ? `${req.baseUrl}${String((req.route as { path: unknown }).path)}` : 'unmatched';
-      metrics?.httpDuration.observe({ method: req.method, route, status_code: res.headersSent ? res.statusCode : 0 }, (performance.now() - start) / 1000);
+      const status = res.headersSent ? res.statusCode : 0;
       // 'close' without 'finish': the client went away (or the response was destroyed) mid-response.
       const aborted = !res.writableFinished;
+      metrics?.httpDuration.observe({ method: req.method, route, status_code: status }, seconds);
+      if (span.isRecording()) {
+        // Semantic conventions for HTTP server spans; the route's pattern, never the URL (it may carry personal data).
+        span.updateName(`${req.method} ${route}`);
+        span.setAttributes({ 'http.request.method': req.method, 'http.route': route, 'http.response.status_code': status, 'correlation.id': correlationId });
+        if (status >= 500 || aborted) span.setStatus({ code: SpanStatusCode.ERROR, message: aborted ? 'aborted' : undefined });
+      }
+      span.end();
       // A client that went away is the client's business: warn, with what was known; a 5xx is ours: error.
       const level = res.statusCode >= 500 && !aborted ? 'error' : aborted ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
-      // Explicit: the mixin's AsyncLocalStorage store may be gone by the time the response ends.
-      const correlationId = res.locals['correlationId'] as string | undefined;
       logger[level](
-        { reqId: correlationId, correlationId, traceId: res.locals['traceId'] as string | undefined, method: req.method, url: loggableUrl(req.originalUrl), statusCode: aborted && !res.headersSent ? null : res.statusCode, responseTime: Math.round(performance.now() - start) },
+        { reqId: correlationId, correlationId, traceId, method: req.method, url: loggableUrl(req.originalUrl), statusCode: aborted && !res.headersSent ? null : res.statusCode, responseTime: Math.round(seconds * 1000) },
         aborted ? 'request aborted' : 'request completed',
       );
     };
-    res.on('finish', log);
-    res.on('close', log);
-    next();
+    res.on('finish', end);
+    res.on('close', end);
+    runWithContext({ correlationId }, () => withTraceContext(context, next));
   };
 }
 
@@ -129,9 +128,7 @@ export function createServiceApp(options: ServiceAppOptions): { app: Express; fi
   app.disable('x-powered-by');
   app.set('trust proxy', 'loopback');
 
-  app.use(correlation);
-  app.use(hygieneHeaders);
-  app.use(requestLogger(options.logger));
+  app.use(requestScope(options.logger));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', service: options.service });

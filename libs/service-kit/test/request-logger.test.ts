@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import express from 'express';
 import { eventually, serve } from '@register/testkit';
-import { correlation, requestLogger } from '../src/http';
+import { requestScope } from '../src/http';
 import { createLogger } from '../src/logger';
 
 type Line = Record<string, unknown>;
@@ -14,12 +14,11 @@ function capturingLogger(level: string) {
   return { logger, raw, lines: () => raw.map((s) => JSON.parse(s) as Line) };
 }
 
-/** The gateway's order: correlation id first, then the request logger, then routes. */
+/** The gateway's order: the request scope (correlation id, hygiene, trace, log line) first, then routes. */
 async function startApp(level: string) {
   const captured = capturingLogger(level);
   const app = express();
-  app.use(correlation);
-  app.use(requestLogger(captured.logger));
+  app.use(requestScope(captured.logger));
   app.get('/health', (_req, res) => res.json({ status: 'ok' }));
   app.get('/health/ready', (_req, res) => res.json({ status: 'ready' }));
   app.get('/api/v1/things', (_req, res) => {
@@ -53,7 +52,7 @@ async function get(app: App, path: string, headers: Record<string, string> = {})
 /** Waits for the request line of `correlationId`. */
 const lineOf = (app: App, correlationId: string) => eventually(async () => requestLines(app).find((l) => l['reqId'] === correlationId));
 
-describe('requestLogger', () => {
+describe('requestScope: the log line', () => {
   let info: App;
   let warn: App;
 
@@ -119,7 +118,7 @@ describe('requestLogger', () => {
     const raw = info.raw.find((s) => s.includes(id) && s.includes('request completed')) ?? '';
     for (const value of Object.values(secrets)) expect(raw).not.toContain(value);
     expect(Object.keys(JSON.parse(raw) as Line).sort()).toEqual(
-      ['correlationId', 'hostname', 'level', 'method', 'msg', 'name', 'pid', 'reqId', 'responseTime', 'statusCode', 'time', 'url'],
+      ['correlationId', 'hostname', 'level', 'method', 'msg', 'name', 'pid', 'reqId', 'responseTime', 'statusCode', 'time', 'traceId', 'url'],
     );
   });
 

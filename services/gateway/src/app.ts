@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { bareNotFound, problemErrorHandler } from '@register/problem';
-import { correlation, discardRequestBody, hygieneHeaders, operationsRouter, requestLogger, type Logger, type ReadinessCheck } from '@register/service-kit';
+import { discardRequestBody, operationsRouter, requestScope, type Logger, type ReadinessCheck } from '@register/service-kit';
 import type { Context } from './context';
 import { healthRouter } from './health/health.routes';
 import { meRoutes } from './identity/me.routes';
@@ -37,16 +37,15 @@ export function gatewayApp(ctx: Context, { readiness, logger }: { readiness: Rec
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag');
-  // decisions §3: the gateway fixes the correlation id; every response echoes it.
-  app.use(correlation);
-  // decisions §15: nosniff, API-Version, and under /api/v1 no-store and the data CSP (a service's own headers,
-  // passed through by the proxy, replace them where it sets its own: stamdata's caching, a download's sandbox).
-  app.use(hygieneHeaders);
-  app.use(requestLogger(logger));
+  // decisions §3: the gateway fixes the correlation id; every response echoes it. decisions §15: nosniff,
+  // API-Version, and under /api/v1 no-store and the data CSP (a service's own headers, passed through by the
+  // proxy, replace them where it sets its own: stamdata's caching, a download's sandbox). The trace, the log line.
+  app.use(requestScope(logger));
+  // The API first: nearly every request is one, and the routers below serve no path under /api/v1.
+  app.use('/api/v1', apiRouter(ctx));
   app.use(healthRouter(readiness));
   app.use(openApiRouter(new MergedOpenApi(gatewayOpenApi(), ctx.targets, logger, undefined, openApiIdentity(ctx.config))));
   app.use(problemsRouter());
-  app.use('/api/v1', apiRouter(ctx));
   app.use(operationsRouter(ctx, meRoutes));
   // Answered here, not proxied: read and drop what the client still sends (up to a bound), or the close after
   // the answer meets unread bytes and the kernel's reset destroys the answer before the client reads it.

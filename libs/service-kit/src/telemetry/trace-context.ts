@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { ROOT_CONTEXT, SpanKind, TraceFlags, context, propagation, trace, type Context, type Span } from '@opentelemetry/api';
+import { randomFillSync } from 'node:crypto';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, propagation, trace, type Context, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
-export { SpanKind };
+export { SpanKind, SpanStatusCode };
+export type { Span };
 
 /**
  * W3C Trace Context through requests, the outbox and events, with or without the OpenTelemetry SDK. Without
@@ -17,7 +18,18 @@ export function installTraceContext(): void {
 }
 
 const tracer = () => trace.getTracer('@register/service-kit');
-const newId = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** Random bytes drawn a page at a time: a trace or span id on every request without a call into OpenSSL each. */
+const pool = Buffer.alloc(4096);
+let poolAt = pool.length;
+function newId(bytes: number): string {
+  if (poolAt + bytes > pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  poolAt += bytes;
+  return pool.toString('hex', poolAt - bytes, poolAt);
+}
 
 /**
  * A span of our own under `parent`: the SDK's when it records, otherwise a non-recording one with a fresh
@@ -41,13 +53,18 @@ export async function inSpan<T>(name: string, kind: SpanKind, parent: Context, f
 }
 
 /**
- * Continues the trace of an incoming request (its `traceparent`, or a new one) for `next`. When the SDK's
- * HTTP instrumentation has done so already, its server span is active and stays.
+ * The server span of an incoming request: it continues the caller's trace (its `traceparent`) or starts one.
+ * Recorded and exported when the SDK runs (tracing.ts), otherwise only propagated. The caller ends it.
  */
-export function continueRequestTrace<T>(headers: Record<string, string | string[] | undefined>, next: () => T): T {
-  if (trace.getSpanContext(context.active())) return next();
+export function startRequestSpan(headers: Record<string, string | string[] | undefined>, name: string): { span: Span; context: Context } {
   const parent = propagation.extract(ROOT_CONTEXT, headers);
-  return context.with(trace.setSpan(parent, startSpan('request', SpanKind.SERVER, parent)), next);
+  const span = startSpan(name, SpanKind.SERVER, parent);
+  return { span, context: trace.setSpan(parent, span) };
+}
+
+/** Runs `fn` with `ctx` as the active trace context. */
+export function withTraceContext<T>(ctx: Context, fn: () => T): T {
+  return context.with(ctx, fn);
 }
 
 /** The context a stored or received `traceparent` (and `tracestate`) names; the root context without one. */

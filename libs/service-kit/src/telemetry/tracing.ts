@@ -1,6 +1,4 @@
 import path from 'node:path';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -17,9 +15,13 @@ function serviceName(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Starts the OpenTelemetry SDK (http, express, pg and undici instrumentation; OTLP/HTTP export, batched) when
- * OTEL_EXPORTER_OTLP_ENDPOINT is set, nothing otherwise. The instrumentations patch modules as they are
- * required, so this must run before express and pg are loaded: the kit's index requires it first, and
+ * Starts the OpenTelemetry SDK (OTLP/HTTP export, batched) when OTEL_EXPORTER_OTLP_ENDPOINT is set, nothing
+ * otherwise. Spans: each request's server span is the kit's own (http.ts `requestScope`: method, route, status),
+ * each outbox publish and event handled one (outbox.ts, durable-consumer.ts); the pg and undici instrumentations
+ * add a span per query and per outgoing fetch (internal calls, the ZGW mirror). The http and express
+ * instrumentations are not used: patching every socket and middleware layer cost the gateway more than half its
+ * throughput, for spans that repeat the server span (docs/decisions.md, Operations). The pg instrumentation patches
+ * pg as it is required, so this must run before pg is loaded: the kit's index requires it first, and
  * `node --require @register/service-kit/dist/telemetry/preload` does it before anything else. Idempotent.
  */
 export function startTracing(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -31,10 +33,6 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): boolean {
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [
-      new HttpInstrumentation({ ignoreIncomingRequestHook: (req) => (req.url ?? '').startsWith('/health') }),
-      // The route's span (and its handler's), not one per middleware layer: a request through the gateway passes
-      // a dozen layers, and a span each cost a third of its throughput for nothing an operator reads.
-      new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
       new PgInstrumentation(),
       new UndiciInstrumentation(),
     ],

@@ -47,9 +47,10 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
     const token = bearerToken(headers['authorization']);
     if (!token) return null;
     const now = Date.now();
+    // Frozen (deeply) when stored: what one request could do to its identity never reaches another's, and a
+    // copy per request (structuredClone) cost the cached path more than the cache saved.
     const known = this.verified.get(token, now);
-    // A copy: what one request does with its identity never reaches another's.
-    if (known) return structuredClone(known);
+    if (known) return known;
     const payload = await this.verify(token);
     if (!payload) return null;
     const identity = identityFromClaims(payload, this.settings.claims);
@@ -61,8 +62,9 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
       identity,
       assurance: { acr: typeof payload.acr === 'string' ? payload.acr : null, authTime: typeof payload['auth_time'] === 'number' ? payload['auth_time'] : null },
     };
-    this.verified.set(token, structuredClone(authentication), ((payload.exp as number) + this.settings.clockToleranceSeconds) * 1000, now);
-    return authentication;
+    const frozen = deepFreeze(authentication);
+    this.verified.set(token, frozen, ((payload.exp as number) + this.settings.clockToleranceSeconds) * 1000, now);
+    return frozen;
   }
 
   private async verify(token: string): Promise<JWTPayload | null> {
@@ -83,6 +85,14 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
       return null;
     }
   }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 function bearerToken(value: string | string[] | undefined): string | null {

@@ -1,4 +1,4 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { ROUTES, hasCapability, identityOf, type Identity, type RouteRule } from '@register/authz';
 import { letters } from '@register/contracts';
 import { DomainError } from '@register/problem';
@@ -28,8 +28,7 @@ export interface IdentityFront {
  * preflight of a configured origin is answered before that (§15). Mounted on /api/v1, so its paths are relative.
  */
 export function resolveIdentity(front: IdentityFront): RequestHandler {
-  const router = Router();
-  router.use(async (req, res, next) => {
+  return async (req, res, next) => {
     if (applyCors(front.corsOrigins, req, res)) return;
     const sharedSecret = sharedSecretPaths.has(req.baseUrl + req.path);
     const authentication = sharedSecret && front.provider.readsAuthorization ? null : await front.provider.authenticate(req.headers);
@@ -41,11 +40,19 @@ export function resolveIdentity(front: IdentityFront): RequestHandler {
       return next(new DomainError('unauthenticated', front.provider.missingIdentityDetail));
     }
     next();
-  });
+  };
+}
+
+/**
+ * With `oidc`, the reveal's step-up (decisions §10, issue 13): the token's assurance, checked on the reveal's own
+ * route (Express's matching, so it covers whatever the route table serves there). Null with the header stand-in.
+ */
+export function stepUpCheck(front: IdentityFront): { rule: RouteRule; check: RequestHandler } | null {
   const stepUp = front.stepUp;
-  if (stepUp) {
-    // Express's own matching (case, trailing slash), so the check covers whatever the route table will serve.
-    router.post(reveal.path.replace(/^\/api\/v1/, ''), async (req, res, next) => {
+  if (!stepUp) return null;
+  return {
+    rule: reveal,
+    check: async (req, res, next) => {
       const identity = identityOf(res);
       // Without the capability the route table answers 403 forbidden first (decisions §10), audited there.
       if (!identity || !hasCapability(identity, 'brief:reveal-registernummer')) return next();
@@ -54,7 +61,6 @@ export function resolveIdentity(front: IdentityFront): RequestHandler {
       req.resume();
       await front.auditDenial(reveal, identity, String(res.locals['correlationId']));
       next(new DomainError('step-up-required', 'Revealing the register number needs a recent or stronger sign-in (acr or auth_time of the token) and the header X-Step-Up: true.'));
-    });
-  }
-  return router;
+    },
+  };
 }

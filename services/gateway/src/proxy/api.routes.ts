@@ -3,7 +3,7 @@ import { ROUTES, authorize, identityOf } from '@register/authz';
 import { DomainError } from '@register/problem';
 import type { Context } from '../context';
 import { idempotencyOf } from '../idempotency/idempotency';
-import { resolveIdentity } from '../identity/resolve-identity';
+import { resolveIdentity, stepUpCheck } from '../identity/resolve-identity';
 import { auditDenial } from './audit-denial';
 import { forwardedHeaders } from './forwarding';
 
@@ -14,10 +14,12 @@ import { forwardedHeaders } from './forwarding';
 export function apiRouter(ctx: Context): Router {
   const router = Router();
   router.use(resolveIdentity(ctx.identityProvider));
+  const stepUp = stepUpCheck(ctx.identityProvider);
 
   for (const rule of ROUTES) {
     const method = rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const path = rule.path.replace(/^\/api\/v1/, '');
+    if (stepUp && rule.method === stepUp.rule.method && rule.path === stepUp.rule.path) router[method](path, stepUp.check);
     router[method](path, async (req, res, next) => {
       const identity = identityOf(res);
       const correlationId = String(res.locals['correlationId']);
