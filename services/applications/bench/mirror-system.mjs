@@ -4,6 +4,7 @@
 // else the embedded defaults (the S3 endpoint on a free port).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
@@ -266,6 +267,7 @@ export async function startSimProcess(nice = 0) {
  * share of one core in % over the phase, and the whole machine's busy share of all its cores.
  */
 export function cpuSampler(pids) {
+  const cores = availableParallelism();
   const ticks = (pid) => {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -297,6 +299,11 @@ export function cpuSampler(pids) {
   const t0 = performance.now();
   const before = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, ticks(pid)]));
   const all0 = everyone();
+  // Looked at twice a second, so processes that start and end within the phase (another agent's build) count too.
+  const seen = new Map(all0);
+  const look = setInterval(() => {
+    for (const [pid, entry] of everyone()) seen.set(pid, entry);
+  }, 500);
   const m0 = machine();
   return {
     stop() {
@@ -308,14 +315,21 @@ export function cpuSampler(pids) {
         if (a !== null && b !== null) out[name] = Math.round(((b - a) / 100 / secs) * 100);
       }
       out.machineBusyPct = Math.round(((m1.busy - m0.busy) / (m1.total - m0.total)) * 100);
+      clearInterval(look);
+      for (const [pid, entry] of everyone()) seen.set(pid, entry);
       const ours = new Set(Object.values(pids).map(String));
       const others = new Map();
-      for (const [pid, { name, t }] of everyone()) {
+      let accounted = Object.entries(out).filter(([name]) => name !== 'machineBusyPct').reduce((a, [, pct]) => a + pct, 0);
+      for (const [pid, { name, t }] of seen) {
         if (ours.has(pid)) continue;
         const used = t - (all0.get(pid)?.t ?? 0);
         if (used > 0) others.set(name, (others.get(name) ?? 0) + used);
       }
-      out.others = Object.fromEntries([...others].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, used]) => [name, Math.round((used / 100 / secs) * 100)]));
+      const pct = (used) => Math.round((used / 100 / secs) * 100);
+      for (const used of others.values()) accounted += pct(used);
+      out.others = Object.fromEntries([...others].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, used]) => [name, pct(used)]));
+      // Busy time no process above accounts for (processes that lived less than half a second, the kernel).
+      out.unaccountedPctOfOneCore = Math.max(0, out.machineBusyPct * cores - accounted);
       return out;
     },
   };

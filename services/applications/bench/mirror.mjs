@@ -126,10 +126,13 @@ async function crash() {
   }
 }
 
+/** The latency runs start the simulator with this niceness; the keep-up runs do not (it competes at full priority). */
+const SIM_NICE = 10;
+
 /** Submit latency through the gateway at a steady rate, on drafts inserted by SQL (no documents). */
 async function submitLatency(mirror, rate, secs) {
-  // The simulator niced: its request validation stands in for a case system on other hardware.
-  const run = await startMirrorSystem({ prefix: `mirtp${mirror ? 'on' : 'off'}_${randomUUID().slice(0, 6)}`, mirror, simNice: 10 });
+  // The simulator niced: its request validation stands in for a case system on other hardware (said in the output).
+  const run = await startMirrorSystem({ prefix: `mirtp${mirror ? 'on' : 'off'}_${randomUUID().slice(0, 6)}`, mirror, simNice: SIM_NICE });
   try {
     await run.db.query(`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
       SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now() FROM generate_series(1, $1::int) g`, [rate * secs + 200]);
@@ -146,7 +149,7 @@ async function submitLatency(mirror, rate, secs) {
     if (delay) await run.sim.faults.remove(delay.id);
     const drained = mirror ? await converge(run.db, Date.now() + 5 * 60_000, 500) : null;
     const end = Date.now();
-    return { mirror, ...r, mirrorDrainedAfterLoadS: drained?.at ? (drained.at - end) / 1000 : null, cpuPctOfOneCoreDuringLoad: cpuDuringLoad };
+    return { mirror, ...(mirror ? { simulator: `niced ${SIM_NICE}: it stands in for a case system on other machines` } : {}), ...r, mirrorDrainedAfterLoadS: drained?.at ? (drained.at - end) / 1000 : null, cpuPctOfOneCoreDuringLoad: cpuDuringLoad };
   } finally {
     await run.stop();
   }
@@ -163,8 +166,8 @@ const submitRequest = (d) => ({
 });
 
 /** MIRROR_RATE submits/s with two documents each: the backlog (cases owed) sampled every second. */
-async function keepUp(rate, secs) {
-  const run = await startMirrorSystem({ prefix: `mirkeep_${randomUUID().slice(0, 6)}` });
+async function keepUp(rate, secs, mirror = true) {
+  const run = await startMirrorSystem({ prefix: `mirkeep_${randomUUID().slice(0, 6)}`, mirror });
   try {
     const drafts = await prepare(run.gateway, rate * secs, 2, 200_000);
     const samples = [];
@@ -187,12 +190,13 @@ async function keepUp(rate, secs) {
     const cpuDuringLoad = cpu.stop();
     loading = false;
     await sampler;
+    if (!mirror) return { rate, seconds: secs, mirror, submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate }, cpuPctOfOneCoreDuringLoad: cpuDuringLoad };
     const drainCpu = cpuSampler(processIds(run));
     const drained = await converge(run.db, Date.now() + 10 * 60_000, 500);
     const cpuDuringDrain = drainCpu.stop();
     const result = await verify(run.sim, (await run.db.query('SELECT referentie FROM case_mirrors')).rows.map((x) => x.referentie), { documents: 2 });
     const backlog = samples.map((s) => `${s.t.toFixed(0)}s:${s.pending}`).join(' ');
-    return { rate, seconds: secs, submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate }, backlogPendingBySecond: backlog, drainedAfterLoadS: drained.at ? (drained.at - loadEnd) / 1000 : null, cpuPctOfOneCoreDuringLoad: cpuDuringLoad, cpuPctOfOneCoreDuringDrain: cpuDuringDrain, missing: result.missing, duplicates: result.duplicates };
+    return { rate, seconds: secs, simulator: 'not niced: it competes with the services at full priority', submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate }, backlogPendingBySecond: backlog, drainedAfterLoadS: drained.at ? (drained.at - loadEnd) / 1000 : null, cpuPctOfOneCoreDuringLoad: cpuDuringLoad, cpuPctOfOneCoreDuringDrain: cpuDuringDrain, missing: result.missing, duplicates: result.duplicates };
   } finally {
     await run.stop();
   }
@@ -207,6 +211,11 @@ async function throughput() {
     console.log(JSON.stringify({ scenario: 'submit latency', rate, seconds: secs, off, on, p99Change: `${(((on.p99 - off.p99) / off.p99) * 100).toFixed(1)} %` }, null, 1));
   }
   if (process.env.MIRROR_SKIP_KEEPUP === '1') return;
+  // MIRROR_KEEPUP_OFF=1: the same submits with mirroring off first, for what the submits alone cost this machine.
+  if (process.env.MIRROR_KEEPUP_OFF === '1') {
+    const alone = await keepUp(Number(String(process.env.MIRROR_RATES ?? '100').split(',')[0]), env('MIRROR_SECONDS', 20), false);
+    console.log(JSON.stringify({ scenario: 'the keep-up submits with mirroring off', ...alone }, null, 1));
+  }
   for (const keepRate of String(process.env.MIRROR_RATES ?? '100').split(',').map(Number)) {
     const keep = await keepUp(keepRate, env('MIRROR_SECONDS', 20));
     console.log(JSON.stringify({ scenario: 'mirror keeps up', ...keep }, null, 1));
