@@ -7,6 +7,7 @@ import { DocumentsClient } from './adapters/documents-client';
 import { PdfWorkerPool } from './adapters/pdf-pool';
 import type { CaseContextSource } from './case-briefs/case-context-source';
 import type { LettersDb } from './database';
+import { BriefCache } from './briefs/brief-cache';
 import { BriefWriteQueue } from './briefs/brief-queue';
 import { PassageLibrary } from './passages/passage-library';
 import { listPassageVersions, seedPassages } from './passages/passages.repository';
@@ -54,6 +55,7 @@ export interface Context {
   newId: () => string;
   briefWrites: BriefWriteQueue;
   knownBriefs: Set<string>;
+  briefCache: BriefCache;
 }
 
 /** The composition root: the shipped passages and letterheads are added (never overwritten) at every start. */
@@ -82,6 +84,7 @@ export async function buildContext(config: Config, { logger, database, events }:
       newId: randomUUID,
       briefWrites: new BriefWriteQueue(),
       knownBriefs: new Set(),
+      briefCache: new BriefCache(),
     },
     closers: [{ name: 'pdf-workers', close: () => pdf.close() }],
   };

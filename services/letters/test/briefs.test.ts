@@ -161,6 +161,55 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
     }
   });
 
+  it('when one replica saves a letter, then the other replica reads the change at once, and an edit there starts from it; a submit on one makes an edit on the other 409', async () => {
+    // Each replica keeps the content it read or wrote last; every read asks PostgreSQL for the letter's revision.
+    const replica = await startLetters({ database: { url: world.letters.databaseUrl, drop: async () => undefined }, applicationsUrl: world.applications.url, natsUrl: world.nats });
+    try {
+      const { referentie } = await decideCase(world, 'toekennen');
+      await caseBrief(world, referentie);
+      const direct = async (base: string, method: string, path = '', body?: unknown) => {
+        const headers = { ...asUser(practitioner('900000037', 'drafter')), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) };
+        const res = await fetch(`${base}${url(path, referentie)}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+        return { status: res.status, body: await res.json() };
+      };
+      const first = world.letters.url;
+      const lastText = (view: any) => view.brief.sections[2].blocks.at(-1).content.paragraphs[0].nodes[0].text;
+      const before = await direct(first, 'GET');
+      expect((await direct(replica.url, 'GET')).body).toEqual(before.body);
+
+      const sections = before.body.brief.sections;
+      sections[2].blocks.push({ type: 'tekst', content: { paragraphs: [{ nodes: [{ type: 'text', text: 'Geschreven via de eerste.' }], list: null }] } });
+      expect((await direct(first, 'PUT', '', { sections })).status).toBe(200);
+      const seen = await direct(replica.url, 'GET');
+      expect(lastText(seen.body)).toBe('Geschreven via de eerste.');
+
+      seen.body.brief.sections[2].blocks.at(-1).content.paragraphs[0].nodes[0].text = 'Verbeterd via de tweede.';
+      expect((await direct(replica.url, 'PUT', '', { sections: seen.body.brief.sections })).status).toBe(200);
+      const back = await direct(first, 'GET');
+      expect(lastText(back.body)).toBe('Verbeterd via de tweede.');
+      expect(back.body.brief.sections[2].blocks.filter((b: any) => b.type === 'tekst')).toHaveLength(1);
+
+      // The other replica writes again: the first one's copy is now old, and its next edit is decided on what is there.
+      const newer = structuredClone(back.body.brief.sections);
+      newer[2].blocks.at(-1).content.paragraphs.push({ nodes: [{ type: 'text', text: 'Aangevuld via de tweede.' }], list: null });
+      expect((await direct(replica.url, 'PUT', '', { sections: newer })).status).toBe(200);
+      const locked = structuredClone(newer);
+      locked[0].blocks = [];
+      expect((await direct(first, 'PUT', '', { sections: locked })).status).toBe(400);
+      newer[2].blocks.at(-1).content.paragraphs[0].nodes[0].text = 'Nogmaals via de eerste.';
+      const edited = await direct(first, 'PUT', '', { sections: newer });
+      expect(edited.status).toBe(200);
+      expect(edited.body.brief.sections[2].blocks.at(-1).content.paragraphs.map((p: any) => p.nodes[0].text)).toEqual(['Nogmaals via de eerste.', 'Aangevuld via de tweede.']);
+      expect(lastText((await direct(replica.url, 'GET')).body)).toBe('Nogmaals via de eerste.');
+      expect((await direct(replica.url, 'POST', '/submit')).status).toBe(200);
+      const late = await direct(first, 'PUT', '', { sections: newer });
+      expect(late.status).toBe(409);
+      expect((await direct(first, 'GET')).body.brief.status.tag).toBe('ter-goedkeuring');
+    } finally {
+      await replica.close();
+    }
+  });
+
   it('when a letter is reset, then it is a fresh concept of the default passages, whoever asks and in whatever state', async () => {
     const { referentie } = await decideCase(world, 'buiten-behandeling');
     const original = (await caseBrief(world, referentie)).body.brief.sections;

@@ -1,18 +1,15 @@
-import type { Transaction } from 'kysely';
 import type { Identity } from '@register/authz';
 import { DomainError, NotFoundError, validationError } from '@register/problem';
 import type { Clock } from '@register/service-kit';
 import { checkSections } from '../content/content-rules';
 import type { LetterSectionInput } from '../content/content.schemas';
 import { besluitOf } from '../case-briefs/create-brief';
-import type { LettersDb } from '../database';
 import { composeSections } from '../passages/compose';
-import type { BriefWriteQueue } from './brief-queue';
+import type { BriefWriteQueue, QueuedWrite } from './brief-queue';
 import { evaluateBrief, NEXT_STATUS, type BriefOperation } from './brief-rules';
 import { callerOf, type Caller } from './brief-view';
-import type { BriefView } from './briefs.schemas';
-import { findBrief, updateBriefState, type BriefAddress, type BriefState, type StoredBrief } from './briefs.repository';
-import { requireBrief, viewOf, type BriefDeps } from './find-brief';
+import type { BriefAddress, BriefState, StoredBrief } from './briefs.repository';
+import { keyOf, readBrief, requireBrief, viewJsonOf, writeBrief, type BriefDeps, type LoadedBrief } from './find-brief';
 
 export interface OperationDeps extends BriefDeps {
   clock: Clock;
@@ -22,23 +19,77 @@ export interface OperationDeps extends BriefDeps {
 interface Step<P> {
   /** Request validation that needs the stored brief (400): after a 403, before a 409 (decisions §2). */
   prepare?: (brief: StoredBrief) => P;
-  change: (brief: StoredBrief, input: { caller: Caller; now: Date; prepared: P; trx: Transaction<LettersDb> }) => Promise<Partial<BriefState>> | Partial<BriefState>;
+  change: (brief: StoredBrief, input: { caller: Caller; now: Date; prepared: P }) => Partial<BriefState>;
 }
 
 const REVIEW_REFUSED = 'Only an approver who did not submit this letter may review it.';
 
 const VERBS: Record<BriefOperation, string> = { edit: 'edited', submit: 'submitted', approve: 'approved', reject: 'rejected', send: 'sent', reset: 'reset', reveal: 'revealed' };
 
+type Decided = { next: StoredBrief; now: Date };
+/** A write as queued: how it decides on a brief, and whether it may start from the brief this process saw last. */
+interface Write {
+  decide: (brief: StoredBrief) => Decided;
+  optimistic: boolean;
+}
+
 /**
- * One operation on one brief, serialised with every other write to it (the row is locked for the transaction,
- * so of two approvals racing one succeeds and the other finds `goedgekeurd`: 409). Enforcement consults
- * only the state machine's verdict. Returns the fresh view.
+ * Applies one batch of writes to one brief (one write, or edits that arrived together): each is decided on the
+ * state the one before left, and the last state is stored with one compare-and-set on the revision the batch
+ * started from. Edits start from the brief as this process last saw it (no read: the compare-and-set proves it
+ * current); a refusal decided on that, or a lost compare-and-set (another process wrote), decides the batch
+ * again on a fresh read. Other writes always read first (send pins the letterhead published at that moment).
  */
-async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: Identity | null, op: BriefOperation, step: Step<P>): Promise<BriefView> {
+async function applyBatch(deps: OperationDeps, address: BriefAddress, batch: Array<QueuedWrite<Write, LoadedBrief>>): Promise<void> {
+  let base = batch.every((w) => w.item.optimistic) ? deps.briefCache.get(keyOf(address)) : undefined;
+  let fresh = false;
+  for (;;) {
+    if (!base) {
+      base = await readBrief(deps, address);
+      fresh = true;
+      if (!base) throw new NotFoundError('brief');
+    }
+    const outcomes: Array<Decided | { error: unknown }> = [];
+    let last: Decided | null = null;
+    let stale = false;
+    for (const { item } of batch) {
+      try {
+        last = item.decide(last?.next ?? base);
+        outcomes.push(last);
+      } catch (error) {
+        if (!fresh) {
+          stale = true;
+          break;
+        }
+        outcomes.push({ error });
+      }
+    }
+    if (!stale && last === null) {
+      batch.forEach((w, i) => w.reject((outcomes[i] as { error: unknown }).error));
+      return;
+    }
+    const written = stale || last === null ? undefined : await writeBrief(deps, address, base, last.next, last.now);
+    if (written) {
+      batch.forEach((w, i) => {
+        const o = outcomes[i]!;
+        if ('error' in o) w.reject(o.error);
+        else w.resolve(o === last ? written : { ...o.next, template: written.template, revision: written.revision, json: { sections: JSON.stringify(o.next.sections), frozenSections: written.json.frozenSections } });
+      });
+      return;
+    }
+    base = undefined;
+  }
+}
+
+/**
+ * One operation on one brief, queued with every other write to it in this process (see applyBatch); across
+ * processes the compare-and-set on the revision lets one of two racing approvals through, and the other,
+ * decided again on what is there now, finds `goedgekeurd`: 409. Enforcement consults only the state
+ * machine's verdict. Returns the fresh view as JSON text.
+ */
+async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: Identity | null, op: BriefOperation, step: Step<P>): Promise<string> {
   const caller = callerOf(identity);
-  const write = () => deps.db.transaction().execute(async (trx) => {
-    const brief = await findBrief(trx, address, { forUpdate: true });
-    if (!brief) throw new NotFoundError('brief');
+  const decide = (brief: StoredBrief): Decided => {
     const verdict = evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts[op];
     if (verdict === 'forbidden') {
       throw new DomainError('forbidden', op === 'approve' || op === 'reject' ? REVIEW_REFUSED : `The caller may not have this letter ${VERBS[op]}.`);
@@ -46,16 +97,17 @@ async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: 
     const prepared = step.prepare ? step.prepare(brief) : (undefined as P);
     if (verdict === 'conflict') throw new DomainError('conflict', `A letter in status ${brief.status} cannot be ${VERBS[op]}.`);
     const now = deps.clock.now();
-    const next: StoredBrief = { ...brief, ...(await step.change(brief, { caller, now, prepared, trx })) };
+    const next: StoredBrief = { ...brief, ...step.change(brief, { caller, now, prepared }) };
     if (NEXT_STATUS[op]) next.status = NEXT_STATUS[op];
-    await updateBriefState(trx, brief.briefId, next, now);
-    return next;
-  });
-  return viewOf(deps, await deps.briefWrites.run(address.referentie ?? '', write), identity);
+    return { next, now };
+  };
+  const edit = op === 'edit';
+  const written = await deps.briefWrites.submit(keyOf(address), { decide, optimistic: edit }, { batchable: edit, apply: (batch: Array<QueuedWrite<Write, LoadedBrief>>) => applyBatch(deps, address, batch) });
+  return viewJsonOf(deps, written, identity);
 }
 
 /** PUT: replaces the sections (locked ones stay as they are); 400 names each offending node. */
-export function saveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, sections: readonly LetterSectionInput[] | null | undefined): Promise<BriefView> {
+export function saveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, sections: readonly LetterSectionInput[] | null | undefined): Promise<string> {
   return operate(deps, address, identity, 'edit', {
     prepare: (brief) => {
       const outcome = checkSections({ sections, stored: brief.sections, passageContent: (id, v) => deps.passages.content(id, v), newBlockId: deps.newId });
@@ -67,7 +119,7 @@ export function saveBrief(deps: OperationDeps, address: BriefAddress, identity: 
 }
 
 /** Submit: the caller becomes the drafter and the content is frozen as a value copy for review. */
-export function submitBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
+export function submitBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<string> {
   return operate(deps, address, identity, 'submit', {
     change: (brief, { caller, now }) => ({
       frozenSections: structuredClone(brief.sections),
@@ -83,7 +135,7 @@ export function submitBrief(deps: OperationDeps, address: BriefAddress, identity
   });
 }
 
-export function approveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
+export function approveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<string> {
   return operate(deps, address, identity, 'approve', { change: (_b, { caller, now }) => ({ approvedBy: caller.id, approvedAt: now }) });
 }
 
@@ -97,20 +149,20 @@ export async function requireReviewable(deps: OperationDeps, address: BriefAddre
   if (evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts.reject === 'forbidden') throw new DomainError('forbidden', REVIEW_REFUSED);
 }
 
-export function rejectBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, comments: string | null): Promise<BriefView> {
+export function rejectBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, comments: string | null): Promise<string> {
   return operate(deps, address, identity, 'reject', { change: (_b, { caller, now }) => ({ rejectedBy: caller.id, rejectedAt: now, comments }) });
 }
 
 /** Send: the letter is pinned to the org-template version published at this moment. */
-export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
+export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<string> {
   return operate(deps, address, identity, 'send', {
-    // The letterhead read with the locked row: the version published at this moment.
+    // The letterhead read with the brief: the version published at this moment.
     change: (brief, { now }) => ({ sentAt: now, templateVersion: brief.template.version }),
   });
 }
 
 /** Reset: a fresh concept from the default passages of the brief's beroep and besluit. */
-export function resetBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<BriefView> {
+export function resetBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<string> {
   return operate(deps, address, identity, 'reset', {
     change: (brief) => ({
       sections: composeSections(deps.passages, brief.beroep, besluitOf(brief.besluit), deps.newId),

@@ -6,7 +6,7 @@ import { mask, timestamp } from '../shared/text';
 import { toOrgTemplate } from '../templates/template-view';
 import { evaluateBrief, showsFrozenCopy } from './brief-rules';
 import type { BriefView } from './briefs.schemas';
-import type { StoredBrief } from './briefs.repository';
+import type { ContentJson, StoredBrief } from './briefs.repository';
 
 export interface Caller {
   /** The practitioner's subject, or the case handler's id: who drafts, approves or rejects. */
@@ -57,4 +57,22 @@ export function briefView(brief: StoredBrief, passages: LibraryPassage[], caller
       aanvraagReferentie: context?.referentie ?? brief.referentie,
     },
   };
+}
+
+const PLACEHOLDERS_JSON = JSON.stringify(PLACEHOLDERS);
+
+/**
+ * `JSON.stringify(briefView(…))` with the large parts given as JSON text already: the content (serialised once
+ * per revision) and the passages (once per beroep). Same fields, same order.
+ */
+export function briefViewJson(brief: StoredBrief, content: ContentJson, passagesJson: string, caller: Caller): string {
+  const view = briefView(brief, [], caller);
+  const b = view.brief;
+  const sections = showsFrozenCopy(brief.status) && brief.frozenSections ? content.frozenSections : content.sections;
+  const j = JSON.stringify;
+  return (
+    `{"brief":{"briefId":${j(b.briefId)},"beroep":${j(b.beroep)},"templateId":${j(b.templateId)},"placeholders":${PLACEHOLDERS_JSON},"sections":${sections},` +
+    `"status":${j(b.status)},"drafterId":${j(b.drafterId)}},"availablePassages":${passagesJson},"decisions":${j(view.decisions)},` +
+    `"orgTemplate":${j(view.orgTemplate)},"caseContext":${j(view.caseContext)}}`
+  );
 }

@@ -37,6 +37,8 @@ export interface BriefState {
 
 export interface StoredBrief extends BriefState {
   briefId: string;
+  /** Raised by every write; a write is a compare-and-set on it. */
+  revision: string;
   isShared: boolean;
   applicationId: string | null;
   referentie: string | null;
@@ -54,7 +56,7 @@ export interface BriefAddress {
 }
 
 const BRIEF_COLUMNS = [
-  'b.brief_id', 'b.is_shared', 'b.application_id', 'b.referentie', 'b.beroep', 'b.besluit', 'b.template_id', 'b.sections', 'b.frozen_sections',
+  'b.brief_id', 'b.revision', 'b.is_shared', 'b.application_id', 'b.referentie', 'b.beroep', 'b.besluit', 'b.template_id',
   'b.status_tag', 'b.submitted_by', 'b.submitted_at', 'b.approved_by', 'b.approved_at', 'b.rejected_by', 'b.rejected_at', 'b.comments', 'b.sent_at',
   'b.drafter_id', 'b.template_version',
   'c.brief_id as context_brief_id', 'c.application_id as c_application_id', 'c.referentie as c_referentie', 'c.type as c_type', 'c.besluit as c_besluit',
@@ -69,31 +71,43 @@ export async function findBriefId(db: Db, address: BriefAddress): Promise<string
   return (await db.selectFrom('brief as b').select('b.brief_id').where(where(address)).executeTakeFirst())?.brief_id;
 }
 
+/** A brief's content, which alone is large: the working copy and the copy frozen at submit. */
+export interface BriefContent {
+  sections: LetterSection[];
+  frozenSections: LetterSection[] | null;
+}
+
+/** A brief as read; `content` is null when the reader held that revision's content already (not read again). */
+export interface BriefRow extends Omit<StoredBrief, keyof BriefContent> {
+  content: BriefContent | null;
+}
+
 /**
- * One brief with its case context and letterhead, in one read; `forUpdate` locks the brief row (only it) for
- * the caller's transaction. A sent brief's `template_version` is its pinned one; unsent ones have none.
+ * One brief with its case context and letterhead, in one read. The content comes along unless its revision is
+ * `knownRevision`. A sent brief's `template_version` is its pinned one; unsent ones have none.
  */
-export async function findBrief(db: Db, address: BriefAddress, options: { forUpdate?: boolean } = {}): Promise<StoredBrief | undefined> {
-  let query = db
+export async function findBriefRow(db: Db, address: BriefAddress, knownRevision: string | null): Promise<BriefRow | undefined> {
+  const known = sql<boolean>`b.revision is not distinct from ${knownRevision}::bigint`;
+  const r = await db
     .selectFrom('brief as b')
     .leftJoin('case_context as c', 'c.brief_id', 'b.brief_id')
     .innerJoin('org_template as t', 't.sub_org_id', 'b.template_id')
     .innerJoin('org_template_version as v', (j) => j.onRef('v.sub_org_id', '=', 'b.template_id').on(sql<boolean>`v.version = coalesce(b.template_version, t.published_version)`))
     .select(BRIEF_COLUMNS)
-    .where(where(address));
-  if (options.forUpdate) query = query.forUpdate('b');
-  const r = await query.executeTakeFirst();
+    .select([known.as('content_known'), sql<LetterSection[] | null>`case when ${known} then null else b.sections end`.as('sections'), sql<LetterSection[] | null>`case when ${known} then null else b.frozen_sections end`.as('frozen_sections')])
+    .where(where(address))
+    .executeTakeFirst();
   if (!r) return undefined;
   return {
     briefId: r.brief_id,
+    revision: r.revision,
     isShared: r.is_shared,
     applicationId: r.application_id,
     referentie: r.referentie,
     beroep: r.beroep,
     besluit: r.besluit,
     templateId: r.template_id,
-    sections: r.sections,
-    frozenSections: r.frozen_sections,
+    content: r.content_known ? null : { sections: r.sections!, frozenSections: r.frozen_sections },
     status: r.status_tag as BriefStatusTag,
     submittedBy: r.submitted_by,
     submittedAt: r.submitted_at,
@@ -122,17 +136,35 @@ export async function findBrief(db: Db, address: BriefAddress, options: { forUpd
   };
 }
 
+/** One brief in full (content included). */
+export async function findBrief(db: Db, address: BriefAddress): Promise<StoredBrief | undefined> {
+  const row = await findBriefRow(db, address, null);
+  if (!row) return undefined;
+  const { content, ...rest } = row;
+  return { ...rest, ...content! };
+}
+
 export async function briefExistsForApplication(db: Db, applicationId: string): Promise<boolean> {
   return (await db.selectFrom('brief').select('brief_id').where('application_id', '=', applicationId).executeTakeFirst()) !== undefined;
 }
 
-/** Writes a brief's state (sections, status, review fields) in the caller's transaction. */
-export async function updateBriefState(trx: Transaction<LettersDb>, briefId: string, state: BriefState, now: Date): Promise<void> {
-  await trx
+/** The content as JSON text, serialised once for the row and the view. */
+export interface ContentJson {
+  sections: string;
+  frozenSections: string | null;
+}
+
+/**
+ * Writes a brief's state if it is still at `revision` (a compare-and-set: of two writes from the same
+ * revision, one wins). Returns the new revision and the letterhead version the brief now uses (its pinned
+ * one, else the one published now), or undefined when another write came first.
+ */
+export async function updateBriefState(db: Db, briefId: string, revision: string, state: BriefState, json: ContentJson, now: Date): Promise<{ revision: string; letterheadVersion: number } | undefined> {
+  const row = await db
     .updateTable('brief')
     .set({
-      sections: JSON.stringify(state.sections),
-      frozen_sections: state.frozenSections ? JSON.stringify(state.frozenSections) : null,
+      sections: json.sections,
+      frozen_sections: json.frozenSections,
       status_tag: state.status,
       submitted_by: state.submittedBy,
       submitted_at: state.submittedAt,
@@ -144,10 +176,14 @@ export async function updateBriefState(trx: Transaction<LettersDb>, briefId: str
       sent_at: state.sentAt,
       drafter_id: state.drafterId,
       template_version: state.templateVersion,
+      revision: sql<string>`revision + 1`,
       updated_at: now,
     })
     .where('brief_id', '=', briefId)
-    .execute();
+    .where('revision', '=', revision)
+    .returning(['revision', sql<number>`(select coalesce(brief.template_version, t.published_version) from org_template t where t.sub_org_id = brief.template_id)`.as('letterhead_version')])
+    .executeTakeFirst();
+  return row && { revision: row.revision, letterheadVersion: row.letterhead_version };
 }
 
 export interface NewBrief {

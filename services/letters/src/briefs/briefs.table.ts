@@ -27,6 +27,8 @@ export interface BriefTable {
   drafter_id: string | null;
   /** The org-template version pinned at send. */
   template_version: number | null;
+  /** Raised by every write (int8: node-postgres gives it as a string). */
+  revision: ColumnType<string, never, string>;
   created_at: Generated<Date>;
   updated_at: Generated<Date>;
 }

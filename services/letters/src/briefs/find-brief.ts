@@ -1,15 +1,56 @@
 import type { Identity } from '@register/authz';
 import { NotFoundError } from '@register/problem';
 import { createSharedBrief, type CreateBriefDeps } from '../case-briefs/create-brief';
-import { briefView, callerOf } from './brief-view';
-import type { BriefView } from './briefs.schemas';
-import { findBrief, findBriefId, type BriefAddress, type StoredBrief } from './briefs.repository';
+import { findVersion } from '../templates/templates.repository';
+import type { BriefCache, LoadedBrief } from './brief-cache';
+import { briefViewJson, callerOf } from './brief-view';
+import { findBriefId, findBriefRow, updateBriefState, type BriefAddress, type StoredBrief } from './briefs.repository';
+
+export type { LoadedBrief } from './brief-cache';
 
 export interface BriefDeps extends CreateBriefDeps {
   /** The practitioner whose demo case the shared working brief is about (decisions §10: `900000001`). */
   sharedSubject: string;
   /** Briefs found once (by referentie, '' for the shared one): a brief is never deleted, so a write need not ask again. */
   knownBriefs: Set<string>;
+  briefCache: BriefCache;
+}
+
+export const keyOf = (address: BriefAddress) => address.referentie ?? '';
+
+/** The addressed brief as it is in PostgreSQL now; its content from the cache when the revision is the cached one. */
+export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise<LoadedBrief | undefined> {
+  const key = keyOf(address);
+  // Taken before the read: a write finishing meanwhile may replace the entry, not this revision's content.
+  const known = deps.briefCache.get(key);
+  const row = await findBriefRow(deps.db, address, known?.revision ?? null);
+  if (!row) return undefined;
+  const { content, ...rest } = row;
+  const brief: LoadedBrief = content
+    ? { ...rest, ...content, json: { sections: JSON.stringify(content.sections), frozenSections: content.frozenSections && JSON.stringify(content.frozenSections) } }
+    : { ...rest, sections: known!.sections, frozenSections: known!.frozenSections, json: known!.json };
+  deps.briefCache.remember(key, brief);
+  return brief;
+}
+
+/**
+ * Writes `next` if the brief is still at the revision `brief` was read at; the written brief with the
+ * letterhead it uses now, or undefined when another write (another replica) came first.
+ */
+export async function writeBrief(deps: BriefDeps, address: BriefAddress, brief: LoadedBrief, next: StoredBrief, now: Date): Promise<LoadedBrief | undefined> {
+  const jsonOf = (value: StoredBrief['sections'] | null, was: StoredBrief['sections'] | null, wasJson: string | null) => (value === null ? null : value === was ? wasJson : JSON.stringify(value));
+  const json = { sections: jsonOf(next.sections, brief.sections, brief.json.sections)!, frozenSections: jsonOf(next.frozenSections, brief.frozenSections, brief.json.frozenSections) };
+  const written = await updateBriefState(deps.db, brief.briefId, brief.revision, next, json, now);
+  if (!written) return undefined;
+  let template = next.template;
+  if (written.letterheadVersion !== template.version) {
+    // A version is never changed once published: only a new number needs reading.
+    const version = await findVersion(deps.db, next.templateId, written.letterheadVersion);
+    if (version) template = { version: version.version, template: version.template };
+  }
+  const stored: LoadedBrief = { ...next, template, revision: written.revision, json };
+  deps.briefCache.remember(keyOf(address), stored);
+  return stored;
 }
 
 /** The shared working brief is written on first use from the demo case's context, which the applications service gives once. */
@@ -24,18 +65,19 @@ async function orCreateShared<T>(deps: BriefDeps, address: BriefAddress, find: (
 }
 
 /** The brief a route addresses, read in full (an unknown referentie: a bare 404). */
-export function requireBrief(deps: BriefDeps, address: BriefAddress): Promise<StoredBrief> {
-  return orCreateShared(deps, address, () => findBrief(deps.db, address));
+export function requireBrief(deps: BriefDeps, address: BriefAddress): Promise<LoadedBrief> {
+  return orCreateShared(deps, address, () => readBrief(deps, address));
 }
 
-/** Only that the brief exists (the 404 a write answers before it looks at the body); the write reads it under lock. */
+/** Only that the brief exists (the 404 a write answers before it looks at the body); the write reads it itself. */
 export async function requireBriefExists(deps: BriefDeps, address: BriefAddress): Promise<void> {
-  const key = address.referentie ?? '';
+  const key = keyOf(address);
   if (deps.knownBriefs.has(key)) return;
   await orCreateShared(deps, address, () => findBriefId(deps.db, address));
   deps.knownBriefs.add(key);
 }
 
-export function viewOf(deps: BriefDeps, brief: StoredBrief, identity: Identity | null): BriefView {
-  return briefView(brief, deps.passages.availableFor(brief.beroep), callerOf(identity));
+/** The caller's BriefView as JSON text (the large parts serialised once, not per request). */
+export function viewJsonOf(deps: BriefDeps, brief: LoadedBrief, identity: Identity | null): string {
+  return briefViewJson(brief, brief.json, deps.passages.availableJsonFor(brief.beroep), callerOf(identity));
 }

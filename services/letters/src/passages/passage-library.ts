@@ -9,6 +9,8 @@ import type { Besluit, LibraryPassage } from './passages.schemas';
 export class PassageLibrary {
   private readonly versions = new Map<string, RichTextBlock>();
   private readonly latest: LibraryPassage[];
+  /** What a brief of one beroep offers, as JSON text: the library does not change while the service runs. */
+  private readonly availableJson = new Map<string | null, string>();
 
   constructor(all: readonly LibraryPassage[]) {
     const newest = new Map<string, LibraryPassage>();
@@ -27,6 +29,15 @@ export class PassageLibrary {
   /** decisions §10: the general passages and those of the brief's beroep (latest versions). */
   availableFor(beroep: string | null): LibraryPassage[] {
     return this.latest.filter((p) => p.scope === 'algemeen' || (beroep !== null && p.beroep === beroep));
+  }
+
+  availableJsonFor(beroep: string | null): string {
+    let json = this.availableJson.get(beroep);
+    if (json === undefined) {
+      json = JSON.stringify(this.availableFor(beroep));
+      this.availableJson.set(beroep, json);
+    }
+    return json;
   }
 
   /**
