@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -8,7 +8,8 @@ import { freePort } from '@register/embedded';
 import { SERVICES, System, resolveInfrastructure, type Service } from '@register/launcher';
 
 // npm run bench -w @register/gateway: throughput and latency of one stamdata read, directly on the reference
-// service and through the gateway, against a bare node:http server as the machine's ceiling; and the gateway with
+// service, through the gateway and through a bare proxy (bare-proxy.ts: what a proxy alone costs here), against a
+// bare node:http server as the machine's ceiling; and the gateway with
 // IDENTITY_PROVIDER=oidc (a bearer token, keys cached) against the header stand-in, alternated; and gateway and
 // reference with tracing on (OTLP/HTTP to a local collector stand-in) against tracing off, alternated. One run, ratios.
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
@@ -49,6 +50,16 @@ async function benchIssuer(): Promise<{ url: string; token: (claims: Record<stri
   const token = (claims: Record<string, unknown>) =>
     new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'bench' }).setIssuer(url).setAudience('register-api').setIssuedAt().setExpirationTime('1h').sign(privateKey);
   return { url, token, close: () => server.close() };
+}
+
+/** The yardstick (bare-proxy.ts) in a process of its own. */
+async function bareProxy(target: string, signed: string): Promise<{ url: string; close(): void }> {
+  const child = fork(path.join(__dirname, 'bare-proxy.js'), [target, signed], { stdio: 'inherit' });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve(Number(m)));
+    child.once('exit', (code) => reject(new Error(`the bare proxy exited with ${code}`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, close: () => child.kill() };
 }
 
 /** A collector stand-in: accepts OTLP/HTTP trace posts (counted), as a real collector would answer. */
@@ -112,27 +123,40 @@ async function main(): Promise<void> {
     for (const [url, headers] of [[system.url('gateway'), user], [oidc.url('gateway'), bearerWarm], [traced.url('gateway'), user], [system.url('reference'), { [INTERNAL_IDENTITY_HEADER]: signed }]] as const) {
       await autocannon({ url: url + PATH, connections: CONNECTIONS, duration: 3, headers, pipelining: 1 });
     }
+    const bare = await bareProxy(system.url('reference'), signed);
+    await autocannon({ url: bare.url + PATH, connections: CONNECTIONS, duration: 3, pipelining: 1 });
+    const mean = (runs: Figures[]) => runs.reduce((sum, f) => sum + f.rps, 0) / runs.length;
     const results: Figures[] = [];
     results.push(await load('node:http GET /health (ceiling)', `http://127.0.0.1:${(ceiling.address() as { port: number }).port}/health`, {}));
-    results.push(await load('reference direct', system.url('reference') + PATH, { [INTERNAL_IDENTITY_HEADER]: signed }));
+    // Direct, through the gateway and through the bare proxy, alternated twice, so a drift of the machine's speed
+    // (seen here: 2× between runs a minute apart) hits all three alike.
+    const directRuns: Figures[] = [];
+    const gatewayRuns: Figures[] = [];
+    const bareRuns: Figures[] = [];
     let peakConnections = 0;
-    const sampler = setInterval(() => {
-      peakConnections = Math.max(peakConnections, establishedTo(ports.reference));
-    }, 250);
-    results.push(await load('through gateway', system.url('gateway') + PATH, user));
-    clearInterval(sampler);
+    for (const again of ['', ' (again)']) {
+      directRuns.push(await load(`reference direct${again}`, system.url('reference') + PATH, { [INTERNAL_IDENTITY_HEADER]: signed }));
+      const sampler = setInterval(() => {
+        peakConnections = Math.max(peakConnections, establishedTo(ports.reference));
+      }, 250);
+      gatewayRuns.push(await load(`through gateway${again}`, system.url('gateway') + PATH, user));
+      clearInterval(sampler);
+      bareRuns.push(await load(`through a bare proxy (yardstick)${again}`, bare.url + PATH, {}));
+      results.push(directRuns.at(-1) as Figures, gatewayRuns.at(-1) as Figures, bareRuns.at(-1) as Figures);
+    }
+    bare.close();
+    const gatewayRatio = mean(gatewayRuns) / mean(directRuns);
 
     // The header stand-in and OIDC alternated, so a drift of the machine's speed hits both alike.
     const bearer = { Authorization: `Bearer ${await issuer.token({ bsn: '900000003', role: 'admin' })}` };
     const warm = await fetch(oidc.url('gateway') + PATH, { headers: bearer });
     if (warm.status !== 200) throw new Error(`the oidc gateway answered ${warm.status} to a valid token`);
-    const headerRuns = [results[2] as Figures];
+    const headerRuns = [gatewayRuns[1] as Figures];
     const oidcRuns: Figures[] = [];
     oidcRuns.push(await load('through gateway, oidc (keys cached)', oidc.url('gateway') + PATH, bearer));
     headerRuns.push(await load('through gateway, headers (again)', system.url('gateway') + PATH, user));
     oidcRuns.push(await load('through gateway, oidc (again)', oidc.url('gateway') + PATH, bearer));
     results.push(oidcRuns[0] as Figures, headerRuns[1] as Figures, oidcRuns[1] as Figures);
-    const mean = (runs: Figures[]) => runs.reduce((sum, f) => sum + f.rps, 0) / runs.length;
     const oidcRatio = mean(oidcRuns) / mean(headerRuns);
 
     // Tracing on and off alternated the same way (off: the header gateway's runs above and one more).
@@ -143,16 +167,17 @@ async function main(): Promise<void> {
     results.push(tracedRuns[0] as Figures, untracedRuns[1] as Figures, tracedRuns[1] as Figures);
     const tracingRatio = mean(tracedRuns) / mean(untracedRuns);
 
-    const [cap, direct, gw] = results as [Figures, Figures, Figures];
+    const cap = results[0] as Figures;
     console.log(`\nGET ${PATH}, ${CONNECTIONS} connections, ${DURATION} s each, same identity\n`);
     console.log('| run | req/s | p50 ms | p99 ms | errors | non-2xx |\n|---|---|---|---|---|---|');
     for (const f of results) console.log(`| ${f.name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} |`);
-    console.log(`\ngateway / direct throughput: ${(gw.rps / direct.rps).toFixed(2)} (target >= 0.80)`);
-    console.log(`direct / ceiling throughput: ${(direct.rps / cap.rps).toFixed(2)}`);
+    console.log(`\ngateway / direct throughput (means of two alternated runs each): ${gatewayRatio.toFixed(2)} (target >= 0.80)`);
+    console.log(`bare proxy / direct throughput, the yardstick: ${(mean(bareRuns) / mean(directRuns)).toFixed(2)}; gateway / bare proxy: ${(mean(gatewayRuns) / mean(bareRuns)).toFixed(2)}`);
+    console.log(`direct / ceiling throughput: ${(mean(directRuns) / cap.rps).toFixed(2)}`);
     console.log(`peak connections gateway -> reference: ${peakConnections} (bounded by UPSTREAM_MAX_SOCKETS=64; ${CONNECTIONS} client connections)`);
     console.log(`gateway oidc / headers throughput (means of two alternated runs each): ${oidcRatio.toFixed(2)} (target >= 0.90)`);
     console.log(`gateway tracing on / off throughput (means of two alternated runs each): ${tracingRatio.toFixed(2)} (target >= 0.90); the collector took ${collector.posts()} OTLP posts`);
-    if (gw.rps / direct.rps < 0.8 || gw.errors + gw.non2xx > 0) process.exitCode = 1;
+    if (gatewayRatio < 0.8 || gatewayRuns.some((f) => f.errors + f.non2xx > 0)) process.exitCode = 1;
     if (tracingRatio < 0.9 || collector.posts() === 0 || tracedRuns.some((f) => f.errors + f.non2xx > 0)) process.exitCode = 1;
     if (oidcRatio < 0.9 || oidcRuns.some((f) => f.errors + f.non2xx > 0)) process.exitCode = 1;
   } finally {
