@@ -129,10 +129,13 @@ async function crash() {
 /** The latency runs start the simulator with this niceness; the keep-up runs do not (it competes at full priority). */
 const SIM_NICE = 10;
 
+/** MIRROR_LATENCY_ENV (`ZGW_MIRROR_CONCURRENCY=4,…`): mirror settings of the applications service in the latency runs. */
+const latencyEnv = () => Object.fromEntries((process.env.MIRROR_LATENCY_ENV ?? '').split(',').filter(Boolean).map((kv) => kv.split('=')));
+
 /** Submit latency through the gateway at a steady rate, on drafts inserted by SQL (no documents). */
 async function submitLatency(mirror, rate, secs) {
   // The simulator niced: its request validation stands in for a case system on other hardware (said in the output).
-  const run = await startMirrorSystem({ prefix: `mirtp${mirror ? 'on' : 'off'}_${randomUUID().slice(0, 6)}`, mirror, simNice: SIM_NICE });
+  const run = await startMirrorSystem({ prefix: `mirtp${mirror ? 'on' : 'off'}_${randomUUID().slice(0, 6)}`, mirror, simNice: SIM_NICE, applicationsEnv: latencyEnv() });
   try {
     await run.db.query(`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
       SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now() FROM generate_series(1, $1::int) g`, [rate * secs + 200]);
@@ -208,7 +211,7 @@ async function throughput() {
   if (process.env.MIRROR_SKIP_LATENCY !== '1') {
     const off = await submitLatency(false, rate, secs);
     const on = await submitLatency(true, rate, secs);
-    console.log(JSON.stringify({ scenario: 'submit latency', rate, seconds: secs, off, on, p99Change: `${(((on.p99 - off.p99) / off.p99) * 100).toFixed(1)} %` }, null, 1));
+    console.log(JSON.stringify({ scenario: 'submit latency', rate, seconds: secs, applicationsEnv: latencyEnv(), off, on, p99Change: `${(((on.p99 - off.p99) / off.p99) * 100).toFixed(1)} %` }, null, 1));
   }
   if (process.env.MIRROR_SKIP_KEEPUP === '1') return;
   // MIRROR_KEEPUP_OFF=1: the same submits with mirroring off first, for what the submits alone cost this machine.
