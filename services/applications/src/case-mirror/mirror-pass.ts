@@ -24,7 +24,7 @@ export async function mirrorPass(deps: MirrorDeps, state: 'pending' | 'diverged'
 
 /**
  * The mirror's cases side by side without a barrier: a pass claims cases for the free slots and starts them,
- * so one slow case no longer holds up the batch it was claimed with. While fewer than a quarter of the slots
+ * so one slow case no longer holds up the batch it was claimed with. While fewer than half of the slots
  * are free the pass waits for a case to end (claims stay batched: one claim per few cases, not one per case).
  * A case that failed on the database is thrown by the next pass, so the job loop backs off as before.
  */
@@ -41,7 +41,7 @@ export class MirrorWorkers {
   /** One pass of the job loop: says `concurrency` while the slots were all taken, so the loop comes back at once. */
   async pass(): Promise<number> {
     this.throwFailure();
-    const minClaim = Math.max(1, Math.floor(this.concurrency / 4));
+    const minClaim = Math.ceil(this.concurrency / 2);
     while (this.concurrency - this.inFlight.size < minClaim) await Promise.race(this.inFlight);
     this.throwFailure();
     const free = this.concurrency - this.inFlight.size;
