@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, propagation, trace, type Context, type Span } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, defaultTextMapGetter, defaultTextMapSetter, propagation, trace, type Context, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
@@ -17,7 +17,13 @@ export function installTraceContext(): void {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 }
 
-const tracer = () => trace.getTracer('@register/service-kit');
+/** Got once: a proxy that finds the SDK's tracer once the SDK is registered (a lookup per request cost time). */
+const tracer = trace.getTracer('@register/service-kit');
+/**
+ * Requests, the outbox and events carry W3C Trace Context only, read and written by this propagator directly
+ * (the SDK's composite one also carries a client's `baggage` on, which no service reads).
+ */
+const w3c = new W3CTraceContextPropagator();
 
 /** Random bytes drawn a page at a time: a trace or span id on every request without a call into OpenSSL each. */
 const pool = Buffer.alloc(4096);
@@ -36,7 +42,7 @@ function newId(bytes: number): string {
  * span id under the parent's trace (a fresh trace when there is none), so every hop has its own id.
  */
 function startSpan(name: string, kind: SpanKind, parent: Context): Span {
-  const span = tracer().startSpan(name, { kind }, parent);
+  const span = tracer.startSpan(name, { kind }, parent);
   if (span.isRecording()) return span;
   const from = trace.getSpanContext(parent);
   return trace.wrapSpanContext({ traceId: from?.traceId ?? newId(16), spanId: newId(8), traceFlags: from?.traceFlags ?? TraceFlags.SAMPLED });
@@ -57,7 +63,7 @@ export async function inSpan<T>(name: string, kind: SpanKind, parent: Context, f
  * Recorded and exported when the SDK runs (tracing.ts), otherwise only propagated. The caller ends it.
  */
 export function startRequestSpan(headers: Record<string, string | string[] | undefined>, name: string): { span: Span; context: Context } {
-  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  const parent = w3c.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
   const span = startSpan(name, SpanKind.SERVER, parent);
   return { span, context: trace.setSpan(parent, span) };
 }
@@ -72,13 +78,13 @@ export function traceContextOf(traceparent: unknown, tracestate?: unknown): Cont
   if (typeof traceparent !== 'string') return ROOT_CONTEXT;
   const carrier: Record<string, string> = { traceparent };
   if (typeof tracestate === 'string') carrier['tracestate'] = tracestate;
-  return propagation.extract(ROOT_CONTEXT, carrier);
+  return w3c.extract(ROOT_CONTEXT, carrier, defaultTextMapGetter);
 }
 
 /** `traceparent` (and `tracestate`) of the active span, for a request or a message to another service. */
 export function traceHeaders(): Record<string, string> {
   const carrier: Record<string, string> = {};
-  propagation.inject(context.active(), carrier);
+  w3c.inject(context.active(), carrier, defaultTextMapSetter);
   return carrier;
 }
 
