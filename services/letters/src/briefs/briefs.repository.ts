@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type { LetterSection } from '../content/content.schemas';
 import type { LettersDb } from '../database';
 import type { TemplateContent } from '../templates/templates.schemas';
@@ -82,21 +82,38 @@ export interface BriefRow extends Omit<StoredBrief, keyof BriefContent> {
   content: BriefContent | null;
 }
 
-/**
- * One brief with its case context and letterhead, in one read. The content comes along unless its revision is
- * `knownRevision`. A sent brief's `template_version` is its pinned one; unsent ones have none.
- */
-export async function findBriefRow(db: Db, address: BriefAddress, knownRevision: string | null): Promise<BriefRow | undefined> {
+function briefRowQuery(db: Db, address: BriefAddress, knownRevision: string | null) {
   const known = sql<boolean>`b.revision is not distinct from ${knownRevision}::bigint`;
-  const r = await db
+  return db
     .selectFrom('brief as b')
     .leftJoin('case_context as c', 'c.brief_id', 'b.brief_id')
     .innerJoin('org_template as t', 't.sub_org_id', 'b.template_id')
     .innerJoin('org_template_version as v', (j) => j.onRef('v.sub_org_id', '=', 'b.template_id').on(sql<boolean>`v.version = coalesce(b.template_version, t.published_version)`))
     .select(BRIEF_COLUMNS)
     .select([known.as('content_known'), sql<LetterSection[] | null>`case when ${known} then null else b.sections end`.as('sections'), sql<LetterSection[] | null>`case when ${known} then null else b.frozen_sections end`.as('frozen_sections')])
-    .where(where(address))
-    .executeTakeFirst();
+    .where(where(address));
+}
+type BriefRowRecord = Awaited<ReturnType<ReturnType<typeof briefRowQuery>['executeTakeFirstOrThrow']>>;
+
+// The query is built once per kind of address (the shared brief, a case's) with stand-ins for its two values,
+// which each read swaps for its own: building it anew took a tenth of a read's time.
+const REVISION = '\u0000revision';
+const REFERENTIE = '\u0000referentie';
+const compiled = new Map<boolean, CompiledQuery<BriefRowRecord>>();
+
+/**
+ * One brief with its case context and letterhead, in one read. The content comes along unless its revision is
+ * `knownRevision`. A sent brief's `template_version` is its pinned one; unsent ones have none.
+ */
+export async function findBriefRow(db: Db, address: BriefAddress, knownRevision: string | null): Promise<BriefRow | undefined> {
+  const shared = address.referentie === null;
+  let query = compiled.get(shared);
+  if (!query) {
+    query = briefRowQuery(db, { referentie: shared ? null : REFERENTIE }, REVISION).compile();
+    compiled.set(shared, query);
+  }
+  const parameters = query.parameters.map((p) => (p === REVISION ? knownRevision : p === REFERENTIE ? address.referentie : p));
+  const r = (await db.executeQuery<BriefRowRecord>({ ...query, parameters })).rows[0];
   if (!r) return undefined;
   return {
     briefId: r.brief_id,
