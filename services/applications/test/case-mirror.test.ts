@@ -1,4 +1,5 @@
-import { eventually, uniqueSubject } from '@register/testkit';
+import { randomBytes } from 'node:crypto';
+import { asUser, eventually, practitioner, uniqueSubject } from '@register/testkit';
 import { as } from './support/setup';
 import { bsnSubject, logFrom as logFromIn, mirrored as mirroredIn, startMirrorWorld, submitIntake, ZGW_CLIENT_ID, type MirrorWorld } from './support/mirror-world';
 
@@ -78,6 +79,30 @@ describe('mirroring a submit (decisions §11)', () => {
     const zaken = seen.filter((r) => r.path.startsWith('/zaken/api/v1/'));
     expect(zaken.length).toBeGreaterThanOrEqual(4);
     for (const r of zaken) expect([r.headers['accept-crs'], r.headers['content-crs']]).toEqual(['EPSG:4326', 'EPSG:4326']);
+  });
+
+  it('when the submit carries a traceparent, then the ZGW calls of its case continue that trace, each in a span of its own (issue 14)', async () => {
+    const seenFrom = world.proxy.seen.length;
+    const subject = uniqueSubject();
+    const created = await as.practitioner(world, subject).post('/api/v1/applications', { type: 'intake' });
+    expect(created.status).toBe(201);
+    const traceId = randomBytes(16).toString('hex');
+    const res = await fetch(`${world.apps.url}/api/v1/applications/${created.body.id}/submit`, {
+      method: 'POST',
+      headers: { ...asUser(practitioner(subject)), 'content-type': 'application/json', traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      body: JSON.stringify({ diplomaHerkomst: 'digitaal', uren: 3000 }),
+    });
+    expect(res.status).toBe(200);
+    const { referentie } = (await res.json()) as { referentie: string };
+    await mirrored(referentie);
+
+    const seen = world.proxy.seen.slice(seenFrom);
+    const traced = seen.filter((r) => String(r.headers.traceparent).startsWith(`00-${traceId}-`));
+    expect(traced.filter((r) => r.method === 'POST').map((r) => r.path.replace(/\/$/, ''))).toEqual(
+      expect.arrayContaining(['/zaken/api/v1/zaken', '/zaken/api/v1/statussen', '/zaken/api/v1/rollen']),
+    );
+    expect(new Set(traced.map((r) => r.headers.traceparent)).size).toBe(traced.length);
+    expect(seen.every((r) => /^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/.test(String(r.headers.traceparent)))).toBe(true);
   });
 
   it('when the zaaksysteem is slow, then the submit does not wait for it: the mirror works after the commit', async () => {

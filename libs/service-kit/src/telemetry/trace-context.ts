@@ -58,6 +58,11 @@ export async function inSpan<T>(name: string, kind: SpanKind, parent: Context, f
   }
 }
 
+/** Runs `fn` in a span of its own under the active one (an outgoing call's client span, say). */
+export function inActiveSpan<T>(name: string, kind: SpanKind, fn: () => Promise<T>): Promise<T> {
+  return inSpan(name, kind, context.active(), fn);
+}
+
 /**
  * The server span of an incoming request: it continues the caller's trace (its `traceparent`) or starts one.
  * Recorded and exported when the SDK runs (tracing.ts), otherwise only propagated. The caller ends it.

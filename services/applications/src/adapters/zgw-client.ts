@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { SpanKind, inActiveSpan, traceHeaders } from '@register/service-kit';
 import type { ZgwActor, ZgwAnswer, ZgwPort } from '../case-mirror/zgw';
 
 export interface ZgwClientOptions {
@@ -31,6 +32,13 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** The kind of resource a URL names (`zaken`, `statussen` …), for the span's name: its last segment that is not an id. */
+function resourceOf(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  const segments = path.split('/').filter((s) => s !== '' && !/^[0-9a-f-]{36}$/i.test(s));
+  return segments.at(-1) ?? '';
+}
+
 const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 const JWT_HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
@@ -58,8 +66,13 @@ export class ZgwClient implements ZgwPort {
     return `${signingInput}.${createHmac('sha256', this.options.secret).update(signingInput).digest('base64url')}`;
   }
 
+  /** One call in a client span of its own, under the case's trace (W3C `traceparent` sent along, issue 14). */
   call(method: 'GET' | 'POST' | 'DELETE', url: string, actor: ZgwActor, body?: unknown): Promise<ZgwAnswer> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.token(actor)}`, Accept: 'application/json' };
+    return inActiveSpan(`ZGW ${method} ${resourceOf(url)}`, SpanKind.CLIENT, () => this.send(method, url, actor, body));
+  }
+
+  private send(method: 'GET' | 'POST' | 'DELETE', url: string, actor: ZgwActor, body?: unknown): Promise<ZgwAnswer> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.token(actor)}`, Accept: 'application/json', ...traceHeaders() };
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     if (payload) {
       headers['Content-Type'] = 'application/json';

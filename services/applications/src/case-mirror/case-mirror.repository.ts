@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { claimLeased } from '@register/service-kit';
+import { claimLeased, currentTraceparent } from '@register/service-kit';
 import type { Db } from '../cases/applications.repository';
 import type { CaseMirrorsTable, MirrorState } from './case-mirror.table';
 import type { MirrorCase } from './mirror-case.types';
@@ -67,6 +67,7 @@ export async function loadCases(db: Db, rows: CaseMirrorRow[]): Promise<MirrorCa
       besluitBy: row.besluit_by,
       deleteRequested: row.delete_requested,
       correlation: { submit: row.submit_correlation_id, besluit: row.besluit_correlation_id, delete: row.delete_correlation_id, diverged: row.diverged_correlation_id },
+      traceparent: row.traceparent,
       recorded: new Map(steps.filter((s) => s.referentie === row.referentie).map((s) => [s.step, s.url])),
     };
   });
@@ -133,9 +134,10 @@ export async function clearDivergence(db: Db, applicationId: string, reden: stri
  * the besluit with the rest); an application submitted before mirroring was on gets its whole case now.
  */
 export async function oweBesluit(db: Db, values: { referentie: string; applicationId: string; by: string; correlationId: string | null }): Promise<void> {
-  await sql`INSERT INTO case_mirrors (referentie, application_id, besluit_by, besluit_correlation_id, submit_correlation_id)
-    VALUES (${values.referentie}, ${values.applicationId}::uuid, ${values.by}, ${values.correlationId}, ${values.correlationId})
+  await sql`INSERT INTO case_mirrors (referentie, application_id, besluit_by, besluit_correlation_id, submit_correlation_id, traceparent)
+    VALUES (${values.referentie}, ${values.applicationId}::uuid, ${values.by}, ${values.correlationId}, ${values.correlationId}, ${currentTraceparent() ?? null})
     ON CONFLICT (referentie) DO UPDATE SET besluit_by = EXCLUDED.besluit_by, besluit_correlation_id = EXCLUDED.besluit_correlation_id,
+      traceparent = EXCLUDED.traceparent,
       work_version = case_mirrors.work_version + 1,
       state = CASE WHEN case_mirrors.state = 'done' THEN 'pending' ELSE case_mirrors.state END,
       next_attempt_at = CASE WHEN case_mirrors.state = 'done' THEN now() ELSE case_mirrors.next_attempt_at END`.execute(db);
@@ -143,9 +145,10 @@ export async function oweBesluit(db: Db, values: { referentie: string; applicati
 
 /** The zaak's delete is owed (in the admin delete's transaction); it replaces whatever else was owed. */
 export async function oweDelete(db: Db, values: { referentie: string; correlationId: string | null }): Promise<void> {
-  await sql`INSERT INTO case_mirrors (referentie, delete_requested, delete_correlation_id)
-    VALUES (${values.referentie}, true, ${values.correlationId})
+  await sql`INSERT INTO case_mirrors (referentie, delete_requested, delete_correlation_id, traceparent)
+    VALUES (${values.referentie}, true, ${values.correlationId}, ${currentTraceparent() ?? null})
     ON CONFLICT (referentie) DO UPDATE SET delete_requested = true, delete_correlation_id = EXCLUDED.delete_correlation_id, application_id = NULL,
+      traceparent = EXCLUDED.traceparent,
       work_version = case_mirrors.work_version + 1,
       state = CASE WHEN case_mirrors.state = 'done' THEN 'pending' ELSE case_mirrors.state END,
       next_attempt_at = CASE WHEN case_mirrors.state = 'done' THEN now() ELSE case_mirrors.next_attempt_at END`.execute(db);

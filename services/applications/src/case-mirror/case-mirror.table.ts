@@ -26,6 +26,8 @@ export interface CaseMirrorsTable {
   diverged_at: Date | null;
   diverged_correlation_id: string | null;
   last_error: string | null;
+  /** The W3C traceparent of the request that last gave the mirror work: its ZGW calls continue that trace. */
+  traceparent: string | null;
   created_at: Generated<Date>;
 }
 

@@ -22,6 +22,8 @@ export interface MirrorCase {
   besluitBy: string | null;
   deleteRequested: boolean;
   correlation: { submit: string | null; besluit: string | null; delete: string | null; diverged: string | null };
+  /** The trace of the request that last gave the mirror work (its `traceparent`), continued by this case's calls. */
+  traceparent: string | null;
   /** step key → URL of what it created. */
   recorded: Map<string, string>;
 }

@@ -1,5 +1,5 @@
 import { auditEvent } from '@register/contracts';
-import { backoffMs, enqueue } from '@register/service-kit';
+import { SpanKind, backoffMs, enqueue, inSpan, traceContextOf } from '@register/service-kit';
 import { claimCases, clearDivergence, flagDivergence, forgetCase, loadCases, markDiverged, markDone, postponeCase } from './case-mirror.repository';
 import { mirrorCase, type CaseOutcome, type MirrorDeps } from './mirror-case';
 import type { MirrorCase } from './mirror-case.types';
@@ -15,7 +15,7 @@ export const HERSTELD = 'zaaksysteem-hersteld';
 export async function mirrorPass(deps: MirrorDeps, state: 'pending' | 'diverged', limit: number, referentie?: string): Promise<number> {
   const rows = await claimCases(deps.db, state, { limit, leaseMs: deps.leaseMs, windowMs: deps.windowMs, ...(referentie ? { referentie } : {}) });
   const cases = await loadCases(deps.db, rows);
-  const settled = await Promise.allSettled(cases.map(async (c) => settle(deps, c, await mirrorCase(deps, c))));
+  const settled = await Promise.allSettled(cases.map((c) => inCaseTrace(c, async () => settle(deps, c, await mirrorCase(deps, c)))));
   // A database failure leaves the case's lease to run out: it is claimed again, and continues where it stopped.
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
@@ -47,8 +47,7 @@ export class MirrorWorkers {
     const free = this.concurrency - this.inFlight.size;
     const rows = await claimCases(this.deps.db, this.state, { limit: free, leaseMs: this.deps.leaseMs, windowMs: this.deps.windowMs });
     for (const c of await loadCases(this.deps.db, rows)) {
-      const work: Promise<void> = mirrorCase(this.deps, c)
-        .then((outcome) => settle(this.deps, c, outcome))
+      const work: Promise<void> = inCaseTrace(c, async () => settle(this.deps, c, await mirrorCase(this.deps, c)))
         .catch((err: unknown) => {
           this.failure ??= { err };
         })
@@ -69,6 +68,11 @@ export class MirrorWorkers {
     // A database failure leaves the case's lease to run out: it is claimed again, and continues where it stopped.
     if (failure) throw failure.err;
   }
+}
+
+/** A case's work in the trace of the request that gave it (issue 14): its ZGW calls and audit rows continue it. */
+function inCaseTrace<T>(c: MirrorCase, fn: () => Promise<T>): Promise<T> {
+  return inSpan('mirror case', SpanKind.INTERNAL, traceContextOf(c.traceparent), fn);
 }
 
 /** Works one case now, if it is due and nobody holds it, without waiting for the loop; the loop is the net. */

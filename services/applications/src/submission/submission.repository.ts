@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { OUTBOX_CHANNEL, type EventEnvelope } from '@register/service-kit';
+import { OUTBOX_CHANNEL, currentTraceparent, type EventEnvelope } from '@register/service-kit';
 import type { ApplicationType } from '../cases/application.schemas';
 import { isApplicationId, type ApplicationRow, type Db } from '../cases/applications.repository';
 import type { DocumentLinkRef } from '../document-linking/link-jobs.table';
@@ -60,8 +60,8 @@ export async function submitConcept(db: Db, v: SubmitValues): Promise<SubmittedR
       SELECT id, ${v.owner}, ${v.linkJob ? JSON.stringify(v.linkJob) : null}::jsonb FROM submitted WHERE ${v.linkJob !== null}
       ON CONFLICT (application_id) DO UPDATE SET documents = EXCLUDED.documents, next_attempt_at = now()
     ), mirror AS (
-      INSERT INTO case_mirrors (referentie, application_id, submit_correlation_id)
-      SELECT referentie, id, ${v.mirror?.correlationId ?? null}::text FROM submitted WHERE ${v.mirror !== null}
+      INSERT INTO case_mirrors (referentie, application_id, submit_correlation_id, traceparent)
+      SELECT referentie, id, ${v.mirror?.correlationId ?? null}::text, ${currentTraceparent() ?? null}::text FROM submitted WHERE ${v.mirror !== null}
     ), event AS (
       INSERT INTO outbox (id, subject, envelope)
       SELECT ${v.event.envelope.id}::uuid, ${v.event.subject}, jsonb_set(${JSON.stringify(v.event.envelope)}::jsonb, '{data,referentie}', to_jsonb(referentie))
