@@ -145,8 +145,8 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
     expect((await portal(world, drafter()).get(url('', referentie))).body.brief.status.approvedBy).toBe(a.status === 200 ? '900000032' : '900000033');
   });
 
-  it('when two replicas of letters take an approval each at the same moment, then the row lock lets one through and the other gets 409', async () => {
-    // A second letters process on the same database: only PostgreSQL's row lock stands between the two.
+  it('when two replicas of letters take an approval each at the same moment, then the compare-and-set on the revision lets one through and the other gets 409', async () => {
+    // A second letters process on the same database: only the stored revision (a compare-and-set in PostgreSQL) stands between the two.
     const replica = await startLetters({ database: { url: world.letters.databaseUrl, drop: async () => undefined }, applicationsUrl: world.applications.url, natsUrl: world.nats });
     try {
       const { referentie } = await decideCase(world, 'afwijzen');
