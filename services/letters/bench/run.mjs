@@ -65,6 +65,9 @@ async function main() {
     const pages = (await new PDFParse({ data: new Uint8Array(pdf) }).getText()).pages.length;
     // Warm-up: connections, JIT, both PDF workers.
     await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, request: () => ({ headers: drafter }) });
+    // PUT too: its first requests (validation and the write path, cold) took 36–72 ms and landed in the measured tail.
+    const warmBody = JSON.stringify({ sections });
+    await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, request: () => ({ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body: warmBody }) });
     await Promise.all(Array.from({ length: 6 }, () => call(base, 'GET', '/api/v1/brief/pdf').then((r) => r.arrayBuffer())));
 
     console.log(`\ntarget ${base} (${DIRECT ? 'the letters service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`);
