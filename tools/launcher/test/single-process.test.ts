@@ -99,11 +99,15 @@ describe('the single-process mode (in-process events)', () => {
     const log = () => readFileSync(path.join(logDir, 'system.log'), 'utf8');
     const before = log().length;
     await system.stopAll();
+    // In the order the lines were logged (their time): six loggers in one process write to one pipe, each through
+    // its own asynchronous buffer, so the file's order of lines logged a moment apart is not theirs.
     const stopped = log()
       .slice(before)
       .split('\n')
       .filter((line) => line.includes('"msg":"stopped"'))
-      .map((line) => (JSON.parse(line) as { name: string }).name);
+      .map((line) => JSON.parse(line) as { name: string; time: number })
+      .sort((a, b) => a.time - b.time)
+      .map((line) => line.name);
     expect(stopped).toHaveLength(6);
     expect(stopped[0]).toBe('gateway');
     expect(stopped.slice(1, 3).sort()).toEqual(['applications', 'letters']);

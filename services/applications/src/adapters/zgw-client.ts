@@ -39,6 +39,9 @@ function resourceOf(url: string): string {
   return segments.at(-1) ?? '';
 }
 
+/** Below every common server's keep-alive timeout (gunicorn 2 s, Node 5 s, nginx 75 s). */
+const IDLE_CONNECTION_MS = 1500;
+
 const base64url = (value: string | Buffer) => Buffer.from(value).toString('base64url');
 const JWT_HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
@@ -56,7 +59,10 @@ export class ZgwClient implements ZgwPort {
   constructor(private readonly options: ZgwClientOptions) {
     this.zakenPrefix = `${options.zakenUrl.replace(/\/+$/, '')}/`;
     const maxSockets = options.maxSockets ?? 64;
-    this.agents = { 'http:': new http.Agent({ keepAlive: true, maxSockets }), 'https:': new https.Agent({ keepAlive: true, maxSockets }) };
+    // An idle pooled connection is dropped after IDLE_CONNECTION_MS, before the case system closes it: reusing one
+    // it closed as the request went out fails without an answer, and would use up one of the mirror's three attempts.
+    const pool = { keepAlive: true, maxSockets, timeout: IDLE_CONNECTION_MS };
+    this.agents = { 'http:': new http.Agent(pool), 'https:': new https.Agent(pool) };
   }
 
   /** A fresh HS256 JWT (decisions §11): `iss` = `client_id`, `iat` now, the actor as `user_id`/`user_representation`. */
