@@ -105,6 +105,20 @@ describe('GET /api/v1/admin/cases with mirroring on (decisions §8/§11)', () =>
     expect(res.body.type).toBe('/problems/unavailable');
   });
 
+  it('when the zaaksysteem drops a pooled connection as a listing read goes out, then the read is sent once more on a new connection and the list answers 200', async () => {
+    const zakenReads = (from: number) => world.sim.state.requests().slice(from).filter((r) => r.method === 'GET' && r.path === '/zaken/api/v1/zaken');
+    const before = world.sim.state.requests().length;
+    expect((await as.admin(world).get('/api/v1/admin/cases')).status).toBe(200);
+    const pages = zakenReads(before).length;
+    const log = world.sim.state.requests().length;
+    world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'GET', mode: 'refuse', count: 1 });
+
+    const res = await as.admin(world).get('/api/v1/admin/cases');
+
+    expect(res.status).toBe(200);
+    expect(zakenReads(log).map((r) => r.status)).toEqual(['refused', ...Array<number>(pages).fill(200)]);
+  });
+
   it('when an admin deletes a case by its zaak uuid, then the application and the zaak are gone, with one case:admin-delete row', async () => {
     const subject = uniqueSubject();
     const { id, referentie } = await submitIntake(world, subject, 1);

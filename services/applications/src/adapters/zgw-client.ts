@@ -39,6 +39,12 @@ function resourceOf(url: string): string {
   return segments.at(-1) ?? '';
 }
 
+/** A reset or broken pipe on a connection the pool had used before (the server may have closed it as the request went out). */
+function staleReset(req: http.ClientRequest | undefined, err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return Boolean(req?.reusedSocket) && (code === 'ECONNRESET' || code === 'EPIPE');
+}
+
 /** Below every common server's keep-alive timeout (gunicorn 2 s, Node 5 s, nginx 75 s). */
 const IDLE_CONNECTION_MS = 1500;
 
@@ -77,7 +83,19 @@ export class ZgwClient implements ZgwPort {
     return inActiveSpan(`ZGW ${method} ${resourceOf(url)}`, SpanKind.CLIENT, () => this.send(method, url, actor, body));
   }
 
-  private send(method: 'GET' | 'POST' | 'DELETE', url: string, actor: ZgwActor, body?: unknown): Promise<ZgwAnswer> {
+  /**
+   * A read whose pooled connection the server had closed just as it went out (a reset on a reused socket, the
+   * race Node's docs describe under `request.reusedSocket`) is sent once more on a fresh one: a GET changes
+   * nothing, so the caller sees the answer instead of a transport failure. Writes are never resent here; the
+   * mirror's own attempts and lookups decide about those.
+   */
+  private async send(method: 'GET' | 'POST' | 'DELETE', url: string, actor: ZgwActor, body?: unknown): Promise<ZgwAnswer> {
+    let answer = await this.once(method, url, actor, body);
+    if (method === 'GET' && answer.kind === 'transport' && answer.staleConnection) answer = await this.once(method, url, actor, body);
+    return answer.kind === 'transport' ? { kind: 'transport', detail: answer.detail } : answer;
+  }
+
+  private once(method: 'GET' | 'POST' | 'DELETE', url: string, actor: ZgwActor, body?: unknown): Promise<ZgwAnswer & { staleConnection?: boolean }> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.token(actor)}`, Accept: 'application/json', ...traceHeaders() };
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     if (payload) {
@@ -96,13 +114,13 @@ export class ZgwClient implements ZgwPort {
     }
     return new Promise((resolve) => {
       let settled = false;
-      const settle = (answer: ZgwAnswer) => {
+      const settle = (answer: ZgwAnswer & { staleConnection?: boolean }) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         resolve(answer);
       };
-      const fail = (err: unknown) => settle({ kind: 'transport', detail: transportDetail(err) });
+      const fail = (err: unknown) => settle({ kind: 'transport', detail: transportDetail(err), staleConnection: staleReset(req, err) });
       const client = target.protocol === 'https:' ? https : http;
       const agent = target.protocol === 'https:' ? this.agents['https:'] : this.agents['http:'];
       const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${this.options.timeoutMs} ms`), { name: 'TimeoutError', code: 'ETIMEDOUT' })), this.options.timeoutMs);
