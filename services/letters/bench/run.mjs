@@ -6,6 +6,8 @@
 //      (target: its p99 stays ≤ 50 ms).
 // Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults. BENCH_RATE, BENCH_SECONDS;
 // BENCH_DIRECT=1: the letters service itself with signed identities; BENCH_ROUTES=put,pdf: only those parts.
+// Diagnosis: BENCH_LETTERS_NODE_OPTIONS / BENCH_GATEWAY_NODE_OPTIONS become that service's NODE_OPTIONS (--cpu-prof,
+// --trace-gc, a --require'd probe); with BENCH_MARK=1 each of them that has some gets SIGUSR2 before and after each measured steady run.
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -23,6 +25,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUTES = (process.env.BENCH_ROUTES ?? '').split(',').map((w) => w.trim()).filter(Boolean);
 const selected = (name) => ROUTES.length === 0 || ROUTES.some((w) => name.toLowerCase().includes(w));
 const DIRECT = process.env.BENCH_DIRECT === '1';
+const nodeOptions = (name) => (process.env[name] ? { NODE_OPTIONS: process.env[name] } : {});
 let drafter = { 'x-subject': '900000001', 'x-role': 'drafter' };
 
 async function dropDatabases(serverUrl) {
@@ -54,7 +57,11 @@ async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
   await dropDatabases(infra.postgresUrl);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
-  const system = new System({ root, infra, ports, databasePrefix: PREFIX, logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: 'warn', extraEnv: { audit: { AUDIT_CONSUMER: `audit_${PREFIX}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${PREFIX}` }, letters: { APPLICATION_EVENTS_CONSUMER: `letters_${PREFIX}` } } });
+  const system = new System({ root, infra, ports, databasePrefix: PREFIX, logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: 'warn', extraEnv: { audit: { AUDIT_CONSUMER: `audit_${PREFIX}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${PREFIX}` }, letters: { APPLICATION_EVENTS_CONSUMER: `letters_${PREFIX}`, ...nodeOptions('BENCH_LETTERS_NODE_OPTIONS') }, gateway: nodeOptions('BENCH_GATEWAY_NODE_OPTIONS') } });
+  const mark = () => {
+    if (process.env.BENCH_MARK !== '1') return;
+    for (const s of ['letters', 'gateway']) if (process.env[`BENCH_${s.toUpperCase()}_NODE_OPTIONS`]) process.kill(system.pid(s), 'SIGUSR2');
+  };
   try {
     await system.startAll();
     if (DIRECT) drafter = { [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(system.secret, { identity: { practitioner: { subject: '900000001', role: 'drafter' }, caseHandler: null, adminSeam: false }, service: null, correlationId: null }, Date.now(), 3600) };
@@ -72,9 +79,12 @@ async function main() {
 
     console.log(`\ntarget ${base} (${DIRECT ? 'the letters service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`);
     console.log('| route | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|');
+    mark();
     if (selected('get')) row('GET /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ headers: drafter }) }));
+    mark();
     const body = JSON.stringify({ sections });
     if (selected('put')) row('PUT /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body }) }));
+    mark();
 
     if (!selected('pdf')) return;
     const one = [];

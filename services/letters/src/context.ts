@@ -9,6 +9,7 @@ import type { CaseContextSource } from './case-briefs/case-context-source';
 import type { LettersDb } from './database';
 import { BriefCache } from './briefs/brief-cache';
 import { BriefWriteQueue } from './briefs/brief-queue';
+import { ViewBodies } from './briefs/view-bodies';
 import { PassageLibrary } from './passages/passage-library';
 import { listPassageVersions, seedPassages } from './passages/passages.repository';
 import { PASSAGES_SEED } from './passages/passages.seed';
@@ -56,6 +57,7 @@ export interface Context {
   briefWrites: BriefWriteQueue;
   knownBriefs: Set<string>;
   briefCache: BriefCache;
+  viewBodies: ViewBodies;
 }
 
 /** The composition root: the shipped passages and letterheads are added (never overwritten) at every start. */
@@ -85,6 +87,7 @@ export async function buildContext(config: Config, { logger, database, events }:
       briefWrites: new BriefWriteQueue(),
       knownBriefs: new Set(),
       briefCache: new BriefCache(),
+      viewBodies: new ViewBodies(),
     },
     closers: [{ name: 'pdf-workers', close: () => pdf.close() }],
   };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { asUser, practitioner } from '@register/testkit';
 import { startLetters } from './support/harness';
 import { approver, beoordelaar, caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
@@ -48,6 +49,37 @@ describe('GET /api/v1/brief', () => {
     expect(await decisions(drafter())).toEqual({ canEdit: true, canApprove: false, canReject: false, canSend: false, canRevealRegisterNummer: true });
     expect(await decisions(approver())).toEqual({ canEdit: false, canApprove: false, canReject: false, canSend: false, canRevealRegisterNummer: false });
     expect(await decisions(beoordelaar)).toEqual({ canEdit: false, canApprove: false, canReject: false, canSend: false, canRevealRegisterNummer: false });
+  });
+
+  it('when a letter is read again and saved unchanged, then each answer is the view it was, with the ETag Express makes of those bytes; a matching If-None-Match is 304', async () => {
+    const { referentie } = await decideCase(world, 'toekennen');
+    await caseBrief(world, referentie);
+    const at = `/api/v1/brief?referentie=${referentie}`;
+    // Express's weak ETag of a body (the etag package): length in hex and the SHA-1, as res.json would send it.
+    const etagOf = (text: string) => {
+      const bytes = Buffer.from(text);
+      return `W/"${bytes.length.toString(16)}-${createHash('sha1').update(bytes).digest('base64').slice(0, 27)}"`;
+    };
+    const first = await portal(world, drafter()).get(at);
+    const again = await portal(world, drafter()).get(at);
+    const saved = await portal(world, drafter()).put(at, { sections: first.body.brief.sections });
+    const edited = structuredClone(first.body.brief.sections);
+    edited[2].blocks[0].content.paragraphs[0].nodes[0].text = 'Anders verwoord.';
+    const changed = await portal(world, drafter()).put(at, { sections: edited });
+    const approverView = await portal(world, approver()).get(at);
+
+    expect([first.status, again.status, saved.status, changed.status, approverView.status]).toEqual([200, 200, 200, 200, 200]);
+    expect(again.text === first.text).toBe(true);
+    // The same letter; its keys in another order (read back from jsonb before, as written now).
+    expect(saved.body).toEqual(first.body);
+    expect(changed.body.brief.sections[2].blocks[0].content.paragraphs[0].nodes[0].text).toBe('Anders verwoord.');
+    expect(approverView.body.decisions.canEdit).toBe(false);
+    expect(approverView.body.brief.sections).toEqual(changed.body.brief.sections);
+    for (const res of [first, again, saved, changed, approverView]) {
+      expect(res.headers.get('etag')).toBe(etagOf(res.text));
+      expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    }
+    expect((await portal(world, drafter()).get(at, { 'if-none-match': changed.headers.get('etag')! })).status).toBe(304);
   });
 
   it('when the referentie is unknown, then a bare 404; a NUL in it is 400', async () => {

@@ -1,6 +1,7 @@
 import type { Identity } from '@register/authz';
 import { DomainError, NotFoundError, validationError } from '@register/problem';
 import type { Clock } from '@register/service-kit';
+import type { JsonBody } from '../shared/json-reply';
 import { checkSections } from '../content/content-rules';
 import type { LetterSectionInput } from '../content/content.schemas';
 import { besluitOf } from '../case-briefs/create-brief';
@@ -9,7 +10,7 @@ import type { BriefWriteQueue, QueuedWrite } from './brief-queue';
 import { evaluateBrief, NEXT_STATUS, type BriefOperation } from './brief-rules';
 import { callerOf, type Caller } from './brief-view';
 import type { BriefAddress, BriefState, StoredBrief } from './briefs.repository';
-import { keyOf, readBrief, requireBrief, viewJsonOf, writeBrief, type BriefDeps, type LoadedBrief } from './find-brief';
+import { keyOf, readBrief, requireBrief, viewBodyOf, writeBrief, type BriefDeps, type LoadedBrief } from './find-brief';
 
 export interface OperationDeps extends BriefDeps {
   clock: Clock;
@@ -85,9 +86,9 @@ async function applyBatch(deps: OperationDeps, address: BriefAddress, batch: Arr
  * One operation on one brief, queued with every other write to it in this process (see applyBatch); across
  * processes the compare-and-set on the revision lets one of two racing approvals through, and the other,
  * decided again on what is there now, finds `goedgekeurd`: 409. Enforcement consults only the state
- * machine's verdict. Returns the fresh view as JSON text.
+ * machine's verdict. Returns the fresh view as a body to send.
  */
-async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: Identity | null, op: BriefOperation, step: Step<P>): Promise<string> {
+async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: Identity | null, op: BriefOperation, step: Step<P>): Promise<JsonBody> {
   const caller = callerOf(identity);
   const decide = (brief: StoredBrief): Decided => {
     const verdict = evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts[op];
@@ -103,11 +104,11 @@ async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: 
   };
   const edit = op === 'edit';
   const written = await deps.briefWrites.submit(keyOf(address), { decide, optimistic: edit }, { batchable: edit, apply: (batch: Array<QueuedWrite<Write, LoadedBrief>>) => applyBatch(deps, address, batch) });
-  return viewJsonOf(deps, written, identity);
+  return viewBodyOf(deps, written, identity);
 }
 
 /** PUT: replaces the sections (locked ones stay as they are); 400 names each offending node. */
-export function saveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, sections: readonly LetterSectionInput[] | null | undefined): Promise<string> {
+export function saveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, sections: readonly LetterSectionInput[] | null | undefined): Promise<JsonBody> {
   return operate(deps, address, identity, 'edit', {
     prepare: (brief) => {
       const outcome = checkSections({ sections, stored: brief.sections, passageContent: (id, v) => deps.passages.content(id, v), newBlockId: deps.newId });
@@ -119,7 +120,7 @@ export function saveBrief(deps: OperationDeps, address: BriefAddress, identity: 
 }
 
 /** Submit: the caller becomes the drafter and the content is frozen as a value copy for review. */
-export function submitBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<string> {
+export function submitBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<JsonBody> {
   return operate(deps, address, identity, 'submit', {
     change: (brief, { caller, now }) => ({
       frozenSections: structuredClone(brief.sections),
@@ -135,7 +136,7 @@ export function submitBrief(deps: OperationDeps, address: BriefAddress, identity
   });
 }
 
-export function approveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<string> {
+export function approveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<JsonBody> {
   return operate(deps, address, identity, 'approve', { change: (_b, { caller, now }) => ({ approvedBy: caller.id, approvedAt: now }) });
 }
 
@@ -149,12 +150,12 @@ export async function requireReviewable(deps: OperationDeps, address: BriefAddre
   if (evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts.reject === 'forbidden') throw new DomainError('forbidden', REVIEW_REFUSED);
 }
 
-export function rejectBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, comments: string | null): Promise<string> {
+export function rejectBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, comments: string | null): Promise<JsonBody> {
   return operate(deps, address, identity, 'reject', { change: (_b, { caller, now }) => ({ rejectedBy: caller.id, rejectedAt: now, comments }) });
 }
 
 /** Send: the letter is pinned to the org-template version published at this moment. */
-export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<string> {
+export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<JsonBody> {
   return operate(deps, address, identity, 'send', {
     // The letterhead read with the brief: the version published at this moment.
     change: (brief, { now }) => ({ sentAt: now, templateVersion: brief.template.version }),
@@ -162,7 +163,7 @@ export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: 
 }
 
 /** Reset: a fresh concept from the default passages of the brief's beroep and besluit. */
-export function resetBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<string> {
+export function resetBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<JsonBody> {
   return operate(deps, address, identity, 'reset', {
     change: (brief) => ({
       sections: composeSections(deps.passages, brief.beroep, besluitOf(brief.besluit), deps.newId),

@@ -61,18 +61,32 @@ export function briefView(brief: StoredBrief, passages: LibraryPassage[], caller
 
 const PLACEHOLDERS_JSON = JSON.stringify(PLACEHOLDERS);
 
+/** The view's JSON text around its two large parts: `head` + sections + `middle` + passages + `tail`. */
+export interface ViewParts {
+  head: string;
+  sections: string;
+  middle: string;
+  tail: string;
+}
+
+/** The small parts of one caller's view (a few hundred bytes), with the content given as JSON text already. */
+export function briefViewParts(brief: StoredBrief, content: ContentJson, caller: Caller): ViewParts {
+  const view = briefView(brief, [], caller);
+  const b = view.brief;
+  const j = JSON.stringify;
+  return {
+    head: `{"brief":{"briefId":${j(b.briefId)},"beroep":${j(b.beroep)},"templateId":${j(b.templateId)},"placeholders":${PLACEHOLDERS_JSON},"sections":`,
+    sections: (showsFrozenCopy(brief.status) && brief.frozenSections ? content.frozenSections : content.sections)!,
+    middle: `,"status":${j(b.status)},"drafterId":${j(b.drafterId)}},"availablePassages":`,
+    tail: `,"decisions":${j(view.decisions)},"orgTemplate":${j(view.orgTemplate)},"caseContext":${j(view.caseContext)}}`,
+  };
+}
+
 /**
  * `JSON.stringify(briefView(…))` with the large parts given as JSON text already: the content (serialised once
  * per revision) and the passages (once per beroep). Same fields, same order.
  */
 export function briefViewJson(brief: StoredBrief, content: ContentJson, passagesJson: string, caller: Caller): string {
-  const view = briefView(brief, [], caller);
-  const b = view.brief;
-  const sections = showsFrozenCopy(brief.status) && brief.frozenSections ? content.frozenSections : content.sections;
-  const j = JSON.stringify;
-  return (
-    `{"brief":{"briefId":${j(b.briefId)},"beroep":${j(b.beroep)},"templateId":${j(b.templateId)},"placeholders":${PLACEHOLDERS_JSON},"sections":${sections},` +
-    `"status":${j(b.status)},"drafterId":${j(b.drafterId)}},"availablePassages":${passagesJson},"decisions":${j(view.decisions)},` +
-    `"orgTemplate":${j(view.orgTemplate)},"caseContext":${j(view.caseContext)}}`
-  );
+  const p = briefViewParts(brief, content, caller);
+  return p.head + p.sections + p.middle + passagesJson + p.tail;
 }

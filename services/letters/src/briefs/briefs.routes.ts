@@ -2,11 +2,11 @@ import type { Identity } from '@register/authz';
 import { letters } from '@register/contracts';
 import { defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
-import { sendJsonText } from '../shared/json-reply';
+import { sendJsonBody } from '../shared/json-reply';
 import { approveBrief, rejectBrief, requireReviewable, resetBrief, saveBrief, sendBrief, submitBrief } from './brief-operations';
 import { exampleSections } from './brief-example';
 import { BriefQuery, BriefView, RejectBriefRequest, SaveBriefRequest } from './briefs.schemas';
-import { requireBrief, requireBriefExists, viewJsonOf } from './find-brief';
+import { requireBrief, requireBriefExists, viewBodyOf } from './find-brief';
 
 const address = (query: { referentie?: string | undefined }) => ({ referentie: query.referentie ?? null });
 type Addressed = { query: { referentie?: string | undefined } };
@@ -23,7 +23,7 @@ const getBrief = defineOperation({
   query: BriefQuery,
   load: loadBrief,
   responses: { 200: BriefView },
-  handle: (ctx: Context, { loaded, identity, res }) => sendJsonText(res, viewJsonOf(ctx, loaded, identity)),
+  handle: (ctx: Context, { loaded, identity, res }) => sendJsonBody(res, viewBodyOf(ctx, loaded, identity)),
 });
 
 const putBrief = defineOperation({
@@ -37,7 +37,7 @@ const putBrief = defineOperation({
   example: { sections: exampleSections() },
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, body, res }) => sendJsonText(res, await saveBrief(ctx, address(query), identity, body.sections)),
+  handle: async (ctx: Context, { query, identity, body, res }) => sendJsonBody(res, await saveBrief(ctx, address(query), identity, body.sections)),
 });
 
 const submit = defineOperation({
@@ -49,7 +49,7 @@ const submit = defineOperation({
   load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, res }) => sendJsonText(res, await submitBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, res }) => sendJsonBody(res, await submitBrief(ctx, address(query), identity)),
 });
 
 const approve = defineOperation({
@@ -61,7 +61,7 @@ const approve = defineOperation({
   load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, res }) => sendJsonText(res, await approveBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, res }) => sendJsonBody(res, await approveBrief(ctx, address(query), identity)),
 });
 
 const reject = defineOperation({
@@ -76,7 +76,7 @@ const reject = defineOperation({
   example: { comments: 'Graag de reden van afwijzing concreter maken.' },
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, body, res }) => sendJsonText(res, await rejectBrief(ctx, address(query), identity, body.comments ?? null)),
+  handle: async (ctx: Context, { query, identity, body, res }) => sendJsonBody(res, await rejectBrief(ctx, address(query), identity, body.comments ?? null)),
 });
 
 const send = defineOperation({
@@ -88,7 +88,7 @@ const send = defineOperation({
   load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, res }) => sendJsonText(res, await sendBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, res }) => sendJsonBody(res, await sendBrief(ctx, address(query), identity)),
 });
 
 const reset = defineOperation({
@@ -99,7 +99,7 @@ const reset = defineOperation({
   query: BriefQuery,
   load: briefExists,
   responses: { 200: BriefView },
-  handle: async (ctx: Context, { query, identity, res }) => sendJsonText(res, await resetBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, res }) => sendJsonBody(res, await resetBrief(ctx, address(query), identity)),
 });
 
 export const briefsRoutes = [getBrief, putBrief, submit, approve, reject, send, reset];

@@ -3,8 +3,10 @@ import { NotFoundError } from '@register/problem';
 import { createSharedBrief, type CreateBriefDeps } from '../case-briefs/create-brief';
 import { findVersion } from '../templates/templates.repository';
 import type { BriefCache, LoadedBrief } from './brief-cache';
-import { briefViewJson, callerOf } from './brief-view';
-import { findBriefId, findBriefRow, updateBriefState, type BriefAddress, type StoredBrief } from './briefs.repository';
+import type { JsonBody } from '../shared/json-reply';
+import { briefViewParts, callerOf } from './brief-view';
+import { findBriefId, findBriefRevision, findBriefRow, updateBriefState, type BriefAddress, type StoredBrief } from './briefs.repository';
+import type { ViewBodies } from './view-bodies';
 
 export type { LoadedBrief } from './brief-cache';
 
@@ -14,15 +16,26 @@ export interface BriefDeps extends CreateBriefDeps {
   /** Briefs found once (by referentie, '' for the shared one): a brief is never deleted, so a write need not ask again. */
   knownBriefs: Set<string>;
   briefCache: BriefCache;
+  viewBodies: ViewBodies;
 }
 
 export const keyOf = (address: BriefAddress) => address.referentie ?? '';
 
-/** The addressed brief as it is in PostgreSQL now; its content from the cache when the revision is the cached one. */
+/**
+ * The addressed brief as it is in PostgreSQL now. With a kept copy, first only its revision and letterhead
+ * version are asked (two small columns): a brief changes only with its revision, its context never, and a
+ * letterhead version never once published, so equal ones mean the kept copy is the brief. Otherwise one read,
+ * whose content comes from the cache when only the letterhead moved.
+ */
 export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise<LoadedBrief | undefined> {
   const key = keyOf(address);
   // Taken before the read: a write finishing meanwhile may replace the entry, not this revision's content.
   const known = deps.briefCache.get(key);
+  if (known) {
+    const current = await findBriefRevision(deps.db, address);
+    if (!current) return undefined;
+    if (current.revision === known.revision && current.letterheadVersion === known.template.version) return known;
+  }
   const row = await findBriefRow(deps.db, address, known?.revision ?? null);
   if (!row) return undefined;
   const { content, ...rest } = row;
@@ -77,7 +90,7 @@ export async function requireBriefExists(deps: BriefDeps, address: BriefAddress)
   deps.knownBriefs.add(key);
 }
 
-/** The caller's BriefView as JSON text (the large parts serialised once, not per request). */
-export function viewJsonOf(deps: BriefDeps, brief: LoadedBrief, identity: Identity | null): string {
-  return briefViewJson(brief, brief.json, deps.passages.availableJsonFor(brief.beroep), callerOf(identity));
+/** The caller's BriefView as a body to send (the large parts serialised once, the body reused while unchanged). */
+export function viewBodyOf(deps: BriefDeps, brief: LoadedBrief, identity: Identity | null): JsonBody {
+  return deps.viewBodies.bodyOf(briefViewParts(brief, brief.json, callerOf(identity)), deps.passages.availableJsonFor(brief.beroep));
 }

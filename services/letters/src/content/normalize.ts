@@ -43,20 +43,35 @@ export function sameJson(a: unknown, b: unknown): boolean {
 
 /** The path (below `path`) of the first place where two JSON values differ, or null when they are equal. */
 export function firstDifference(a: unknown, b: unknown, path: string): string | null {
+  const at = differenceAt(a, b);
+  return at === null ? null : path + at;
+}
+
+/** Where below them two JSON values first differ (`''`: right here), or null; the path is built only for a difference. */
+function differenceAt(a: unknown, b: unknown): string | null {
+  if (a === b) return null;
   if (Array.isArray(a) && Array.isArray(b)) {
-    for (let i = 0; i < Math.max(a.length, b.length); i++) {
-      const diff = firstDifference(a[i], b[i], `${path}[${i}]`);
-      if (diff !== null) return diff;
+    const n = Math.max(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+      const diff = differenceAt(a[i], b[i]);
+      if (diff !== null) return `[${i}]${diff}`;
     }
     return null;
   }
   if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    for (const key of keys) {
-      const diff = firstDifference((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key], `${path}.${key}`);
-      if (diff !== null) return diff;
+    const x = a as Record<string, unknown>;
+    const y = b as Record<string, unknown>;
+    // a's keys, then those only b has: the order the first difference is looked for in.
+    for (const key of Object.keys(x)) {
+      const diff = differenceAt(x[key], y[key]);
+      if (diff !== null) return `.${key}${diff}`;
+    }
+    for (const key of Object.keys(y)) {
+      if (Object.hasOwn(x, key)) continue;
+      const diff = differenceAt(undefined, y[key]);
+      if (diff !== null) return `.${key}${diff}`;
     }
     return null;
   }
-  return a === b ? null : path;
+  return '';
 }
