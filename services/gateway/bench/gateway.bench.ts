@@ -15,6 +15,12 @@ import { SERVICES, System, resolveInfrastructure, type Service } from '@register
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const DURATION = Number(process.env['BENCH_SECONDS'] ?? 10);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+/**
+ * Load before measuring, per contender and comparison. V8 keeps optimising the request path for 15–20 s of load:
+ * after 3 s a gateway's next run still saw 300 functions optimised and cost 695 µs of CPU per request against 505
+ * once warm (--trace-opt, CPU time from /proc), which made every contender's first round its slowest.
+ */
+const WARM_SECONDS = Number(process.env['BENCH_WARM_SECONDS'] ?? 15);
 const PATH = '/api/v1/stamdata/opleidingen?peildatum=2025-01-01';
 
 interface Figures {
@@ -119,13 +125,7 @@ async function main(): Promise<void> {
     const identity = { practitioner: { subject: '900000003', role: 'admin' as const }, caseHandler: null, adminSeam: false };
     const signed = signInternalIdentity(system.secret, { identity, service: null, correlationId: null }, Date.now(), 3600);
     const user = { 'X-Subject': '900000003', 'X-Role': 'admin' };
-    // Warm-up, not measured: connections, JIT and the gateways' first requests (the first run was ~15 % slower).
-    const bearerWarm = { Authorization: `Bearer ${await issuer.token({ bsn: '900000003', role: 'admin' })}` };
-    for (const [url, headers] of [[system.url('gateway'), user], [oidc.url('gateway'), bearerWarm], [traced.url('gateway'), user], [system.url('reference'), { [INTERNAL_IDENTITY_HEADER]: signed }]] as const) {
-      await autocannon({ url: url + PATH, connections: CONNECTIONS, duration: 3, headers, pipelining: 1 });
-    }
     const bare = await bareProxy(system.url('reference'), signed);
-    await autocannon({ url: bare.url + PATH, connections: CONNECTIONS, duration: 3, pipelining: 1 });
     const mean = (runs: Figures[]) => runs.reduce((sum, f) => sum + f.rps, 0) / runs.length;
     const results: Figures[] = [];
     results.push(await load('node:http GET /health (ceiling)', `http://127.0.0.1:${(ceiling.address() as { port: number }).port}/health`, {}));
@@ -136,6 +136,10 @@ async function main(): Promise<void> {
      */
     const alternated = async (contenders: { name: string; url: string; headers: Record<string, string> }[], during?: () => () => void): Promise<Figures[][]> => {
       const runs = contenders.map((): Figures[] => []);
+      // Each contender warmed right before its comparison: one left idle for minutes (the traced pair, while the
+      // other comparisons ran) ran its first round 25–40 % slower than the header gateway every comparison kept busy,
+      // also after a 15 s warm-up at the start.
+      for (const c of contenders) await autocannon({ url: c.url + PATH, connections: CONNECTIONS, duration: WARM_SECONDS, headers: c.headers, pipelining: 1 });
       for (let round = 0; round < ROUNDS; round++) {
         for (const [i, c] of contenders.entries()) {
           const stop = during?.();
