@@ -28,7 +28,7 @@ const w3c = new W3CTraceContextPropagator();
 /** Random bytes drawn a page at a time: a trace or span id on every request without a call into OpenSSL each. */
 const pool = Buffer.alloc(4096);
 let poolAt = pool.length;
-function newId(bytes: number): string {
+export function newId(bytes: number): string {
   if (poolAt + bytes > pool.length) {
     randomFillSync(pool);
     poolAt = 0;
@@ -36,6 +36,9 @@ function newId(bytes: number): string {
   poolAt += bytes;
   return pool.toString('hex', poolAt - bytes, poolAt);
 }
+
+/** The SDK's ids from the same pool (its own generator writes each id into a buffer of its own). */
+export const pooledIds = { generateTraceId: (): string => newId(16), generateSpanId: (): string => newId(8) };
 
 /**
  * A span of our own under `parent`: the SDK's when it records, otherwise a non-recording one with a fresh

@@ -3,6 +3,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { pooledIds } from './trace-context';
 
 let sdk: NodeSDK | null = null;
 
@@ -29,6 +30,7 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): boolean {
   sdk = new NodeSDK({
     serviceName: serviceName(env),
     traceExporter: new OTLPTraceExporter(),
+    idGenerator: pooledIds,
     // Metrics are prom-client's (metrics.ts), logs are pino's: the SDK exports traces only.
     metricReaders: [],
     logRecordProcessors: [],
