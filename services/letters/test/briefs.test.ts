@@ -51,7 +51,7 @@ describe('GET /api/v1/brief', () => {
     expect(await decisions(beoordelaar)).toEqual({ canEdit: false, canApprove: false, canReject: false, canSend: false, canRevealRegisterNummer: false });
   });
 
-  it('when a letter is read again and saved unchanged, then each answer is the view it was, with the ETag Express makes of those bytes; a matching If-None-Match is 304', async () => {
+  it('when a letter is read again and saved unchanged, then each answer is the view it was (the save raises the revision), with the ETag Express makes of those bytes; a matching If-None-Match is 304', async () => {
     const { referentie } = await decideCase(world, 'toekennen');
     await caseBrief(world, referentie);
     const at = `/api/v1/brief?referentie=${referentie}`;
@@ -60,9 +60,15 @@ describe('GET /api/v1/brief', () => {
       const bytes = Buffer.from(text);
       return `W/"${bytes.length.toString(16)}-${createHash('sha1').update(bytes).digest('base64').slice(0, 27)}"`;
     };
+    const stored = () => world.letters.db.selectFrom('brief').select(['revision', 'sections']).where('referentie', '=', referentie).executeTakeFirstOrThrow();
     const first = await portal(world, drafter()).get(at);
     const again = await portal(world, drafter()).get(at);
+    const before = await stored();
     const saved = await portal(world, drafter()).put(at, { sections: first.body.brief.sections });
+    // Saved unchanged: the content stays as stored (not written again), the revision still rises.
+    const after = await stored();
+    expect(BigInt(after.revision)).toBe(BigInt(before.revision) + 1n);
+    expect(after.sections).toEqual(before.sections);
     const edited = structuredClone(first.body.brief.sections);
     edited[2].blocks[0].content.paragraphs[0].nodes[0].text = 'Anders verwoord.';
     const changed = await portal(world, drafter()).put(at, { sections: edited });

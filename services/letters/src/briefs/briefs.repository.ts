@@ -196,15 +196,24 @@ export interface ContentJson {
 
 /**
  * Writes a brief's state if it is still at `revision` (a compare-and-set: of two writes from the same
- * revision, one wins). Returns the new revision and the letterhead version the brief now uses (its pinned
+ * revision, one wins); the content only where `changed` says so. Returns the new revision and the letterhead version the brief now uses (its pinned
  * one, else the one published now), or undefined when another write came first.
  */
-export async function updateBriefState(db: Db, briefId: string, revision: string, state: BriefState, json: ContentJson, now: Date): Promise<{ revision: string; letterheadVersion: number } | undefined> {
+export async function updateBriefState(
+  db: Db,
+  briefId: string,
+  revision: string,
+  state: BriefState,
+  json: ContentJson,
+  now: Date,
+  changed: { sections: boolean; frozenSections: boolean } = { sections: true, frozenSections: true },
+): Promise<{ revision: string; letterheadVersion: number } | undefined> {
   const row = await db
     .updateTable('brief')
     .set({
-      sections: json.sections,
-      frozen_sections: json.frozenSections,
+      // Content left out stays as stored (the caller knows it is that text already).
+      ...(changed.sections ? { sections: json.sections } : {}),
+      ...(changed.frozenSections ? { frozen_sections: json.frozenSections } : {}),
       status_tag: state.status,
       submitted_by: state.submittedBy,
       submitted_at: state.submittedAt,

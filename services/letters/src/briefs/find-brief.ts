@@ -53,7 +53,10 @@ export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise
 export async function writeBrief(deps: BriefDeps, address: BriefAddress, brief: LoadedBrief, next: StoredBrief, now: Date): Promise<LoadedBrief | undefined> {
   const jsonOf = (value: StoredBrief['sections'] | null, was: StoredBrief['sections'] | null, wasJson: string | null) => (value === null ? null : value === was ? wasJson : JSON.stringify(value));
   const json = { sections: jsonOf(next.sections, brief.sections, brief.json.sections)!, frozenSections: jsonOf(next.frozenSections, brief.frozenSections, brief.json.frozenSections) };
-  const written = await updateBriefState(deps.db, brief.briefId, brief.revision, next, json, now);
+  // The row holds `brief`'s content while its revision is `brief.revision` (the compare-and-set checks that), so
+  // content that is the same text is left as stored: not sent, parsed or written again.
+  const changed = { sections: json.sections !== brief.json.sections, frozenSections: json.frozenSections !== brief.json.frozenSections };
+  const written = await updateBriefState(deps.db, brief.briefId, brief.revision, next, json, now, changed);
   if (!written) return undefined;
   let template = next.template;
   if (written.letterheadVersion !== template.version) {
