@@ -17,29 +17,59 @@ function problem(field: string, code: string, detail: string): FieldError {
   return { field, code, detail };
 }
 
+/** An object or array still to be looked into, with how it was reached (its path is built only for a finding). */
+interface Frame {
+  value: object;
+  parent: Frame | null;
+  key: string | number | null;
+  depth: number;
+}
+
+/** `a.b[2].c`: the path of `key` under `frame` (or of the frame itself), as the validation errors name fields. */
+function pathOf(frame: Frame | null, key: string | number | null = null): string {
+  const keys: Array<string | number> = key === null ? [] : [key];
+  for (let f = frame; f && f.key !== null; f = f.parent) keys.push(f.key);
+  let path = '';
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const k = keys[i]!;
+    path = typeof k === 'number' ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+  }
+  return path;
+}
+
 /**
  * The first hostile thing in a parsed JSON value: a string or key with NUL or an unpaired surrogate, or
- * nesting deeper than `maxDepth`. Iterative, so a value nested thousands deep cannot overflow the stack.
+ * nesting deeper than `maxDepth`. Iterative, so a value nested thousands deep cannot overflow the stack. Only
+ * objects and arrays are stacked, and a path is built only for what is refused: a 25 KB letter is looked
+ * through on every save, and per-node paths, pairs and stack entries were most of what that walk allocated.
  */
 export function findHostileJson(value: unknown, maxDepth = MAX_JSON_DEPTH): FieldError | null {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
+  if (typeof value === 'string') return hasBadCharacter(value) ? problem('', 'invalid_characters', 'Strings must not contain NUL or unpaired surrogates.') : null;
+  if (value === null || typeof value !== 'object') return null;
+  const stack: Frame[] = [{ value, parent: null, key: null, depth: 0 }];
+  const visit = (child: unknown, frame: Frame, key: string | number): FieldError | null => {
+    if (typeof child === 'string') {
+      return hasBadCharacter(child) ? problem(pathOf(frame, key), 'invalid_characters', 'Strings must not contain NUL or unpaired surrogates.') : null;
+    }
+    if (child !== null && typeof child === 'object') stack.push({ value: child, parent: frame, key, depth: frame.depth + 1 });
+    return null;
+  };
   while (stack.length > 0) {
-    const item = stack.pop()!;
-    const v = item.value;
-    if (typeof v === 'string') {
-      if (hasBadCharacter(v)) return problem(item.path, 'invalid_characters', 'Strings must not contain NUL or unpaired surrogates.');
-      continue;
-    }
-    if (v === null || typeof v !== 'object') continue;
-    if (item.depth >= maxDepth) return problem(item.path, 'too_deep', `JSON may be nested at most ${maxDepth} levels deep.`);
+    const frame = stack.pop()!;
+    if (frame.depth >= maxDepth) return problem(pathOf(frame), 'too_deep', `JSON may be nested at most ${maxDepth} levels deep.`);
+    const v = frame.value;
     if (Array.isArray(v)) {
-      v.forEach((child, i) => stack.push({ value: child, path: `${item.path}[${i}]`, depth: item.depth + 1 }));
+      for (let i = 0; i < v.length; i++) {
+        const found = visit(v[i], frame, i);
+        if (found) return found;
+      }
       continue;
     }
-    for (const [key, child] of Object.entries(v as Record<string, unknown>)) {
-      const path = item.path ? `${item.path}.${key}` : key;
-      if (hasBadCharacter(key)) return problem(path, 'invalid_characters', 'Keys must not contain NUL or unpaired surrogates.');
-      stack.push({ value: child, path, depth: item.depth + 1 });
+    const record = v as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      if (hasBadCharacter(key)) return problem(pathOf(frame, key), 'invalid_characters', 'Keys must not contain NUL or unpaired surrogates.');
+      const found = visit(record[key], frame, key);
+      if (found) return found;
     }
   }
   return null;
