@@ -1,4 +1,5 @@
 import { execFileSync, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -26,15 +27,30 @@ const PATH = '/api/v1/stamdata/opleidingen?peildatum=2025-01-01';
 interface Figures {
   name: string;
   rps: number;
+  /** CPU time (user + system, from /proc) of the contender's processes per request, µs; null when not known. */
+  cpuUs: number | null;
   p50: number;
   p99: number;
   errors: number;
   non2xx: number;
 }
 
-async function load(name: string, url: string, headers: Record<string, string>): Promise<Figures> {
+/** Microseconds of CPU a process has used (Linux /proc; clock ticks of 10 ms). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * One run; with `pids`, also the CPU its processes used per request. Throughput on this shared 2-core machine
+ * swings with whatever else runs; the CPU a request costs the gateway and the service moves much less.
+ */
+async function load(name: string, url: string, headers: Record<string, string>, pids: number[] = []): Promise<Figures> {
+  const before = pids.map(cpuMicros);
   const r = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers, pipelining: 1 });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  const used = pids.reduce((sum, pid, i) => sum + cpuMicros(pid) - before[i]!, 0);
+  const cpuUs = pids.length > 0 && r.requests.total > 0 ? used / r.requests.total : null;
+  return { name, rps: r.requests.average, cpuUs, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
 }
 
 function establishedTo(port: number): number {
@@ -60,13 +76,13 @@ async function benchIssuer(): Promise<{ url: string; token: (claims: Record<stri
 }
 
 /** The yardstick (bare-proxy.ts) in a process of its own. */
-async function bareProxy(target: string, signed: string): Promise<{ url: string; close(): void }> {
+async function bareProxy(target: string, signed: string): Promise<{ url: string; pid: number | undefined; close(): void }> {
   const child = fork(path.join(__dirname, 'bare-proxy.js'), [target, signed], { stdio: 'inherit' });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve(Number(m)));
     child.once('exit', (code) => reject(new Error(`the bare proxy exited with ${code}`)));
   });
-  return { url: `http://127.0.0.1:${port}`, close: () => child.kill() };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, close: () => child.kill() };
 }
 
 /** A collector stand-in: accepts OTLP/HTTP trace posts (counted), as a real collector would answer. */
@@ -134,7 +150,7 @@ async function main(): Promise<void> {
      * machine drifts (seen here: 2× between runs a minute apart, and one slow run in three), so a drift hits
      * every contender alike and no ratio rests on one run.
      */
-    const alternated = async (contenders: { name: string; url: string; headers: Record<string, string> }[], during?: () => () => void): Promise<Figures[][]> => {
+    const alternated = async (contenders: { name: string; url: string; headers: Record<string, string>; pids?: number[] }[], during?: () => () => void): Promise<Figures[][]> => {
       const runs = contenders.map((): Figures[] => []);
       // Each contender warmed right before its comparison: one left idle for minutes (the traced pair, while the
       // other comparisons ran) ran its first round 25–40 % slower than the header gateway every comparison kept busy,
@@ -143,7 +159,7 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round++) {
         for (const [i, c] of contenders.entries()) {
           const stop = during?.();
-          const f = await load(`${c.name}${round > 0 ? ` (round ${round + 1})` : ''}`, c.url + PATH, c.headers);
+          const f = await load(`${c.name}${round > 0 ? ` (round ${round + 1})` : ''}`, c.url + PATH, c.headers, c.pids);
           stop?.();
           runs[i]!.push(f);
           results.push(f);
@@ -158,9 +174,12 @@ async function main(): Promise<void> {
       }, 250);
       return () => clearInterval(sampler);
     };
-    const direct = { name: 'reference direct', url: system.url('reference'), headers: { [INTERNAL_IDENTITY_HEADER]: signed } };
-    const viaGateway = { name: 'through gateway', url: system.url('gateway'), headers: user };
-    const [directRuns, gatewayRuns, bareRuns] = (await alternated([direct, viaGateway, { name: 'through a bare proxy (yardstick)', url: bare.url, headers: {} }], sampleConnections)) as [Figures[], Figures[], Figures[]];
+    const pids = (...candidates: Array<number | undefined>) => candidates.filter((pid): pid is number => pid !== undefined);
+    const reference = system.pid('reference');
+    const direct = { name: 'reference direct', url: system.url('reference'), headers: { [INTERNAL_IDENTITY_HEADER]: signed }, pids: pids(reference) };
+    const viaGateway = { name: 'through gateway', url: system.url('gateway'), headers: user, pids: pids(system.pid('gateway'), reference) };
+    const viaBare = { name: 'through a bare proxy (yardstick)', url: bare.url, headers: {}, pids: pids(bare.pid, reference) };
+    const [directRuns, gatewayRuns, bareRuns] = (await alternated([direct, viaGateway, viaBare], sampleConnections)) as [Figures[], Figures[], Figures[]];
     bare.close();
     const gatewayRatio = mean(gatewayRuns) / mean(directRuns);
 
@@ -169,28 +188,32 @@ async function main(): Promise<void> {
     const warm = await fetch(oidc.url('gateway') + PATH, { headers: bearer });
     if (warm.status !== 200) throw new Error(`the oidc gateway answered ${warm.status} to a valid token`);
     const [headerRuns, oidcRuns] = (await alternated([
-      { name: 'through gateway, headers', url: system.url('gateway'), headers: user },
-      { name: 'through gateway, oidc (keys cached)', url: oidc.url('gateway'), headers: bearer },
+      { name: 'through gateway, headers', url: system.url('gateway'), headers: user, pids: pids(system.pid('gateway'), reference) },
+      { name: 'through gateway, oidc (keys cached)', url: oidc.url('gateway'), headers: bearer, pids: pids(oidc.pid('gateway'), reference) },
     ])) as [Figures[], Figures[]];
     const oidcRatio = mean(oidcRuns) / mean(headerRuns);
 
     // Tracing off against on (gateway and reference both traced, exporting to the collector stand-in).
     const [untracedRuns, tracedRuns] = (await alternated([
-      { name: 'through gateway, tracing off', url: system.url('gateway'), headers: user },
-      { name: 'through gateway, tracing on', url: traced.url('gateway'), headers: user },
+      { name: 'through gateway, tracing off', url: system.url('gateway'), headers: user, pids: pids(system.pid('gateway'), reference) },
+      { name: 'through gateway, tracing on', url: traced.url('gateway'), headers: user, pids: pids(traced.pid('gateway'), traced.pid('reference')) },
     ])) as [Figures[], Figures[]];
     const tracingRatio = mean(tracedRuns) / mean(untracedRuns);
 
     const cap = results[0] as Figures;
     console.log(`\nGET ${PATH}, ${CONNECTIONS} connections, ${DURATION} s each, same identity\n`);
-    console.log('| run | req/s | p50 ms | p99 ms | errors | non-2xx |\n|---|---|---|---|---|---|');
-    for (const f of results) console.log(`| ${f.name} | ${f.rps.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} |`);
+    console.log('| run | req/s | CPU µs per request (proxy + service) | p50 ms | p99 ms | errors | non-2xx |\n|---|---|---|---|---|---|---|');
+    for (const f of results) console.log(`| ${f.name} | ${f.rps.toFixed(0)} | ${f.cpuUs === null ? '' : f.cpuUs.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} |`);
+    const cpu = (runs: Figures[]) => runs.reduce((sum, f) => sum + (f.cpuUs ?? 0), 0) / runs.length;
+    /** What the CPU per request says the throughput ratio is where CPU is what limits it (the other contender's CPU / this one's). */
+    const byCpu = (runs: Figures[], against: Figures[]) => `CPU per request ${cpu(runs).toFixed(0)} against ${cpu(against).toFixed(0)} µs: ${(cpu(against) / cpu(runs)).toFixed(2)}`;
     console.log(`\ngateway / direct throughput (means of ${ROUNDS} alternated runs each): ${gatewayRatio.toFixed(2)} (target >= 0.80)`);
     console.log(`bare proxy / direct throughput, the yardstick: ${(mean(bareRuns) / mean(directRuns)).toFixed(2)}; gateway / bare proxy: ${(mean(gatewayRuns) / mean(bareRuns)).toFixed(2)}`);
     console.log(`direct / ceiling throughput: ${(mean(directRuns) / cap.rps).toFixed(2)}`);
     console.log(`peak connections gateway -> reference: ${peakConnections} (bounded by UPSTREAM_MAX_SOCKETS=64; ${CONNECTIONS} client connections)`);
-    console.log(`gateway oidc / headers throughput (means of ${ROUNDS} alternated runs each): ${oidcRatio.toFixed(2)} (target >= 0.90)`);
-    console.log(`gateway tracing on / off throughput (means of ${ROUNDS} alternated runs each): ${tracingRatio.toFixed(2)} (target >= 0.90); the collector took ${collector.posts()} OTLP posts`);
+    console.log(`gateway oidc / headers throughput (means of ${ROUNDS} alternated runs each): ${oidcRatio.toFixed(2)} (target >= 0.90); ${byCpu(oidcRuns, headerRuns)}`);
+    console.log(`gateway tracing on / off throughput (means of ${ROUNDS} alternated runs each): ${tracingRatio.toFixed(2)} (target >= 0.90); ${byCpu(tracedRuns, untracedRuns)}; the collector took ${collector.posts()} OTLP posts`);
+    console.log(`gateway / bare proxy by CPU (proxy + service): ${byCpu(gatewayRuns, bareRuns)}`);
     if (gatewayRatio < 0.8 || gatewayRuns.some((f) => f.errors + f.non2xx > 0)) process.exitCode = 1;
     if (tracingRatio < 0.9 || collector.posts() === 0 || tracedRuns.some((f) => f.errors + f.non2xx > 0)) process.exitCode = 1;
     if (oidcRatio < 0.9 || oidcRuns.some((f) => f.errors + f.non2xx > 0)) process.exitCode = 1;
