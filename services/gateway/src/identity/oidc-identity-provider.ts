@@ -44,13 +44,16 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
   }
 
   async authenticate(headers: HeaderBag): Promise<Authentication | null> {
-    const token = bearerToken(headers['authorization']);
-    if (!token) return null;
+    const authorization = headers['authorization'];
+    if (typeof authorization !== 'string' || authorization.length > MAX_TOKEN_LENGTH) return null;
     const now = Date.now();
-    // Frozen (deeply) when stored: what one request could do to its identity never reaches another's, and a
-    // copy per request (structuredClone) cost the cached path more than the cache saved.
-    const known = this.verified.get(token, now);
+    // Keyed by the whole Authorization value, so a portal's next request is one lookup (no pattern run over
+    // the token). Frozen (deeply) when stored: what one request could do to its identity never reaches
+    // another's, and a copy per request (structuredClone) cost the cached path more than the cache saved.
+    const known = this.verified.get(authorization, now);
     if (known) return known;
+    const token = BEARER.exec(authorization)?.[1];
+    if (!token) return null;
     const payload = await this.verify(token);
     if (!payload) return null;
     const identity = identityFromClaims(payload, this.settings.claims);
@@ -63,7 +66,7 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
       assurance: { acr: typeof payload.acr === 'string' ? payload.acr : null, authTime: typeof payload['auth_time'] === 'number' ? payload['auth_time'] : null },
     };
     const frozen = deepFreeze(authentication);
-    this.verified.set(token, frozen, ((payload.exp as number) + this.settings.clockToleranceSeconds) * 1000, now);
+    this.verified.set(authorization, frozen, ((payload.exp as number) + this.settings.clockToleranceSeconds) * 1000, now);
     return frozen;
   }
 
@@ -93,9 +96,4 @@ function deepFreeze<T>(value: T): T {
     Object.freeze(value);
   }
   return value;
-}
-
-function bearerToken(value: string | string[] | undefined): string | null {
-  if (typeof value !== 'string' || value.length > MAX_TOKEN_LENGTH) return null;
-  return BEARER.exec(value)?.[1] ?? null;
 }

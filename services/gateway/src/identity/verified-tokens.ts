@@ -1,8 +1,8 @@
 /**
  * Tokens that passed verification, so a portal's next request with the same token skips the signature check
- * (the gateway's hot path). Keyed by the whole token: only the exact bytes that were verified hit. An entry
- * lives until the token expires (with the leeway), at most `maxAgeMs`: a key the issuer withdraws stops
- * counting within that time. Bounded; the oldest entry goes first.
+ * (the gateway's hot path). Keyed by the whole Authorization value: only the exact bytes that were verified
+ * hit. An entry lives until the token expires (with the leeway), at most `maxAgeMs`: a key the issuer
+ * withdraws stops counting within that time. Bounded; the oldest entry goes first.
  */
 export class VerifiedTokens<T> {
   private readonly entries = new Map<string, { value: T; validUntilMs: number }>();
