@@ -1,5 +1,5 @@
 import { practitioner } from '@register/testkit';
-import { briefView, briefViewJson, callerOf } from '../src/briefs/brief-view';
+import { briefView, briefViewParts, callerOf, viewText } from '../src/briefs/brief-view';
 import type { StoredBrief } from '../src/briefs/briefs.repository';
 import { composeSections } from '../src/passages/compose';
 import { PassageLibrary } from '../src/passages/passage-library';
@@ -44,13 +44,13 @@ function brief(overrides: Partial<StoredBrief>): StoredBrief {
 
 const json = (b: StoredBrief) => ({ sections: JSON.stringify(b.sections), frozenSections: b.frozenSections && JSON.stringify(b.frozenSections) });
 
-describe('briefViewJson', () => {
+describe('viewText of briefViewParts', () => {
   it.each([
     ['a concept read by its drafter', brief({}), practitioner('900000001', 'drafter')],
     ['a letter under review (the frozen copy shows) read by an approver', brief({ status: 'ter-goedkeuring', frozenSections: frozen, drafterId: '900000001', submittedBy: '900000001', submittedAt: new Date('2026-11-20T10:00:00Z') }), practitioner('900000002', 'approver')],
     ['a sent letter without a case context, read by no one in particular', brief({ status: 'verzonden', frozenSections: frozen, context: null, beroep: null, sentAt: new Date('2026-11-21T10:00:00Z') }), null],
   ])('when it is %s, then the text is JSON.stringify of the view object', (_title, stored, identity) => {
     const caller = callerOf(identity);
-    expect(briefViewJson(stored, json(stored), library.availableJsonFor(stored.beroep), caller)).toBe(JSON.stringify(briefView(stored, library.availableFor(stored.beroep), caller)));
+    expect(viewText(briefViewParts(stored, json(stored), caller), library.availableJsonFor(stored.beroep))).toBe(JSON.stringify(briefView(stored, library.availableFor(stored.beroep), caller)));
   });
 });

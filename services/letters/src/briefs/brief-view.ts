@@ -83,10 +83,9 @@ export function briefViewParts(brief: StoredBrief, content: ContentJson, caller:
 }
 
 /**
- * `JSON.stringify(briefView(…))` with the large parts given as JSON text already: the content (serialised once
- * per revision) and the passages (once per beroep). Same fields, same order.
+ * `JSON.stringify(briefView(…))` from its parts, with the large ones given as JSON text already: the content
+ * (serialised once per revision) and the passages (once per beroep). Same fields, same order.
  */
-export function briefViewJson(brief: StoredBrief, content: ContentJson, passagesJson: string, caller: Caller): string {
-  const p = briefViewParts(brief, content, caller);
-  return p.head + p.sections + p.middle + passagesJson + p.tail;
+export function viewText(parts: ViewParts, passagesJson: string): string {
+  return parts.head + parts.sections + parts.middle + passagesJson + parts.tail;
 }

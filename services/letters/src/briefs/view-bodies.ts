@@ -1,5 +1,5 @@
 import { JsonBody } from '../shared/json-reply';
-import type { ViewParts } from './brief-view';
+import { viewText, type ViewParts } from './brief-view';
 
 interface Entry {
   sections: string;
@@ -23,7 +23,7 @@ export class ViewBodies {
     const hit = this.entries.get(key);
     // Equal strings: the same object when the content came from the kept brief, else one comparison of bytes.
     if (hit && hit.sections === parts.sections && hit.passages === passages) return hit.body;
-    const body = new JsonBody(parts.head + parts.sections + parts.middle + passages + parts.tail);
+    const body = new JsonBody(viewText(parts, passages));
     this.entries.delete(key);
     this.entries.set(key, { sections: parts.sections, passages, body });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
