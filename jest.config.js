@@ -14,11 +14,12 @@ const shared = {
     '^@register/launcher$': path.join(__dirname, 'tools/launcher/src'),
     '^@register/zgw-sim$': path.join(__dirname, 'tools/zgw-sim/src'),
     '^@register/dead-letters$': path.join(__dirname, 'tools/dead-letters/src'),
+    '^@register/steady-load$': path.join(__dirname, 'tools/steady-load/src'),
     '^@register/([a-z-]+)$': path.join(__dirname, 'libs/$1/src'),
   },
 };
 
-const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters', 'tools/launcher', 'tools/zgw-sim', 'tools/deploy-check', 'tools/dead-letters', 'tools/api-description']
+const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters', 'tools/launcher', 'tools/zgw-sim', 'tools/deploy-check', 'tools/dead-letters', 'tools/api-description', 'tools/steady-load']
   .map((dir) => ({ ...shared, displayName: dir.split('/')[1], rootDir: path.join(__dirname, dir), testMatch: ['<rootDir>/test/**/*.test.ts'] }));
 
 module.exports = {

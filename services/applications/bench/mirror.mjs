@@ -12,7 +12,7 @@
 // scenario says otherwise. Needs `npm run build` first; DATABASE_URL / NATS_URL / S3_ENDPOINT as npm start.
 import { randomUUID } from 'node:crypto';
 import { bsn, cpuSampler, mirrorState, pool, prepareDraft, startMirrorSystem, submitUntilDone, verify } from './mirror-system.mjs';
-import { steadyLoad } from './steady-load.mjs';
+import { steadyLoad } from '@register/steady-load';
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

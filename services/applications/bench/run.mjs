@@ -1,6 +1,6 @@
 // npm run bench (services/applications): seeds 100 000 applications over 10 000 owners (half submitted)
 // with one bulk INSERT … SELECT generate_series, then drives them at a fixed 200 req/s for 20 s per route
-// evenly spaced (steady-load.mjs) and prints p50/p99/errors plus EXPLAIN ANALYZE of the list queries.
+// evenly spaced (@register/steady-load) and prints p50/p99/errors plus EXPLAIN ANALYZE of the list queries.
 // Every service runs as its own process (tools/launcher), as in production; the load goes through the
 // gateway with X-Subject / X-Medewerker headers (BENCH_DIRECT=1: the service itself, signed identities).
 // Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults.
@@ -14,7 +14,7 @@ import { signInternalIdentity, INTERNAL_IDENTITY_HEADER } from '@register/authz'
 import { freePort } from '@register/embedded';
 import { SERVICES, System, resolveInfrastructure } from '@register/launcher';
 import { createDatabase } from '@register/service-kit';
-import { steadyLoad } from './steady-load.mjs';
+import { steadyLoad } from '@register/steady-load';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const logger = pino({ level: 'warn' });

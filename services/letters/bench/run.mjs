@@ -16,7 +16,7 @@ import { freePort } from '@register/embedded';
 import { SERVICES, System, resolveInfrastructure } from '@register/launcher';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { removeDurableConsumers } from '@register/testkit';
-import { steadyLoad, summary } from './steady-load.mjs';
+import { steadyLoad, summary } from '@register/steady-load';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const PREFIX = 'lettersbench';
@@ -71,19 +71,19 @@ async function main() {
     const pdf = Buffer.from(await (await call(base, 'GET', '/api/v1/brief/pdf')).arrayBuffer());
     const pages = (await new PDFParse({ data: new Uint8Array(pdf) }).getText()).pages.length;
     // Warm-up: connections, JIT, both PDF workers.
-    await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, request: () => ({ headers: drafter }) });
+    await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, requests: [{ headers: drafter }] });
     // PUT too: its first requests (validation and the write path, cold) took 36–72 ms and landed in the measured tail.
     const warmBody = JSON.stringify({ sections });
-    await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, request: () => ({ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body: warmBody }) });
+    await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, requests: [{ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body: warmBody }] });
     await Promise.all(Array.from({ length: 6 }, () => call(base, 'GET', '/api/v1/brief/pdf').then((r) => r.arrayBuffer())));
 
     console.log(`\ntarget ${base} (${DIRECT ? 'the letters service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`);
     console.log('| route | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|');
     mark();
-    if (selected('get')) row('GET /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ headers: drafter }) }));
+    if (selected('get')) row('GET /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, requests: [{ headers: drafter }] }));
     mark();
     const body = JSON.stringify({ sections });
-    if (selected('put')) row('PUT /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, request: () => ({ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body }) }));
+    if (selected('put')) row('PUT /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, requests: [{ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body }] }));
     mark();
 
     if (!selected('pdf')) return;
@@ -97,7 +97,7 @@ async function main() {
 
     const flood = autocannon({ url: `${base}/api/v1/brief/pdf`, connections: 20, duration: 12, headers: drafter });
     await new Promise((r) => setTimeout(r, 1000));
-    const during = await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 10, request: () => ({ headers: drafter }) });
+    const during = await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 10, requests: [{ headers: drafter }] });
     const pdfs = await flood;
     row('GET /api/v1/brief at 100 req/s while 20 PDFs are always in flight', during);
     console.log(`| (the PDFs meanwhile: ${pdfs.requests.total} in 12 s, p50 ${pdfs.latency.p50} ms, p99 ${pdfs.latency.p99} ms, non-2xx ${pdfs.non2xx}) | | | | |`);

@@ -1,0 +1,69 @@
+import { fork } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import path from 'node:path';
+import type { LoadPlan, LoadResult, PlannedRequest } from './plan';
+
+export type { PlannedRequest } from './plan';
+
+/** The built generator (also when this module runs from its sources, as in the tests). */
+const WORKER = path.join(__dirname, '..', 'dist', 'worker.js');
+
+export interface SteadyLoadOptions {
+  /** Where the requests go: origin, and the path of a request that names none. */
+  url: string;
+  /** Requests per second, evenly spaced. */
+  rate: number;
+  seconds: number;
+  /** The requests, taken in turn (request i is `requests[i % length]`); one GET of `url` without either. */
+  requests?: PlannedRequest[];
+  /** Request i; called for every i before the load starts (the generator cannot call back into this process). */
+  request?: (i: number) => PlannedRequest;
+}
+
+export interface SteadyLoadSummary {
+  requests: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  max: number;
+  /** Requests per second from the first request out to the last answer in (below `rate` when answers lag). */
+  achievedRate?: number;
+}
+
+/**
+ * A fixed-rate (open-loop) load: one request every 1000/rate ms, evenly spaced, whatever the answers do
+ * (autocannon's rate option fires each connection's quota back to back at the start of every second: a burst,
+ * not a steady rate). It runs in a child process of its own (worker.ts): a bench process holds the launcher,
+ * PDF parsers and the rest, and its own major garbage collections (one every second under a 200 req/s load
+ * of 25 KB answers, 60–80 ms of main thread each) delayed the reading of answers, so their latency was
+ * counted against the services: the letters service's GET p99 measured 20 ms in-process against 7 ms from a
+ * lean process, on the same system (docs/decisions.md, Benchmarks).
+ *
+ * `BENCH_TRACE=<file>` appends every request's start (ms into the load) and latency as one JSON line per load.
+ */
+export async function steadyLoad(options: SteadyLoadOptions): Promise<SteadyLoadSummary> {
+  const total = Math.round(options.rate * options.seconds);
+  const requests = options.requests ?? (options.request ? Array.from({ length: total }, (_, i) => options.request!(i)) : [{}]);
+  const plan: LoadPlan = { url: options.url, rate: options.rate, total, requests, trace: Boolean(process.env['BENCH_TRACE']) };
+  const result = await runInChild(plan);
+  if (process.env['BENCH_TRACE']) appendFileSync(process.env['BENCH_TRACE'], `${JSON.stringify({ url: options.url, rate: options.rate, epoch: result.epoch, trace: result.trace })}\n`);
+  return { ...summary(result.latencies, result.errors), achievedRate: total / (result.elapsedMs / 1000) };
+}
+
+function runInChild(plan: LoadPlan): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    let result: LoadResult | null = null;
+    child.once('message', (m) => (result = m as LoadResult));
+    child.once('error', reject);
+    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`the load generator exited with ${code} before it reported`))));
+    child.send(plan);
+  });
+}
+
+/** p50/p99/max of a list of latencies in ms. */
+export function summary(latencies: number[], errors = 0): SteadyLoadSummary {
+  const sorted = Float64Array.from(latencies).sort();
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+  return { requests: sorted.length, errors, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN };
+}

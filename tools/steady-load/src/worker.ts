@@ -1,0 +1,56 @@
+import http from 'node:http';
+import v8 from 'node:v8';
+import type { LoadPlan, LoadResult } from './plan';
+
+// Each answer arrives as off-heap Buffers; the generator drops them at once, but V8 counts them as external
+// memory and, with a young generation that hardly fills, answered that with a full collection every second.
+// As in the gateway (services/gateway/src/proxy/memory.ts): a scavenge once ~4 MiB of them are young.
+v8.setFlagsFromString('--scavenger-max-new-space-capacity-mb=1');
+
+async function run(plan: LoadPlan): Promise<LoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const target = new URL(plan.url);
+  const latencies: number[] = [];
+  const trace: Array<[number, number]> | null = plan.trace ? [] : null;
+  let errors = 0;
+  const prepared = plan.requests.map(({ method = 'GET', path = target.pathname + target.search, headers = {}, body }) => ({
+    method,
+    path,
+    body,
+    headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+  }));
+  const t0 = performance.now();
+  const send = (i: number) =>
+    new Promise<void>((resolve) => {
+      const { method, path, headers, body } = prepared[i % prepared.length]!;
+      const started = performance.now();
+      const req = http.request({ host: target.hostname, port: target.port, method, path, headers, agent }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          const ms = performance.now() - started;
+          latencies.push(ms);
+          trace?.push([Math.round(started - t0), Math.round(ms * 100) / 100]);
+          if ((res.statusCode ?? 500) >= 400) errors += 1;
+          resolve();
+        });
+      });
+      req.on('error', () => {
+        errors += 1;
+        resolve();
+      });
+      req.end(body);
+    });
+  const pending: Array<Promise<void>> = [];
+  for (let i = 0; i < plan.total; i++) {
+    const wait = t0 + (i * 1000) / plan.rate - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    pending.push(send(i));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  return { latencies, errors, elapsedMs: performance.now() - t0, epoch: performance.timeOrigin + t0, trace };
+}
+
+process.once('message', (plan) => {
+  void run(plan as LoadPlan).then((result) => process.send!(result, () => process.disconnect()));
+});

@@ -1,0 +1,77 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { steadyLoad, summary } from '../src';
+
+interface Seen {
+  at: number;
+  method: string;
+  url: string;
+  body: string;
+}
+
+let server: http.Server;
+let origin: string;
+const seen: Seen[] = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ at: performance.now(), method: req.method!, url: req.url!, body: Buffer.concat(chunks).toString() });
+      res.statusCode = req.url === '/missing' ? 404 : 200;
+      res.end('x'.repeat(30_000));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => server.close(() => r())));
+beforeEach(() => (seen.length = 0));
+
+describe('steadyLoad', () => {
+  it('when given a rate and a duration, then it sends rate × seconds requests spread over the duration, not in a burst, and reports each one', async () => {
+    const r = await steadyLoad({ url: `${origin}/a?q=1`, rate: 50, seconds: 1 });
+    expect(r).toMatchObject({ requests: 50, errors: 0 });
+    expect(seen).toHaveLength(50);
+    expect(seen.every((s) => s.method === 'GET' && s.url === '/a?q=1')).toBe(true);
+    // Request i leaves no earlier than i × 20 ms after the first: the last one ≥ 980 ms after it.
+    expect(seen.at(-1)!.at - seen[0]!.at).toBeGreaterThanOrEqual(950);
+    expect(r.p50).toBeGreaterThan(0);
+    expect(r.p99).toBeGreaterThanOrEqual(r.p50);
+    expect(r.max).toBeGreaterThanOrEqual(r.p99);
+  });
+
+  it('when given requests, then they are sent in turn with their methods, headers and bodies, and answers of 400 and above count as errors', async () => {
+    const r = await steadyLoad({
+      url: origin,
+      rate: 100,
+      seconds: 0.3,
+      requests: [{ method: 'PUT', path: '/doc', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}' }, { path: '/missing' }],
+    });
+    expect(r).toMatchObject({ requests: 30, errors: 15 });
+    expect(seen.filter((s) => s.method === 'PUT' && s.url === '/doc' && s.body === '{"a":"é"}')).toHaveLength(15);
+    expect(seen.filter((s) => s.method === 'GET' && s.url === '/missing')).toHaveLength(15);
+  });
+
+  it('when given a function of the request number, then request i is what it made of i', async () => {
+    await steadyLoad({ url: origin, rate: 100, seconds: 0.2, request: (i) => ({ path: `/n/${i}` }) });
+    expect(seen.map((s) => s.url).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `/n/${i}`).sort());
+  });
+
+  it('when the target refuses connections, then every request counts as an error and the load still ends', async () => {
+    const closed = http.createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    expect(await steadyLoad({ url: `http://127.0.0.1:${port}/`, rate: 100, seconds: 0.1 })).toMatchObject({ requests: 0, errors: 10 });
+  });
+});
+
+describe('summary', () => {
+  it('when given latencies, then p50 and p99 are read from them in numeric order', () => {
+    const latencies = Array.from({ length: 100 }, (_, i) => 100 - i); // 100 … 1, not sorted
+    expect(summary(latencies, 2)).toEqual({ requests: 100, errors: 2, p50: 51, p99: 100, max: 100 });
+    expect(summary([9, 10, 100])).toMatchObject({ p50: 10, p99: 100 });
+  });
+});
