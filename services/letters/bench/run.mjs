@@ -1,13 +1,13 @@
 // npm run bench (services/letters): every service as its own process (tools/launcher), the load through the
 // gateway with identity headers, as the portals send it.
-//   1. GET and PUT /api/v1/brief at a steady 200 req/s for 20 s each (target p99 ≤ 15 ms);
+//   1. GET and PUT /api/v1/brief at a steady 200 req/s for 20 s each, each after 10 s at that rate (target p99 ≤ 15 ms);
 //   2. GET /api/v1/brief/pdf of a two-page letter, one at a time, 60 times (target p50 ≤ 150 ms);
 //   3. 20 PDF requests in flight all the time (autocannon) while GET /api/v1/brief runs at 100 req/s
 //      (target: its p99 stays ≤ 50 ms).
-// Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults. BENCH_RATE, BENCH_SECONDS;
+// Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults. BENCH_RATE, BENCH_SECONDS, BENCH_WARM_SECONDS;
 // BENCH_DIRECT=1: the letters service itself with signed identities; BENCH_ROUTES=put,pdf: only those parts.
 // Diagnosis: BENCH_LETTERS_NODE_OPTIONS / BENCH_GATEWAY_NODE_OPTIONS become that service's NODE_OPTIONS (--cpu-prof,
-// --trace-gc, a --require'd probe); with BENCH_MARK=1 each of them that has some gets SIGUSR2 before and after each measured steady run.
+// --trace-gc, a --require'd probe); with BENCH_MARK=1 each of them that has some gets SIGUSR2 right before and after each measured steady run.
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -22,6 +22,7 @@ const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const PREFIX = 'lettersbench';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 10);
 const ROUTES = (process.env.BENCH_ROUTES ?? '').split(',').map((w) => w.trim()).filter(Boolean);
 const selected = (name) => ROUTES.length === 0 || ROUTES.some((w) => name.toLowerCase().includes(w));
 const DIRECT = process.env.BENCH_DIRECT === '1';
@@ -57,7 +58,7 @@ async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
   await dropDatabases(infra.postgresUrl);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
-  const system = new System({ root, infra, ports, databasePrefix: PREFIX, logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: 'warn', extraEnv: { audit: { AUDIT_CONSUMER: `audit_${PREFIX}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${PREFIX}` }, letters: { APPLICATION_EVENTS_CONSUMER: `letters_${PREFIX}`, ...nodeOptions('BENCH_LETTERS_NODE_OPTIONS') }, gateway: nodeOptions('BENCH_GATEWAY_NODE_OPTIONS') } });
+  const system = new System({ root, infra, ports, databasePrefix: PREFIX, logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn', extraEnv: { audit: { AUDIT_CONSUMER: `audit_${PREFIX}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${PREFIX}` }, letters: { APPLICATION_EVENTS_CONSUMER: `letters_${PREFIX}`, ...nodeOptions('BENCH_LETTERS_NODE_OPTIONS') }, gateway: nodeOptions('BENCH_GATEWAY_NODE_OPTIONS') } });
   const mark = () => {
     if (process.env.BENCH_MARK !== '1') return;
     for (const s of ['letters', 'gateway']) if (process.env[`BENCH_${s.toUpperCase()}_NODE_OPTIONS`]) process.kill(system.pid(s), 'SIGUSR2');
@@ -70,21 +71,23 @@ async function main() {
     const { PDFParse } = await import('pdf-parse');
     const pdf = Buffer.from(await (await call(base, 'GET', '/api/v1/brief/pdf')).arrayBuffer());
     const pages = (await new PDFParse({ data: new Uint8Array(pdf) }).getText()).pages.length;
-    // Warm-up: connections, JIT, both PDF workers.
-    await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, requests: [{ headers: drafter }] });
-    // PUT too: its first requests (validation and the write path, cold) took 36–72 ms and landed in the measured tail.
-    const warmBody = JSON.stringify({ sections });
-    await steadyLoad({ url: `${base}/api/v1/brief`, rate: 100, seconds: 3, requests: [{ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body: warmBody }] });
+    // Warm-up: connections, both PDF workers.
     await Promise.all(Array.from({ length: 6 }, () => call(base, 'GET', '/api/v1/brief/pdf').then((r) => r.arrayBuffer())));
+    const get = { headers: drafter };
+    const put = { method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body: JSON.stringify({ sections }) };
+    // Each route's load runs WARM_SECONDS unmeasured first, then SECONDS measured, without a pause (as the gateway
+    // bench warms right before it measures): V8 keeps optimising a request path for 10–20 s of load, and a PUT
+    // warmed 3 s at half the rate still had its slowest requests (16–28 ms) in the first 2.5 s of the measured run.
+    const measure = async (name, request) => {
+      setTimeout(mark, WARM_SECONDS * 1000);
+      row(name, await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, warmSeconds: WARM_SECONDS, seconds: SECONDS, requests: [request] }));
+      mark();
+    };
 
-    console.log(`\ntarget ${base} (${DIRECT ? 'the letters service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`);
+    console.log(`\ntarget ${base} (${DIRECT ? 'the letters service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route after ${WARM_SECONDS} s of warm-up, evenly spaced (open loop)\n`);
     console.log('| route | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|');
-    mark();
-    if (selected('get')) row('GET /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, requests: [{ headers: drafter }] }));
-    mark();
-    const body = JSON.stringify({ sections });
-    if (selected('put')) row('PUT /api/v1/brief', await steadyLoad({ url: `${base}/api/v1/brief`, rate: RATE, seconds: SECONDS, requests: [{ method: 'PUT', headers: { ...drafter, 'content-type': 'application/json' }, body }] }));
-    mark();
+    if (selected('get')) await measure('GET /api/v1/brief', get);
+    if (selected('put')) await measure('PUT /api/v1/brief', put);
 
     if (!selected('pdf')) return;
     const one = [];

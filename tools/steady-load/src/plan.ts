@@ -11,6 +11,8 @@ export interface LoadPlan {
   url: string;
   rate: number;
   total: number;
+  /** Requests sent first at the same rate and not measured (the warm-up, on the same connections). */
+  warmup: number;
   requests: PlannedRequest[];
   trace: boolean;
 }

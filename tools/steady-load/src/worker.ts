@@ -19,8 +19,8 @@ async function run(plan: LoadPlan): Promise<LoadResult> {
     body,
     headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
   }));
-  const t0 = performance.now();
-  const send = (i: number) =>
+  let t0 = performance.now();
+  const send = (i: number, measured: boolean) =>
     new Promise<void>((resolve) => {
       const { method, path, headers, body } = prepared[i % prepared.length]!;
       const started = performance.now();
@@ -28,23 +28,27 @@ async function run(plan: LoadPlan): Promise<LoadResult> {
         res.resume();
         res.on('end', () => {
           const ms = performance.now() - started;
-          latencies.push(ms);
-          trace?.push([Math.round(started - t0), Math.round(ms * 100) / 100]);
-          if ((res.statusCode ?? 500) >= 400) errors += 1;
+          if (measured) {
+            latencies.push(ms);
+            trace?.push([Math.round(started - t0), Math.round(ms * 100) / 100]);
+            if ((res.statusCode ?? 500) >= 400) errors += 1;
+          }
           resolve();
         });
       });
       req.on('error', () => {
-        errors += 1;
+        if (measured) errors += 1;
         resolve();
       });
       req.end(body);
     });
   const pending: Array<Promise<void>> = [];
-  for (let i = 0; i < plan.total; i++) {
-    const wait = t0 + (i * 1000) / plan.rate - performance.now();
+  const start = t0;
+  for (let i = 0; i < plan.warmup + plan.total; i++) {
+    const wait = start + (i * 1000) / plan.rate - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    pending.push(send(i));
+    if (i === plan.warmup) t0 = performance.now();
+    pending.push(send(i, i >= plan.warmup));
   }
   await Promise.all(pending);
   agent.destroy();

@@ -59,6 +59,13 @@ describe('steadyLoad', () => {
     expect(seen.map((s) => s.url).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `/n/${i}`).sort());
   });
 
+  it('when given a warm-up, then its requests go first at the same rate and only the ones after it are reported', async () => {
+    const r = await steadyLoad({ url: origin, rate: 100, seconds: 0.2, warmSeconds: 0.3, requests: [{ path: '/missing' }, { path: '/ok' }] });
+    expect(seen).toHaveLength(50);
+    // 20 measured, every other one a 404: had the warm-up's 30 counted, there would be 50 and 25 errors.
+    expect(r).toMatchObject({ requests: 20, errors: 10 });
+  });
+
   it('when the target refuses connections, then every request counts as an error and the load still ends', async () => {
     const closed = http.createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
