@@ -11,6 +11,7 @@ import { openApiIdentity } from './openapi/oidc-security';
 import { openApiRouter } from './openapi/openapi.routes';
 import { problemsRouter } from './problems/problems.routes';
 import { apiRouter } from './proxy/api.routes';
+import { settleUrlParseWarning } from './proxy/legacy-url';
 import { collectBodyChunksEarly } from './proxy/memory';
 
 /**
@@ -33,6 +34,8 @@ function afterBody(req: Request, answer: () => void): void {
 export function gatewayApp(ctx: Context, { readiness, logger }: { readiness: Record<string, ReadinessCheck>; logger: Logger }): RequestListener {
   // Uploads stream through: let V8 reclaim the parser's chunk copies as they go (see proxy/memory.ts).
   collectBodyChunksEarly();
+  // The proxy's path check calls url.parse per request: without its warning given once, a stack walk each (see proxy/legacy-url.ts).
+  settleUrlParseWarning();
   const problemAnswer = problemErrorHandler(logger);
   const app = express();
   app.disable('x-powered-by');
