@@ -15,13 +15,14 @@ import { SERVICES, System, resolveInfrastructure, type Service } from '@register
 // reference with tracing on (OTLP/HTTP to a local collector stand-in) against tracing off, alternated. One run, ratios.
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
 const DURATION = Number(process.env['BENCH_SECONDS'] ?? 10);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 4);
 /**
- * Load before measuring, per contender and comparison. V8 keeps optimising the request path for 15–20 s of load:
+ * Load before measuring, per contender and comparison. V8 keeps optimising the request path for a minute of load:
  * after 3 s a gateway's next run still saw 300 functions optimised and cost 695 µs of CPU per request against 505
- * once warm (--trace-opt, CPU time from /proc), which made every contender's first round its slowest.
+ * once warm (--trace-opt, CPU time from /proc), which made every contender's first round its slowest; a gateway
+ * and reference pair still got cheaper from 30 to 60 s of load (739, 699, 693 µs).
  */
-const WARM_SECONDS = Number(process.env['BENCH_WARM_SECONDS'] ?? 15);
+const WARM_SECONDS = Number(process.env['BENCH_WARM_SECONDS'] ?? 30);
 const PATH = '/api/v1/stamdata/opleidingen?peildatum=2025-01-01';
 
 interface Figures {
@@ -108,7 +109,22 @@ async function main(): Promise<void> {
   const ceiling = http.createServer((_req, res) => res.end('{"status":"ok"}'));
   await new Promise<void>((r) => ceiling.listen(0, '127.0.0.1', r));
   const issuer = await benchIssuer();
-  // A second gateway, the same in everything but its identity provider, in front of the same reference service.
+  // Each comparison below is between processes with the same history: started together, idle until their
+  // comparison, warmed alike right before it. The gateway and reference of the first comparison have served
+  // minutes of load by the time the later ones run, and V8 keeps making a request path cheaper for a minute of
+  // load (a plain gateway and reference pair: 923, 739, 699, 693 µs of CPU per request in four 15 s runs in a
+  // row), so comparing a fresh oidc gateway or traced pair with them measured warm-up, not oidc or tracing.
+  // A gateway with the header stand-in, for the oidc comparison, in front of the same reference service.
+  const headers = new System({
+    root,
+    infra,
+    ports: { ...ports, gateway: await freePort() },
+    secret: system.secret,
+    databasePrefix: 'bench_headers',
+    logDir: path.join(root, '.data', 'bench', 'logs-headers'),
+    logLevel: 'warn',
+  });
+  // The same in everything but its identity provider.
   const oidc = new System({
     root,
     infra,
@@ -119,7 +135,16 @@ async function main(): Promise<void> {
     logLevel: 'warn',
     extraEnv: { gateway: { IDENTITY_PROVIDER: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: 'register-api' } },
   });
-  // A third pair, gateway and reference with tracing on: every request one trace across both, exported.
+  // A gateway and reference pair without tracing, and one with tracing on: every request one trace across both, exported.
+  const untraced = new System({
+    root,
+    infra,
+    ports: { ...ports, gateway: await freePort(), reference: await freePort() },
+    secret: system.secret,
+    databasePrefix: 'bench_untraced',
+    logDir: path.join(root, '.data', 'bench', 'logs-untraced'),
+    logLevel: 'warn',
+  });
   const collector = await benchCollector();
   const tracedEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
   const traced = new System({
@@ -134,9 +159,12 @@ async function main(): Promise<void> {
   });
   try {
     await system.start('reference');
+    await untraced.start('reference');
     await traced.start('reference');
+    await untraced.start('gateway');
     await traced.start('gateway');
     await system.start('gateway');
+    await headers.start('gateway');
     await oidc.start('gateway');
     const identity = { practitioner: { subject: '900000003', role: 'admin' as const }, caseHandler: null, adminSeam: false };
     const signed = signInternalIdentity(system.secret, { identity, service: null, correlationId: null }, Date.now(), 3600);
@@ -157,7 +185,10 @@ async function main(): Promise<void> {
       // also after a 15 s warm-up at the start.
       for (const c of contenders) await autocannon({ url: c.url + PATH, connections: CONNECTIONS, duration: WARM_SECONDS, headers: c.headers, pipelining: 1 });
       for (let round = 0; round < ROUNDS; round++) {
-        for (const [i, c] of contenders.entries()) {
+        // In turn, and in reverse order every other round (A B, B A, …): each contender as often first as last.
+        const order = [...contenders.entries()];
+        if (round % 2 === 1) order.reverse();
+        for (const [i, c] of order) {
           const stop = during?.();
           const f = await load(`${c.name}${round > 0 ? ` (round ${round + 1})` : ''}`, c.url + PATH, c.headers, c.pids);
           stop?.();
@@ -188,14 +219,14 @@ async function main(): Promise<void> {
     const warm = await fetch(oidc.url('gateway') + PATH, { headers: bearer });
     if (warm.status !== 200) throw new Error(`the oidc gateway answered ${warm.status} to a valid token`);
     const [headerRuns, oidcRuns] = (await alternated([
-      { name: 'through gateway, headers', url: system.url('gateway'), headers: user, pids: pids(system.pid('gateway'), reference) },
+      { name: 'through gateway, headers', url: headers.url('gateway'), headers: user, pids: pids(headers.pid('gateway'), reference) },
       { name: 'through gateway, oidc (keys cached)', url: oidc.url('gateway'), headers: bearer, pids: pids(oidc.pid('gateway'), reference) },
     ])) as [Figures[], Figures[]];
     const oidcRatio = mean(oidcRuns) / mean(headerRuns);
 
     // Tracing off against on (gateway and reference both traced, exporting to the collector stand-in).
     const [untracedRuns, tracedRuns] = (await alternated([
-      { name: 'through gateway, tracing off', url: system.url('gateway'), headers: user, pids: pids(system.pid('gateway'), reference) },
+      { name: 'through gateway, tracing off', url: untraced.url('gateway'), headers: user, pids: pids(untraced.pid('gateway'), untraced.pid('reference')) },
       { name: 'through gateway, tracing on', url: traced.url('gateway'), headers: user, pids: pids(traced.pid('gateway'), traced.pid('reference')) },
     ])) as [Figures[], Figures[]];
     const tracingRatio = mean(tracedRuns) / mean(untracedRuns);
@@ -222,7 +253,9 @@ async function main(): Promise<void> {
     issuer.close();
     await traced.stopAll();
     collector.close();
+    await untraced.stopAll();
     await oidc.stopAll();
+    await headers.stopAll();
     await system.stopAll();
     await infra.stop();
   }
