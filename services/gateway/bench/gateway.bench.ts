@@ -6,7 +6,8 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity } from '@register/authz';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, resolveInfrastructure, type Service } from '@register/launcher';
+import { SERVICES, System, resolveInfrastructure, type Service, type SystemOptions } from '@register/launcher';
+import pg from 'pg';
 
 // npm run bench -w @register/gateway: throughput and latency of one stamdata read, directly on the reference
 // service, through the gateway and through a bare proxy (bare-proxy.ts: what a proxy alone costs here), against a
@@ -52,6 +53,14 @@ async function load(name: string, url: string, headers: Record<string, string>, 
   const used = pids.reduce((sum, pid, i) => sum + cpuMicros(pid) - before[i]!, 0);
   const cpuUs = pids.length > 0 && r.requests.total > 0 ? used / r.requests.total : null;
   return { name, rps: r.requests.average, cpuUs, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+/** The databases the bench's systems made (`<prefix>_<service>`), dropped when it is done. */
+async function dropDatabases(serverUrl: string, prefixes: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  for (const prefix of prefixes) for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
+  await client.end();
 }
 
 function establishedTo(port: number): number {
@@ -114,49 +123,27 @@ async function main(): Promise<void> {
   // minutes of load by the time the later ones run, and V8 keeps making a request path cheaper for a minute of
   // load (a plain gateway and reference pair: 923, 739, 699, 693 µs of CPU per request in four 15 s runs in a
   // row), so comparing a fresh oidc gateway or traced pair with them measured warm-up, not oidc or tracing.
-  // A gateway with the header stand-in, for the oidc comparison, in front of the same reference service.
-  const headers = new System({
-    root,
-    infra,
-    ports: { ...ports, gateway: await freePort() },
-    secret: system.secret,
-    databasePrefix: 'bench_headers',
-    logDir: path.join(root, '.data', 'bench', 'logs-headers'),
-    logLevel: 'warn',
-  });
-  // The same in everything but its identity provider.
-  const oidc = new System({
-    root,
-    infra,
-    ports: { ...ports, gateway: await freePort() },
-    secret: system.secret,
-    databasePrefix: 'bench_oidc',
-    logDir: path.join(root, '.data', 'bench', 'logs-oidc'),
-    logLevel: 'warn',
-    extraEnv: { gateway: { IDENTITY_PROVIDER: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: 'register-api' } },
-  });
+  /** A system beside `system` (same infrastructure and secret) whose `fresh` services run as processes of their own. */
+  const beside = async (name: string, fresh: Service[], extraEnv?: SystemOptions['extraEnv']) =>
+    new System({
+      root,
+      infra,
+      ports: { ...ports, ...Object.fromEntries(await Promise.all(fresh.map(async (s) => [s, await freePort()] as const))) },
+      secret: system.secret,
+      databasePrefix: `bench_${name}`,
+      logDir: path.join(root, '.data', 'bench', `logs-${name}`),
+      logLevel: 'warn',
+      extraEnv,
+    });
+  // A gateway with the header stand-in, for the oidc comparison, in front of the same reference service, and one
+  // the same in everything but its identity provider.
+  const headers = await beside('headers', ['gateway']);
+  const oidc = await beside('oidc', ['gateway'], { gateway: { IDENTITY_PROVIDER: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: 'register-api' } });
   // A gateway and reference pair without tracing, and one with tracing on: every request one trace across both, exported.
-  const untraced = new System({
-    root,
-    infra,
-    ports: { ...ports, gateway: await freePort(), reference: await freePort() },
-    secret: system.secret,
-    databasePrefix: 'bench_untraced',
-    logDir: path.join(root, '.data', 'bench', 'logs-untraced'),
-    logLevel: 'warn',
-  });
+  const untraced = await beside('untraced', ['gateway', 'reference']);
   const collector = await benchCollector();
   const tracedEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
-  const traced = new System({
-    root,
-    infra,
-    ports: { ...ports, gateway: await freePort(), reference: await freePort() },
-    secret: system.secret,
-    databasePrefix: 'bench_traced',
-    logDir: path.join(root, '.data', 'bench', 'logs-traced'),
-    logLevel: 'warn',
-    extraEnv: { gateway: tracedEnv, reference: tracedEnv },
-  });
+  const traced = await beside('traced', ['gateway', 'reference'], { gateway: tracedEnv, reference: tracedEnv });
   try {
     await system.start('reference');
     await untraced.start('reference');
@@ -257,6 +244,7 @@ async function main(): Promise<void> {
     await oidc.stopAll();
     await headers.stopAll();
     await system.stopAll();
+    await dropDatabases(infra.postgresUrl, ['bench', ...['headers', 'oidc', 'untraced', 'traced'].map((n) => `bench_${n}`)]);
     await infra.stop();
   }
 }

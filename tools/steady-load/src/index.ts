@@ -42,8 +42,8 @@ export interface SteadyLoadSummary {
  * not a steady rate). It runs in a child process of its own (worker.ts): a bench process holds the launcher,
  * PDF parsers and the rest, and its own major garbage collections (one every second under a 200 req/s load
  * of 25 KB answers, 60–80 ms of main thread each) delayed the reading of answers, so their latency was
- * counted against the services: the letters service's GET p99 measured 20 ms in-process against 7 ms from a
- * lean process, on the same system (docs/decisions.md, Benchmarks).
+ * counted against the services: the letters service's GET p99 through the gateway read 33–48 ms with the
+ * generator in-process and 7–10 ms from this child, on the same system (docs/decisions.md, Benchmarks).
  *
  * `BENCH_TRACE=<file>` appends every request's start (ms into the load) and latency as one JSON line per load.
  */
