@@ -2,6 +2,7 @@
 import './telemetry/preload';
 export * from './context';
 export * from './logger';
+export * from './process-warnings';
 export * from './config';
 export * from './database';
 export * from './event-bus';

@@ -9,6 +9,7 @@ import { createServiceApp, type ReadinessCheck } from './http';
 import type { Job } from './job-loop';
 import { createLogger, type Logger } from './logger';
 import { openEventBus, type ServiceEvents } from './nats';
+import { logProcessWarnings } from './process-warnings';
 import { OpenAPIRegistry, generateOpenApi } from './openapi';
 import { describeOperations, operationsRouter, type AnyOperation } from './operations';
 import { KEEP_ALIVE_TIMEOUT_MS, listen } from './runtime';
@@ -54,7 +55,7 @@ export interface ServiceDefinition<C extends BaseConfig, DB, Ctx> {
 }
 
 export interface StartOptions<Ctx = unknown> {
-  /** Default true: the service handles SIGTERM/SIGINT itself. False when a host process owns the signals. */
+  /** Default true: the service owns its process: handles SIGTERM/SIGINT and logs Node's process warnings. False when a host process does. */
   signals?: boolean;
   /** Tests only: replace parts of the built context (a clock, a slow neighbour). */
   override?: (context: Ctx) => Ctx;
@@ -101,6 +102,8 @@ export function runService<C extends BaseConfig, DB, Ctx>(module: NodeJS.Module,
 async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDefinition<C, DB, Ctx>, env: NodeJS.ProcessEnv, options: StartOptions<Ctx>): Promise<ServedApp<Ctx>> {
   const config = loadConfig(definition.configSchema, env);
   const logger = createLogger(definition.name, config.LOG_LEVEL);
+  // A service that owns its process (its signals) owns its warnings too: into its log, as JSON.
+  if (options.signals !== false) logProcessWarnings(logger);
   const metrics = createServiceMetrics(definition.name, logger);
   const steps: Closer[] = [];
   const closeAll = async (): Promise<boolean> => {

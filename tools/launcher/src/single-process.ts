@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ServedApp, StartService } from '@register/service-kit';
+import { createLogger, logProcessWarnings, type ServedApp, type StartService } from '@register/service-kit';
 import { SINGLE_PROCESS_ENV, type SingleProcessSettings } from './single-process-settings';
 import { START_ORDER, serviceEnv, type Service } from './system';
 
@@ -11,6 +11,8 @@ import { START_ORDER, serviceEnv, type Service } from './system';
 async function main(): Promise<void> {
   const settings = JSON.parse(process.env[SINGLE_PROCESS_ENV] ?? 'null') as SingleProcessSettings | null;
   if (!settings) throw new Error(`${SINGLE_PROCESS_ENV} is not set; the launcher starts this file`);
+  // The services here do not own the process (signals: false); this file does, and logs its warnings as JSON.
+  logProcessWarnings(createLogger('system', settings.logLevel ?? 'info'));
   const root = path.resolve(__dirname, '..', '..', '..');
   const running: Array<{ service: Service; served: ServedApp }> = [];
 
