@@ -16,6 +16,19 @@ import { startDocuments, startReference, type DocumentsNeighbour } from './suppo
 let reference: Awaited<ReturnType<typeof startReference>>;
 let documents: DocumentsNeighbour;
 let killOnLink = false;
+let killedAtLink: Promise<void> = Promise.resolve();
+let markKilled: () => void = () => undefined;
+
+/**
+ * The next link call kills the documents process first. That call may be a submit's own or the link loop's,
+ * which can claim the job while the submit is still in flight and so kill after the submit has answered:
+ * `killedAtLink` settles once the kill is done, and a test restarts the documents service only after it
+ * (a restart before it would find the process still up, and the kill would then leave it down for good).
+ */
+function armKillOnLink(): void {
+  killOnLink = true;
+  killedAtLink = new Promise<void>((resolve) => (markKilled = resolve));
+}
 
 beforeAll(async () => {
   [reference, documents] = await Promise.all([startReference(), startDocuments()]);
@@ -28,7 +41,7 @@ afterAll(async () => {
   await Promise.all([reference.close(), documents.close()]);
 });
 
-/** The real documents adapter; once `killOnLink` is set, the next link call first kills the documents process. */
+/** The real documents adapter; once armed (`armKillOnLink`), the next link call first kills the documents process. */
 function killingAtLink(real: DocumentsPort): DocumentsPort {
   return {
     categories: (wizardId, answers) => real.categories(wizardId, answers),
@@ -38,6 +51,7 @@ function killingAtLink(real: DocumentsPort): DocumentsPort {
       if (killOnLink) {
         killOnLink = false;
         await documents.kill();
+        markKilled();
       }
       return real.link(applicationId, owner, refs);
     },
@@ -122,11 +136,12 @@ describe('crash-safe submit', () => {
     const apps = await startApps();
     try {
       const { subject, me, id, docs, body } = await prepare(apps, 3);
-      killOnLink = true;
+      armKillOnLink();
       const res = await me.post(`/api/v1/applications/${id}/submit`, body);
       expect(res.status).toBe(200);
       expect(res.body.status.tag).toBe('Ingediend');
       expect(await jobCount(apps.db)).toBe(1); // the promise to link is durable
+      await killedAtLink;
       await documents.start();
       await eventually(async () => ((await jobCount(apps.db)) === 0 ? true : undefined));
       for (const d of docs) expect(await documents.statusOf(subject, d)).toBe('gekoppeld');
@@ -204,8 +219,9 @@ describe('crash-safe submit', () => {
     const apps = await startApps();
     try {
       const { subject, me, id, docs, body } = await prepare(apps);
-      killOnLink = true;
+      armKillOnLink();
       expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(200);
+      await killedAtLink;
       const job = await holdLinkJob(apps.db, id);
       await documents.start();
       const del = await fetch(`${documents.url}/api/v1/uploads/${docs[0]}`, { method: 'DELETE', headers: asUser(practitioner(subject)) });
@@ -224,8 +240,9 @@ describe('crash-safe submit', () => {
       // Uploads one after another: concurrent uploads are the documents service's own test.
       const prepared = [];
       for (let i = 0; i < 8; i++) prepared.push(await prepare(apps));
-      killOnLink = true;
+      armKillOnLink();
       const results = await Promise.all(prepared.map((p) => p.me.post(`/api/v1/applications/${p.id}/submit`, p.body)));
+      await killedAtLink;
       await documents.start();
       for (const [i, r] of results.entries()) {
         const p = prepared[i]!;
