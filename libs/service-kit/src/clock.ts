@@ -7,7 +7,7 @@ export const systemClock: Clock = { now: () => new Date() };
 const amsterdamDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit', day: '2-digit' });
 
 const HOUR_MS = 3_600_000;
-/** Since 1940 Amsterdam's offset from UTC is a whole number of hours (CET/CEST), so its date changes on a UTC hour. */
+/** Amsterdam's offset from UTC is a whole number of hours since 1940 (CET/CEST), so its date changes on a UTC hour; kept from 1946, clear of the war years. */
 const WHOLE_HOUR_OFFSETS_SINCE = Date.UTC(1946, 0, 1);
 let kept = { hour: NaN, date: '' };
 
