@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, resolveInfrastructure } from '@register/launcher';
+import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
 import { SEED_UUIDS, SIMULATOR_RSIN } from '@register/zgw-sim';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -33,7 +33,7 @@ export function bsn(n) {
 export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv = {}, simNice = 0 }) {
   if (!process.env.S3_ENDPOINT && !process.env.EMBEDDED_S3_PORT) process.env.EMBEDDED_S3_PORT = String(await freePort());
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench-mirror'));
-  await dropDatabases(infra.postgresUrl, prefix);
+  await dropSystemDatabases(infra.postgresUrl, prefix);
   const sim = mirror ? await startSimProcess(simNice) : null;
   const zgw = sim
     ? {
@@ -63,7 +63,7 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
     // Nothing of a failed start may outlive it: the services that did start, the simulator, the databases.
     await system.stopAll();
     await sim?.close();
-    await dropDatabases(infra.postgresUrl, prefix);
+    await dropSystemDatabases(infra.postgresUrl, prefix);
     await infra.stop();
     throw err;
   }
@@ -79,7 +79,7 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
       await db.end();
       await system.stopAll();
       await sim?.close();
-      await dropDatabases(infra.postgresUrl, prefix);
+      await dropSystemDatabases(infra.postgresUrl, prefix);
       await infra.stop();
     },
   };
@@ -99,13 +99,6 @@ function withNodeOptions(extraEnv) {
   const env = benchNodeEnv();
   if (Object.keys(env).length === 0) return extraEnv;
   return Object.fromEntries(SERVICES.map((s) => [s, { ...extraEnv[s], ...env }]));
-}
-
-async function dropDatabases(serverUrl, prefix) {
-  const c = new pg.Client({ connectionString: serverUrl });
-  await c.connect();
-  for (const s of SERVICES) await c.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
-  await c.end();
 }
 
 /** Runs `work` over 0..n-1, `limit` at a time. */

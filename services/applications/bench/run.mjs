@@ -7,12 +7,11 @@
 // BENCH_ROUTES=werkvoorraad,health runs only the routes whose name contains one of the words (default: every
 // route); BENCH_GATEWAY_NODE_OPTIONS is the gateway's NODE_OPTIONS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
 import path from 'node:path';
-import pg from 'pg';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { signInternalIdentity, INTERNAL_IDENTITY_HEADER } from '@register/authz';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, resolveInfrastructure } from '@register/launcher';
+import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
 import { createDatabase } from '@register/service-kit';
 import { steadyLoad } from '@register/steady-load';
 
@@ -23,13 +22,6 @@ const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const ROUTES = (process.env.BENCH_ROUTES ?? '').split(',').map((w) => w.trim()).filter(Boolean);
 const selected = (name) => ROUTES.length === 0 || ROUTES.some((w) => name.includes(w));
-
-async function dropDatabases(serverUrl) {
-  const c = new pg.Client({ connectionString: serverUrl });
-  await c.connect();
-  for (const s of SERVICES) await c.query(`DROP DATABASE IF EXISTS "${PREFIX}_${s}" WITH (FORCE)`);
-  await c.end();
-}
 
 async function seed(db) {
   const t0 = Date.now();
@@ -55,7 +47,7 @@ async function run(name, url, request = () => ({})) {
 
 async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
-  await dropDatabases(infra.postgresUrl);
+  await dropSystemDatabases(infra.postgresUrl, PREFIX);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   const system = new System({
     root,
@@ -103,7 +95,7 @@ async function main() {
     });
   } finally {
     await system.stopAll();
-    await dropDatabases(infra.postgresUrl);
+    await dropSystemDatabases(infra.postgresUrl, PREFIX);
     await infra.stop();
   }
 }

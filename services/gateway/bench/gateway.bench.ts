@@ -6,8 +6,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity } from '@register/authz';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, resolveInfrastructure, type Service, type SystemOptions } from '@register/launcher';
-import pg from 'pg';
+import { SERVICES, System, dropSystemDatabases, resolveInfrastructure, type Service, type SystemOptions } from '@register/launcher';
 
 // npm run bench -w @register/gateway: throughput and latency of one stamdata read, directly on the reference
 // service, through the gateway and through a bare proxy (bare-proxy.ts: what a proxy alone costs here), against a
@@ -53,14 +52,6 @@ async function load(name: string, url: string, headers: Record<string, string>, 
   const used = pids.reduce((sum, pid, i) => sum + cpuMicros(pid) - before[i]!, 0);
   const cpuUs = pids.length > 0 && r.requests.total > 0 ? used / r.requests.total : null;
   return { name, rps: r.requests.average, cpuUs, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
-}
-
-/** The databases the bench's systems made (`<prefix>_<service>`), dropped when it is done. */
-async function dropDatabases(serverUrl: string, prefixes: string[]): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  for (const prefix of prefixes) for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
-  await client.end();
 }
 
 function establishedTo(port: number): number {
@@ -244,7 +235,8 @@ async function main(): Promise<void> {
     await oidc.stopAll();
     await headers.stopAll();
     await system.stopAll();
-    await dropDatabases(infra.postgresUrl, ['bench', ...['headers', 'oidc', 'untraced', 'traced'].map((n) => `bench_${n}`)]);
+    // The databases the bench's systems made go with them.
+    for (const prefix of ['bench', ...['headers', 'oidc', 'untraced', 'traced'].map((n) => `bench_${n}`)]) await dropSystemDatabases(infra.postgresUrl, prefix);
     await infra.stop();
   }
 }

@@ -2,10 +2,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import pg from 'pg';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
+import { SERVICES, System, dropSystemDatabases, type Infrastructure, type Service } from '@register/launcher';
 import { eventually, natsUrl, removeDurableConsumers, testS3 } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { users } from './support/system';
@@ -64,10 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await system?.stopAll();
-  const client = new pg.Client({ connectionString: postgresUrl });
-  await client.connect();
-  for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
-  await client.end();
+  await dropSystemDatabases(postgresUrl, prefix);
   await removeDurableConsumers(natsUrl(), [`audit_${prefix}`, `documents_${prefix}`]);
   await sim?.close();
   if (logDir) rmSync(logDir, { recursive: true, force: true });

@@ -10,10 +10,9 @@
 // --trace-gc, a --require'd probe); with BENCH_MARK=1 each of them that has some gets SIGUSR2 right before and after each measured steady run.
 import path from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { signInternalIdentity, INTERNAL_IDENTITY_HEADER } from '@register/authz';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, resolveInfrastructure } from '@register/launcher';
+import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { removeDurableConsumers } from '@register/testkit';
 import { steadyLoad, summary } from '@register/steady-load';
@@ -28,13 +27,6 @@ const selected = (name) => ROUTES.length === 0 || ROUTES.some((w) => name.toLowe
 const DIRECT = process.env.BENCH_DIRECT === '1';
 const nodeOptions = (name) => (process.env[name] ? { NODE_OPTIONS: process.env[name] } : {});
 let drafter = { 'x-subject': '900000001', 'x-role': 'drafter' };
-
-async function dropDatabases(serverUrl) {
-  const c = new pg.Client({ connectionString: serverUrl });
-  await c.connect();
-  for (const s of SERVICES) await c.query(`DROP DATABASE IF EXISTS "${PREFIX}_${s}" WITH (FORCE)`);
-  await c.end();
-}
 
 async function call(base, method, url, body) {
   const res = await fetch(`${base}${url}`, { method, headers: { ...drafter, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
@@ -56,7 +48,7 @@ const row = (name, r) => console.log(`| ${name} | ${r.p50.toFixed(1)} | ${r.p99.
 
 async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
-  await dropDatabases(infra.postgresUrl);
+  await dropSystemDatabases(infra.postgresUrl, PREFIX);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   const system = new System({ root, infra, ports, databasePrefix: PREFIX, logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn', extraEnv: { audit: { AUDIT_CONSUMER: `audit_${PREFIX}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${PREFIX}` }, letters: { APPLICATION_EVENTS_CONSUMER: `letters_${PREFIX}`, ...nodeOptions('BENCH_LETTERS_NODE_OPTIONS') }, gateway: nodeOptions('BENCH_GATEWAY_NODE_OPTIONS') } });
   const mark = () => {
@@ -106,7 +98,7 @@ async function main() {
     console.log(`| (the PDFs meanwhile: ${pdfs.requests.total} in 12 s, p50 ${pdfs.latency.p50} ms, p99 ${pdfs.latency.p99} ms, non-2xx ${pdfs.non2xx}) | | | | |`);
   } finally {
     await system.stopAll();
-    await dropDatabases(infra.postgresUrl);
+    await dropSystemDatabases(infra.postgresUrl, PREFIX);
     if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await removeDurableConsumers(infra.natsUrl, ['audit', 'documents', 'letters'].map((s) => `${s}_${PREFIX}`), process.env.EVENTS_STREAM || 'REGISTER');
     await infra.stop();
   }

@@ -2,9 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
+import { SERVICES, System, dropSystemDatabases, type Infrastructure, type Service } from '@register/launcher';
 
 export const ROOT = path.resolve(__dirname, '..', '..', '..');
 /** The committed description and the portals' types generated from it (libs/api-types). */
@@ -19,7 +18,7 @@ export async function startWholeSystem(infra: Infrastructure, databasePrefix: st
   const stop = async () => {
     await system.stopAll();
     rmSync(logDir, { recursive: true, force: true });
-    await dropDatabases(infra.postgresUrl, databasePrefix);
+    await dropSystemDatabases(infra.postgresUrl, databasePrefix);
   };
   try {
     await system.startAll();
@@ -39,17 +38,6 @@ export async function liveDescription(infra: Infrastructure, databasePrefix: str
     return `${JSON.stringify(await res.json(), null, 2)}\n`;
   } finally {
     await stop();
-  }
-}
-
-/** The system's databases (`<prefix>_<service>`) go with it. */
-async function dropDatabases(serverUrl: string, prefix: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
-  } finally {
-    await client.end();
   }
 }
 

@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import type { Infrastructure } from './infra';
-import { DEFAULT_PORTS, START_ORDER, type Service } from './services';
+import { DEFAULT_PORTS, SERVICES, START_ORDER, type Service } from './services';
 import { SINGLE_PROCESS_ENV, type SingleProcessSettings } from './single-process-settings';
 
 export { DEFAULT_PORTS, SERVICES, START_ORDER, type Service } from './services';
@@ -19,6 +20,20 @@ export interface SystemOptions {
   secret?: string;
   extraEnv?: Partial<Record<Service, NodeJS.ProcessEnv>>;
   logLevel?: string;
+}
+
+/** The database of `service` in a system whose `databasePrefix` is `prefix` (none: `register`). */
+export const systemDatabase = (prefix: string | undefined, service: Service): string => `${prefix ?? 'register'}_${service}`;
+
+/** Drops every database of the system with `prefix` on the server (a test's or bench's system goes with them). */
+export async function dropSystemDatabases(postgresUrl: string, prefix: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl });
+  await client.connect();
+  try {
+    for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${systemDatabase(prefix, s)}" WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** What one service is started with: its port, its own database on the server, and where the others are. */
@@ -37,7 +52,7 @@ export function serviceEnv(
     ...passThrough(['TMPDIR']),
     PORT: String(ports[service]),
     HOST: '127.0.0.1',
-    DATABASE_URL: withDatabase(infra.postgresUrl, `${options.databasePrefix ?? 'register'}_${service}`),
+    DATABASE_URL: withDatabase(infra.postgresUrl, systemDatabase(options.databasePrefix, service)),
     NATS_URL: infra.natsUrl,
     // Event settings the launcher was given are every service's (one stream, one prefix, one age limit).
     ...passThrough(['EVENTS_STREAM', 'EVENTS_SUBJECT_PREFIX', 'EVENTS_MAX_AGE']),

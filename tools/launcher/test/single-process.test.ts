@@ -2,11 +2,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import pg from 'pg';
 import { freePort } from '@register/embedded';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { eventually, removeBucket, testS3 } from '@register/testkit';
-import { SERVICES, System, type Service } from '../src';
+import { SERVICES, System, dropSystemDatabases, type Service } from '../src';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const admin = { 'X-Subject': '900000003', 'X-Role': 'admin' };
@@ -49,10 +48,7 @@ describe('the single-process mode (in-process events)', () => {
 
   afterAll(async () => {
     await system?.stopAll();
-    const client = new pg.Client({ connectionString: postgresUrl });
-    await client.connect();
-    for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
-    await client.end();
+    await dropSystemDatabases(postgresUrl, prefix);
     await removeBucket(bucket);
     if (logDir) rmSync(logDir, { recursive: true, force: true });
   });

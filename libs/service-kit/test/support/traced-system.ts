@@ -4,9 +4,8 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
+import { SERVICES, System, dropSystemDatabases, type Infrastructure, type Service } from '@register/launcher';
 import { natsUrl, removeDurableConsumers, removeBucket, testS3 } from '@register/testkit';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
@@ -63,10 +62,7 @@ export async function startTracedSystem(env: Partial<Record<Service, Record<stri
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-telemetry-'));
   const system = new System({ root, infra, ports, databasePrefix: prefix, logDir, logLevel: 'info', extraEnv });
   const cleanUp = async () => {
-    const client = new pg.Client({ connectionString: infra.postgresUrl });
-    await client.connect();
-    for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
-    await client.end();
+    await dropSystemDatabases(infra.postgresUrl, prefix);
     await removeBucket(infra.s3.bucket);
     await removeDurableConsumers(infra.natsUrl, Object.values(consumers).flatMap((c) => Object.values(c ?? {})));
     rmSync(logDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, type Infrastructure, type Service } from '@register/launcher';
+import { SERVICES, System, dropSystemDatabases, type Infrastructure, type Service } from '@register/launcher';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { eventually, natsUrl, removeDurableConsumers, testEvents, removeBucket, testS3 } from '@register/testkit';
 import { jetstreamManager } from '@nats-io/jetstream';
@@ -61,14 +61,8 @@ export async function startSystem(options: { nats?: string; env?: Partial<Record
       documents: { ...options.env?.documents, APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` },
     },
   });
-  const dropDatabases = async () => {
-    const client = new pg.Client({ connectionString: infra.postgresUrl });
-    await client.connect();
-    for (const s of SERVICES) await client.query(`DROP DATABASE IF EXISTS "${prefix}_${s}" WITH (FORCE)`);
-    await client.end();
-  };
   const cleanUp = async () => {
-    await dropDatabases();
+    await dropSystemDatabases(infra.postgresUrl, prefix);
     await removeBucket(infra.s3.bucket);
     rmSync(logDir, { recursive: true, force: true });
   };
