@@ -6,8 +6,13 @@ const swc = ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescri
 // ESM-only packages that tests load in-process are compiled to CommonJS by swc.
 const esmPackages = ['jose', '@apidevtools/json-schema-ref-parser', 'file-type', 'strtok3', 'token-types', 'peek-readable', '@tokenizer', 'uint8array-extras', '@borewit', 'fflate'];
 
+// In the project, not the temp directory: a test run leaves nothing there. Jest reads it per project (a
+// top-level cacheDirectory does not reach the projects' transform cache).
+const cacheDirectory = path.join(__dirname, 'node_modules', '.cache', 'jest');
+
 const shared = {
   testEnvironment: 'node',
+  cacheDirectory,
   transform: { '^.+\\.(t|j|mj)s$': swc },
   transformIgnorePatterns: [`node_modules/(?!(${esmPackages.join('|')})/)`],
   moduleNameMapper: {
@@ -30,6 +35,5 @@ module.exports = {
   // Workspaces that have no tests yet must not fail the run.
   passWithNoTests: true,
   testTimeout: 60000,
-  // In the project, not the temp directory: a test run leaves nothing there.
-  cacheDirectory: path.join(__dirname, 'node_modules', '.cache', 'jest'),
+  cacheDirectory,
 };
