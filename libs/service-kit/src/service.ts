@@ -56,7 +56,7 @@ export interface ServiceDefinition<C extends BaseConfig, DB, Ctx> {
 
 export interface StartOptions<Ctx = unknown> {
   /** Default true: the service owns its process: handles SIGTERM/SIGINT and logs Node's process warnings. False when a host process does. */
-  signals?: boolean;
+  ownsProcess?: boolean;
   /** Tests only: replace parts of the built context (a clock, a slow neighbour). */
   override?: (context: Ctx) => Ctx;
 }
@@ -103,7 +103,7 @@ async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDe
   const config = loadConfig(definition.configSchema, env);
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   // A service that owns its process (its signals) owns its warnings too: into its log, as JSON.
-  if (options.signals !== false) logProcessWarnings(logger);
+  if (options.ownsProcess !== false) logProcessWarnings(logger);
   const metrics = createServiceMetrics(definition.name, logger);
   const steps: Closer[] = [];
   const closeAll = async (): Promise<boolean> => {
@@ -185,7 +185,7 @@ async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDe
         logger.info('stopped');
         return clean;
       })());
-    if (options.signals !== false) {
+    if (options.ownsProcess !== false) {
       const onSignal = (signal: string) => {
         if (draining) return;
         draining = true;

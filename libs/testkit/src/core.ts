@@ -157,14 +157,14 @@ export interface TestService<Ctx> {
   close(): Promise<void>;
 }
 
-type Start<Ctx> = (env: NodeJS.ProcessEnv, options?: { signals?: boolean; override?: (context: Ctx) => Ctx }) => Promise<{ url: string; context: Ctx; stop(): Promise<boolean> }>;
+type Start<Ctx> = (env: NodeJS.ProcessEnv, options?: { ownsProcess?: boolean; override?: (context: Ctx) => Ctx }) => Promise<{ url: string; context: Ctx; stop(): Promise<boolean> }>;
 
 export async function startService<Ctx>(start: Start<Ctx>, options: { name: string; env?: Record<string, string>; override?: (context: Ctx) => Ctx; database?: TestDatabase }): Promise<TestService<Ctx>> {
   const database = options.database ?? (await createTestDatabase(options.name));
   try {
     const served = await start(
       { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, NATS_URL: natsUrl(), ...testEventsEnv(), INTERNAL_IDENTITY_SECRET: TEST_SECRET, LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', METRICS_PORT: 'off', ...options.env },
-      { signals: false, ...(options.override ? { override: options.override } : {}) },
+      { ownsProcess: false, ...(options.override ? { override: options.override } : {}) },
     );
     return {
       url: served.url,

@@ -11,7 +11,7 @@ import { START_ORDER, serviceEnv, type Service } from './system';
 async function main(): Promise<void> {
   const settings = JSON.parse(process.env[SINGLE_PROCESS_ENV] ?? 'null') as SingleProcessSettings | null;
   if (!settings) throw new Error(`${SINGLE_PROCESS_ENV} is not set; the launcher starts this file`);
-  // The services here do not own the process (signals: false); this file does, and logs its warnings as JSON.
+  // The services here do not own the process (ownsProcess: false); this file does, and logs its warnings as JSON.
   logProcessWarnings(createLogger('system', settings.logLevel ?? 'info'));
   const root = path.resolve(__dirname, '..', '..', '..');
   const running: Array<{ service: Service; served: ServedApp }> = [];
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       group.map(async (service) => {
         const { start } = require(path.join(root, 'services', service, 'dist', 'src', 'main.js')) as { start: StartService }; // eslint-disable-line @typescript-eslint/no-require-imports
         const env = serviceEnv(service, settings, settings.ports, settings.secret);
-        running.push({ service, served: await start(env, { signals: false }) });
+        running.push({ service, served: await start(env, { ownsProcess: false }) });
       }),
     );
   }
