@@ -105,7 +105,13 @@ async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
-  const system = new System({ root, infra, ports, databasePrefix: 'bench', logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: 'warn' });
+  // Every system's database prefix, so that its databases go with the bench.
+  const prefixes: string[] = [];
+  const prefix = (name: string): string => {
+    prefixes.push(name);
+    return name;
+  };
+  const system = new System({ root, infra, ports, databasePrefix: prefix('bench'), logDir: path.join(root, '.data', 'bench', 'logs'), logLevel: 'warn' });
   const ceiling = http.createServer((_req, res) => res.end('{"status":"ok"}'));
   await new Promise<void>((r) => ceiling.listen(0, '127.0.0.1', r));
   const issuer = await benchIssuer();
@@ -121,7 +127,7 @@ async function main(): Promise<void> {
       infra,
       ports: { ...ports, ...Object.fromEntries(await Promise.all(fresh.map(async (s) => [s, await freePort()] as const))) },
       secret: system.secret,
-      databasePrefix: `bench_${name}`,
+      databasePrefix: prefix(`bench_${name}`),
       logDir: path.join(root, '.data', 'bench', `logs-${name}`),
       logLevel: 'warn',
       extraEnv,
@@ -235,8 +241,7 @@ async function main(): Promise<void> {
     await oidc.stopAll();
     await headers.stopAll();
     await system.stopAll();
-    // The databases the bench's systems made go with them.
-    for (const prefix of ['bench', ...['headers', 'oidc', 'untraced', 'traced'].map((n) => `bench_${n}`)]) await dropSystemDatabases(infra.postgresUrl, prefix);
+    for (const name of prefixes) await dropSystemDatabases(infra.postgresUrl, name);
     await infra.stop();
   }
 }
