@@ -66,7 +66,9 @@ export async function startEmbeddedPostgres(dir: string, port: number, options: 
     // On import it hooks SIGINT/SIGTERM/SIGHUP (async-exit-hook) to stop its clusters and exit the process at
     // once, which would cut the launcher's ordered shutdown short and orphan services not yet stopped. The
     // owner of the cluster stops it itself (`stop`), last; the hook on process exit stays as the safety net.
-    const exitHook = require(require.resolve('async-exit-hook', options.from ? { paths: [options.from] } : undefined)) as { unhookEvent(event: string): void }; // eslint-disable-line @typescript-eslint/no-require-imports
+    const hookPath = require.resolve('async-exit-hook', options.from ? { paths: [options.from] } : undefined);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const exitHook = require(hookPath) as { unhookEvent(event: string): void };
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) exitHook.unhookEvent(signal);
     // Run as root, PostgreSQL runs as a dedicated user that must be able to reach its data directory.
     if (process.getuid?.() === 0) chmodSync(path.dirname(dataDir), 0o755);

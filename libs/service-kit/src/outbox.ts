@@ -85,7 +85,8 @@ export class OutboxRelay implements Job {
   private readonly loop: JobLoop;
   private readonly options: OutboxRelayOptions;
 
-  constructor(options: OutboxRelayOptions<WithOutbox> | OutboxRelayOptions<any>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  constructor(options: OutboxRelayOptions<WithOutbox> | OutboxRelayOptions<any>) {
     this.options = options as OutboxRelayOptions;
     this.loop = new JobLoop({
       name: this.name,
@@ -175,8 +176,11 @@ export class OutboxRelay implements Job {
   }
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDatabase = { db: Kysely<any>; pool: pg.Pool };
+
 /** The relay as a job of `runService` (every service with an outbox lists it). */
-export function outboxRelay(_ctx: unknown, resources: { database: { db: Kysely<any>; pool: pg.Pool }; events: EventPublisher; logger: Logger }): OutboxRelay { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function outboxRelay(_ctx: unknown, resources: { database: AnyDatabase; events: EventPublisher; logger: Logger }): OutboxRelay {
   const registry = metricsOf(resources.logger)?.registry;
   if (registry) outboxMetrics(registry, resources.database.db);
   return new OutboxRelay({ db: resources.database.db, pool: resources.database.pool, bus: resources.events, logger: resources.logger.child({ subsystem: 'outbox' }) });

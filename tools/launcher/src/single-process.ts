@@ -30,7 +30,9 @@ async function main(): Promise<void> {
   for (const group of START_ORDER) {
     await Promise.all(
       group.map(async (service) => {
-        const { start } = require(path.join(root, 'services', service, 'dist', 'src', 'main.js')) as { start: StartService }; // eslint-disable-line @typescript-eslint/no-require-imports
+        const mainPath = path.join(root, 'services', service, 'dist', 'src', 'main.js');
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        const { start } = require(mainPath) as { start: StartService };
         const env = serviceEnv(service, settings, settings.ports, settings.secret);
         running.push({ service, served: await start(env, { ownsProcess: false }) });
       }),
