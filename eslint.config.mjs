@@ -4,16 +4,44 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const services = ['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'];
-const noOtherService = services.map((s) => ({ group: [`@register/${s}`, `@register/${s}/*`], message: 'Services never import each other: use its HTTP API or its events (tests: libs/testkit startNeighbour).' }));
+const noOtherService = services.map((s) => ({
+  group: [`@register/${s}`, `@register/${s}/*`],
+  message: 'Services never import each other: use its HTTP API or its events (tests: libs/testkit startNeighbour).',
+}));
 const noReachingOut = {
-  group: ['../../*/src', '../../*/src/**', '../../../*/src', '../../../*/src/**', '../../../../*/src/**', '../../../services/**', '../../../../services/**'],
+  group: [
+    '../../*/src',
+    '../../*/src/**',
+    '../../../*/src',
+    '../../../*/src/**',
+    '../../../../*/src/**',
+    '../../../services/**',
+    '../../../../services/**',
+  ],
   message: 'Services (and their tests) never import another service: start it through libs/testkit.',
 };
-const noAdapters = { group: ['**/adapters/*', '**/adapters'], message: 'Adapters are wired only in context.ts: depend on the port (an interface in the feature) instead.' };
-const noHttp = { name: 'express', message: 'Only routes know HTTP: use cases receive typed values and throw domain errors.' };
+const noAdapters = {
+  group: ['**/adapters/*', '**/adapters'],
+  message: 'Adapters are wired only in context.ts: depend on the port (an interface in the feature) instead.',
+};
+const noHttp = {
+  name: 'express',
+  message: 'Only routes know HTTP: use cases receive typed values and throw domain errors.',
+};
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/dist-bench/**', '**/node_modules/**', '**/coverage/**', '.data/**', 'jest.config.js', 'eslint.config.mjs', 'libs/api-types/src/generated/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/dist-bench/**',
+      '**/node_modules/**',
+      '**/coverage/**',
+      '.data/**',
+      'jest.config.js',
+      'eslint.config.mjs',
+      'libs/api-types/src/generated/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,8 +54,16 @@ export default tseslint.config(
   {
     // Use cases, rules, repositories, ports: no adapter, no express.
     files: ['services/*/src/**/*.ts'],
-    ignores: ['services/*/src/main.ts', 'services/*/src/context.ts', 'services/*/src/adapters/**', 'services/*/src/**/*.routes.ts', 'services/gateway/src/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: [noHttp], patterns: [...noOtherService, noReachingOut, noAdapters] }] },
+    ignores: [
+      'services/*/src/main.ts',
+      'services/*/src/context.ts',
+      'services/*/src/adapters/**',
+      'services/*/src/**/*.routes.ts',
+      'services/gateway/src/**',
+    ],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [noHttp], patterns: [...noOtherService, noReachingOut, noAdapters] }],
+    },
   },
   {
     // Routes parse and map; they call use cases, never adapters.
@@ -36,7 +72,16 @@ export default tseslint.config(
   },
   {
     files: ['services/*/migrations/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['../src/*', '../src/**'], message: 'Migrations are frozen: they never import app code.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../src/*', '../src/**'], message: 'Migrations are frozen: they never import app code.' },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ['**/test/**/*.ts', '**/bench/**/*.ts'],

@@ -2,9 +2,23 @@
 /** @type {import('jest').Config} */
 const path = require('node:path');
 
-const swc = ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } }];
+const swc = [
+  '@swc/jest',
+  { jsc: { target: 'es2023', parser: { syntax: 'typescript' } }, module: { type: 'commonjs' } },
+];
 // ESM-only packages that tests load in-process are compiled to CommonJS by swc.
-const esmPackages = ['jose', '@apidevtools/json-schema-ref-parser', 'file-type', 'strtok3', 'token-types', 'peek-readable', '@tokenizer', 'uint8array-extras', '@borewit', 'fflate'];
+const esmPackages = [
+  'jose',
+  '@apidevtools/json-schema-ref-parser',
+  'file-type',
+  'strtok3',
+  'token-types',
+  'peek-readable',
+  '@tokenizer',
+  'uint8array-extras',
+  '@borewit',
+  'fflate',
+];
 
 // In the project, not the temp directory: a test run leaves nothing there. Jest reads it per project (a
 // top-level cacheDirectory does not reach the projects' transform cache).
@@ -24,8 +38,28 @@ const shared = {
   },
 };
 
-const projects = ['libs/authz', 'libs/problem', 'libs/service-kit', 'services/gateway', 'services/reference', 'services/audit', 'services/applications', 'services/documents', 'services/letters', 'tools/launcher', 'tools/zgw-sim', 'tools/deploy-check', 'tools/dead-letters', 'tools/api-description', 'tools/steady-load']
-  .map((dir) => ({ ...shared, displayName: dir.split('/')[1], rootDir: path.join(__dirname, dir), testMatch: ['<rootDir>/test/**/*.test.ts'] }));
+const projects = [
+  'libs/authz',
+  'libs/problem',
+  'libs/service-kit',
+  'services/gateway',
+  'services/reference',
+  'services/audit',
+  'services/applications',
+  'services/documents',
+  'services/letters',
+  'tools/launcher',
+  'tools/zgw-sim',
+  'tools/deploy-check',
+  'tools/dead-letters',
+  'tools/api-description',
+  'tools/steady-load',
+].map((dir) => ({
+  ...shared,
+  displayName: dir.split('/')[1],
+  rootDir: path.join(__dirname, dir),
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+}));
 
 module.exports = {
   projects,

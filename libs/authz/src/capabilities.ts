@@ -16,7 +16,15 @@ export function capabilitiesOf(identity: Identity | null): Capability[] {
     if (p.role === 'drafter') caps.add('brief:edit').add('brief:reveal-registernummer');
     if (p.role === 'approver') caps.add('brief:approve');
     if (p.role === 'admin') {
-      for (const c of ['orgtemplate:edit', 'stamdata:read', 'flags:write', 'cases:admin', 'audit:read', 'uploads:admin-delete'] as const) caps.add(c);
+      for (const c of [
+        'orgtemplate:edit',
+        'stamdata:read',
+        'flags:write',
+        'cases:admin',
+        'audit:read',
+        'uploads:admin-delete',
+      ] as const)
+        caps.add(c);
     }
   }
   if (identity.caseHandler?.rollen.includes('beoordelaar')) caps.add('CanBeoordelen').add('stamdata:read');

@@ -19,7 +19,8 @@ export function requireIdentity(res: Response): Identity {
 /** Throws a 403 unless the caller holds the capability (use for checks inside a use case's route). */
 export function requireCapability(res: Response, capability: Capability): Identity {
   const identity = requireIdentity(res);
-  if (!hasCapability(identity, capability)) throw new DomainError('forbidden', `This needs the capability ${capability}.`);
+  if (!hasCapability(identity, capability))
+    throw new DomainError('forbidden', `This needs the capability ${capability}.`);
   return identity;
 }
 
@@ -27,8 +28,10 @@ export function requireCapability(res: Response, capability: Capability): Identi
 export function guardFor(rule: RouteRule): RequestHandler {
   return (_req: Request, res: Response, next: NextFunction) => {
     const outcome = authorize(rule, identityOf(res));
-    if (outcome === 'unauthenticated') return next(new DomainError('unauthenticated', 'This request carries no valid identity.'));
-    if (outcome === 'forbidden') return next(new DomainError('forbidden', 'The caller lacks the capability this route needs.'));
+    if (outcome === 'unauthenticated')
+      return next(new DomainError('unauthenticated', 'This request carries no valid identity.'));
+    if (outcome === 'forbidden')
+      return next(new DomainError('forbidden', 'The caller lacks the capability this route needs.'));
     next();
   };
 }

@@ -21,7 +21,10 @@ export class HeaderIdentityProvider implements IdentityProvider {
   async resolve(headers: HeaderBag): Promise<Identity | null> {
     const subject = header(headers, 'x-subject');
     const medewerker = header(headers, 'x-medewerker');
-    const practitioner = subject !== undefined && IDENTIFIER_PATTERN.test(subject) ? { subject, role: toRole(header(headers, 'x-role')) } : null;
+    const practitioner =
+      subject !== undefined && IDENTIFIER_PATTERN.test(subject)
+        ? { subject, role: toRole(header(headers, 'x-role')) }
+        : null;
     const caseHandler =
       medewerker !== undefined && IDENTIFIER_PATTERN.test(medewerker)
         ? {

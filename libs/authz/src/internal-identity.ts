@@ -23,12 +23,18 @@ export function signInternalIdentity(
   nowMs = Date.now(),
   ttlSeconds = DEFAULT_TTL_SECONDS,
 ): string {
-  const payload = Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(nowMs / 1000) + ttlSeconds })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(nowMs / 1000) + ttlSeconds })).toString(
+    'base64url',
+  );
   return `${payload}.${mac(secret, payload).toString('base64url')}`;
 }
 
 /** Returns the claims when the signature is valid and not expired; null otherwise. */
-export function verifyInternalIdentity(secret: string, token: string | undefined, nowMs = Date.now()): InternalClaims | null {
+export function verifyInternalIdentity(
+  secret: string,
+  token: string | undefined,
+  nowMs = Date.now(),
+): InternalClaims | null {
   if (!token) return null;
   const dot = token.indexOf('.');
   if (dot <= 0) return null;

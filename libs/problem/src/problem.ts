@@ -13,7 +13,10 @@ export interface ProblemDocument {
   [extra: string]: unknown;
 }
 
-export function problemDocument(slug: ProblemSlug, input: { detail: string; instance: string; correlationId?: string | null; errors?: FieldError[] }): ProblemDocument {
+export function problemDocument(
+  slug: ProblemSlug,
+  input: { detail: string; instance: string; correlationId?: string | null; errors?: FieldError[] },
+): ProblemDocument {
   const type = PROBLEM_TYPES[slug];
   const doc: ProblemDocument = {
     type: `/problems/${slug}`,
@@ -24,7 +27,8 @@ export function problemDocument(slug: ProblemSlug, input: { detail: string; inst
     correlationId: input.correlationId ?? null,
   };
   if (slug === 'validation' || (input.errors && input.errors.length > 0)) {
-    doc.errors = input.errors && input.errors.length > 0 ? input.errors : [{ field: '', code: 'invalid', detail: input.detail }];
+    doc.errors =
+      input.errors && input.errors.length > 0 ? input.errors : [{ field: '', code: 'invalid', detail: input.detail }];
   }
   return doc;
 }
@@ -41,8 +45,19 @@ export function correlationIdOf(res: Response): string | null {
   return typeof id === 'string' ? id : null;
 }
 
-export function sendProblem(req: Request, res: Response, slug: ProblemSlug, detail: string, errors?: FieldError[]): void {
-  const doc = problemDocument(slug, { detail, instance: instanceOf(req), correlationId: correlationIdOf(res), ...(errors ? { errors } : {}) });
+export function sendProblem(
+  req: Request,
+  res: Response,
+  slug: ProblemSlug,
+  detail: string,
+  errors?: FieldError[],
+): void {
+  const doc = problemDocument(slug, {
+    detail,
+    instance: instanceOf(req),
+    correlationId: correlationIdOf(res),
+    ...(errors ? { errors } : {}),
+  });
   res.status(doc.status).type('application/problem+json').send(JSON.stringify(doc));
 }
 

@@ -13,16 +13,27 @@ describe('problem documents (decisions §4)', () => {
   });
 
   it('when it is a validation problem, then errors is never empty', () => {
-    expect(problemDocument('validation', { detail: 'bad', instance: '/x' }).errors).toEqual([{ field: '', code: 'invalid', detail: 'bad' }]);
+    expect(problemDocument('validation', { detail: 'bad', instance: '/x' }).errors).toEqual([
+      { field: '', code: 'invalid', detail: 'bad' },
+    ]);
     const errors = [{ field: 'uren', code: 'too_small', detail: 'at least 1' }];
     expect(problemDocument('validation', { detail: 'bad', instance: '/x', errors }).errors).toEqual(errors);
   });
 
   it('when the slugs named by the decisions are looked up, then each has its status and a page', () => {
     const expected: Record<string, number> = {
-      unauthenticated: 401, forbidden: 403, validation: 400, conflict: 409, 'scholing-incompleet': 400, 'invalid-phone-number': 422,
-      'step-up-required': 403, 'payload-too-large': 413, 'unsupported-media-type': 415, 'idempotency-key-reused': 422,
-      'idempotency-request-in-progress': 409, unavailable: 503,
+      unauthenticated: 401,
+      forbidden: 403,
+      validation: 400,
+      conflict: 409,
+      'scholing-incompleet': 400,
+      'invalid-phone-number': 422,
+      'step-up-required': 403,
+      'payload-too-large': 413,
+      'unsupported-media-type': 415,
+      'idempotency-key-reused': 422,
+      'idempotency-request-in-progress': 409,
+      unavailable: 503,
     };
     for (const [slug, status] of Object.entries(expected)) {
       expect(PROBLEM_TYPES[slug as keyof typeof PROBLEM_TYPES].status).toBe(status);

@@ -19,7 +19,12 @@ export function deferBodyErrors(parser: RequestHandler): RequestHandler {
       const type = (err as { type?: unknown } | null | undefined)?.type;
       if (type === 'entity.parse.failed' || err instanceof DomainError) {
         res.locals[BODY_ERROR] =
-          err instanceof DomainError ? err : validationError([{ field: '', code: 'invalid_json', detail: 'The body is not valid JSON.' }], 'The request body is not valid JSON.');
+          err instanceof DomainError
+            ? err
+            : validationError(
+                [{ field: '', code: 'invalid_json', detail: 'The body is not valid JSON.' }],
+                'The request body is not valid JSON.',
+              );
         req.body = undefined;
         return next();
       }
@@ -27,4 +32,3 @@ export function deferBodyErrors(parser: RequestHandler): RequestHandler {
     });
   };
 }
-

@@ -25,7 +25,12 @@ function matches(header: string | undefined, etag: string): boolean {
  * Sends a snapshot body with its strong ETag; 304 without a body when the client has it already.
  * decisions §15: stamdata may be cached privately and revalidated; everything else stays `no-store`.
  */
-export function sendCached(req: Request, res: Response, body: CachedBody, cacheControl: 'revalidate' | 'no-store'): void {
+export function sendCached(
+  req: Request,
+  res: Response,
+  body: CachedBody,
+  cacheControl: 'revalidate' | 'no-store',
+): void {
   res.setHeader('ETag', body.etag);
   res.setHeader('Cache-Control', cacheControl === 'revalidate' ? 'private, no-cache' : 'no-store');
   if (matches(req.headers['if-none-match'], body.etag)) {

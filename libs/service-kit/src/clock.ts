@@ -4,7 +4,12 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => new Date() };
 
-const amsterdamDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit', day: '2-digit' });
+const amsterdamDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/Amsterdam',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 const HOUR_MS = 3_600_000;
 /** Amsterdam's offset from UTC is a whole number of hours since 1940 (CET/CEST), so its date changes on a UTC hour; kept from 1946, clear of the war years. */

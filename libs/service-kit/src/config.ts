@@ -50,8 +50,14 @@ export const baseConfigSchema = z.object({
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
   /** How long the event stream keeps an event: the longest outage a durable consumer survives (default 7 days). */
   /** The JetStream stream of this deployment, and a prefix put before every subject (test runs use their own). */
-  EVENTS_STREAM: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a stream name').default('REGISTER'),
-  EVENTS_SUBJECT_PREFIX: z.string().regex(/^([a-z0-9_-]{1,32}\.)?$/, 'empty, or a token and a dot such as t1a2b3.').default(''),
+  EVENTS_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a stream name')
+    .default('REGISTER'),
+  EVENTS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^([a-z0-9_-]{1,32}\.)?$/, 'empty, or a token and a dot such as t1a2b3.')
+    .default(''),
   EVENTS_MAX_AGE: duration.pipe(z.number().int().min(60_000)).default(7 * 86_400_000),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

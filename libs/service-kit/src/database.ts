@@ -87,7 +87,12 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
 }
 
 /** A service's own database at start: created when missing, pooled, migrated to the latest version, `min` connections open. */
-export async function openServiceDatabase<DB>(url: string, logger: Logger, migrations: Record<string, Migration>, options: DatabaseOptions = {}): Promise<Database<DB>> {
+export async function openServiceDatabase<DB>(
+  url: string,
+  logger: Logger,
+  migrations: Record<string, Migration>,
+  options: DatabaseOptions = {},
+): Promise<Database<DB>> {
   await ensureDatabaseExists(url);
   const database = createDatabase<DB>(url, logger, options);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -97,8 +102,11 @@ export async function openServiceDatabase<DB>(url: string, logger: Logger, migra
 }
 
 /** Migrations are listed explicitly (frozen, timestamp-named files) so no loader guesses at file names. */
-export async function migrateToLatest(// eslint-disable-next-line @typescript-eslint/no-explicit-any
-  db: Kysely<any>, migrations: Record<string, Migration>, logger: Logger): Promise<void> {
+export async function migrateToLatest( // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  db: Kysely<any>,
+  migrations: Record<string, Migration>,
+  logger: Logger,
+): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();

@@ -13,7 +13,8 @@ export type ConsumeOutcome = 'handled' | 'malformed';
 
 export interface DurableConsumerOptions {
   /** JetStream (a durable pull consumer), or the single-process mode's in-process bus. */
-  events: Pick<NatsEvents, 'transport' | 'js' | 'jsm' | 'stream' | 'prefix'> | Pick<InProcessEvents, 'transport' | 'consume'>;
+  events:
+    Pick<NatsEvents, 'transport' | 'js' | 'jsm' | 'stream' | 'prefix'> | Pick<InProcessEvents, 'transport' | 'consume'>;
   /** Durable consumer name; one per deployment (tests use their own so files do not share messages). */
   durable: string;
   /** Subject filter, e.g. `register.audit.>`. */
@@ -69,10 +70,11 @@ export class DurableConsumer {
     await this.ensureConsumer(events);
     const registry = metricsOf(this.options.logger)?.registry;
     // Lag: what the stream holds for this consumer that it has not acknowledged yet (pending and in flight).
-    if (registry) lagReaders(registry).set(this.options.durable, async () => {
-      const info = await events.jsm.consumers.info(events.stream, this.options.durable);
-      return info.num_pending + info.num_ack_pending;
-    });
+    if (registry)
+      lagReaders(registry).set(this.options.durable, async () => {
+        const info = await events.jsm.consumers.info(events.stream, this.options.durable);
+        return info.num_pending + info.num_ack_pending;
+      });
     this.loop = this.run(events);
   }
 
@@ -91,7 +93,11 @@ export class DurableConsumer {
     const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), STOP_WAIT_MS)));
     const stopped = await Promise.race([ended, late]);
     clearTimeout(timer);
-    if (!stopped) this.options.logger.warn({ durable: this.options.durable, waitedMs: STOP_WAIT_MS }, 'consumer still pulling at stop; the connection close ends it');
+    if (!stopped)
+      this.options.logger.warn(
+        { durable: this.options.durable, waitedMs: STOP_WAIT_MS },
+        'consumer still pulling at stop; the connection close ends it',
+      );
   }
 
   private async ensureConsumer(events: Pick<NatsEvents, 'jsm' | 'stream' | 'prefix'>): Promise<void> {
@@ -130,7 +136,9 @@ export class DurableConsumer {
       if (this.stopped) break;
       await new Promise((resolve) => setTimeout(resolve, this.options.restartDelayMs ?? 1000));
       // The consumer may have been lost with the server's state; recreate it before pulling again.
-      await this.ensureConsumer(events).catch((err: unknown) => logger.warn({ err, durable }, 'consumer not (re)created yet'));
+      await this.ensureConsumer(events).catch((err: unknown) =>
+        logger.warn({ err, durable }, 'consumer not (re)created yet'),
+      );
     }
   }
 
@@ -149,7 +157,10 @@ export class DurableConsumer {
           await deadLetter(events, durable, subject, msg, err);
           this.deadLetters += 1;
           this.counters?.deadLetters.inc({ durable });
-          logger.error({ err, seq: msg.seq, subject, durable, deliveries, deadLetters: this.deadLetters }, 'event moved to the dead-letter subject after repeated failures');
+          logger.error(
+            { err, seq: msg.seq, subject, durable, deliveries, deadLetters: this.deadLetters },
+            'event moved to the dead-letter subject after repeated failures',
+          );
           msg.term();
         } catch (dlErr) {
           logger.warn({ err: dlErr, seq: msg.seq, durable }, 'dead-letter publish failed; redelivery requested');
@@ -157,8 +168,14 @@ export class DurableConsumer {
         }
         return;
       }
-      const delay = Math.min((this.options.retryDelayMs ?? 1000) * 2 ** Math.min(deliveries - 1, 20), this.options.maxRetryDelayMs ?? 300_000);
-      logger.warn({ err, seq: msg.seq, durable, deliveries, retryInMs: delay }, 'event not handled; redelivery requested');
+      const delay = Math.min(
+        (this.options.retryDelayMs ?? 1000) * 2 ** Math.min(deliveries - 1, 20),
+        this.options.maxRetryDelayMs ?? 300_000,
+      );
+      logger.warn(
+        { err, seq: msg.seq, durable, deliveries, retryInMs: delay },
+        'event not handled; redelivery requested',
+      );
       msg.nak(delay);
       return;
     }
@@ -171,9 +188,17 @@ export class DurableConsumer {
    * Handles one event in the trace and under the correlation id of the request that wrote it (the message's
    * `traceparent` header, else the envelope's), so its log lines and audit rows tie back to that request.
    */
-  private async dispatch(subject: string, text: string, seq: number | null, traceparent: string | undefined): Promise<ConsumeOutcome> {
+  private async dispatch(
+    subject: string,
+    text: string,
+    seq: number | null,
+    traceparent: string | undefined,
+  ): Promise<ConsumeOutcome> {
     const payload = parse(text);
-    const envelope = (typeof payload === 'object' && payload !== null ? payload : {}) as { correlationId?: unknown; traceparent?: unknown };
+    const envelope = (typeof payload === 'object' && payload !== null ? payload : {}) as {
+      correlationId?: unknown;
+      traceparent?: unknown;
+    };
     const { durable, logger } = this.options;
     const correlationId = acceptCorrelationId(envelope.correlationId);
     return runWithContext({ correlationId }, () =>
@@ -203,7 +228,13 @@ export interface DeadLetter {
   event: string;
 }
 
-async function deadLetter(events: Pick<NatsEvents, 'js' | 'prefix'>, durable: string, subject: string, msg: JsMsg, err: unknown): Promise<void> {
+async function deadLetter(
+  events: Pick<NatsEvents, 'js' | 'prefix'>,
+  durable: string,
+  subject: string,
+  msg: JsMsg,
+  err: unknown,
+): Promise<void> {
   const letter: DeadLetter = {
     durable,
     subject,
@@ -213,7 +244,10 @@ async function deadLetter(events: Pick<NatsEvents, 'js' | 'prefix'>, durable: st
     error: err instanceof Error ? err.message.slice(0, 500) : String(err).slice(0, 500),
     event: msg.string(),
   };
-  await events.js.publish(`${events.prefix}${DEAD_LETTER_PREFIX}.${durable}`, JSON.stringify(letter), { msgID: `dead-letter-${durable}-${msg.seq}`, timeout: 5000 });
+  await events.js.publish(`${events.prefix}${DEAD_LETTER_PREFIX}.${durable}`, JSON.stringify(letter), {
+    msgID: `dead-letter-${durable}-${msg.seq}`,
+    timeout: 5000,
+  });
 }
 
 function parse(text: string): unknown {
@@ -225,14 +259,23 @@ function parse(text: string): unknown {
 }
 
 /** Redeliveries and dead letters by durable, on the service's metrics (one counter each, shared by its consumers). */
-function consumerCounters(options: DurableConsumerOptions): { redeliveries: Counter<'durable'>; deadLetters: Counter<'durable'> } | null {
+function consumerCounters(
+  options: DurableConsumerOptions,
+): { redeliveries: Counter<'durable'>; deadLetters: Counter<'durable'> } | null {
   const registry = metricsOf(options.logger)?.registry;
   if (!registry) return null;
   const counter = (name: string, help: string) =>
-    (registry.getSingleMetric(name) as Counter<'durable'> | undefined) ?? new Counter({ name, help, labelNames: ['durable'] as const, registers: [registry] });
+    (registry.getSingleMetric(name) as Counter<'durable'> | undefined) ??
+    new Counter({ name, help, labelNames: ['durable'] as const, registers: [registry] });
   return {
-    redeliveries: counter('event_consumer_redeliveries_total', 'Events delivered again after a failed or unacknowledged delivery.'),
-    deadLetters: counter('event_consumer_dead_letters_total', 'Events given up on and moved to the dead-letter subject.'),
+    redeliveries: counter(
+      'event_consumer_redeliveries_total',
+      'Events delivered again after a failed or unacknowledged delivery.',
+    ),
+    deadLetters: counter(
+      'event_consumer_dead_letters_total',
+      'Events given up on and moved to the dead-letter subject.',
+    ),
   };
 }
 
@@ -244,10 +287,18 @@ function lagReaders(registry: Registry): Map<string, () => Promise<number>> {
   if (!readers) {
     const all = (readers = new Map());
     lagGauges.set(registry, all);
-    gaugeCallback(registry, 'event_consumer_lag', 'Events not yet handled by a durable consumer (pending and unacknowledged).', async () => {
-      const entries = await Promise.all([...all].map(async ([durable, read]) => [durable, await read().catch(() => null)] as const));
-      return Object.fromEntries(entries.filter((e): e is readonly [string, number] => e[1] !== null));
-    }, 'durable');
+    gaugeCallback(
+      registry,
+      'event_consumer_lag',
+      'Events not yet handled by a durable consumer (pending and unacknowledged).',
+      async () => {
+        const entries = await Promise.all(
+          [...all].map(async ([durable, read]) => [durable, await read().catch(() => null)] as const),
+        );
+        return Object.fromEntries(entries.filter((e): e is readonly [string, number] => e[1] !== null));
+      },
+      'durable',
+    );
   }
   return readers;
 }

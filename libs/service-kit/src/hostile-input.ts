@@ -44,19 +44,26 @@ function pathOf(frame: Frame | null, key: string | number | null = null): string
  * through on every save, and per-node paths, pairs and stack entries were most of what that walk allocated.
  */
 export function findHostileJson(value: unknown, maxDepth = MAX_JSON_DEPTH): FieldError | null {
-  if (typeof value === 'string') return hasBadCharacter(value) ? problem('', 'invalid_characters', 'Strings must not contain NUL or unpaired surrogates.') : null;
+  if (typeof value === 'string')
+    return hasBadCharacter(value)
+      ? problem('', 'invalid_characters', 'Strings must not contain NUL or unpaired surrogates.')
+      : null;
   if (value === null || typeof value !== 'object') return null;
   const stack: Frame[] = [{ value, parent: null, key: null, depth: 0 }];
   const visit = (child: unknown, frame: Frame, key: string | number): FieldError | null => {
     if (typeof child === 'string') {
-      return hasBadCharacter(child) ? problem(pathOf(frame, key), 'invalid_characters', 'Strings must not contain NUL or unpaired surrogates.') : null;
+      return hasBadCharacter(child)
+        ? problem(pathOf(frame, key), 'invalid_characters', 'Strings must not contain NUL or unpaired surrogates.')
+        : null;
     }
-    if (child !== null && typeof child === 'object') stack.push({ value: child, parent: frame, key, depth: frame.depth + 1 });
+    if (child !== null && typeof child === 'object')
+      stack.push({ value: child, parent: frame, key, depth: frame.depth + 1 });
     return null;
   };
   while (stack.length > 0) {
     const frame = stack.pop()!;
-    if (frame.depth >= maxDepth) return problem(pathOf(frame), 'too_deep', `JSON may be nested at most ${maxDepth} levels deep.`);
+    if (frame.depth >= maxDepth)
+      return problem(pathOf(frame), 'too_deep', `JSON may be nested at most ${maxDepth} levels deep.`);
     const v = frame.value;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
@@ -67,7 +74,8 @@ export function findHostileJson(value: unknown, maxDepth = MAX_JSON_DEPTH): Fiel
     }
     const record = v as Record<string, unknown>;
     for (const key of Object.keys(record)) {
-      if (hasBadCharacter(key)) return problem(pathOf(frame, key), 'invalid_characters', 'Keys must not contain NUL or unpaired surrogates.');
+      if (hasBadCharacter(key))
+        return problem(pathOf(frame, key), 'invalid_characters', 'Keys must not contain NUL or unpaired surrogates.');
       const found = visit(record[key], frame, key);
       if (found) return found;
     }
@@ -101,22 +109,33 @@ export const refuseHostileUrl: RequestHandler = (req, _res, next) => {
   const path = q === -1 ? url : url.slice(0, q);
   const errors: FieldError[] = [];
   const decodedPath = decodeOrNull(path);
-  if (decodedPath === null) errors.push(problem('path', 'malformed_escape', 'The path has a malformed percent-escape.'));
-  else if (hasBadCharacter(decodedPath)) errors.push(problem('path', 'invalid_characters', 'The path must not contain NUL or unpaired surrogates.'));
+  if (decodedPath === null)
+    errors.push(problem('path', 'malformed_escape', 'The path has a malformed percent-escape.'));
+  else if (hasBadCharacter(decodedPath))
+    errors.push(problem('path', 'invalid_characters', 'The path must not contain NUL or unpaired surrogates.'));
   if (q !== -1) {
     for (const part of url.slice(q + 1).split('&')) {
       const decoded = decodeOrNull(part.replace(/\+/g, ' '));
       const name = (decoded ?? part).split('=')[0] ?? '';
-      if (decoded === null) errors.push(problem(name, 'malformed_escape', 'A query parameter has a malformed percent-escape.'));
-      else if (hasBadCharacter(decoded)) errors.push(problem(name, 'invalid_characters', 'Query parameters must not contain NUL or unpaired surrogates.'));
+      if (decoded === null)
+        errors.push(problem(name, 'malformed_escape', 'A query parameter has a malformed percent-escape.'));
+      else if (hasBadCharacter(decoded))
+        errors.push(
+          problem(name, 'invalid_characters', 'Query parameters must not contain NUL or unpaired surrogates.'),
+        );
       if (errors.length > 0) break;
     }
   }
   for (const [name, value] of Object.entries(req.headers)) {
     const values = Array.isArray(value) ? value : [value ?? ''];
-    if (values.some((v) => v.includes('\u0000'))) errors.push(problem(name, 'invalid_characters', 'Header values must not contain NUL.'));
+    if (values.some((v) => v.includes('\u0000')))
+      errors.push(problem(name, 'invalid_characters', 'Header values must not contain NUL.'));
   }
-  next(errors.length > 0 ? validationError(errors.slice(0, 5), 'The request URL or headers are not acceptable.') : undefined);
+  next(
+    errors.length > 0
+      ? validationError(errors.slice(0, 5), 'The request URL or headers are not acceptable.')
+      : undefined,
+  );
 };
 
 /** decisions §15 and the spec's `int`: a 32-bit signed integer. */

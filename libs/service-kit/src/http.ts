@@ -101,15 +101,29 @@ export function requestScope(logger: Logger): RequestHandler {
       if (span.isRecording()) {
         // Semantic conventions for HTTP server spans; the route's pattern, never the URL (it may carry personal data).
         span.updateName(`${req.method} ${route}`);
-        span.setAttributes({ 'http.request.method': req.method, 'http.route': route, 'http.response.status_code': status, 'correlation.id': correlationId });
-        if (status >= 500 || aborted) span.setStatus({ code: SpanStatusCode.ERROR, message: aborted ? 'aborted' : undefined });
+        span.setAttributes({
+          'http.request.method': req.method,
+          'http.route': route,
+          'http.response.status_code': status,
+          'correlation.id': correlationId,
+        });
+        if (status >= 500 || aborted)
+          span.setStatus({ code: SpanStatusCode.ERROR, message: aborted ? 'aborted' : undefined });
       }
       span.end();
       // A client that went away is the client's business: warn, with what was known; a 5xx is ours: error.
       const level = res.statusCode >= 500 && !aborted ? 'error' : aborted ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
-        { reqId: correlationId, correlationId, traceId, method: req.method, url: loggableUrl(req.originalUrl), statusCode: aborted && !res.headersSent ? null : res.statusCode, responseTime: Math.round(seconds * 1000) },
+        {
+          reqId: correlationId,
+          correlationId,
+          traceId,
+          method: req.method,
+          url: loggableUrl(req.originalUrl),
+          statusCode: aborted && !res.headersSent ? null : res.statusCode,
+          responseTime: Math.round(seconds * 1000),
+        },
         aborted ? 'request aborted' : 'request completed',
       );
     };
@@ -156,7 +170,11 @@ export function createServiceApp(options: ServiceAppOptions): { app: Express; fi
   });
   // Hostile paths, queries and headers are refused before any handler (after identity: 401 comes first).
   app.use(refuseHostileUrl);
-  app.use(deferBodyErrors(express.json({ limit: options.jsonLimit ?? '300kb', type: ['application/json', 'application/*+json'] })));
+  app.use(
+    deferBodyErrors(
+      express.json({ limit: options.jsonLimit ?? '300kb', type: ['application/json', 'application/*+json'] }),
+    ),
+  );
   app.use(deferBodyErrors(refuseHostileJson));
 
   return {

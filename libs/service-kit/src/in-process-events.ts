@@ -37,7 +37,8 @@ export class InProcessBroker {
     const message = { subject, payload };
     for (const [name, durable] of this.durables) {
       if (!subjectMatches(durable.filter, subject)) continue;
-      if (!durable.handler) throw new Error(`in-process consumer ${name} is not attached; the event stays in the outbox`);
+      if (!durable.handler)
+        throw new Error(`in-process consumer ${name} is not attached; the event stays in the outbox`);
       await durable.handler(message);
     }
     this.seen.set(msgId, now + this.duplicateWindowMs);

@@ -25,14 +25,23 @@ export class InternalClient {
   private headers(onBehalfOf: Identity | null, accept: string): Record<string, string> {
     const correlationId = currentCorrelationId();
     const headers: Record<string, string> = {
-      [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(this.options.secret, { identity: onBehalfOf, service: { service: this.options.caller }, correlationId }),
+      [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(this.options.secret, {
+        identity: onBehalfOf,
+        service: { service: this.options.caller },
+        correlationId,
+      }),
       accept,
     };
     if (correlationId) headers[CORRELATION_HEADER] = correlationId;
     return headers;
   }
 
-  async request<T>(method: string, path: string, body?: unknown, onBehalfOf: Identity | null = null): Promise<InternalResponse<T>> {
+  async request<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    onBehalfOf: Identity | null = null,
+  ): Promise<InternalResponse<T>> {
     const headers = this.headers(onBehalfOf, 'application/json');
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
@@ -44,7 +53,9 @@ export class InternalClient {
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 5000),
       });
     } catch (err) {
-      throw Object.assign(new DomainError('unavailable', 'A service this request needs is unreachable.'), { cause: err });
+      throw Object.assign(new DomainError('unavailable', 'A service this request needs is unreachable.'), {
+        cause: err,
+      });
     }
     if (res.status >= 500) throw new DomainError('unavailable', `A service this request needs answered ${res.status}.`);
     const text = await res.text();
@@ -58,9 +69,14 @@ export class InternalClient {
   async open(path: string, options: { timeoutMs?: number } = {}): Promise<Response> {
     let res: Response;
     try {
-      res = await fetch(new URL(path, this.options.baseUrl), { headers: this.headers(null, '*/*'), signal: AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs ?? 5000) });
+      res = await fetch(new URL(path, this.options.baseUrl), {
+        headers: this.headers(null, '*/*'),
+        signal: AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs ?? 5000),
+      });
     } catch (err) {
-      throw Object.assign(new DomainError('unavailable', 'A service this request needs is unreachable.'), { cause: err });
+      throw Object.assign(new DomainError('unavailable', 'A service this request needs is unreachable.'), {
+        cause: err,
+      });
     }
     if (res.status >= 500) {
       await res.body?.cancel().catch(() => undefined);

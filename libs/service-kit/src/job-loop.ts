@@ -98,7 +98,10 @@ export class JobLoop implements Job {
     } catch (err) {
       this.failures += 1;
       next = Math.min(this.options.intervalMs * 2 ** Math.min(this.failures, 10), this.options.maxBackoffMs ?? 30_000);
-      this.options.logger.warn({ err, job: this.name, failures: this.failures, retryInMs: next }, 'job pass failed; will retry');
+      this.options.logger.warn(
+        { err, job: this.name, failures: this.failures, retryInMs: next },
+        'job pass failed; will retry',
+      );
     }
     if (!this.again) this.schedule(next);
   }
@@ -136,8 +139,17 @@ export interface LeaseTable {
  * LOCKED keeps two workers (or replicas) from claiming the same row; the lease makes a crashed worker's row
  * due again without a transaction held open across the work. `where` narrows the claim (one key, say).
  */
-export async function claimLeased<Row>(db: Kysely<unknown>, t: LeaseTable, options: { limit: number; leaseMs: number; where?: RawBuilder<unknown> }): Promise<Row[]> {
-  const [table, key, due, attempts] = [sql.table(t.table), sql.ref(t.key), sql.ref(t.dueColumn), sql.ref(t.attemptsColumn)];
+export async function claimLeased<Row>(
+  db: Kysely<unknown>,
+  t: LeaseTable,
+  options: { limit: number; leaseMs: number; where?: RawBuilder<unknown> },
+): Promise<Row[]> {
+  const [table, key, due, attempts] = [
+    sql.table(t.table),
+    sql.ref(t.key),
+    sql.ref(t.dueColumn),
+    sql.ref(t.attemptsColumn),
+  ];
   const where = options.where ? sql`AND ${options.where}` : sql``;
   const { rows } = await sql<Row>`
     UPDATE ${table} SET ${attempts} = ${attempts} + 1, ${due} = now() + ${`${options.leaseMs} milliseconds`}::interval

@@ -17,14 +17,17 @@ export const REDACT_PATHS = [
 
 /** `destination` defaults to stdout; tests pass a stream to read the lines. */
 export function createLogger(service: string, level = 'info', destination?: DestinationStream): Logger {
-  return pino({
-    name: service,
-    level,
-    redact: { paths: REDACT_PATHS, remove: true },
-    mixin() {
-      const correlationId = currentCorrelationId();
-      const traceId = currentTraceId();
-      return correlationId ? (traceId ? { correlationId, traceId } : { correlationId }) : traceId ? { traceId } : {};
+  return pino(
+    {
+      name: service,
+      level,
+      redact: { paths: REDACT_PATHS, remove: true },
+      mixin() {
+        const correlationId = currentCorrelationId();
+        const traceId = currentTraceId();
+        return correlationId ? (traceId ? { correlationId, traceId } : { correlationId }) : traceId ? { traceId } : {};
+      },
     },
-  }, destination);
+    destination,
+  );
 }

@@ -31,7 +31,12 @@ export type Events = NatsEvents;
 export type ServiceEvents = NatsEvents | InProcessEvents;
 
 /** `NATS_URL` decides: `in-process` (single-process mode) or NATS server URLs, comma-separated. */
-export async function openEventBus(url: string, name: string, logger: Logger, stream: StreamSettings = {}): Promise<ServiceEvents> {
+export async function openEventBus(
+  url: string,
+  name: string,
+  logger: Logger,
+  stream: StreamSettings = {},
+): Promise<ServiceEvents> {
   if (url === IN_PROCESS_EVENTS_URL) {
     logger.info('events: in-process transport (single-process mode)');
     return new InProcessEvents(name);
@@ -51,11 +56,23 @@ export interface StreamSettings {
 /** decisions (docs/decisions.md, "Events"): seven days, so a consumer may be down over a long weekend. */
 export const DEFAULT_EVENTS_MAX_AGE_MS = 7 * 24 * 3600_000;
 
-export async function connectEvents(url: string, name: string, logger: Logger, stream: StreamSettings = {}): Promise<NatsEvents> {
-  const nc = await connect({ servers: url.split(','), name, maxReconnectAttempts: -1, reconnectTimeWait: 500, waitOnFirstConnect: true });
+export async function connectEvents(
+  url: string,
+  name: string,
+  logger: Logger,
+  stream: StreamSettings = {},
+): Promise<NatsEvents> {
+  const nc = await connect({
+    servers: url.split(','),
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+    waitOnFirstConnect: true,
+  });
   void (async () => {
     for await (const s of nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error') logger.warn({ nats: s.type }, 'nats status');
+      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error')
+        logger.warn({ nats: s.type }, 'nats status');
     }
   })();
   const jsm = await jetstreamManager(nc);
@@ -80,7 +97,8 @@ export async function connectEvents(url: string, name: string, logger: Logger, s
           const message = { subject: msg.subject.slice(prefix.length), payload: msg.string() };
           // A notification continues the trace of the request that caused it (the relay's message headers).
           const traceparent = msg.headers?.get('traceparent');
-          if (traceparent) context.with(traceContextOf(traceparent, msg.headers?.get('tracestate')), () => onMessage(message));
+          if (traceparent)
+            context.with(traceContextOf(traceparent, msg.headers?.get('tracestate')), () => onMessage(message));
           else onMessage(message);
         },
       });
@@ -88,7 +106,10 @@ export async function connectEvents(url: string, name: string, logger: Logger, s
     },
     async ready() {
       if (nc.isClosed()) return false;
-      const flushed = nc.flush().then(() => true, () => false);
+      const flushed = nc.flush().then(
+        () => true,
+        () => false,
+      );
       const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000).unref());
       return Promise.race([flushed, timeout]);
     },
@@ -102,7 +123,11 @@ export async function connectEvents(url: string, name: string, logger: Logger, s
  * Creates the stream, or brings its age limit to `maxAgeMs` when it differs (every service may call this; the
  * last configured value wins, so all services should share one EVENTS_MAX_AGE).
  */
-export async function ensureStream(jsm: JetStreamManager, target: { name: string; prefix: string; maxAgeMs?: number }, logger?: Logger): Promise<void> {
+export async function ensureStream(
+  jsm: JetStreamManager,
+  target: { name: string; prefix: string; maxAgeMs?: number },
+  logger?: Logger,
+): Promise<void> {
   const { name, maxAgeMs } = target;
   const maxAge = (maxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS) * 1_000_000;
   try {
@@ -115,7 +140,12 @@ export async function ensureStream(jsm: JetStreamManager, target: { name: string
   } catch (err) {
     if (!isNotFound(err)) throw err;
     try {
-      await jsm.streams.add({ name, subjects: STREAM_SUBJECTS.map((s) => target.prefix + s), duplicate_window: 2 * 60 * 1_000_000_000, max_age: maxAge });
+      await jsm.streams.add({
+        name,
+        subjects: STREAM_SUBJECTS.map((s) => target.prefix + s),
+        duplicate_window: 2 * 60 * 1_000_000_000,
+        max_age: maxAge,
+      });
     } catch (addErr) {
       // Another service created it at the same moment.
       await jsm.streams.info(name).catch(() => {

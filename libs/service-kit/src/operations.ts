@@ -64,9 +64,14 @@ export interface Operation<Ctx, P = unknown, Q = unknown, H = unknown, B = unkno
 }
 
 /** Declares an operation with its types inferred from its schemas. */
-export function defineOperation<Ctx, P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, H extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined, L = undefined>(
-  op: Operation<Ctx, P, Q, H, B, L>,
-): Operation<Ctx, P, Q, H, B, L> {
+export function defineOperation<
+  Ctx,
+  P extends AnyObject | undefined = undefined,
+  Q extends AnyObject | undefined = undefined,
+  H extends AnyObject | undefined = undefined,
+  B extends z.ZodType | undefined = undefined,
+  L = undefined,
+>(op: Operation<Ctx, P, Q, H, B, L>): Operation<Ctx, P, Q, H, B, L> {
   return op;
 }
 
@@ -177,14 +182,18 @@ const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}'
 
 /** decisions §15 and the ADR version-header rule: every answer names the API's full version. */
 export const API_VERSION_HEADER = {
-  'API-Version': { description: 'The full version of the API (the description\'s label is `v1`).', schema: { type: 'string', example: '1.0.0' } },
+  'API-Version': {
+    description: "The full version of the API (the description's label is `v1`).",
+    schema: { type: 'string', example: '1.0.0' },
+  },
 } as const;
 
 const CORRELATION_PARAMETER = {
   name: 'X-Correlation-Id',
   in: 'header' as const,
   required: false,
-  description: 'Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made).',
+  description:
+    'Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made).',
   schema: { type: 'string' as const, maxLength: 128, example: 'portal-7f3a9c' },
 };
 
@@ -192,16 +201,26 @@ const IDEMPOTENCY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header' as const,
   required: false,
-  description: 'Optional on writes: a retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); another body is 422, a repeat while the first runs 409. Kept 24 hours.',
+  description:
+    'Optional on writes: a retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); another body is 422, a repeat while the first runs 409. Kept 24 hours.',
   schema: { type: 'string' as const, minLength: 1, maxLength: 255, example: 'create-1' },
 };
 
 function responseSpec(status: string, spec: ResponseSpec): object {
   const ok = /^[23]/.test(status);
   const headers = ok ? { headers: API_VERSION_HEADER } : {};
-  if (spec === null) return { description: status === '304' ? 'Not modified (the `ETag` sent in `If-None-Match` is current)' : 'No content', ...headers };
-  if (spec instanceof z.ZodType) return { description: 'OK', ...headers, content: { 'application/json': { schema: spec } } };
-  return { description: spec.description, ...headers, content: { [spec.contentType]: spec.schema ? { schema: spec.schema } : {} } };
+  if (spec === null)
+    return {
+      description: status === '304' ? 'Not modified (the `ETag` sent in `If-None-Match` is current)' : 'No content',
+      ...headers,
+    };
+  if (spec instanceof z.ZodType)
+    return { description: 'OK', ...headers, content: { 'application/json': { schema: spec } } };
+  return {
+    description: spec.description,
+    ...headers,
+    content: { [spec.contentType]: spec.schema ? { schema: spec.schema } : {} },
+  };
 }
 
 /** Registers the public operations in the description, from the same schemas that parse their requests. */
@@ -215,11 +234,22 @@ export function describeOperations(registry: OpenAPIRegistry, operations: readon
     const problems = new Set<number>([400, 401, ...(op.problems ?? [])]);
     if (rule.requires.kind === 'capability') problems.add(403);
     for (const status of [...problems].sort()) {
-      responses[status] = { description: PROBLEM_TEXT[status] ?? 'Problem', content: { 'application/problem+json': { schema: ProblemDetails } } };
+      responses[status] = {
+        description: PROBLEM_TEXT[status] ?? 'Problem',
+        content: { 'application/problem+json': { schema: ProblemDetails } },
+      };
     }
     if (rule.path.includes(':')) responses['404'] = { description: 'Unknown resource (a bare 404 without a body)' };
     const body = op.body
-      ? { content: { 'application/json': { schema: op.body as z.ZodType, ...(op.example !== undefined ? { example: op.example } : {}) } }, required: true }
+      ? {
+          content: {
+            'application/json': {
+              schema: op.body as z.ZodType,
+              ...(op.example !== undefined ? { example: op.example } : {}),
+            },
+          },
+          required: true,
+        }
       : op.multipart
         ? { content: { 'multipart/form-data': { schema: op.multipart } }, required: true }
         : undefined;

@@ -37,7 +37,10 @@ export async function enqueueEvent<DB extends WithOutbox, T extends Record<strin
   const traceparent = currentTraceparent();
   if (traceparent) envelope.traceparent = traceparent;
   const db = trx as unknown as Kysely<WithOutbox>;
-  await db.insertInto('outbox').values({ id: envelope.id, subject, envelope: JSON.stringify(envelope) }).execute();
+  await db
+    .insertInto('outbox')
+    .values({ id: envelope.id, subject, envelope: JSON.stringify(envelope) })
+    .execute();
   // NOTIFY is delivered on commit only; the relay also polls, so a lost notification only delays.
   await sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
   return envelope;
@@ -54,7 +57,13 @@ export async function enqueue<DB extends WithOutbox, C extends EventContract>(
   correlationId: string | null,
 ): Promise<EventEnvelope<z.output<C['data']>>> {
   const parsed = contract.data.parse(data) as z.output<C['data']>;
-  return enqueueEvent(trx, contract.subject, contract.type, parsed as Record<string, unknown>, correlationId) as Promise<EventEnvelope<z.output<C['data']>>>;
+  return enqueueEvent(
+    trx,
+    contract.subject,
+    contract.type,
+    parsed as Record<string, unknown>,
+    correlationId,
+  ) as Promise<EventEnvelope<z.output<C['data']>>>;
 }
 
 export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {
@@ -145,7 +154,9 @@ export class OutboxRelay implements Job {
         try {
           const publish = () => bus.publish(row.subject, JSON.stringify(row.envelope), row.id);
           // Published in the trace the event was written in (the transport puts it in the message headers).
-          await (row.envelope.traceparent ? inSpan(`publish ${row.subject}`, SpanKind.PRODUCER, traceContextOf(row.envelope.traceparent), publish) : publish());
+          await (row.envelope.traceparent
+            ? inSpan(`publish ${row.subject}`, SpanKind.PRODUCER, traceContextOf(row.envelope.traceparent), publish)
+            : publish());
         } catch (err) {
           failure = err;
           break;
@@ -156,7 +167,8 @@ export class OutboxRelay implements Job {
       return { claimed: rows.length, pending: rows.length - done.length, failure };
     });
     // Thrown after the commit, so the rows published so far stay deleted; the loop backs off for the rest.
-    if (outcome.failure) throw Object.assign(new Error(`outbox publish failed; ${outcome.pending} pending`), { cause: outcome.failure });
+    if (outcome.failure)
+      throw Object.assign(new Error(`outbox publish failed; ${outcome.pending} pending`), { cause: outcome.failure });
     return outcome.claimed;
   }
 
@@ -180,16 +192,36 @@ export class OutboxRelay implements Job {
 type AnyDatabase = { db: Kysely<any>; pool: pg.Pool };
 
 /** The relay as a job of `runService` (every service with an outbox lists it). */
-export function outboxRelay(_ctx: unknown, resources: { database: AnyDatabase; events: EventPublisher; logger: Logger }): OutboxRelay {
+export function outboxRelay(
+  _ctx: unknown,
+  resources: { database: AnyDatabase; events: EventPublisher; logger: Logger },
+): OutboxRelay {
   const registry = metricsOf(resources.logger)?.registry;
   if (registry) outboxMetrics(registry, resources.database.db);
-  return new OutboxRelay({ db: resources.database.db, pool: resources.database.pool, bus: resources.events, logger: resources.logger.child({ subsystem: 'outbox' }) });
+  return new OutboxRelay({
+    db: resources.database.db,
+    pool: resources.database.pool,
+    bus: resources.events,
+    logger: resources.logger.child({ subsystem: 'outbox' }),
+  });
 }
 
 /** Events written but not yet published, and how long the oldest has waited: a relay that is stuck shows here. */
 function outboxMetrics(registry: Registry, db: Kysely<WithOutbox>): void {
   const read = async () =>
-    (await sql<{ backlog: number; age: number | null }>`SELECT count(*)::int AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS age FROM outbox`.execute(db)).rows[0];
+    (
+      await sql<{
+        backlog: number;
+        age: number | null;
+      }>`SELECT count(*)::int AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS age FROM outbox`.execute(
+        db,
+      )
+    ).rows[0];
   gaugeCallback(registry, 'outbox_backlog', 'Outbox rows not yet published.', async () => (await read())?.backlog ?? 0);
-  gaugeCallback(registry, 'outbox_oldest_age_seconds', 'Age of the oldest unpublished outbox row (0 when empty).', async () => (await read())?.age ?? 0);
+  gaugeCallback(
+    registry,
+    'outbox_oldest_age_seconds',
+    'Age of the oldest unpublished outbox row (0 when empty).',
+    async () => (await read())?.age ?? 0,
+  );
 }

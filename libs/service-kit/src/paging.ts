@@ -18,7 +18,9 @@ export function decodeCursor<T>(cursor: string | undefined, schema: z.ZodType<T>
   try {
     return schema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
   } catch {
-    throw validationError([{ field: 'cursor', code: 'invalid_cursor', detail: 'The cursor is not one this service issued.' }]);
+    throw validationError([
+      { field: 'cursor', code: 'invalid_cursor', detail: 'The cursor is not one this service issued.' },
+    ]);
   }
 }
 

@@ -14,7 +14,10 @@ export function logProcessWarnings(logger: Logger, proc: NodeJS.Process = proces
   const printers = proc.listeners('warning') as Array<(warning: Error) => void>;
   for (const printer of printers) proc.off('warning', printer);
   const onWarning = (warning: Error & { code?: string }) => {
-    logger.warn({ warning: { name: warning.name, ...(warning.code ? { code: warning.code } : {}), message: warning.message } }, 'process warning');
+    logger.warn(
+      { warning: { name: warning.name, ...(warning.code ? { code: warning.code } : {}), message: warning.message } },
+      'process warning',
+    );
   };
   proc.on('warning', onWarning);
   return () => {

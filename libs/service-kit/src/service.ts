@@ -13,7 +13,13 @@ import { logProcessWarnings } from './process-warnings';
 import { OpenAPIRegistry, generateOpenApi } from './openapi';
 import { describeOperations, operationsRouter, type AnyOperation } from './operations';
 import { KEEP_ALIVE_TIMEOUT_MS, listen } from './runtime';
-import { DEFAULT_METRICS_PORTS, createServiceMetrics, gaugeCallback, poolMetrics, serveMetrics } from './telemetry/metrics';
+import {
+  DEFAULT_METRICS_PORTS,
+  createServiceMetrics,
+  gaugeCallback,
+  poolMetrics,
+  serveMetrics,
+} from './telemetry/metrics';
 
 export interface Closer {
   name: string;
@@ -73,7 +79,10 @@ export interface ServedApp<Ctx = unknown> {
   stop(): Promise<boolean>;
 }
 
-export type StartService<Ctx = unknown> = (env: NodeJS.ProcessEnv, options?: StartOptions<Ctx>) => Promise<ServedApp<Ctx>>;
+export type StartService<Ctx = unknown> = (
+  env: NodeJS.ProcessEnv,
+  options?: StartOptions<Ctx>,
+) => Promise<ServedApp<Ctx>>;
 
 /** The service's own OpenAPI document, generated from its operations' schemas. */
 export function serviceOpenApi(name: string, routes: readonly AnyOperation<never>[]): object {
@@ -87,7 +96,10 @@ export function serviceOpenApi(name: string, routes: readonly AnyOperation<never
  * migrated), the event transport, the context, the app, listening, jobs, readiness with a drain, and one
  * ordered shutdown. `main.ts` is this one call; it starts at once when the file is the program.
  */
-export function runService<C extends BaseConfig, DB, Ctx>(module: NodeJS.Module, definition: ServiceDefinition<C, DB, Ctx>): StartService<Ctx> {
+export function runService<C extends BaseConfig, DB, Ctx>(
+  module: NodeJS.Module,
+  definition: ServiceDefinition<C, DB, Ctx>,
+): StartService<Ctx> {
   const start: StartService<Ctx> = (env, options = {}) => startService(definition, env, options);
   if (require.main === module) {
     start(process.env).catch((err: unknown) => {
@@ -99,7 +111,11 @@ export function runService<C extends BaseConfig, DB, Ctx>(module: NodeJS.Module,
   return start;
 }
 
-async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDefinition<C, DB, Ctx>, env: NodeJS.ProcessEnv, options: StartOptions<Ctx>): Promise<ServedApp<Ctx>> {
+async function startService<C extends BaseConfig, DB, Ctx>(
+  definition: ServiceDefinition<C, DB, Ctx>,
+  env: NodeJS.ProcessEnv,
+  options: StartOptions<Ctx>,
+): Promise<ServedApp<Ctx>> {
   const config = loadConfig(definition.configSchema, env);
   const logger = createLogger(definition.name, config.LOG_LEVEL);
   // A service that owns its process (its signals) owns its warnings too: into its log, as JSON.
@@ -121,16 +137,23 @@ async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDe
     return clean;
   };
   try {
-    const database = await openServiceDatabase<DB>(config.DATABASE_URL, logger, definition.migrations, { max: config.DB_POOL_MAX });
+    const database = await openServiceDatabase<DB>(config.DATABASE_URL, logger, definition.migrations, {
+      max: config.DB_POOL_MAX,
+    });
     steps.push({ name: 'database', close: () => database.close() });
     poolMetrics(metrics.registry, database.pool);
-    const events = await openEventBus(config.NATS_URL, definition.name, logger, { maxAgeMs: config.EVENTS_MAX_AGE, name: config.EVENTS_STREAM, prefix: config.EVENTS_SUBJECT_PREFIX });
+    const events = await openEventBus(config.NATS_URL, definition.name, logger, {
+      maxAgeMs: config.EVENTS_MAX_AGE,
+      name: config.EVENTS_STREAM,
+      prefix: config.EVENTS_SUBJECT_PREFIX,
+    });
     steps.push({ name: 'events', close: () => events.close() });
     const resources: ServiceResources<DB> = { logger, database, events };
     const built = await definition.buildContext(config, resources);
     // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
     for (const closer of [...(built.closers ?? [])].reverse()) steps.push(closer);
-    for (const [name, gauge] of Object.entries(built.metrics ?? {})) gaugeCallback(metrics.registry, name, gauge.help, gauge.read);
+    for (const [name, gauge] of Object.entries(built.metrics ?? {}))
+      gaugeCallback(metrics.registry, name, gauge.help, gauge.read);
     const context = options.override ? options.override(built.context) : built.context;
     const jobs = (definition.jobs ?? []).map((make) => make(context, resources));
 
@@ -205,14 +228,27 @@ async function startService<C extends BaseConfig, DB, Ctx>(definition: ServiceDe
       process.once('SIGINT', () => onSignal('SIGINT'));
     }
     const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
-    return { server, port, url: `http://${host}:${port}`, metricsUrl: metricsServer ? `http://${host}:${metricsServer.port}/metrics` : null, context, stop };
+    return {
+      server,
+      port,
+      url: `http://${host}:${port}`,
+      metricsUrl: metricsServer ? `http://${host}:${metricsServer.port}/metrics` : null,
+      context,
+      stop,
+    };
   } catch (err) {
     await closeAll();
     throw err;
   }
 }
 
-function buildServiceApp<C extends BaseConfig, DB, Ctx>(definition: ServiceDefinition<C, DB, Ctx>, context: Ctx, config: C, logger: Logger, readiness: Record<string, ReadinessCheck>): RequestListener {
+function buildServiceApp<C extends BaseConfig, DB, Ctx>(
+  definition: ServiceDefinition<C, DB, Ctx>,
+  context: Ctx,
+  config: C,
+  logger: Logger,
+  readiness: Record<string, ReadinessCheck>,
+): RequestListener {
   const routes = definition.routes ?? [];
   let openApi: object | null = null;
   const { app, finish } = createServiceApp({

@@ -8,7 +8,12 @@ describe('dates', () => {
   });
 
   it('when asked hour after hour, then every answer is the date the formatter gives for that moment (the kept one never outlives its hour)', () => {
-    const formatter = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit', day: '2-digit' });
+    const formatter = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Europe/Amsterdam',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
     // Two years in 17-minute steps, back and forth across both daylight-saving changes and every midnight.
     const wrong: string[] = [];
     const start = Date.UTC(2025, 0, 1);
@@ -22,10 +27,15 @@ describe('dates', () => {
     expect(todayInAmsterdam({ now: () => new Date('1937-06-30T23:50:00Z') })).toBe('1937-07-01');
   });
 
-  it.each([['2024-02-29', true], ['2023-02-29', false], ['2024-13-01', false], ['2024-00-10', false], ['2024-1-01', false], ['20240101', false], ['2024-04-31', false]])(
-    'when %s is checked, then valid is %s',
-    (value, valid) => expect(isValidDate(value)).toBe(valid),
-  );
+  it.each([
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['2024-13-01', false],
+    ['2024-00-10', false],
+    ['2024-1-01', false],
+    ['20240101', false],
+    ['2024-04-31', false],
+  ])('when %s is checked, then valid is %s', (value, valid) => expect(isValidDate(value)).toBe(valid));
 
   it('when months are added to a month end, then the day is clamped', () => {
     expect(addMonths('2026-01-31', 1)).toBe('2026-02-28');

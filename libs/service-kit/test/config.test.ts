@@ -2,7 +2,12 @@ import { z } from 'zod';
 import { ConfigError, baseConfigSchema, loadConfig } from '../src/config';
 
 const schema = baseConfigSchema.extend({ OIDC_ISSUER: z.url().optional(), CORS_ORIGINS: z.string().default('') });
-const required = { PORT: '8080', DATABASE_URL: 'postgres://db/x', NATS_URL: 'nats://n:4222', INTERNAL_IDENTITY_SECRET: 'x'.repeat(32) };
+const required = {
+  PORT: '8080',
+  DATABASE_URL: 'postgres://db/x',
+  NATS_URL: 'nats://n:4222',
+  INTERNAL_IDENTITY_SECRET: 'x'.repeat(32),
+};
 
 describe('loadConfig', () => {
   it('when a variable is set to the empty string (compose ${NAME:-}), then it counts as unset: optional stays undefined, the default applies', () => {

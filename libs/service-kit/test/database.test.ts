@@ -13,7 +13,10 @@ async function backends(url: string, applicationName: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    const { rows } = await client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1',
+      [applicationName],
+    );
     return rows[0]?.n ?? 0;
   } finally {
     await client.end();
@@ -86,7 +89,9 @@ describe('the database pool', () => {
   });
 
   it('when the database server refuses connections at start, then opening fails with that error', async () => {
-    await expect(openServiceDatabase<unknown>('postgres://postgres@127.0.0.1:1/register_down', logger, {})).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(
+      openServiceDatabase<unknown>('postgres://postgres@127.0.0.1:1/register_down', logger, {}),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 
   it('when the database server accepts but never answers, then opening fails on the connection timeout instead of hanging', async () => {
@@ -97,7 +102,9 @@ describe('the database pool', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const { port } = silent.address() as net.AddressInfo;
     try {
-      await expect(openServiceDatabase<unknown>(`postgres://postgres@127.0.0.1:${port}/register_silent`, logger, {})).rejects.toThrow(/timeout/i);
+      await expect(
+        openServiceDatabase<unknown>(`postgres://postgres@127.0.0.1:${port}/register_silent`, logger, {}),
+      ).rejects.toThrow(/timeout/i);
       expect(held.length).toBeGreaterThan(0);
     } finally {
       held.forEach((s) => s.destroy());

@@ -9,7 +9,10 @@ let events: NatsEvents;
 const durables: string[] = [];
 
 beforeAll(async () => {
-  events = await connectEvents(natsUrl(), 'durable-consumer-test', logger, { name: testEvents().stream, prefix: testEvents().prefix });
+  events = await connectEvents(natsUrl(), 'durable-consumer-test', logger, {
+    name: testEvents().stream,
+    prefix: testEvents().prefix,
+  });
 });
 afterAll(async () => {
   await removeDurableConsumers(natsUrl(), durables);
@@ -19,11 +22,25 @@ afterAll(async () => {
 function consumer(handle: (subject: string, payload: unknown) => Promise<'handled'>, subject: string) {
   const durable = `test-dl-${randomUUID().slice(0, 8)}`;
   durables.push(durable);
-  return { durable, c: new DurableConsumer({ events, durable, filter: subject, handle, logger, retryDelayMs: 20, maxRetryDelayMs: 50, maxDeliver: 3 }) };
+  return {
+    durable,
+    c: new DurableConsumer({
+      events,
+      durable,
+      filter: subject,
+      handle,
+      logger,
+      retryDelayMs: 20,
+      maxRetryDelayMs: 50,
+      maxDeliver: 3,
+    }),
+  };
 }
 
 async function lastDeadLetter(durable: string): Promise<DeadLetter | undefined> {
-  const msg = await events.jsm.streams.getMessage(events.stream, { last_by_subj: `${events.prefix}${DEAD_LETTER_PREFIX}.${durable}` }).catch(() => null);
+  const msg = await events.jsm.streams
+    .getMessage(events.stream, { last_by_subj: `${events.prefix}${DEAD_LETTER_PREFIX}.${durable}` })
+    .catch(() => null);
   return msg ? msg.json<DeadLetter>() : undefined;
 }
 

@@ -139,14 +139,24 @@ describe('the outbox relay on the in-process bus', () => {
   beforeAll(async () => {
     testDb = await createTestDatabase('kit');
     database = createDatabase<WithOutbox>(testDb.url, logger);
-    await sql`CREATE TABLE outbox (id uuid PRIMARY KEY, subject text NOT NULL, envelope jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp(), attempts integer NOT NULL DEFAULT 0)`.execute(database.db);
+    await sql`CREATE TABLE outbox (id uuid PRIMARY KEY, subject text NOT NULL, envelope jsonb NOT NULL, created_at timestamptz NOT NULL DEFAULT clock_timestamp(), attempts integer NOT NULL DEFAULT 0)`.execute(
+      database.db,
+    );
   });
   afterAll(async () => {
     await database?.close();
     await testDb?.drop();
   });
 
-  const outboxCount = async (db: Kysely<WithOutbox>) => Number((await db.selectFrom('outbox').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const outboxCount = async (db: Kysely<WithOutbox>) =>
+    Number(
+      (
+        await db
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it('when the consumer fails, then the event stays in the outbox and arrives exactly once after it recovers; a rolled-back write publishes nothing', async () => {
     const broker = new InProcessBroker();
@@ -166,7 +176,9 @@ describe('the outbox relay on the in-process bus', () => {
     const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: producer, logger, pollIntervalMs: 50 });
     await relay.start();
     try {
-      const committed = await database.db.transaction().execute((trx) => enqueueEvent(trx, 'register.audit.test', 'test:done', { n: 1 }, randomUUID()));
+      const committed = await database.db
+        .transaction()
+        .execute((trx) => enqueueEvent(trx, 'register.audit.test', 'test:done', { n: 1 }, randomUUID()));
       await expect(
         database.db.transaction().execute(async (trx) => {
           await enqueueEvent(trx, 'register.audit.test', 'test:rolled-back', { n: 2 }, randomUUID());

@@ -24,7 +24,13 @@ setTimeout(() => {}, 20);
 
 async function run(mode: 'logged' | 'muted' | 'control'): Promise<{ stdout: Line[]; stderr: string }> {
   const { stdout, stderr } = await promisify(execFile)(process.execPath, ['-e', PROBE, mode]);
-  return { stdout: stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line), stderr };
+  return {
+    stdout: stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line),
+    stderr,
+  };
 }
 
 describe("Node's process warnings (process-warnings.ts)", () => {
@@ -46,7 +52,9 @@ describe("Node's process warnings (process-warnings.ts)", () => {
   it('when a deprecation is muted (process.noDeprecation, as the gateway settles url.parse), then it stays unlogged while other warnings are logged', async () => {
     const muted = await run('muted');
     expect(muted.stderr).toBe('');
-    expect(muted.stdout.filter((l) => l['msg'] === 'process warning').map((l) => (l['warning'] as Line)['name'])).toEqual(['MaxListenersExceededWarning']);
+    expect(
+      muted.stdout.filter((l) => l['msg'] === 'process warning').map((l) => (l['warning'] as Line)['name']),
+    ).toEqual(['MaxListenersExceededWarning']);
   });
 
   it('when the routing is undone, then the printers it took over are back, and it no longer listens', () => {

@@ -26,12 +26,17 @@ async function startApp(level: string) {
     res.json({ ok: true });
   });
   app.get('/api/v1/slow', (_req, res) => void setTimeout(() => res.json({ ok: true }), 30));
-  app.get('/api/v1/status/:code', (req, res) => res.status(Number(req.params.code)).json({ status: Number(req.params.code) }));
+  app.get('/api/v1/status/:code', (req, res) =>
+    res.status(Number(req.params.code)).json({ status: Number(req.params.code) }),
+  );
   // Headers and a first chunk, then nothing: the client gives up mid-response.
   const streamsClosed = new Map<string, Promise<void>>();
   app.get('/api/v1/stream', (req, res) => {
     // 'close' is the response's last event (the logger listens to it and to 'finish', which never comes now).
-    streamsClosed.set(String(req.headers['x-correlation-id']), new Promise((resolve) => res.once('close', () => resolve())));
+    streamsClosed.set(
+      String(req.headers['x-correlation-id']),
+      new Promise((resolve) => res.once('close', () => resolve())),
+    );
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.write('partial');
   });
@@ -41,7 +46,8 @@ async function startApp(level: string) {
 
 type App = Awaited<ReturnType<typeof startApp>>;
 
-const requestLines = (app: App) => app.lines().filter((l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('request '));
+const requestLines = (app: App) =>
+  app.lines().filter((l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('request '));
 
 async function get(app: App, path: string, headers: Record<string, string> = {}): Promise<Response> {
   const res = await fetch(app.server.url + path, { headers });
@@ -50,7 +56,8 @@ async function get(app: App, path: string, headers: Record<string, string> = {})
 }
 
 /** Waits for the request line of `correlationId`. */
-const lineOf = (app: App, correlationId: string) => eventually(async () => requestLines(app).find((l) => l['reqId'] === correlationId));
+const lineOf = (app: App, correlationId: string) =>
+  eventually(async () => requestLines(app).find((l) => l['reqId'] === correlationId));
 
 describe('requestScope: the log line', () => {
   let info: App;
@@ -71,7 +78,15 @@ describe('requestScope: the log line', () => {
     await get(info, '/api/v1/things?peildatum=2025-01-01', { 'X-Correlation-Id': id });
 
     const line = await lineOf(info, id);
-    expect(line).toMatchObject({ level: 30, msg: 'request completed', reqId: id, correlationId: id, method: 'GET', url: '/api/v1/things?peildatum=2025-01-01', statusCode: 200 });
+    expect(line).toMatchObject({
+      level: 30,
+      msg: 'request completed',
+      reqId: id,
+      correlationId: id,
+      method: 'GET',
+      url: '/api/v1/things?peildatum=2025-01-01',
+      statusCode: 200,
+    });
     expect(line['responseTime']).toEqual(expect.any(Number));
     expect(requestLines(info).filter((l) => l['reqId'] === id)).toHaveLength(1);
     // The mixin still stamps lines written inside the request.
@@ -110,16 +125,35 @@ describe('requestScope: the log line', () => {
 
   it('when identity, authorization and cookie headers are sent, then no header value and no header field is in the line', async () => {
     const id = `headers-${randomUUID()}`;
-    const secrets = { 'X-Subject': '900000001', 'X-Medewerker': 'mw-secret-42', 'X-Rollen': 'beoordelaar-secret', Authorization: 'Bearer token-secret', Cookie: 'session=cookie-secret', 'User-Agent': 'agent-secret' };
+    const secrets = {
+      'X-Subject': '900000001',
+      'X-Medewerker': 'mw-secret-42',
+      'X-Rollen': 'beoordelaar-secret',
+      Authorization: 'Bearer token-secret',
+      Cookie: 'session=cookie-secret',
+      'User-Agent': 'agent-secret',
+    };
 
     await get(info, '/api/v1/things', { ...secrets, 'X-Correlation-Id': id });
 
     await lineOf(info, id);
     const raw = info.raw.find((s) => s.includes(id) && s.includes('request completed')) ?? '';
     for (const value of Object.values(secrets)) expect(raw).not.toContain(value);
-    expect(Object.keys(JSON.parse(raw) as Line).sort()).toEqual(
-      ['correlationId', 'hostname', 'level', 'method', 'msg', 'name', 'pid', 'reqId', 'responseTime', 'statusCode', 'time', 'traceId', 'url'],
-    );
+    expect(Object.keys(JSON.parse(raw) as Line).sort()).toEqual([
+      'correlationId',
+      'hostname',
+      'level',
+      'method',
+      'msg',
+      'name',
+      'pid',
+      'reqId',
+      'responseTime',
+      'statusCode',
+      'time',
+      'traceId',
+      'url',
+    ]);
   });
 
   it('when the query is 8 KB long, then the line keeps the path and at most 1 KiB of it', async () => {
@@ -169,7 +203,15 @@ describe('requestScope: the log line', () => {
       req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
     });
 
-    expect(await lineOf(info, id)).toMatchObject({ level: 40, msg: 'request aborted', reqId: id, correlationId: id, method: 'GET', url: '/api/v1/stream', statusCode: 200 });
+    expect(await lineOf(info, id)).toMatchObject({
+      level: 40,
+      msg: 'request aborted',
+      reqId: id,
+      correlationId: id,
+      method: 'GET',
+      url: '/api/v1/stream',
+      statusCode: 200,
+    });
     // Once the response has closed, no event of it is left that could log it again.
     await info.streamClosed(id);
     expect(requestLines(info).filter((l) => l['reqId'] === id)).toHaveLength(1);

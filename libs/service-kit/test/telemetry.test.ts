@@ -20,7 +20,11 @@ const admin = { 'X-Subject': '900000003', 'X-Role': 'admin' };
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
 async function setFlag(headers: Record<string, string>): Promise<Response> {
-  return fetch(`${sys.gateway}/api/v1/admin/flags/herregistratie-aanvragen`, { method: 'PUT', headers: { ...admin, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ enabled: true }) });
+  return fetch(`${sys.gateway}/api/v1/admin/flags/herregistratie-aanvragen`, {
+    method: 'PUT',
+    headers: { ...admin, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ enabled: true }),
+  });
 }
 
 const withTrace = (lines: Record<string, unknown>[], traceId: string) => lines.filter((l) => l['traceId'] === traceId);
@@ -31,20 +35,34 @@ describe('W3C Trace Context', () => {
     const res = await setFlag({ traceparent: `00-${traceId}-${hex(8)}-01`, 'x-correlation-id': 'trace-test-1' });
     expect(res.status).toBe(204);
 
-    const gatewayLine = await eventually(async () => withTrace(sys.logLines('gateway'), traceId).find((l) => l['msg'] === 'request completed'));
-    expect(gatewayLine).toMatchObject({ correlationId: 'trace-test-1', url: '/api/v1/admin/flags/herregistratie-aanvragen', statusCode: 204 });
-    const serviceLine = await eventually(async () => withTrace(sys.logLines('reference'), traceId).find((l) => l['msg'] === 'request completed'));
+    const gatewayLine = await eventually(async () =>
+      withTrace(sys.logLines('gateway'), traceId).find((l) => l['msg'] === 'request completed'),
+    );
+    expect(gatewayLine).toMatchObject({
+      correlationId: 'trace-test-1',
+      url: '/api/v1/admin/flags/herregistratie-aanvragen',
+      statusCode: 204,
+    });
+    const serviceLine = await eventually(async () =>
+      withTrace(sys.logLines('reference'), traceId).find((l) => l['msg'] === 'request completed'),
+    );
     expect(serviceLine).toMatchObject({ correlationId: 'trace-test-1', method: 'PUT' });
-    const auditLine = await eventually(async () => withTrace(sys.logLines('audit'), traceId).find((l) => l['msg'] === 'event handled'));
+    const auditLine = await eventually(async () =>
+      withTrace(sys.logLines('audit'), traceId).find((l) => l['msg'] === 'event handled'),
+    );
     expect(auditLine).toMatchObject({ correlationId: 'trace-test-1', subject: 'register.audit.reference' });
   });
 
   it('when a request carries no traceparent, then the gateway starts a trace and the service logs the same trace id', async () => {
     const res = await setFlag({ 'x-correlation-id': 'trace-test-2' });
     expect(res.status).toBe(204);
-    const gatewayLine = await eventually(async () => sys.logLines('gateway').find((l) => l['correlationId'] === 'trace-test-2' && l['msg'] === 'request completed'));
+    const gatewayLine = await eventually(async () =>
+      sys.logLines('gateway').find((l) => l['correlationId'] === 'trace-test-2' && l['msg'] === 'request completed'),
+    );
     expect(gatewayLine['traceId']).toMatch(/^[0-9a-f]{32}$/);
-    const serviceLine = await eventually(async () => sys.logLines('reference').find((l) => l['correlationId'] === 'trace-test-2' && l['msg'] === 'request completed'));
+    const serviceLine = await eventually(async () =>
+      sys.logLines('reference').find((l) => l['correlationId'] === 'trace-test-2' && l['msg'] === 'request completed'),
+    );
     expect(serviceLine['traceId']).toBe(gatewayLine['traceId']);
   });
 
@@ -53,7 +71,9 @@ describe('W3C Trace Context', () => {
     expect((await setFlag({ traceparent: `00-${traceId}-${hex(8)}-01` })).status).toBe(204);
     const exported = await eventually(async () => {
       const bodies = collector.bodies.filter((b) => b.includes(traceId));
-      return bodies.some((b) => b.includes('"gateway"')) && bodies.some((b) => b.includes('"reference"')) ? bodies : undefined;
+      return bodies.some((b) => b.includes('"gateway"')) && bodies.some((b) => b.includes('"reference"'))
+        ? bodies
+        : undefined;
     });
     expect(exported.length).toBeGreaterThan(0);
   });
@@ -62,21 +82,29 @@ describe('W3C Trace Context', () => {
 describe('GET /metrics', () => {
   const services = ['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'] as const;
 
-  it.each(services)('when %s has served a request, then its metrics port answers Prometheus text with the request histogram, pool and event loop', async (service) => {
-    // A request of its own: the gateway's /api/v1/me, a service's /openapi.json.
-    const [path, route] = service === 'gateway' ? ['/api/v1/me', '/api/v1/me'] : ['/openapi.json', '/openapi.json'];
-    expect((await fetch(`${sys.url(service)}${path}`, { headers: admin })).status).toBe(200);
-    const res = await fetch(sys.metricsUrl(service));
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toContain('text/plain');
-    const text = await res.text();
-    expect(text).toContain('# TYPE http_server_request_duration_seconds histogram');
-    const buckets = text.split('\n').filter((l) => l.startsWith('http_server_request_duration_seconds_bucket{'));
-    expect(buckets.some((l) => l.includes(`route="${route}"`) && l.includes('status_code="200"') && l.includes(`service="${service}"`))).toBe(true);
-    expect(text).toContain('db_pool_connections{state="total"');
-    expect(text).toContain('db_pool_waiting');
-    expect(text).toContain('nodejs_eventloop_lag_seconds');
-  });
+  it.each(services)(
+    'when %s has served a request, then its metrics port answers Prometheus text with the request histogram, pool and event loop',
+    async (service) => {
+      // A request of its own: the gateway's /api/v1/me, a service's /openapi.json.
+      const [path, route] = service === 'gateway' ? ['/api/v1/me', '/api/v1/me'] : ['/openapi.json', '/openapi.json'];
+      expect((await fetch(`${sys.url(service)}${path}`, { headers: admin })).status).toBe(200);
+      const res = await fetch(sys.metricsUrl(service));
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('text/plain');
+      const text = await res.text();
+      expect(text).toContain('# TYPE http_server_request_duration_seconds histogram');
+      const buckets = text.split('\n').filter((l) => l.startsWith('http_server_request_duration_seconds_bucket{'));
+      expect(
+        buckets.some(
+          (l) =>
+            l.includes(`route="${route}"`) && l.includes('status_code="200"') && l.includes(`service="${service}"`),
+        ),
+      ).toBe(true);
+      expect(text).toContain('db_pool_connections{state="total"');
+      expect(text).toContain('db_pool_waiting');
+      expect(text).toContain('nodejs_eventloop_lag_seconds');
+    },
+  );
 
   it('when the outbox and the consumers are scraped, then backlog, age, consumer lag, redeliveries and dead letters are there', async () => {
     const reference = await (await fetch(sys.metricsUrl('reference'))).text();
@@ -88,7 +116,7 @@ describe('GET /metrics', () => {
     expect(audit).toContain('# TYPE event_consumer_dead_letters_total counter');
   });
 
-  it('when /metrics is asked of the gateway\'s public port, then a bare 404', async () => {
+  it("when /metrics is asked of the gateway's public port, then a bare 404", async () => {
     const res = await fetch(`${sys.gateway}/metrics`);
     expect(res.status).toBe(404);
     expect(await res.text()).toBe('');

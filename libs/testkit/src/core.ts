@@ -11,7 +11,8 @@ export const TEST_SECRET = 'test-internal-identity-secret-0123456789abcdef';
 
 function env(name: string): string {
   const value = process.env[name];
-  if (!value) throw new Error(`${name} is not set: run the tests through jest (its globalSetup resolves the infrastructure)`);
+  if (!value)
+    throw new Error(`${name} is not set: run the tests through jest (its globalSetup resolves the infrastructure)`);
   return value;
 }
 
@@ -38,17 +39,30 @@ export interface TestS3 {
 }
 
 export function testS3(): TestS3 {
-  return { endpoint: env('TEST_S3_ENDPOINT'), accessKey: env('TEST_S3_ACCESS_KEY'), secretKey: env('TEST_S3_SECRET_KEY'), embedded: process.env['TEST_S3_EMBEDDED'] === 'true' };
+  return {
+    endpoint: env('TEST_S3_ENDPOINT'),
+    accessKey: env('TEST_S3_ACCESS_KEY'),
+    secretKey: env('TEST_S3_SECRET_KEY'),
+    embedded: process.env['TEST_S3_EMBEDDED'] === 'true',
+  };
 }
 
 /** Removes a bucket of the test S3 endpoint with everything in it, so a run leaves no bucket behind; a bucket that is not there is fine. */
 export async function removeBucket(bucket: string): Promise<void> {
   const s3 = testS3();
   const endpoint = new URL(s3.endpoint);
-  const client = new S3Client({ endPoint: endpoint.hostname, port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)), useSSL: endpoint.protocol === 'https:', accessKey: s3.accessKey, secretKey: s3.secretKey, region: 'us-east-1' });
+  const client = new S3Client({
+    endPoint: endpoint.hostname,
+    port: Number(endpoint.port || (endpoint.protocol === 'https:' ? 443 : 80)),
+    useSSL: endpoint.protocol === 'https:',
+    accessKey: s3.accessKey,
+    secretKey: s3.secretKey,
+    region: 'us-east-1',
+  });
   if (!(await client.bucketExists(bucket).catch(() => false))) return;
   const keys: string[] = [];
-  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>) if (o.name) keys.push(o.name);
+  for await (const o of client.listObjectsV2(bucket, '', true) as AsyncIterable<{ name?: string }>)
+    if (o.name) keys.push(o.name);
   if (keys.length > 0) await client.removeObjects(bucket, keys);
   await client.removeBucket(bucket);
 }
@@ -102,22 +116,40 @@ export function caseHandler(medewerker: string, rollen: string[] = ['beoordelaar
 
 /** Headers the gateway would forward for this identity (to call a service directly in its tests). */
 export function asUser(identity: Identity | null, correlationId?: string): Record<string, string> {
-  const headers: Record<string, string> = { [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(TEST_SECRET, { identity, service: null, correlationId: correlationId ?? null }) };
+  const headers: Record<string, string> = {
+    [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(TEST_SECRET, {
+      identity,
+      service: null,
+      correlationId: correlationId ?? null,
+    }),
+  };
   if (correlationId) headers['x-correlation-id'] = correlationId;
   return headers;
 }
 
 /** Headers of another service calling an internal route. */
 export function asService(service: string): Record<string, string> {
-  return { [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(TEST_SECRET, { identity: null, service: { service }, correlationId: null }) };
+  return {
+    [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(TEST_SECRET, {
+      identity: null,
+      service: { service },
+      correlationId: null,
+    }),
+  };
 }
 
 export function uniqueSubject(): string {
-  return `9${Math.floor(Math.random() * 1e8).toString().padStart(8, '0')}`;
+  return `9${Math.floor(Math.random() * 1e8)
+    .toString()
+    .padStart(8, '0')}`;
 }
 
 /** Polls until `check` returns a value other than undefined (for eventually-consistent outcomes). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15000, intervalMs = 100): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 15000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -127,7 +159,8 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
@@ -136,7 +169,11 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
  * Deletes durable consumers a test created on the shared NATS (named per test system or harness), so test
  * runs leave none behind; a consumer that is already gone is fine.
  */
-export async function removeDurableConsumers(url: string, names: string[], stream = testEvents().stream): Promise<void> {
+export async function removeDurableConsumers(
+  url: string,
+  names: string[],
+  stream = testEvents().stream,
+): Promise<void> {
   const nc = await connect({ servers: url, name: 'test-cleanup' });
   try {
     const jsm = await jetstreamManager(nc);
@@ -157,13 +194,29 @@ export interface TestService<Ctx> {
   close(): Promise<void>;
 }
 
-type Start<Ctx> = (env: NodeJS.ProcessEnv, options?: { ownsProcess?: boolean; override?: (context: Ctx) => Ctx }) => Promise<{ url: string; context: Ctx; stop(): Promise<boolean> }>;
+type Start<Ctx> = (
+  env: NodeJS.ProcessEnv,
+  options?: { ownsProcess?: boolean; override?: (context: Ctx) => Ctx },
+) => Promise<{ url: string; context: Ctx; stop(): Promise<boolean> }>;
 
-export async function startService<Ctx>(start: Start<Ctx>, options: { name: string; env?: Record<string, string>; override?: (context: Ctx) => Ctx; database?: TestDatabase }): Promise<TestService<Ctx>> {
+export async function startService<Ctx>(
+  start: Start<Ctx>,
+  options: { name: string; env?: Record<string, string>; override?: (context: Ctx) => Ctx; database?: TestDatabase },
+): Promise<TestService<Ctx>> {
   const database = options.database ?? (await createTestDatabase(options.name));
   try {
     const served = await start(
-      { PORT: '0', HOST: '127.0.0.1', DATABASE_URL: database.url, NATS_URL: natsUrl(), ...testEventsEnv(), INTERNAL_IDENTITY_SECRET: TEST_SECRET, LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent', METRICS_PORT: 'off', ...options.env },
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATABASE_URL: database.url,
+        NATS_URL: natsUrl(),
+        ...testEventsEnv(),
+        INTERNAL_IDENTITY_SECRET: TEST_SECRET,
+        LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
+        METRICS_PORT: 'off',
+        ...options.env,
+      },
       { ownsProcess: false, ...(options.override ? { override: options.override } : {}) },
     );
     return {

@@ -33,13 +33,19 @@ export default async function globalSetup(): Promise<void> {
   process.env['METRICS_PORT'] ??= 'off';
   // Stopped in reverse order, so this goes last: the run's temporary directory (cluster, NATS store, S3 data).
   started.push(async () => rmSync(tmp, { recursive: true, force: true }));
-  const docker = process.env['DATABASE_URL'] && process.env['NATS_URL'] && process.env['S3_ENDPOINT'] ? false : await dockerAvailable();
+  const docker =
+    process.env['DATABASE_URL'] && process.env['NATS_URL'] && process.env['S3_ENDPOINT']
+      ? false
+      : await dockerAvailable();
 
   if (process.env['DATABASE_URL']) {
     process.env['TEST_PG_URL'] = process.env['DATABASE_URL'];
   } else if (docker) {
     const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
-    const pg = await new PostgreSqlContainer('postgres:17-alpine').withUsername('postgres').withPassword('postgres').start();
+    const pg = await new PostgreSqlContainer('postgres:17-alpine')
+      .withUsername('postgres')
+      .withPassword('postgres')
+      .start();
     started.push(() => pg.stop());
     process.env['TEST_PG_URL'] = pg.getConnectionUri().replace(/\/[^/]*$/, '/postgres');
   } else {

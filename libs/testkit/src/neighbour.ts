@@ -69,7 +69,10 @@ export async function startNeighbour(name: string, options: NeighbourOptions = {
     METRICS_PORT: 'off',
     ...options.env,
   };
-  const exited = () => new Promise<void>((resolve) => (child && child.exitCode === null && child.signalCode === null ? child.once('exit', () => resolve()) : resolve()));
+  const exited = () =>
+    new Promise<void>((resolve) =>
+      child && child.exitCode === null && child.signalCode === null ? child.once('exit', () => resolve()) : resolve(),
+    );
   const neighbour: Neighbour = {
     name,
     url,
@@ -84,8 +87,12 @@ export async function startNeighbour(name: string, options: NeighbourOptions = {
       child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
       const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
       for (;;) {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} while starting:\n${output}`);
-        const ok = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+        if (child.exitCode !== null)
+          throw new Error(`${name} exited with ${child.exitCode} while starting:\n${output}`);
+        const ok = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(1000) }).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) return;
         if (Date.now() > deadline) throw new Error(`${name} not ready on ${url}:\n${output}`);
         await new Promise((r) => setTimeout(r, 100));

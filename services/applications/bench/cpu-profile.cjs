@@ -17,7 +17,10 @@ if (dir) {
     session.post('Profiler.stop', (err, result) => {
       if (err) return;
       mkdirSync(dir, { recursive: true });
-      const name = path.basename(process.argv[1] ?? 'node', '.js') + '-' + path.basename(path.dirname(path.dirname(path.dirname(process.argv[1] ?? ''))));
+      const name =
+        path.basename(process.argv[1] ?? 'node', '.js') +
+        '-' +
+        path.basename(path.dirname(path.dirname(path.dirname(process.argv[1] ?? ''))));
       writeFileSync(path.join(dir, `${name}-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
     });
   });

@@ -19,7 +19,10 @@ export const ZGW_CLIENT_ID = 'register';
 export function bsn(n) {
   // Even prefixes for n; when its check digit would be 10, the odd prefix after it (its sum is 2 more).
   for (const prefix of [10000000 + 2 * n, 10000001 + 2 * n]) {
-    const check = String(prefix).split('').reduce((t, d, i) => t + Number(d) * (9 - i), 0) % 11;
+    const check =
+      String(prefix)
+        .split('')
+        .reduce((t, d, i) => t + Number(d) * (9 - i), 0) % 11;
     if (check <= 9) return `${prefix}${check}`;
   }
   throw new Error('unreachable');
@@ -31,7 +34,8 @@ export function bsn(n) {
  * applications database and `stop()`.
  */
 export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv = {}, simNice = 0 }) {
-  if (!process.env.S3_ENDPOINT && !process.env.EMBEDDED_S3_PORT) process.env.EMBEDDED_S3_PORT = String(await freePort());
+  if (!process.env.S3_ENDPOINT && !process.env.EMBEDDED_S3_PORT)
+    process.env.EMBEDDED_S3_PORT = String(await freePort());
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench-mirror'));
   await dropSystemDatabases(infra.postgresUrl, prefix);
   const sim = mirror ? await startSimProcess(simNice) : null;
@@ -55,7 +59,11 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
     databasePrefix: prefix,
     logDir: path.join(root, '.data', 'bench-mirror', 'logs', prefix),
     logLevel: 'warn',
-    extraEnv: withNodeOptions({ applications: applicationsEnv, audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } }),
+    extraEnv: withNodeOptions({
+      applications: applicationsEnv,
+      audit: { AUDIT_CONSUMER: `audit_${prefix}` },
+      documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` },
+    }),
   });
   try {
     await system.startAll();
@@ -91,7 +99,12 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
  */
 function benchNodeEnv() {
   const dir = process.env.BENCH_CPU_PROF_DIR;
-  const options = [process.env.BENCH_NODE_OPTIONS, dir ? `--require ${path.join(import.meta.dirname, 'cpu-profile.cjs')}` : undefined].filter(Boolean).join(' ');
+  const options = [
+    process.env.BENCH_NODE_OPTIONS,
+    dir ? `--require ${path.join(import.meta.dirname, 'cpu-profile.cjs')}` : undefined,
+  ]
+    .filter(Boolean)
+    .join(' ');
   return { ...(options ? { NODE_OPTIONS: options } : {}), ...(dir ? { BENCH_CPU_PROF_DIR: dir } : {}) };
 }
 
@@ -104,15 +117,21 @@ function withNodeOptions(extraEnv) {
 /** Runs `work` over 0..n-1, `limit` at a time. */
 export async function pool(n, limit, work) {
   let next = 0;
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < n) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < n) await work(next++);
+    }),
+  );
 }
 
 /** A practitioner's intake draft with `documents` uploaded digital documents, through the gateway: the submit body. */
 export async function prepareDraft(gateway, subject, documents) {
   const me = { 'X-Subject': subject, 'X-Role': 'drafter' };
-  const created = await fetch(`${gateway}/api/v1/applications`, { method: 'POST', headers: { ...me, 'content-type': 'application/json' }, body: JSON.stringify({ type: 'intake' }) });
+  const created = await fetch(`${gateway}/api/v1/applications`, {
+    method: 'POST',
+    headers: { ...me, 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'intake' }),
+  });
   if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
   const { id } = await created.json();
   const refs = [];
@@ -121,12 +140,23 @@ export async function prepareDraft(gateway, subject, documents) {
     form.set('wizardId', 'intake');
     form.set('categoryId', i === 0 ? 'diploma' : 'overig');
     form.set('localId', `${id}-${i}`);
-    form.set('file', new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(2000)}\n%%EOF\n`)], { type: 'application/pdf' }), `bijlage-${i + 1}.pdf`);
+    form.set(
+      'file',
+      new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(2000)}\n%%EOF\n`)], { type: 'application/pdf' }),
+      `bijlage-${i + 1}.pdf`,
+    );
     const up = await fetch(`${gateway}/api/v1/uploads`, { method: 'POST', headers: me, body: form });
     if (up.status !== 201) throw new Error(`upload answered ${up.status}: ${await up.text()}`);
-    refs.push({ categoryId: i === 0 ? 'diploma' : 'overig', channel: 'digitaal', documentId: (await up.json()).documentId });
+    refs.push({
+      categoryId: i === 0 ? 'diploma' : 'overig',
+      channel: 'digitaal',
+      documentId: (await up.json()).documentId,
+    });
   }
-  const body = documents > 0 ? { diplomaHerkomst: 'handmatig', uren: 3000, documents: refs } : { diplomaHerkomst: 'digitaal', uren: 3000 };
+  const body =
+    documents > 0
+      ? { diplomaHerkomst: 'handmatig', uren: 3000, documents: refs }
+      : { diplomaHerkomst: 'digitaal', uren: 3000 };
   return { id, subject, headers: me, body };
 }
 
@@ -137,7 +167,11 @@ export async function prepareDraft(gateway, subject, documents) {
 export async function submitUntilDone(gateway, draft) {
   for (let attempt = 0; attempt < 200; attempt++) {
     try {
-      const res = await fetch(`${gateway}/api/v1/applications/${draft.id}/submit`, { method: 'POST', headers: { ...draft.headers, 'content-type': 'application/json' }, body: JSON.stringify(draft.body) });
+      const res = await fetch(`${gateway}/api/v1/applications/${draft.id}/submit`, {
+        method: 'POST',
+        headers: { ...draft.headers, 'content-type': 'application/json' },
+        body: JSON.stringify(draft.body),
+      });
       if (res.status === 200) return (await res.json()).referentie;
       if (res.status === 409) {
         const detail = await fetch(`${gateway}/api/v1/applications/${draft.id}`, { headers: draft.headers });
@@ -211,19 +245,36 @@ export async function startSimProcess(nice = 0) {
   const script = [process.execPath, path.join(root, 'tools', 'zgw-sim', 'dist', 'src', 'main.js')];
   const [command, ...args] = nice > 0 ? ['nice', '-n', String(nice), ...script] : script;
   const child = spawn(command, args, {
-    env: { PATH: process.env.PATH, ZGW_SECRET, ZGW_CLIENT_ID, ZGW_SIM_PORT: String(port), LOG_LEVEL: 'error', ...benchNodeEnv() },
+    env: {
+      PATH: process.env.PATH,
+      ZGW_SECRET,
+      ZGW_CLIENT_ID,
+      ZGW_SIM_PORT: String(port),
+      LOG_LEVEL: 'error',
+      ...benchNodeEnv(),
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const up = async () => {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`the simulator exited with ${child.exitCode}`);
-      if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) return;
+      if (
+        await fetch(`${base}/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
       await new Promise((r) => setTimeout(r, 100));
     }
   };
   await up();
   const admin = async (method, url, body) => {
-    const res = await fetch(`${base}/_sim${url}`, { method, headers: { 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const res = await fetch(`${base}/_sim${url}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`/_sim${url} answered ${res.status}: ${text}`);
     return text ? JSON.parse(text) : null;
@@ -243,7 +294,13 @@ export async function startSimProcess(nice = 0) {
       // Resolves once the listener closed (the answer comes first, then the port refuses).
       refuseConnections: async (forMs) => {
         await admin('POST', '/refuse-connections', { forMs });
-        while (await fetch(`${base}/health`).then(() => true, () => false)) await new Promise((r) => setTimeout(r, 10));
+        while (
+          await fetch(`${base}/health`).then(
+            () => true,
+            () => false,
+          )
+        )
+          await new Promise((r) => setTimeout(r, 10));
       },
       listening: up,
     },
@@ -271,7 +328,10 @@ export function cpuSampler(pids) {
   };
   const machine = () => {
     const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
-    return { busy: values[0] + values[1] + values[2] + values[5] + values[6] + values[7], total: values.reduce((a, b) => a + b, 0) };
+    return {
+      busy: values[0] + values[1] + values[2] + values[5] + values[6] + values[7],
+      total: values.reduce((a, b) => a + b, 0),
+    };
   };
   // Every other process too (PostgreSQL, NATS, this bench with its S3 endpoint, anything else running), by command line.
   const everyone = () => {
@@ -312,7 +372,9 @@ export function cpuSampler(pids) {
       for (const [pid, entry] of everyone()) seen.set(pid, entry);
       const ours = new Set(Object.values(pids).map(String));
       const others = new Map();
-      let accounted = Object.entries(out).filter(([name]) => name !== 'machineBusyPct').reduce((a, [, pct]) => a + pct, 0);
+      let accounted = Object.entries(out)
+        .filter(([name]) => name !== 'machineBusyPct')
+        .reduce((a, [, pct]) => a + pct, 0);
       for (const [pid, { name, t }] of seen) {
         if (ours.has(pid)) continue;
         const used = t - (all0.get(pid)?.t ?? 0);
@@ -320,7 +382,12 @@ export function cpuSampler(pids) {
       }
       const pct = (used) => Math.round((used / 100 / secs) * 100);
       for (const used of others.values()) accounted += pct(used);
-      out.others = Object.fromEntries([...others].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([name, used]) => [name, pct(used)]));
+      out.others = Object.fromEntries(
+        [...others]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 8)
+          .map(([name, used]) => [name, pct(used)]),
+      );
       // Busy time no process above accounts for (processes that lived less than half a second, the kernel).
       out.unaccountedPctOfOneCore = Math.max(0, out.machineBusyPct * cores - accounted);
       return out;

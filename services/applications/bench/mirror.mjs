@@ -11,7 +11,16 @@
 // The mirror runs with its production defaults (ZGW_TIMEOUT_MS 10 s, reconcile every 5 minutes) unless the
 // scenario says otherwise. Needs `npm run build` first; DATABASE_URL / NATS_URL / S3_ENDPOINT as npm start.
 import { randomUUID } from 'node:crypto';
-import { bsn, cpuSampler, mirrorState, pool, prepareDraft, startMirrorSystem, submitUntilDone, verify } from './mirror-system.mjs';
+import {
+  bsn,
+  cpuSampler,
+  mirrorState,
+  pool,
+  prepareDraft,
+  startMirrorSystem,
+  submitUntilDone,
+  verify,
+} from './mirror-system.mjs';
 import { steadyLoad } from '@register/steady-load';
 
 const env = (name, fallback) => Number(process.env[name] ?? fallback);
@@ -63,7 +72,9 @@ async function outage() {
   const rate = env('MIRROR_RATE', 20);
   const outageMs = env('MIRROR_OUTAGE_S', 300) * 1000;
   // MIRROR_RECONCILE_MS: the reconciler's interval (default: the production 5 minutes).
-  const reconcile = process.env.MIRROR_RECONCILE_MS ? { ZGW_RECONCILE_INTERVAL_MS: process.env.MIRROR_RECONCILE_MS } : {};
+  const reconcile = process.env.MIRROR_RECONCILE_MS
+    ? { ZGW_RECONCILE_INTERVAL_MS: process.env.MIRROR_RECONCILE_MS }
+    : {};
   const run = await startMirrorSystem({ prefix: `mirout_${randomUUID().slice(0, 6)}`, applicationsEnv: reconcile });
   try {
     const drafts = await prepare(run.gateway, apps, 1, 0);
@@ -78,14 +89,36 @@ async function outage() {
       pending.push(submitUntilDone(run.gateway, drafts[i]).then((r) => (referenties[i] = r)));
     }
     await Promise.all(pending);
-    log(`all ${apps} submitted in ${seconds(Date.now() - outageStart)} s (every submit answered 200 while the zaaksysteem was down)`);
+    log(
+      `all ${apps} submitted in ${seconds(Date.now() - outageStart)} s (every submit answered 200 while the zaaksysteem was down)`,
+    );
     await run.sim.faults.listening();
     const outageEnd = Date.now();
     log(`the simulator accepts connections again after ${seconds(outageEnd - outageStart)} s`);
     const done = await converge(run.db, outageEnd + 20 * 60_000, 1000);
     const result = await verify(run.sim, referenties, { documents: 1 });
-    const [divergences, healed] = [await auditCount(run.gateway, 'zaaksysteem-divergentie', outageStart), await auditCount(run.gateway, 'zaaksysteem-hersteld', outageStart)];
-    console.log(JSON.stringify({ scenario: 'outage', apps, rate, outageS: outageMs / 1000, reconcileMs: reconcile.ZGW_RECONCILE_INTERVAL_MS ?? 300000, convergedAfterOutageS: done.at ? (done.at - outageEnd) / 1000 : null, convergedAfterFirstSubmitS: done.at ? (done.at - outageStart) / 1000 : null, final: done.state, ...result, auditRows: { divergentie: divergences, hersteld: healed } }, null, 1));
+    const [divergences, healed] = [
+      await auditCount(run.gateway, 'zaaksysteem-divergentie', outageStart),
+      await auditCount(run.gateway, 'zaaksysteem-hersteld', outageStart),
+    ];
+    console.log(
+      JSON.stringify(
+        {
+          scenario: 'outage',
+          apps,
+          rate,
+          outageS: outageMs / 1000,
+          reconcileMs: reconcile.ZGW_RECONCILE_INTERVAL_MS ?? 300000,
+          convergedAfterOutageS: done.at ? (done.at - outageEnd) / 1000 : null,
+          convergedAfterFirstSubmitS: done.at ? (done.at - outageStart) / 1000 : null,
+          final: done.state,
+          ...result,
+          auditRows: { divergentie: divergences, hersteld: healed },
+        },
+        null,
+        1,
+      ),
+    );
   } finally {
     await run.stop();
   }
@@ -95,7 +128,10 @@ async function crash() {
   const apps = env('MIRROR_APPS', 200);
   const kills = env('MIRROR_KILLS', 20);
   // A shorter timeout makes a killed claim's lease (6 × timeout + 5 s) run out sooner; nothing else changes.
-  const run = await startMirrorSystem({ prefix: `mircrash_${randomUUID().slice(0, 6)}`, applicationsEnv: { ZGW_TIMEOUT_MS: '2000' } });
+  const run = await startMirrorSystem({
+    prefix: `mircrash_${randomUUID().slice(0, 6)}`,
+    applicationsEnv: { ZGW_TIMEOUT_MS: '2000' },
+  });
   try {
     const drafts = await prepare(run.gateway, apps, 1, 100_000);
     // Every ZGW call takes 100 ms, so that the kills land in the middle of cases.
@@ -120,7 +156,20 @@ async function crash() {
     await run.sim.faults.remove(slow.id);
     const done = await converge(run.db, Date.now() + 10 * 60_000);
     const result = await verify(run.sim, referenties, { documents: 1 });
-    console.log(JSON.stringify({ scenario: 'crash', apps, kills, convergedS: done.at ? (done.at - t0) / 1000 : null, final: done.state, ...result }, null, 1));
+    console.log(
+      JSON.stringify(
+        {
+          scenario: 'crash',
+          apps,
+          kills,
+          convergedS: done.at ? (done.at - t0) / 1000 : null,
+          final: done.state,
+          ...result,
+        },
+        null,
+        1,
+      ),
+    );
   } finally {
     await run.stop();
   }
@@ -130,36 +179,73 @@ async function crash() {
 const SIM_NICE = 10;
 
 /** MIRROR_LATENCY_ENV (`ZGW_MIRROR_CONCURRENCY=4,…`): mirror settings of the applications service in the latency runs. */
-const latencyEnv = () => Object.fromEntries((process.env.MIRROR_LATENCY_ENV ?? '').split(',').filter(Boolean).map((kv) => kv.split('=')));
+const latencyEnv = () =>
+  Object.fromEntries(
+    (process.env.MIRROR_LATENCY_ENV ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((kv) => kv.split('=')),
+  );
 
 /** Submit latency through the gateway at a steady rate, on drafts inserted by SQL (no documents). */
 async function submitLatency(mirror, rate, secs) {
   // The simulator niced: its request validation stands in for a case system on other hardware (said in the output).
-  const run = await startMirrorSystem({ prefix: `mirtp${mirror ? 'on' : 'off'}_${randomUUID().slice(0, 6)}`, mirror, simNice: SIM_NICE, applicationsEnv: latencyEnv() });
+  const run = await startMirrorSystem({
+    prefix: `mirtp${mirror ? 'on' : 'off'}_${randomUUID().slice(0, 6)}`,
+    mirror,
+    simNice: SIM_NICE,
+    applicationsEnv: latencyEnv(),
+  });
   try {
-    await run.db.query(`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
-      SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now() FROM generate_series(1, $1::int) g`, [rate * secs + 200]);
-    const drafts = (await run.db.query(`SELECT id, owner FROM applications WHERE status_tag = 'Concept' AND owner LIKE 's%' ORDER BY owner`)).rows;
+    await run.db.query(
+      `INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
+      SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now() FROM generate_series(1, $1::int) g`,
+      [rate * secs + 200],
+    );
+    const drafts = (
+      await run.db.query(
+        `SELECT id, owner FROM applications WHERE status_tag = 'Concept' AND owner LIKE 's%' ORDER BY owner`,
+      )
+    ).rows;
     // A short warm-up on the last drafts (connections, JIT, the simulator's first calls), not measured.
-    await steadyLoad({ url: run.gateway, rate: 50, seconds: 2, request: (n) => submitRequest(drafts[drafts.length - 1 - n]) });
+    await steadyLoad({
+      url: run.gateway,
+      rate: 50,
+      seconds: 2,
+      request: (n) => submitRequest(drafts[drafts.length - 1 - n]),
+    });
     if (mirror) await converge(run.db, Date.now() + 60_000, 500);
     // MIRROR_SIM_DELAY_MS: the simulator answers that late during the load (the mirror waits instead of working),
     // to tell the submit path's own cost from the mirror's and the simulator's CPU on a shared machine.
-    const delay = mirror && process.env.MIRROR_SIM_DELAY_MS ? await run.sim.faults.add({ path: '*', mode: 'delay', delayMs: Number(process.env.MIRROR_SIM_DELAY_MS) }) : null;
+    const delay =
+      mirror && process.env.MIRROR_SIM_DELAY_MS
+        ? await run.sim.faults.add({ path: '*', mode: 'delay', delayMs: Number(process.env.MIRROR_SIM_DELAY_MS) })
+        : null;
     const cpu = cpuSampler(processIds(run));
     const r = await steadyLoad({ url: run.gateway, rate, seconds: secs, request: (n) => submitRequest(drafts[n]) });
     const cpuDuringLoad = cpu.stop();
     if (delay) await run.sim.faults.remove(delay.id);
     const drained = mirror ? await converge(run.db, Date.now() + 5 * 60_000, 500) : null;
     const end = Date.now();
-    return { mirror, ...(mirror ? { simulator: `niced ${SIM_NICE}: it stands in for a case system on other machines` } : {}), ...r, mirrorDrainedAfterLoadS: drained?.at ? (drained.at - end) / 1000 : null, cpuPctOfOneCoreDuringLoad: cpuDuringLoad };
+    return {
+      mirror,
+      ...(mirror ? { simulator: `niced ${SIM_NICE}: it stands in for a case system on other machines` } : {}),
+      ...r,
+      mirrorDrainedAfterLoadS: drained?.at ? (drained.at - end) / 1000 : null,
+      cpuPctOfOneCoreDuringLoad: cpuDuringLoad,
+    };
   } finally {
     await run.stop();
   }
 }
 
 /** The pids of the services and the simulator, by name (for the CPU sampler). */
-const processIds = (run) => ({ ...Object.fromEntries(['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'].map((s) => [s, run.system.pid(s)])), ...(run.sim ? { simulator: run.sim.pid } : {}) });
+const processIds = (run) => ({
+  ...Object.fromEntries(
+    ['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'].map((s) => [s, run.system.pid(s)]),
+  ),
+  ...(run.sim ? { simulator: run.sim.pid } : {}),
+});
 
 const submitRequest = (d) => ({
   method: 'POST',
@@ -187,19 +273,46 @@ async function keepUp(rate, secs, mirror = true) {
       url: run.gateway,
       rate,
       seconds: secs,
-      request: (n) => ({ method: 'POST', path: `/api/v1/applications/${drafts[n].id}/submit`, headers: { ...drafts[n].headers, 'content-type': 'application/json' }, body: JSON.stringify(drafts[n].body) }),
+      request: (n) => ({
+        method: 'POST',
+        path: `/api/v1/applications/${drafts[n].id}/submit`,
+        headers: { ...drafts[n].headers, 'content-type': 'application/json' },
+        body: JSON.stringify(drafts[n].body),
+      }),
     });
     const loadEnd = Date.now();
     const cpuDuringLoad = cpu.stop();
     loading = false;
     await sampler;
-    if (!mirror) return { rate, seconds: secs, mirror, submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate }, cpuPctOfOneCoreDuringLoad: cpuDuringLoad };
+    if (!mirror)
+      return {
+        rate,
+        seconds: secs,
+        mirror,
+        submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate },
+        cpuPctOfOneCoreDuringLoad: cpuDuringLoad,
+      };
     const drainCpu = cpuSampler(processIds(run));
     const drained = await converge(run.db, Date.now() + 10 * 60_000, 500);
     const cpuDuringDrain = drainCpu.stop();
-    const result = await verify(run.sim, (await run.db.query('SELECT referentie FROM case_mirrors')).rows.map((x) => x.referentie), { documents: 2 });
+    const result = await verify(
+      run.sim,
+      (await run.db.query('SELECT referentie FROM case_mirrors')).rows.map((x) => x.referentie),
+      { documents: 2 },
+    );
     const backlog = samples.map((s) => `${s.t.toFixed(0)}s:${s.pending}`).join(' ');
-    return { rate, seconds: secs, simulator: 'not niced: it competes with the services at full priority', submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate }, backlogPendingBySecond: backlog, drainedAfterLoadS: drained.at ? (drained.at - loadEnd) / 1000 : null, cpuPctOfOneCoreDuringLoad: cpuDuringLoad, cpuPctOfOneCoreDuringDrain: cpuDuringDrain, missing: result.missing, duplicates: result.duplicates };
+    return {
+      rate,
+      seconds: secs,
+      simulator: 'not niced: it competes with the services at full priority',
+      submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate },
+      backlogPendingBySecond: backlog,
+      drainedAfterLoadS: drained.at ? (drained.at - loadEnd) / 1000 : null,
+      cpuPctOfOneCoreDuringLoad: cpuDuringLoad,
+      cpuPctOfOneCoreDuringDrain: cpuDuringDrain,
+      missing: result.missing,
+      duplicates: result.duplicates,
+    };
   } finally {
     await run.stop();
   }
@@ -211,15 +324,35 @@ async function throughput() {
   if (process.env.MIRROR_SKIP_LATENCY !== '1') {
     const off = await submitLatency(false, rate, secs);
     const on = await submitLatency(true, rate, secs);
-    console.log(JSON.stringify({ scenario: 'submit latency', rate, seconds: secs, applicationsEnv: latencyEnv(), off, on, p99Change: `${(((on.p99 - off.p99) / off.p99) * 100).toFixed(1)} %` }, null, 1));
+    console.log(
+      JSON.stringify(
+        {
+          scenario: 'submit latency',
+          rate,
+          seconds: secs,
+          applicationsEnv: latencyEnv(),
+          off,
+          on,
+          p99Change: `${(((on.p99 - off.p99) / off.p99) * 100).toFixed(1)} %`,
+        },
+        null,
+        1,
+      ),
+    );
   }
   if (process.env.MIRROR_SKIP_KEEPUP === '1') return;
   // MIRROR_KEEPUP_OFF=1: the same submits with mirroring off first, for what the submits alone cost this machine.
   if (process.env.MIRROR_KEEPUP_OFF === '1') {
-    const alone = await keepUp(Number(String(process.env.MIRROR_RATES ?? '100').split(',')[0]), env('MIRROR_SECONDS', 20), false);
+    const alone = await keepUp(
+      Number(String(process.env.MIRROR_RATES ?? '100').split(',')[0]),
+      env('MIRROR_SECONDS', 20),
+      false,
+    );
     console.log(JSON.stringify({ scenario: 'the keep-up submits with mirroring off', ...alone }, null, 1));
   }
-  for (const keepRate of String(process.env.MIRROR_RATES ?? '100').split(',').map(Number)) {
+  for (const keepRate of String(process.env.MIRROR_RATES ?? '100')
+    .split(',')
+    .map(Number)) {
     const keep = await keepUp(keepRate, env('MIRROR_SECONDS', 20));
     console.log(JSON.stringify({ scenario: 'mirror keeps up', ...keep }, null, 1));
   }

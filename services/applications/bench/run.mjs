@@ -20,7 +20,10 @@ const logger = pino({ level: 'warn' });
 const PREFIX = 'appbench';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
-const ROUTES = (process.env.BENCH_ROUTES ?? '').split(',').map((w) => w.trim()).filter(Boolean);
+const ROUTES = (process.env.BENCH_ROUTES ?? '')
+  .split(',')
+  .map((w) => w.trim())
+  .filter(Boolean);
 const selected = (name) => ROUTES.length === 0 || ROUTES.some((w) => name.includes(w));
 
 async function seed(db) {
@@ -56,14 +59,30 @@ async function main() {
     databasePrefix: PREFIX,
     logDir: path.join(root, '.data', 'bench', 'logs'),
     logLevel: 'warn',
-    extraEnv: process.env.BENCH_GATEWAY_NODE_OPTIONS ? { gateway: { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS } } : {},
+    extraEnv: process.env.BENCH_GATEWAY_NODE_OPTIONS
+      ? { gateway: { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS } }
+      : {},
   });
   const direct = process.env.BENCH_DIRECT === '1';
   const headers = direct
-    ? (identity) => ({ [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(system.secret, { identity, service: null, correlationId: null }, Date.now(), 3600) })
-    : (identity) => (identity.practitioner ? { 'x-subject': identity.practitioner.subject } : { 'x-medewerker': identity.caseHandler.medewerker, 'x-rollen': identity.caseHandler.rollen.join(',') });
+    ? (identity) => ({
+        [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(
+          system.secret,
+          { identity, service: null, correlationId: null },
+          Date.now(),
+          3600,
+        ),
+      })
+    : (identity) =>
+        identity.practitioner
+          ? { 'x-subject': identity.practitioner.subject }
+          : { 'x-medewerker': identity.caseHandler.medewerker, 'x-rollen': identity.caseHandler.rollen.join(',') };
   const owner = (s) => ({ practitioner: { subject: s, role: 'drafter' }, caseHandler: null, adminSeam: false });
-  const beoordelaar = { practitioner: null, caseHandler: { medewerker: 'bench', rollen: ['beoordelaar'] }, adminSeam: false };
+  const beoordelaar = {
+    practitioner: null,
+    caseHandler: { medewerker: 'bench', rollen: ['beoordelaar'] },
+    adminSeam: false,
+  };
   try {
     for (const s of ['reference', 'documents', 'applications', 'gateway']) await system.start(s);
     const url = new URL(infra.postgresUrl);
@@ -71,27 +90,46 @@ async function main() {
     const database = createDatabase(url.toString(), logger);
     await seed(database.db);
     for (const [label, q] of [
-      ['own list', sql`EXPLAIN ANALYZE SELECT * FROM applications WHERE owner = 'b00000042' ORDER BY created_at DESC, id DESC LIMIT 1001`],
-      ['werkvoorraad', sql`EXPLAIN ANALYZE SELECT * FROM applications WHERE status_tag = 'Ingediend' ORDER BY submitted_at, id LIMIT 101`],
+      [
+        'own list',
+        sql`EXPLAIN ANALYZE SELECT * FROM applications WHERE owner = 'b00000042' ORDER BY created_at DESC, id DESC LIMIT 1001`,
+      ],
+      [
+        'werkvoorraad',
+        sql`EXPLAIN ANALYZE SELECT * FROM applications WHERE status_tag = 'Ingediend' ORDER BY submitted_at, id LIMIT 101`,
+      ],
     ]) {
       const { rows } = await q.execute(database.db);
       console.log(`\nEXPLAIN ANALYZE ${label}:\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
     }
     // Fresh drafts for the submit run, one Concept intake each (uren above the scholing threshold).
     await sql`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
-      SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now() FROM generate_series(1, ${RATE * SECONDS + 1000}) g`.execute(database.db);
+      SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now() FROM generate_series(1, ${RATE * SECONDS + 1000}) g`.execute(
+      database.db,
+    );
     const drafts = (await sql`SELECT id, owner FROM applications WHERE owner LIKE 's%'`.execute(database.db)).rows;
     await database.close();
 
     const base = direct ? system.url('applications') : system.url('gateway');
-    console.log(`\ntarget ${base} (${direct ? 'service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`);
+    console.log(
+      `\ntarget ${base} (${direct ? 'service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`,
+    );
     console.log('| route | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|');
     await run('GET /health', `${base}/health`);
-    await run('GET /api/v1/applications (owner)', `${base}/api/v1/applications`, () => ({ headers: headers(owner('b00000042')) }));
-    await run('GET /api/v1/werkvoorraad?limit=100', `${base}/api/v1/werkvoorraad?limit=100`, () => ({ headers: headers(beoordelaar) }));
+    await run('GET /api/v1/applications (owner)', `${base}/api/v1/applications`, () => ({
+      headers: headers(owner('b00000042')),
+    }));
+    await run('GET /api/v1/werkvoorraad?limit=100', `${base}/api/v1/werkvoorraad?limit=100`, () => ({
+      headers: headers(beoordelaar),
+    }));
     await run('POST /api/v1/applications/:id/submit', base, (n) => {
       const d = drafts[n % drafts.length];
-      return { method: 'POST', path: `/api/v1/applications/${d.id}/submit`, headers: { ...headers(owner(d.owner)), 'content-type': 'application/json' }, body: JSON.stringify({ diplomaHerkomst: 'digitaal', uren: 3000 }) };
+      return {
+        method: 'POST',
+        path: `/api/v1/applications/${d.id}/submit`,
+        headers: { ...headers(owner(d.owner)), 'content-type': 'application/json' },
+        body: JSON.stringify({ diplomaHerkomst: 'digitaal', uren: 3000 }),
+      };
     });
   } finally {
     await system.stopAll();

@@ -27,11 +27,15 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The practitioner's own list, newest first (keyset on created_at, id).
   await sql`CREATE INDEX applications_owner_created ON applications (owner, created_at DESC, id DESC)`.execute(db);
   // The work queue: only submitted applications, oldest submittedAt first.
-  await sql`CREATE INDEX applications_werkvoorraad ON applications (submitted_at, id) WHERE status_tag = 'Ingediend'`.execute(db);
+  await sql`CREATE INDEX applications_werkvoorraad ON applications (submitted_at, id) WHERE status_tag = 'Ingediend'`.execute(
+    db,
+  );
   // Admin case list over every application.
   await sql`CREATE INDEX applications_created ON applications (created_at, id)`.execute(db);
   // decisions §5: one Concept per owner and type, held by the database even under concurrent creates.
-  await sql`CREATE UNIQUE INDEX applications_one_concept ON applications (owner, type) WHERE status_tag = 'Concept'`.execute(db);
+  await sql`CREATE UNIQUE INDEX applications_one_concept ON applications (owner, type) WHERE status_tag = 'Concept'`.execute(
+    db,
+  );
   await sql`CREATE SEQUENCE aanvraag_referentie_seq`.execute(db);
 
   // Digital documents still to be linked at the documents service after a committed submit.
@@ -114,7 +118,16 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['demo_diplomas', 'demo_notes', 'demo_addresses', 'demo_registrations', 'outbox', 'change_requests', 'document_link_jobs', 'applications']) {
+  for (const t of [
+    'demo_diplomas',
+    'demo_notes',
+    'demo_addresses',
+    'demo_registrations',
+    'outbox',
+    'change_requests',
+    'document_link_jobs',
+    'applications',
+  ]) {
     await db.schema.dropTable(t).ifExists().execute();
   }
   await sql`DROP SEQUENCE IF EXISTS aanvraag_referentie_seq`.execute(db);

@@ -27,7 +27,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   // The mirror and the reconciler claim due rows; done rows (next_attempt_at NULL) are not in the index.
-  await sql`CREATE INDEX case_mirrors_due ON case_mirrors (next_attempt_at) WHERE next_attempt_at IS NOT NULL`.execute(db);
+  await sql`CREATE INDEX case_mirrors_due ON case_mirrors (next_attempt_at) WHERE next_attempt_at IS NOT NULL`.execute(
+    db,
+  );
   await sql`CREATE INDEX case_mirrors_application ON case_mirrors (application_id)`.execute(db);
 
   // Each completed step of a case, once: a retry, a crash or a restart continues after the last one.
@@ -51,5 +53,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const t of ['received_notifications', 'case_mirror_steps', 'case_mirrors']) await db.schema.dropTable(t).ifExists().execute();
+  for (const t of ['received_notifications', 'case_mirror_steps', 'case_mirrors'])
+    await db.schema.dropTable(t).ifExists().execute();
 }

@@ -1,6 +1,18 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { baseConfigSchema, duration, FlagsClient, InternalClient, systemClock, type Built, type Clock, type FlagReader, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import {
+  baseConfigSchema,
+  duration,
+  FlagsClient,
+  InternalClient,
+  systemClock,
+  type Built,
+  type Clock,
+  type FlagReader,
+  type Logger,
+  type ServiceEvents,
+  type ServiceResources,
+} from '@register/service-kit';
 import { DemoEducationSource, DemoPopulationSource, DemoRegisterSource } from './adapters/demo-sources';
 import { seedDemoData } from './adapters/demo-seed';
 import { DocumentsClient } from './adapters/documents-client';
@@ -53,7 +65,15 @@ export const configSchema = baseConfigSchema
   })
   .superRefine((c, issue) => {
     if (!c.ZGW_ENABLED) return;
-    for (const name of ['ZGW_ZAKEN_URL', 'ZGW_DOCUMENTEN_URL', 'ZGW_CATALOGI_URL', 'ZGW_ZAAKTYPE_URL', 'ZGW_CLIENT_ID', 'ZGW_SECRET', 'ZGW_RSIN'] as const) {
+    for (const name of [
+      'ZGW_ZAKEN_URL',
+      'ZGW_DOCUMENTEN_URL',
+      'ZGW_CATALOGI_URL',
+      'ZGW_ZAAKTYPE_URL',
+      'ZGW_CLIENT_ID',
+      'ZGW_SECRET',
+      'ZGW_RSIN',
+    ] as const) {
       if (!c[name]) issue.addIssue({ code: 'custom', path: [name], message: 'required when ZGW_ENABLED is true' });
     }
   });
@@ -82,10 +102,25 @@ export interface Context {
 }
 
 /** The mirror's ZGW client, catalogue and settings, when mirroring is on. */
-function buildMirror(config: Config, db: Kysely<AppDatabase>, documents: DocumentContentPort, logger: Logger): MirrorDeps | null {
+function buildMirror(
+  config: Config,
+  db: Kysely<AppDatabase>,
+  documents: DocumentContentPort,
+  logger: Logger,
+): MirrorDeps | null {
   if (!config.ZGW_ENABLED) return null;
-  const target = { zakenUrl: config.ZGW_ZAKEN_URL!, documentenUrl: config.ZGW_DOCUMENTEN_URL!, zaaktypeUrl: config.ZGW_ZAAKTYPE_URL!, rsin: config.ZGW_RSIN! };
-  const zgw = new ZgwClient({ clientId: config.ZGW_CLIENT_ID!, secret: config.ZGW_SECRET!, zakenUrl: target.zakenUrl, timeoutMs: config.ZGW_TIMEOUT_MS });
+  const target = {
+    zakenUrl: config.ZGW_ZAKEN_URL!,
+    documentenUrl: config.ZGW_DOCUMENTEN_URL!,
+    zaaktypeUrl: config.ZGW_ZAAKTYPE_URL!,
+    rsin: config.ZGW_RSIN!,
+  };
+  const zgw = new ZgwClient({
+    clientId: config.ZGW_CLIENT_ID!,
+    secret: config.ZGW_SECRET!,
+    zakenUrl: target.zakenUrl,
+    timeoutMs: config.ZGW_TIMEOUT_MS,
+  });
   return {
     db,
     zgw,
@@ -102,10 +137,14 @@ function buildMirror(config: Config, db: Kysely<AppDatabase>, documents: Documen
 }
 
 /** The composition root: the demo registries are seeded (back to their shipped values) at every start. */
-export async function buildContext(config: Config, { logger, database, events }: ServiceResources<AppDatabase>): Promise<Built<Context>> {
+export async function buildContext(
+  config: Config,
+  { logger, database, events }: ServiceResources<AppDatabase>,
+): Promise<Built<Context>> {
   const db = database.db;
   await seedDemoData(db);
-  const internal = (baseUrl: string) => new InternalClient({ baseUrl, secret: config.INTERNAL_IDENTITY_SECRET, caller: 'applications' });
+  const internal = (baseUrl: string) =>
+    new InternalClient({ baseUrl, secret: config.INTERNAL_IDENTITY_SECRET, caller: 'applications' });
   const reference = internal(config.REFERENCE_URL);
   const flags = new FlagsClient(reference, logger.child({ subsystem: 'flags' }));
   flags.listen(events);

@@ -4,7 +4,12 @@ import type { ApplicationsTable } from './cases/applications.table';
 import type { ChangeRequestsTable } from './change-requests/change-requests.table';
 import type { DocumentLinkJobsTable } from './document-linking/link-jobs.table';
 import type { ReceivedNotificationsTable } from './notifications/notifications.table';
-import type { DemoAddressesTable, DemoDiplomasTable, DemoNotesTable, DemoRegistrationsTable } from './registration/demo-registry.table';
+import type {
+  DemoAddressesTable,
+  DemoDiplomasTable,
+  DemoNotesTable,
+  DemoRegistrationsTable,
+} from './registration/demo-registry.table';
 
 /** The applications service's own database: the features' tables, plus the outbox. */
 export interface AppDatabase extends WithOutbox {

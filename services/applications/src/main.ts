@@ -17,7 +17,16 @@ export const start = runService(module, {
   configSchema,
   migrations,
   buildContext,
-  routes: [...registrationRoutes, ...changeRequestsRoutes, ...draftsRoutes, ...submissionRoutes, ...assessmentRoutes, ...adminCasesRoutes, ...letterContextRoutes, ...notificationsRoutes],
+  routes: [
+    ...registrationRoutes,
+    ...changeRequestsRoutes,
+    ...draftsRoutes,
+    ...submissionRoutes,
+    ...assessmentRoutes,
+    ...adminCasesRoutes,
+    ...letterContextRoutes,
+    ...notificationsRoutes,
+  ],
   jobs: [outboxRelay, documentLinkJob, caseMirrorJob, reconcilerJob],
   // Room for a 256 KiB draft plus its envelope, so an oversized draft gets the contract's 400.
   jsonLimit: '1mb',

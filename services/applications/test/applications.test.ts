@@ -11,7 +11,10 @@ afterAll(() => world.close());
 
 /** 1001 submitted applications of `owner`, a second apart from `from` (one statement); their ids oldest first. */
 async function insertThousandAndOne(world: World, owner: string, from: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string; created_at: Date }>`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at, submitted_at)
+  const { rows } = await sql<{
+    id: string;
+    created_at: Date;
+  }>`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at, submitted_at)
     SELECT gen_random_uuid(), ${owner}, 'intake', 'Ingediend', '[]'::jsonb, t, t, t
     FROM (SELECT ${from}::timestamptz + n * interval '1 second' AS t FROM generate_series(1, 1001) AS n) AS s
     RETURNING id, created_at`.execute(world.apps.db);
@@ -30,7 +33,13 @@ describe('POST /api/v1/applications', () => {
     expect(res.headers.get('location')).toBe(`/api/v1/applications/${res.body.id}`);
     expect(Object.keys(res.body).sort()).toEqual(detailKeys);
     expect(Object.keys(res.body.status).sort()).toEqual(statusKeys);
-    expect(res.body).toMatchObject({ type: 'intake', draft: null, documentIds: [], submittedAt: null, status: { tag: 'Concept', stepIndex: null, stepCount: null, referentie: null, manual: false, reden: null } });
+    expect(res.body).toMatchObject({
+      type: 'intake',
+      draft: null,
+      documentIds: [],
+      submittedAt: null,
+      status: { tag: 'Concept', stepIndex: null, stepCount: null, referentie: null, manual: false, reden: null },
+    });
     expect(res.body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
   });
 
@@ -61,7 +70,9 @@ describe('POST /api/v1/applications', () => {
 
   it('when two creates race, then exactly one Concept is made', async () => {
     const me = as.practitioner(world);
-    const results = await Promise.all(Array.from({ length: 5 }, () => me.post('/api/v1/applications', { type: 'intake' })));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => me.post('/api/v1/applications', { type: 'intake' })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
   });
 
@@ -74,10 +85,16 @@ describe('POST /api/v1/applications', () => {
 describe('GET /openapi.json', () => {
   it('when the description is read, then every public route of the applications context is there with its operationId', async () => {
     const { applications } = await import('@register/contracts');
-    const doc = (await (await fetch(`${world.apps.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const doc = (await (await fetch(`${world.apps.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
     for (const rule of Object.values(applications.routes)) {
       const path = rule.path.replace(/:([A-Za-z]+)/g, '{$1}');
-      expect([rule.method, path, doc.paths[path]?.[rule.method.toLowerCase()]?.operationId]).toEqual([rule.method, path, expect.any(String)]);
+      expect([rule.method, path, doc.paths[path]?.[rule.method.toLowerCase()]?.operationId]).toEqual([
+        rule.method,
+        path,
+        expect.any(String),
+      ]);
     }
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/internal'))).toBe(false);
   });
@@ -88,7 +105,9 @@ describe('GET /api/v1/applications', () => {
     const me = as.practitioner(world);
     // Two of the caller's own (the first submitted, so a second intake may be made), and another's.
     const older = (await me.post('/api/v1/applications', { type: 'intake' })).body;
-    expect((await me.post(`/api/v1/applications/${older.id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status).toBe(200);
+    expect(
+      (await me.post(`/api/v1/applications/${older.id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status,
+    ).toBe(200);
     const newer = (await me.post('/api/v1/applications', { type: 'intake' })).body;
     await as.practitioner(world).post('/api/v1/applications', { type: 'intake' });
 
@@ -145,7 +164,11 @@ describe('GET /api/v1/applications', () => {
   });
 
   it.each([
-    ['a cursor of an earlier version (milliseconds)', 200, cursorOf({ at: '2001-02-03T04:05:06.789Z', id: randomUUID() })],
+    [
+      'a cursor of an earlier version (milliseconds)',
+      200,
+      cursorOf({ at: '2001-02-03T04:05:06.789Z', id: randomUUID() }),
+    ],
     ['garbage', 400, 'garbage'],
     ['a timestamp PostgreSQL cannot read', 400, cursorOf({ at: '0000-01-01T00:00:00.000000Z', id: randomUUID() })],
     ['a word PostgreSQL reads as a timestamp', 400, cursorOf({ at: 'yesterday', id: randomUUID() })],
@@ -160,10 +183,19 @@ describe('GET/PUT/DELETE /api/v1/applications/:id', () => {
   it('when the draft is synced, then 204 and it reads back', async () => {
     const me = as.practitioner(world);
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
-    const res = await me.put(`/api/v1/applications/${id}`, { draft: { stap: 'diploma', antwoorden: [1, 2] }, stepIndex: 1, stepCount: 4, documentIds: ['d1'] });
+    const res = await me.put(`/api/v1/applications/${id}`, {
+      draft: { stap: 'diploma', antwoorden: [1, 2] },
+      stepIndex: 1,
+      stepCount: 4,
+      documentIds: ['d1'],
+    });
     expect(res.status).toBe(204);
     const back = await me.get(`/api/v1/applications/${id}`);
-    expect(back.body).toMatchObject({ draft: { stap: 'diploma', antwoorden: [1, 2] }, documentIds: ['d1'], status: { stepIndex: 1, stepCount: 4 } });
+    expect(back.body).toMatchObject({
+      draft: { stap: 'diploma', antwoorden: [1, 2] },
+      documentIds: ['d1'],
+      status: { stepIndex: 1, stepCount: 4 },
+    });
   });
 
   it.each([
@@ -186,7 +218,10 @@ describe('GET/PUT/DELETE /api/v1/applications/:id', () => {
   it('when the draft is exactly 256 KiB serialized, then 204', async () => {
     const me = as.practitioner(world);
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
-    expect((await me.put(`/api/v1/applications/${id}`, { draft: 'x'.repeat(256 * 1024 - 2), stepIndex: 0, stepCount: 1 })).status).toBe(204);
+    expect(
+      (await me.put(`/api/v1/applications/${id}`, { draft: 'x'.repeat(256 * 1024 - 2), stepIndex: 0, stepCount: 1 }))
+        .status,
+    ).toBe(204);
   });
 
   it('when another subject asks, then 404 on every route', async () => {
@@ -198,7 +233,9 @@ describe('GET/PUT/DELETE /api/v1/applications/:id', () => {
     expect(put.status).toBe(404);
     expect(put.body).toBeNull();
     expect((await other.delete(`/api/v1/applications/${id}`)).status).toBe(404);
-    expect((await other.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status).toBe(404);
+    expect(
+      (await other.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status,
+    ).toBe(404);
     expect((await other.get('/api/v1/applications')).body).toEqual([]);
     expect((await me.get(`/api/v1/applications/${id}`)).status).toBe(200);
   });
@@ -214,7 +251,9 @@ describe('GET/PUT/DELETE /api/v1/applications/:id', () => {
     expect((await me.get(`/api/v1/applications/${first.id}`)).status).toBe(404);
 
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
-    expect((await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status).toBe(200);
+    expect(
+      (await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status,
+    ).toBe(200);
     expect((await me.delete(`/api/v1/applications/${id}`)).status).toBe(409);
     expect((await me.put(`/api/v1/applications/${id}`, { draft: {}, stepIndex: 0, stepCount: 1 })).status).toBe(409);
     expect((await me.put(`/api/v1/applications/${id}`, { draft: {}, stepIndex: 5, stepCount: 1 })).status).toBe(400);

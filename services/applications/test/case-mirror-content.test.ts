@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { asService, asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
 import { as } from './support/setup';
-import { mirrored as mirroredIn, startMirrorWorld, submitIntake, type MirrorWorld, type UploadFile } from './support/mirror-world';
+import {
+  mirrored as mirroredIn,
+  startMirrorWorld,
+  submitIntake,
+  type MirrorWorld,
+  type UploadFile,
+} from './support/mirror-world';
 
 // decisions §11: per digital document an information object with its content (base64 `inhoud`, `bestandsomvang`,
 // `bestandsnaam`, `formaat`), read from the documents service's internal content route.
@@ -14,17 +20,25 @@ beforeAll(async () => {
 afterAll(() => world.close());
 afterEach(() => world.sim.faults.clear());
 
-const mirrored = (referentie: string, counts?: { statussen?: number; documents?: number }) => mirroredIn(world, referentie, counts);
+const mirrored = (referentie: string, counts?: { statussen?: number; documents?: number }) =>
+  mirroredIn(world, referentie, counts);
 
 /** A PDF the documents service accepts, padded with random bytes (no two documents alike) to `size`. */
 function pdfFile(name: string, size = 2000): UploadFile {
-  const head = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n%');
+  const head = Buffer.from(
+    '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n%',
+  );
   return { name, bytes: Buffer.concat([head, randomBytes(size - head.length)]) };
 }
 
 /** The case's information objects, by their identificatie (`<referentie>-D<n>`, n in submit order). */
 const documentsOf = (referentie: string) =>
-  new Map(world.sim.state.documenten().filter((d) => String(d['identificatie']).startsWith(`${referentie}-`)).map((d) => [String(d['identificatie']), d]));
+  new Map(
+    world.sim.state
+      .documenten()
+      .filter((d) => String(d['identificatie']).startsWith(`${referentie}-`))
+      .map((d) => [String(d['identificatie']), d]),
+  );
 
 describe('the information object of a document (decisions §11)', () => {
   it('when an intake with two documents is mirrored, then each information object holds the exact bytes of its upload with its name, media type and size', async () => {
@@ -36,7 +50,13 @@ describe('the information object of a document (decisions §11)', () => {
     const objects = documentsOf(referentie);
     for (const [i, file] of files.entries()) {
       const object = objects.get(`${referentie}-D${i + 1}`)!;
-      expect(object).toMatchObject({ bestandsnaam: file.name, titel: file.name, formaat: 'application/pdf', bestandsomvang: file.bytes.length, inhoud: `${String(object['url'])}/download?versie=1` });
+      expect(object).toMatchObject({
+        bestandsnaam: file.name,
+        titel: file.name,
+        formaat: 'application/pdf',
+        bestandsomvang: file.bytes.length,
+        inhoud: `${String(object['url'])}/download?versie=1`,
+      });
       expect(world.sim.state.documentContent(String(object['url']))?.equals(file.bytes)).toBe(true);
     }
   });
@@ -51,7 +71,10 @@ describe('the information object of a document (decisions §11)', () => {
     const object = documentsOf(referentie).get(`${referentie}-D2`)!;
     expect(object['bestandsomvang']).toBe(file.bytes.length);
     expect(world.sim.state.documentContent(String(object['url']))?.equals(file.bytes)).toBe(true);
-    const creates = world.sim.state.requests().slice(log).filter((r) => r.operationId === 'enkelvoudiginformatieobject_create');
+    const creates = world.sim.state
+      .requests()
+      .slice(log)
+      .filter((r) => r.operationId === 'enkelvoudiginformatieobject_create');
     expect(creates.map((r) => r.status)).toEqual([201, 201]);
   }, 60_000);
 
@@ -64,21 +87,40 @@ describe('the information object of a document (decisions §11)', () => {
     await world.documents.kill();
     try {
       const waiting = await eventually(async () => {
-        const row = (await sql<{ state: string; last_error: string | null }>`SELECT state, last_error FROM case_mirrors WHERE referentie = ${referentie}`.execute(world.apps.db)).rows[0];
+        const row = (
+          await sql<{
+            state: string;
+            last_error: string | null;
+          }>`SELECT state, last_error FROM case_mirrors WHERE referentie = ${referentie}`.execute(world.apps.db)
+        ).rows[0];
         return row?.last_error?.startsWith('documents service') ? row : undefined;
       });
       expect(waiting.state).toBe('pending');
       const [view] = world.sim.state.zakenWithIdentificatie(referentie);
       expect([view!.statussen.length, view!.rollen.length, view!.zaakinformatieobjecten.length]).toEqual([1, 1, 0]);
-      expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ manual: false, reden: null });
+      expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+        manual: false,
+        reden: null,
+      });
     } finally {
       await world.documents.start();
     }
 
     await mirrored(referentie, { documents: 1 });
-    expect(world.sim.state.documentContent(String(documentsOf(referentie).get(`${referentie}-D1`)!['url']))?.equals(file.bytes)).toBe(true);
-    expect(world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId)).toHaveLength(0);
-    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ manual: false, reden: null });
+    expect(
+      world.sim.state
+        .documentContent(String(documentsOf(referentie).get(`${referentie}-D1`)!['url']))
+        ?.equals(file.bytes),
+    ).toBe(true);
+    expect(
+      world
+        .audits('zaaksysteem-divergentie')
+        .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId),
+    ).toHaveLength(0);
+    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+      manual: false,
+      reden: null,
+    });
   }, 60_000);
 });
 

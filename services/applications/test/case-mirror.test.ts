@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { asUser, eventually, practitioner, uniqueSubject } from '@register/testkit';
 import { as } from './support/setup';
-import { bsnSubject, logFrom as logFromIn, mirrored as mirroredIn, startMirrorWorld, submitIntake, ZGW_CLIENT_ID, type MirrorWorld } from './support/mirror-world';
+import {
+  bsnSubject,
+  logFrom as logFromIn,
+  mirrored as mirroredIn,
+  startMirrorWorld,
+  submitIntake,
+  ZGW_CLIENT_ID,
+  type MirrorWorld,
+} from './support/mirror-world';
 
 let world: MirrorWorld;
 beforeAll(async () => {
@@ -10,10 +18,12 @@ beforeAll(async () => {
 afterAll(() => world.close());
 afterEach(() => world.sim.faults.clear());
 
-const mirrored = (referentie: string, counts?: { statussen?: number; documents?: number }) => mirroredIn(world, referentie, counts);
+const mirrored = (referentie: string, counts?: { statussen?: number; documents?: number }) =>
+  mirroredIn(world, referentie, counts);
 const logFrom = () => logFromIn(world);
 
-const amsterdamDate = (iso: string) => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(new Date(iso));
+const amsterdamDate = (iso: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(new Date(iso));
 
 describe('mirroring a submit (decisions §11)', () => {
   it('when an intake with two digital documents is submitted, then zaak, status, initiator and per document an information object and its relation are written in that order, each accepted', async () => {
@@ -44,17 +54,33 @@ describe('mirroring a submit (decisions §11)', () => {
       registratiedatum: amsterdamDate(submittedAt),
       omschrijving: 'Aanvraag intake',
     });
-    expect(view.statussen).toEqual([expect.objectContaining({ statustype: world.sim.catalogi.statustypeUrls.ingediend })]);
+    expect(view.statussen).toEqual([
+      expect.objectContaining({ statustype: world.sim.catalogi.statustypeUrls.ingediend }),
+    ]);
     expect(new Date(String(view.statussen[0]!['datumStatusGezet'])).toISOString()).toBe(submittedAt);
     expect(view.rollen).toEqual([
-      expect.objectContaining({ roltype: world.sim.catalogi.roltypeInitiatorUrl, betrokkeneType: 'natuurlijk_persoon', betrokkeneIdentificatie: expect.objectContaining({ inpBsn: subject }) }),
+      expect.objectContaining({
+        roltype: world.sim.catalogi.roltypeInitiatorUrl,
+        betrokkeneType: 'natuurlijk_persoon',
+        betrokkeneIdentificatie: expect.objectContaining({ inpBsn: subject }),
+      }),
     ]);
-    const documenten = world.sim.state.documenten().filter((d) => String(d['identificatie']).startsWith(`${referentie}-`));
+    const documenten = world.sim.state
+      .documenten()
+      .filter((d) => String(d['identificatie']).startsWith(`${referentie}-`));
     expect(documenten.map((d) => d['identificatie']).sort()).toEqual([`${referentie}-D1`, `${referentie}-D2`]);
     for (const d of documenten) {
-      expect(d).toMatchObject({ bronorganisatie: world.sim.rsin, taal: 'nld', informatieobjecttype: world.sim.catalogi.informatieobjecttypeUrl, bestandsnaam: 'bewijs.pdf', titel: 'bewijs.pdf' });
+      expect(d).toMatchObject({
+        bronorganisatie: world.sim.rsin,
+        taal: 'nld',
+        informatieobjecttype: world.sim.catalogi.informatieobjecttypeUrl,
+        bestandsnaam: 'bewijs.pdf',
+        titel: 'bewijs.pdf',
+      });
     }
-    expect(view.zaakinformatieobjecten.map((z) => z['informatieobject']).sort()).toEqual(documenten.map((d) => d['url']).sort());
+    expect(view.zaakinformatieobjecten.map((z) => z['informatieobject']).sort()).toEqual(
+      documenten.map((d) => d['url']).sort(),
+    );
     expect(docs).toHaveLength(2);
   });
 
@@ -67,7 +93,12 @@ describe('mirroring a submit (decisions §11)', () => {
     const calls = log();
     expect(calls.length).toBeGreaterThanOrEqual(5);
     for (const call of calls) {
-      expect(call.claims).toMatchObject({ iss: ZGW_CLIENT_ID, client_id: ZGW_CLIENT_ID, user_id: 'self-service', user_representation: 'self-service' });
+      expect(call.claims).toMatchObject({
+        iss: ZGW_CLIENT_ID,
+        client_id: ZGW_CLIENT_ID,
+        user_id: 'self-service',
+        user_representation: 'self-service',
+      });
       const iat = call.claims!['iat'] as number;
       expect(Number.isInteger(iat)).toBe(true);
       expect(Math.abs(Date.parse(call.at) / 1000 - iat)).toBeLessThan(5);
@@ -75,10 +106,14 @@ describe('mirroring a submit (decisions §11)', () => {
     const seen = world.proxy.seen.slice(seenFrom);
     const tokens = seen.map((r) => r.headers.authorization);
     expect(tokens.every((t) => /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/.test(String(t)))).toBe(true);
-    expect(JSON.parse(Buffer.from(String(tokens[0]).split('.')[0]!.slice(7), 'base64url').toString())).toEqual({ alg: 'HS256', typ: 'JWT' });
+    expect(JSON.parse(Buffer.from(String(tokens[0]).split('.')[0]!.slice(7), 'base64url').toString())).toEqual({
+      alg: 'HS256',
+      typ: 'JWT',
+    });
     const zaken = seen.filter((r) => r.path.startsWith('/zaken/api/v1/'));
     expect(zaken.length).toBeGreaterThanOrEqual(4);
-    for (const r of zaken) expect([r.headers['accept-crs'], r.headers['content-crs']]).toEqual(['EPSG:4326', 'EPSG:4326']);
+    for (const r of zaken)
+      expect([r.headers['accept-crs'], r.headers['content-crs']]).toEqual(['EPSG:4326', 'EPSG:4326']);
   });
 
   it('when the submit carries a traceparent, then the ZGW calls of its case continue that trace, each in a span of its own (issue 14)', async () => {
@@ -89,7 +124,11 @@ describe('mirroring a submit (decisions §11)', () => {
     const traceId = randomBytes(16).toString('hex');
     const res = await fetch(`${world.apps.url}/api/v1/applications/${created.body.id}/submit`, {
       method: 'POST',
-      headers: { ...asUser(practitioner(subject)), 'content-type': 'application/json', traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+      headers: {
+        ...asUser(practitioner(subject)),
+        'content-type': 'application/json',
+        traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+      },
       body: JSON.stringify({ diplomaHerkomst: 'digitaal', uren: 3000 }),
     });
     expect(res.status).toBe(200);
@@ -117,7 +156,8 @@ describe('mirroring a submit (decisions §11)', () => {
   });
 });
 
-const POST = (path: string) => (r: { method: string; path: string }) => r.method === 'POST' && r.path.split('?')[0] === path;
+const POST = (path: string) => (r: { method: string; path: string }) =>
+  r.method === 'POST' && r.path.split('?')[0] === path;
 
 /** The application as its owner reads it, once the mirror flagged it. */
 async function flagged(subject: string, id: string) {
@@ -130,7 +170,9 @@ async function flagged(subject: string, id: string) {
 /** This case's divergence rows: its referentie and its submit's correlation id (other test files' cases may share a referentie). */
 async function divergenceRows(referentie: string, correlationId: string) {
   return eventually(async () => {
-    const rows = world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
+    const rows = world
+      .audits('zaaksysteem-divergentie')
+      .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
     return rows.length > 0 ? rows : undefined;
   });
 }
@@ -144,30 +186,62 @@ describe('a failed mirror write (decisions §11: retry only without an answer, a
     const { id, referentie, status, correlationId } = await submitIntake(world, subject, 0);
 
     expect(status).toMatchObject({ tag: 'Ingediend', manual: false, reden: null });
-    expect(await flagged(subject, id)).toMatchObject({ tag: 'Ingediend', manual: true, reden: 'zaaksysteem-divergentie' });
-    expect(log().filter(POST('/zaken/api/v1/zaken')).map((r) => r.status)).toEqual(['refused', 'refused', 'refused']);
+    expect(await flagged(subject, id)).toMatchObject({
+      tag: 'Ingediend',
+      manual: true,
+      reden: 'zaaksysteem-divergentie',
+    });
+    expect(
+      log()
+        .filter(POST('/zaken/api/v1/zaken'))
+        .map((r) => r.status),
+    ).toEqual(['refused', 'refused', 'refused']);
     const rows = await divergenceRows(referentie, correlationId);
     expect(rows).toHaveLength(1);
-    expect(rows[0]!.data).toEqual({ action: 'zaaksysteem-divergentie', resource: `case/${referentie}`, decision: 'flagged', role: 'system' });
+    expect(rows[0]!.data).toEqual({
+      action: 'zaaksysteem-divergentie',
+      resource: `case/${referentie}`,
+      decision: 'flagged',
+      role: 'system',
+    });
     expect(rows[0]!.correlationId).toBe(correlationId);
     expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(0);
   });
 
-  it.each([500, 503, 400])('when POST /zaken answers %s, then it is not retried: one attempt, the flag and one audit row', async (httpStatus) => {
-    world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'status', status: httpStatus, count: 1 });
-    const log = logFrom();
-    const subject = uniqueSubject();
+  it.each([500, 503, 400])(
+    'when POST /zaken answers %s, then it is not retried: one attempt, the flag and one audit row',
+    async (httpStatus) => {
+      world.sim.faults.add({
+        path: '/zaken/api/v1/zaken',
+        method: 'POST',
+        mode: 'status',
+        status: httpStatus,
+        count: 1,
+      });
+      const log = logFrom();
+      const subject = uniqueSubject();
 
-    const { id, referentie, status, correlationId } = await submitIntake(world, subject, 0);
+      const { id, referentie, status, correlationId } = await submitIntake(world, subject, 0);
 
-    expect(status).toMatchObject({ manual: false });
-    expect(await flagged(subject, id)).toMatchObject({ manual: true, reden: 'zaaksysteem-divergentie' });
-    expect(log().filter(POST('/zaken/api/v1/zaken')).map((r) => r.status)).toEqual([httpStatus]);
-    expect(await divergenceRows(referentie, correlationId)).toHaveLength(1);
-  });
+      expect(status).toMatchObject({ manual: false });
+      expect(await flagged(subject, id)).toMatchObject({ manual: true, reden: 'zaaksysteem-divergentie' });
+      expect(
+        log()
+          .filter(POST('/zaken/api/v1/zaken'))
+          .map((r) => r.status),
+      ).toEqual([httpStatus]);
+      expect(await divergenceRows(referentie, correlationId)).toHaveLength(1);
+    },
+  );
 
   it('when POST /rollen answers with a body that is not the expected JSON, then it is not retried and the case diverges after its zaak and status', async () => {
-    world.proxy.mangleNext({ method: 'POST', path: '/zaken/api/v1/rollen', status: 201, contentType: 'text/html', body: '<html>gateway</html>' });
+    world.proxy.mangleNext({
+      method: 'POST',
+      path: '/zaken/api/v1/rollen',
+      status: 201,
+      contentType: 'text/html',
+      body: '<html>gateway</html>',
+    });
     const log = logFrom();
     const subject = uniqueSubject();
 
@@ -185,21 +259,29 @@ describe('a failed mirror write (decisions §11: retry only without an answer, a
     ['rol', '/zaken/api/v1/rollen'],
     ['enkelvoudiginformatieobject', '/documenten/api/v1/enkelvoudiginformatieobjecten'],
     ['zaakinformatieobject', '/zaken/api/v1/zaakinformatieobjecten'],
-  ])('when the answer to the %s create is lost (handled, then the connection reset), then the mirror finds it and nothing exists twice', async (_name, path) => {
-    world.sim.faults.add({ path, method: 'POST', mode: 'reset', count: 1 });
-    const log = logFrom();
-    const subject = uniqueSubject();
+  ])(
+    'when the answer to the %s create is lost (handled, then the connection reset), then the mirror finds it and nothing exists twice',
+    async (_name, path) => {
+      world.sim.faults.add({ path, method: 'POST', mode: 'reset', count: 1 });
+      const log = logFrom();
+      const subject = uniqueSubject();
 
-    const { id, referentie } = await submitIntake(world, subject, 1);
+      const { id, referentie } = await submitIntake(world, subject, 1);
 
-    const view = await mirrored(referentie, { documents: 1 });
-    const creates = log().filter(POST(path));
-    expect(creates.map((r) => r.status)).toEqual(['reset']);
-    expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
-    expect([view.statussen.length, view.rollen.length, view.zaakinformatieobjecten.length]).toEqual([1, 1, 1]);
-    expect(world.sim.state.documenten().filter((d) => String(d['identificatie']).startsWith(`${referentie}-`))).toHaveLength(1);
-    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ manual: false, reden: null });
-  });
+      const view = await mirrored(referentie, { documents: 1 });
+      const creates = log().filter(POST(path));
+      expect(creates.map((r) => r.status)).toEqual(['reset']);
+      expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
+      expect([view.statussen.length, view.rollen.length, view.zaakinformatieobjecten.length]).toEqual([1, 1, 1]);
+      expect(
+        world.sim.state.documenten().filter((d) => String(d['identificatie']).startsWith(`${referentie}-`)),
+      ).toHaveLength(1);
+      expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+        manual: false,
+        reden: null,
+      });
+    },
+  );
 
   it('when a create times out (ZGW_TIMEOUT_MS) but was handled, then the retry finds it: one initiator, no divergence', async () => {
     world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'delay', delayMs: 2600, count: 1 });
@@ -209,7 +291,13 @@ describe('a failed mirror write (decisions §11: retry only without an answer, a
 
     const view = await mirrored(referentie);
     expect(view.rollen).toHaveLength(1);
-    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ manual: false });
-    expect(world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId)).toHaveLength(0);
+    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+      manual: false,
+    });
+    expect(
+      world
+        .audits('zaaksysteem-divergentie')
+        .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId),
+    ).toHaveLength(0);
   });
 });

@@ -11,14 +11,20 @@ const seen: EventEnvelope[] = [];
 beforeAll(async () => {
   world = await startWorld();
   // Core subscription on the stream's subjects: sees what the outbox relay publishes.
-  world.apps.events.subscribe('register.>', (msg) => void seen.push({ ...(JSON.parse(msg.payload) as EventEnvelope), subject: msg.subject } as EventEnvelope));
+  world.apps.events.subscribe(
+    'register.>',
+    (msg) => void seen.push({ ...(JSON.parse(msg.payload) as EventEnvelope), subject: msg.subject } as EventEnvelope),
+  );
   await world.apps.events.nc.flush();
 });
 afterAll(() => world.close());
 
 /** 1001 submitted applications of `owner`, a second apart from `from` (one statement); their ids oldest first. */
 async function insertThousandAndOne(world: World, owner: string, from: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string; created_at: Date }>`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at, submitted_at)
+  const { rows } = await sql<{
+    id: string;
+    created_at: Date;
+  }>`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at, submitted_at)
     SELECT gen_random_uuid(), ${owner}, 'intake', 'Ingediend', '[]'::jsonb, t, t, t
     FROM (SELECT ${from}::timestamptz + n * interval '1 second' AS t FROM generate_series(1, 1001) AS n) AS s
     RETURNING id, created_at`.execute(world.apps.db);
@@ -29,7 +35,11 @@ async function submitted(world: World) {
   const me = as.practitioner(world);
   const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
   const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
-  const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+  const res = await me.post(`/api/v1/applications/${id}/submit`, {
+    diplomaHerkomst: 'handmatig',
+    uren: 3000,
+    documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+  });
   return { me, id: id as string, doc, referentie: res.body.referentie as string };
 }
 
@@ -39,15 +49,24 @@ describe('the journey: create → draft → upload → submit → werkvoorraad �
   it('when a practitioner submits and a beoordelaar decides, then every step shows the contract shapes', async () => {
     const me = as.practitioner(world);
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
-    expect((await me.put(`/api/v1/applications/${id}`, { draft: { stap: 1 }, stepIndex: 2, stepCount: 3 })).status).toBe(204);
+    expect(
+      (await me.put(`/api/v1/applications/${id}`, { draft: { stap: 1 }, stepIndex: 2, stepCount: 3 })).status,
+    ).toBe(204);
     const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
-    const sub = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+    const sub = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+    });
     expect(sub.status).toBe(200);
 
     const queue = await as.beoordelaar(world).get('/api/v1/werkvoorraad');
     expect(queue.status).toBe(200);
     const item = queue.body.find((a: { id: string }) => a.id === id);
-    expect(item).toMatchObject({ owner: `******${me.subject.slice(-3)}`, status: { tag: 'Ingediend', referentie: sub.body.referentie } });
+    expect(item).toMatchObject({
+      owner: `******${me.subject.slice(-3)}`,
+      status: { tag: 'Ingediend', referentie: sub.body.referentie },
+    });
 
     const view = await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`);
     expect(view.status).toBe(200);
@@ -58,13 +77,35 @@ describe('the journey: create → draft → upload → submit → werkvoorraad �
 
     const besluit = await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit: 'toekennen' });
     expect(besluit.status).toBe(200);
-    expect(besluit.body).toEqual({ status: { tag: 'Toegekend', stepIndex: 2, stepCount: 3, referentie: sub.body.referentie, manual: false, reden: null } });
-    expect((await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`)).body.decisions).toEqual({ canBesluiten: false });
-    expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit: 'toekennen' })).status).toBe(409);
+    expect(besluit.body).toEqual({
+      status: {
+        tag: 'Toegekend',
+        stepIndex: 2,
+        stepCount: 3,
+        referentie: sub.body.referentie,
+        manual: false,
+        reden: null,
+      },
+    });
+    expect((await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`)).body.decisions).toEqual({
+      canBesluiten: false,
+    });
+    expect(
+      (await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit: 'toekennen' })).status,
+    ).toBe(409);
     expect((await me.get(`/api/v1/applications/${id}`)).body.status.tag).toBe('Toegekend');
-    const event = await waitFor((e) => e.type === 'application.decided' && (e.data as { applicationId?: string }).applicationId === id);
+    const event = await waitFor(
+      (e) => e.type === 'application.decided' && (e.data as { applicationId?: string }).applicationId === id,
+    );
     expect((event as { subject?: string }).subject).toBe(applications.events.decided.subject);
-    expect(event.data).toEqual({ applicationId: id, referentie: sub.body.referentie, type: 'intake', besluit: 'toekennen', status: 'Toegekend', decidedAt: expect.stringMatching(/Z$/) });
+    expect(event.data).toEqual({
+      applicationId: id,
+      referentie: sub.body.referentie,
+      type: 'intake',
+      besluit: 'toekennen',
+      status: 'Toegekend',
+      decidedAt: expect.stringMatching(/Z$/),
+    });
     expect(applications.events.decided.data.safeParse(event.data).success).toBe(true);
   });
 });
@@ -73,10 +114,18 @@ describe('application.submitted', () => {
   it('when submitted, then the event carries the referentie, documents and submittedAt the application got, and no owner', async () => {
     const { me, id, doc, referentie } = await submitted(world);
     const detail = (await me.get(`/api/v1/applications/${id}`)).body;
-    const event = await waitFor((e) => e.type === 'application.submitted' && (e.data as { applicationId?: string }).applicationId === id);
+    const event = await waitFor(
+      (e) => e.type === 'application.submitted' && (e.data as { applicationId?: string }).applicationId === id,
+    );
     expect((event as { subject?: string }).subject).toBe(applications.events.submitted.subject);
     // No personal data on the bus (issue 11): consumers that need the practitioner ask the internal API.
-    expect(event.data).toEqual({ applicationId: id, referentie, type: 'intake', documentIds: [doc], submittedAt: detail.submittedAt });
+    expect(event.data).toEqual({
+      applicationId: id,
+      referentie,
+      type: 'intake',
+      documentIds: [doc],
+      submittedAt: detail.submittedAt,
+    });
     expect(applications.events.submitted.data.safeParse(event.data).success).toBe(true);
     expect(referentie).toMatch(/^AV-\d{4}-\d{6}$/);
   });
@@ -87,12 +136,20 @@ describe('GET /api/v1/werkvoorraad', () => {
     const a = await submitted(world);
     const b = await submitted(world);
     await as.practitioner(world).post('/api/v1/applications', { type: 'intake' });
-    const all = (await as.beoordelaar(world).get('/api/v1/werkvoorraad')).body as Array<{ id: string; submittedAt: string; status: { tag: string } }>;
+    const all = (await as.beoordelaar(world).get('/api/v1/werkvoorraad')).body as Array<{
+      id: string;
+      submittedAt: string;
+      status: { tag: string };
+    }>;
     expect(all.every((x) => x.status.tag === 'Ingediend')).toBe(true);
     expect(all.map((x) => x.submittedAt)).toEqual([...all.map((x) => x.submittedAt)].sort());
     expect(all.findIndex((x) => x.id === a.id)).toBeLessThan(all.findIndex((x) => x.id === b.id));
     const detail = (await a.me.get(`/api/v1/applications/${a.id}`)).body;
-    expect(all.find((x) => x.id === a.id)).toMatchObject({ createdAt: detail.createdAt, updatedAt: detail.updatedAt, submittedAt: detail.submittedAt });
+    expect(all.find((x) => x.id === a.id)).toMatchObject({
+      createdAt: detail.createdAt,
+      updatedAt: detail.updatedAt,
+      submittedAt: detail.submittedAt,
+    });
 
     const first = await as.beoordelaar(world).get('/api/v1/werkvoorraad?limit=1');
     expect(first.body).toHaveLength(1);
@@ -141,8 +198,12 @@ describe('beoordeling and besluit', () => {
     const me = as.practitioner(world);
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
     expect((await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`)).status).toBe(404);
-    expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit: 'toekennen' })).status).toBe(404);
-    expect((await as.beoordelaar(world).get('/api/v1/beoordeling/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect(
+      (await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit: 'toekennen' })).status,
+    ).toBe(404);
+    expect((await as.beoordelaar(world).get('/api/v1/beoordeling/00000000-0000-4000-8000-000000000000')).status).toBe(
+      404,
+    );
     expect((await as.beoordelaar(world).get('/api/v1/beoordeling/x')).status).toBe(404);
   });
 
@@ -163,7 +224,9 @@ describe('beoordeling and besluit', () => {
     ['buiten-behandeling', 'BuitenBehandeling'],
   ])('when %s with a toelichting, then %s', async (besluit, tag) => {
     const { id } = await submitted(world);
-    const res = await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting: 'Onvoldoende bewijs' });
+    const res = await as
+      .beoordelaar(world)
+      .post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting: 'Onvoldoende bewijs' });
     expect(res.status).toBe(200);
     expect(res.body.status.tag).toBe(tag);
   });
@@ -183,7 +246,10 @@ describe('admin cases', () => {
     expect(list.every((c) => /^\*+\d{3}$/.test(c.owner))).toBe(true);
 
     const correlationId = `admin-delete-${randomUUID()}`;
-    const removed = await fetch(`${world.apps.url}/api/v1/admin/cases/${id}`, { method: 'DELETE', headers: asUser(practitioner('100000009', 'admin'), correlationId) });
+    const removed = await fetch(`${world.apps.url}/api/v1/admin/cases/${id}`, {
+      method: 'DELETE',
+      headers: asUser(practitioner('100000009', 'admin'), correlationId),
+    });
     expect(removed.status).toBe(204);
     expect((await as.admin(world).delete(`/api/v1/admin/cases/${id}`)).status).toBe(404);
     expect((await me.get(`/api/v1/applications/${id}`)).status).toBe(404);

@@ -59,7 +59,12 @@ function killingAtLink(real: DocumentsPort): DocumentsPort {
 }
 
 const startApps = (database?: { url: string; drop(): Promise<void> }) =>
-  startApplications({ referenceUrl: reference.url, documentsUrl: documents.url, documents: killingAtLink, ...(database ? { database } : {}) });
+  startApplications({
+    referenceUrl: reference.url,
+    documentsUrl: documents.url,
+    documents: killingAtLink,
+    ...(database ? { database } : {}),
+  });
 
 const jobCount = async (db: Kysely<AppDatabase> | pg.Pool) =>
   db instanceof pg.Pool
@@ -70,7 +75,10 @@ const jobCount = async (db: Kysely<AppDatabase> | pg.Pool) =>
  * A pass-through to the documents service that calls `onFirstLink` (synchronously, before forwarding) when the
  * first link call arrives, and forwards every request to the end even when its caller has gone away.
  */
-async function linkRelay(target: string, onFirstLink: () => void): Promise<{ url: string; firstLink: Promise<void>; linkAnswers(): number[]; close(): Promise<void> }> {
+async function linkRelay(
+  target: string,
+  onFirstLink: () => void,
+): Promise<{ url: string; firstLink: Promise<void>; linkAnswers(): number[]; close(): Promise<void> }> {
   const answers: number[] = [];
   let arrived!: () => void;
   const firstLink = new Promise<void>((resolve) => (arrived = resolve));
@@ -86,12 +94,16 @@ async function linkRelay(target: string, onFirstLink: () => void): Promise<{ url
         onFirstLink();
         arrived();
       }
-      const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
-        if (isLink) answers.push(answer.statusCode ?? 0);
-        res.on('error', () => undefined);
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const upstream = http.request(
+        new URL(req.url ?? '/', target),
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          if (isLink) answers.push(answer.statusCode ?? 0);
+          res.on('error', () => undefined);
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       upstream.end(Buffer.concat(chunks));
     });
@@ -127,7 +139,15 @@ async function prepare(apps: ApplicationsHarness, n = 1) {
   const docs: string[] = [];
   docs.push(await documents.upload(subject, 'intake', 'diploma'));
   for (let i = 1; i < n; i++) docs.push(await documents.upload(subject, 'intake', 'overig'));
-  const body = { diplomaHerkomst: 'handmatig', uren: 3000, documents: docs.map((documentId, i) => ({ categoryId: i === 0 ? 'diploma' : 'overig', channel: 'digitaal', documentId })) };
+  const body = {
+    diplomaHerkomst: 'handmatig',
+    uren: 3000,
+    documents: docs.map((documentId, i) => ({
+      categoryId: i === 0 ? 'diploma' : 'overig',
+      channel: 'digitaal',
+      documentId,
+    })),
+  };
   return { subject, me, id, docs, body };
 }
 
@@ -145,7 +165,10 @@ describe('crash-safe submit', () => {
       await documents.start();
       await eventually(async () => ((await jobCount(apps.db)) === 0 ? true : undefined));
       for (const d of docs) expect(await documents.statusOf(subject, d)).toBe('gekoppeld');
-      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ tag: 'Ingediend', manual: false });
+      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+        tag: 'Ingediend',
+        manual: false,
+      });
     } finally {
       await apps.close();
     }
@@ -175,14 +198,27 @@ describe('crash-safe submit', () => {
     const relay = await linkRelay(documents.url, () => documents.pause());
     // Its link loop idle (10 min): the first link call is the submit's own, inside the request, never the loop's
     // (which would let the submit answer 200 before the kill). The new process gets a fast loop.
-    const apps = await startNeighbour('applications', { env: { REFERENCE_URL: reference.url, DOCUMENTS_URL: relay.url, LINK_POLL_INTERVAL_MS: '600000' } });
+    const apps = await startNeighbour('applications', {
+      env: { REFERENCE_URL: reference.url, DOCUMENTS_URL: relay.url, LINK_POLL_INTERVAL_MS: '600000' },
+    });
     const db = new pg.Pool({ connectionString: apps.databaseUrl, max: 1 });
     try {
       const subject = uniqueSubject();
       const me = client(apps.url, practitioner(subject));
       const id = (await me.post('/api/v1/applications', { type: 'intake' })).body.id as string;
-      const docs = [await documents.upload(subject, 'intake', 'diploma'), await documents.upload(subject, 'intake', 'overig')];
-      const body = { diplomaHerkomst: 'handmatig', uren: 3000, documents: docs.map((documentId, i) => ({ categoryId: i === 0 ? 'diploma' : 'overig', channel: 'digitaal', documentId })) };
+      const docs = [
+        await documents.upload(subject, 'intake', 'diploma'),
+        await documents.upload(subject, 'intake', 'overig'),
+      ];
+      const body = {
+        diplomaHerkomst: 'handmatig',
+        uren: 3000,
+        documents: docs.map((documentId, i) => ({
+          categoryId: i === 0 ? 'diploma' : 'overig',
+          channel: 'digitaal',
+          documentId,
+        })),
+      };
 
       const submit = me.post(`/api/v1/applications/${id}/submit`, body).catch((err: unknown) => err);
       await relay.firstLink;
@@ -193,7 +229,9 @@ describe('crash-safe submit', () => {
         'SELECT status_tag, referentie, (SELECT count(*)::int FROM document_link_jobs WHERE application_id = $1) AS jobs FROM applications WHERE id = $1',
         [id],
       );
-      expect(rows).toEqual([{ status_tag: 'Ingediend', referentie: expect.stringMatching(/^AV-\d{4}-\d{6}$/), jobs: 1 }]);
+      expect(rows).toEqual([
+        { status_tag: 'Ingediend', referentie: expect.stringMatching(/^AV-\d{4}-\d{6}$/), jobs: 1 },
+      ]);
 
       // The dead process's claim on the job runs out (its 30 s lease, moved forward here instead of waited for).
       await db.query('UPDATE document_link_jobs SET next_attempt_at = now() WHERE application_id = $1', [id]);
@@ -204,9 +242,17 @@ describe('crash-safe submit', () => {
       for (const d of docs) expect(await documents.statusOf(subject, d)).toBe('gekoppeld');
       // The dead process's link call reached the documents service after all, and so did the new one's: linked once.
       expect(relay.linkAnswers()).toEqual([200, 200]);
-      const linked = await fetch(`${documents.url}/internal/applications/${id}/documents`, { headers: asService('applications') });
-      expect(((await linked.json()) as Array<{ documentId: string }>).map((d) => d.documentId).sort()).toEqual([...docs].sort());
-      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ tag: 'Ingediend', referentie: rows[0]!.referentie, manual: false });
+      const linked = await fetch(`${documents.url}/internal/applications/${id}/documents`, {
+        headers: asService('applications'),
+      });
+      expect(((await linked.json()) as Array<{ documentId: string }>).map((d) => d.documentId).sort()).toEqual(
+        [...docs].sort(),
+      );
+      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+        tag: 'Ingediend',
+        referentie: rows[0]!.referentie,
+        manual: false,
+      });
     } finally {
       documents.resume();
       await db.end();
@@ -224,11 +270,18 @@ describe('crash-safe submit', () => {
       await killedAtLink;
       const job = await holdLinkJob(apps.db, id);
       await documents.start();
-      const del = await fetch(`${documents.url}/api/v1/uploads/${docs[0]}`, { method: 'DELETE', headers: asUser(practitioner(subject)) });
+      const del = await fetch(`${documents.url}/api/v1/uploads/${docs[0]}`, {
+        method: 'DELETE',
+        headers: asUser(practitioner(subject)),
+      });
       expect(del.status).toBe(204);
       await job.release();
       await eventually(async () => ((await jobCount(apps.db)) === 0 ? true : undefined));
-      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ tag: 'Ingediend', manual: true, reden: 'documenten-niet-gekoppeld' });
+      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+        tag: 'Ingediend',
+        manual: true,
+        reden: 'documenten-niet-gekoppeld',
+      });
     } finally {
       await apps.close();
     }
@@ -249,7 +302,9 @@ describe('crash-safe submit', () => {
         const tag = (await p.me.get(`/api/v1/applications/${p.id}`)).body.status.tag;
         if (r.status === 200) {
           expect(tag).toBe('Ingediend');
-          await eventually(async () => ((await documents.statusOf(p.subject, p.docs[0]!)) === 'gekoppeld' ? true : undefined));
+          await eventually(async () =>
+            (await documents.statusOf(p.subject, p.docs[0]!)) === 'gekoppeld' ? true : undefined,
+          );
         } else {
           expect(r.status).toBe(503);
           expect(tag).toBe('Concept');

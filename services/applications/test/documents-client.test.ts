@@ -25,17 +25,24 @@ const categoryRequests = () => front.count();
 
 function documentsClient() {
   let now = 1_000_000;
-  const client = new DocumentsClient(new InternalClient({ baseUrl: front.url, secret: TEST_SECRET, caller: 'applications', timeoutMs: 2000 }), { now: () => now });
+  const client = new DocumentsClient(
+    new InternalClient({ baseUrl: front.url, secret: TEST_SECRET, caller: 'applications', timeoutMs: 2000 }),
+    { now: () => now },
+  );
   return { client, advance: (ms: number) => (now += ms) };
 }
 
-const required = (list: Array<{ categoryId: string; required: boolean }>) => list.filter((c) => c.required).map((c) => c.categoryId);
+const required = (list: Array<{ categoryId: string; required: boolean }>) =>
+  list.filter((c) => c.required).map((c) => c.categoryId);
 
 describe('DocumentsClient.categories', () => {
   it('when asked again within the TTL, then the documents service is asked once per distinct query', async () => {
     const { client } = documentsClient();
     const before = categoryRequests();
-    const [a, b] = await Promise.all([client.categories('intake', { diplomaHerkomst: 'handmatig' }), client.categories('intake', { diplomaHerkomst: 'handmatig' })]);
+    const [a, b] = await Promise.all([
+      client.categories('intake', { diplomaHerkomst: 'handmatig' }),
+      client.categories('intake', { diplomaHerkomst: 'handmatig' }),
+    ]);
     const c = await client.categories('intake', { diplomaHerkomst: 'handmatig' });
     expect(categoryRequests() - before).toBe(1);
     expect(required(a)).toEqual(['diploma']);
@@ -63,7 +70,11 @@ describe('DocumentsClient.categories', () => {
     const { client } = documentsClient();
     const first = await client.categories('intake', { diplomaHerkomst: 'handmatig' });
     first.pop();
-    expect((await client.categories('intake', { diplomaHerkomst: 'handmatig' })).map((c) => c.categoryId)).toEqual(['diploma', 'taalvaardigheid', 'overig']);
+    expect((await client.categories('intake', { diplomaHerkomst: 'handmatig' })).map((c) => c.categoryId)).toEqual([
+      'diploma',
+      'taalvaardigheid',
+      'overig',
+    ]);
   });
 
   it('when the documents service is down after the TTL, then unavailable, and a failure is never cached', async () => {
@@ -86,7 +97,10 @@ describe('DocumentsClient.categories', () => {
   });
 
   it('when the cache is off (TTL 0), then every call asks the documents service', async () => {
-    const client = new DocumentsClient(new InternalClient({ baseUrl: front.url, secret: TEST_SECRET, caller: 'applications', timeoutMs: 2000 }), { categoriesTtlMs: 0 });
+    const client = new DocumentsClient(
+      new InternalClient({ baseUrl: front.url, secret: TEST_SECRET, caller: 'applications', timeoutMs: 2000 }),
+      { categoriesTtlMs: 0 },
+    );
     const before = categoryRequests();
     await client.categories('intake', { diplomaHerkomst: 'digitaal' });
     await client.categories('intake', { diplomaHerkomst: 'digitaal' });

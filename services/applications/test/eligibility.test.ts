@@ -8,7 +8,9 @@ import { NOT_REGISTERED, type RegistrationTag } from '../src/registration/source
 
 const today = '2026-11-22';
 const reg = (tag: RegistrationTag, herregistratieDatum: string | null): Registration =>
-  tag === 'NietGeregistreerd' ? NOT_REGISTERED : { ...NOT_REGISTERED, registerNummer: '1', status: { ...NOT_REGISTERED.status, tag, herregistratieDatum } };
+  tag === 'NietGeregistreerd'
+    ? NOT_REGISTERED
+    : { ...NOT_REGISTERED, registerNummer: '1', status: { ...NOT_REGISTERED.status, tag, herregistratieDatum } };
 
 describe('herregistratieDecisions (decisions §7)', () => {
   it.each([
@@ -24,9 +26,15 @@ describe('herregistratieDecisions (decisions §7)', () => {
     ['Geregistreerd', '2026-12-01', true, true, null],
     ['Geregistreerd', '2020-01-01', true, true, null],
     ['Geregistreerd', '2026-12-01', false, false, 'uitgeschakeld'],
-  ] as const)('when %s with herregistratie on %s and the flag %s, then eligible is %s (%s)', (tag, datum, flag, eligible, reason) => {
-    expect(herregistratieDecisions(reg(tag, datum), today, flag)).toEqual({ eligibleForHerregistratie: eligible, herregistratieReason: reason });
-  });
+  ] as const)(
+    'when %s with herregistratie on %s and the flag %s, then eligible is %s (%s)',
+    (tag, datum, flag, eligible, reason) => {
+      expect(herregistratieDecisions(reg(tag, datum), today, flag)).toEqual({
+        eligibleForHerregistratie: eligible,
+        herregistratieReason: reason,
+      });
+    },
+  );
 });
 
 describe('normalisePhone (decisions §7)', () => {
@@ -44,8 +52,20 @@ describe('normalisePhone (decisions §7)', () => {
   });
 
   // As the route reads the body: a missing or non-string number reaches the rule as null.
-  it.each(['', '061234567', '06123456789', '+32612345678', '612345678', '06a2345678', '+310612345678', null, 612345678])('when %p, then invalid-phone-number', (input) => {
-    expect(() => normalisePhone(ChangeRequestRequest.parse({ telefoon: input }).telefoon)).toThrow(expect.objectContaining({ code: 'invalid-phone-number' }));
+  it.each([
+    '',
+    '061234567',
+    '06123456789',
+    '+32612345678',
+    '612345678',
+    '06a2345678',
+    '+310612345678',
+    null,
+    612345678,
+  ])('when %p, then invalid-phone-number', (input) => {
+    expect(() => normalisePhone(ChangeRequestRequest.parse({ telefoon: input }).telefoon)).toThrow(
+      expect.objectContaining({ code: 'invalid-phone-number' }),
+    );
   });
 });
 

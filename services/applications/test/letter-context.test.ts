@@ -24,9 +24,14 @@ async function decided(besluit: 'toekennen' | 'afwijzen', toelichting?: string) 
   const me = as.practitioner(world, '900000001');
   const { id } = (await me.post('/api/v1/applications', { type: 'herregistratie' })).body;
   const doc = await world.documents.upload(me.subject, 'herregistratie', 'werkervaring');
-  const submitted = await me.post(`/api/v1/applications/${id}/submit`, { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: doc }] });
+  const submitted = await me.post(`/api/v1/applications/${id}/submit`, {
+    uren: 100,
+    documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: doc }],
+  });
   expect(submitted.status).toBe(200);
-  expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting })).status).toBe(200);
+  expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting })).status).toBe(
+    200,
+  );
   return { id: id as string, referentie: submitted.body.referentie as string };
 }
 
@@ -53,7 +58,9 @@ describe('GET /internal/applications/:applicationId/letter-context', () => {
     const me = as.practitioner(world);
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
     expect(await asLetters(caseContext(id))).toEqual({ status: 404, body: null });
-    expect((await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status).toBe(200);
+    expect(
+      (await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })).status,
+    ).toBe(200);
     expect(await asLetters(caseContext(id))).toEqual({ status: 404, body: null });
     expect(await asLetters(caseContext('00000000-0000-4000-8000-000000000000'))).toEqual({ status: 404, body: null });
     expect(await asLetters(caseContext('nope'))).toEqual({ status: 404, body: null });
@@ -71,7 +78,17 @@ describe('GET /internal/practitioners/:subject/letter-context', () => {
   it('when the shared working brief asks for 900000001, then the register fields and no case', async () => {
     const res = await asLetters(practitionerContext('900000001'));
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ applicationId: null, referentie: null, type: null, besluit: null, toelichting: null, decidedAt: null, beroep: 'arts', zorgverlenerNaam: 'A. de Vries', registerNummer: '10000000101' });
+    expect(res.body).toEqual({
+      applicationId: null,
+      referentie: null,
+      type: null,
+      besluit: null,
+      toelichting: null,
+      decidedAt: null,
+      beroep: 'arts',
+      zorgverlenerNaam: 'A. de Vries',
+      registerNummer: '10000000101',
+    });
     expect(letterContext.safeParse(res.body).success).toBe(true);
   });
 

@@ -1,12 +1,37 @@
-import { besluitOf, besluitToelichting, betrokkeneIdentificatie, documentIdentificatie, isDuplicateRefusal, passesElevenTest, plannedSteps, remainingSteps } from '../src/case-mirror/mirror-rules';
+import {
+  besluitOf,
+  besluitToelichting,
+  betrokkeneIdentificatie,
+  documentIdentificatie,
+  isDuplicateRefusal,
+  passesElevenTest,
+  plannedSteps,
+  remainingSteps,
+} from '../src/case-mirror/mirror-rules';
 import { auditResourceOf, notificationKey, secretMatches } from '../src/notifications/notification-rules';
 
 describe('the mirror plan (decisions §11)', () => {
   it.each([
-    ['a submit without documents', { documentIds: [], decided: false, deleteRequested: false }, ['zaak', 'status:ingediend', 'rol:initiator']],
-    ['a submit with two documents', { documentIds: ['d1', 'd2'], decided: false, deleteRequested: false }, ['zaak', 'status:ingediend', 'rol:initiator', 'eio:d1', 'zio:d1', 'eio:d2', 'zio:d2']],
-    ['a decided case', { documentIds: ['d1'], decided: true, deleteRequested: false }, ['zaak', 'status:ingediend', 'rol:initiator', 'eio:d1', 'zio:d1', 'status:besluit']],
-    ['an admin delete, whatever else was owed', { documentIds: ['d1'], decided: true, deleteRequested: true }, ['delete']],
+    [
+      'a submit without documents',
+      { documentIds: [], decided: false, deleteRequested: false },
+      ['zaak', 'status:ingediend', 'rol:initiator'],
+    ],
+    [
+      'a submit with two documents',
+      { documentIds: ['d1', 'd2'], decided: false, deleteRequested: false },
+      ['zaak', 'status:ingediend', 'rol:initiator', 'eio:d1', 'zio:d1', 'eio:d2', 'zio:d2'],
+    ],
+    [
+      'a decided case',
+      { documentIds: ['d1'], decided: true, deleteRequested: false },
+      ['zaak', 'status:ingediend', 'rol:initiator', 'eio:d1', 'zio:d1', 'status:besluit'],
+    ],
+    [
+      'an admin delete, whatever else was owed',
+      { documentIds: ['d1'], decided: true, deleteRequested: true },
+      ['delete'],
+    ],
   ])('when %s, then the steps are %j', (_name, input, keys) => {
     expect(plannedSteps(input).map((s) => s.key)).toEqual(keys);
   });
@@ -95,7 +120,15 @@ describe('the notification webhook rules', () => {
     expect(secretMatches(configured, given)).toBe(matches);
   });
 
-  const base = { kanaal: 'zaken', hoofdObject: 'http://zrc/zaken/1', resource: 'status', resourceUrl: 'http://zrc/statussen/1', actie: 'create', aanmaakdatum: '2026-03-01T10:00:00Z', kenmerken: { a: '1', b: '2' } };
+  const base = {
+    kanaal: 'zaken',
+    hoofdObject: 'http://zrc/zaken/1',
+    resource: 'status',
+    resourceUrl: 'http://zrc/statussen/1',
+    actie: 'create',
+    aanmaakdatum: '2026-03-01T10:00:00Z',
+    kenmerken: { a: '1', b: '2' },
+  };
 
   it('when the same notification comes again, also with its kenmerken reordered, then its key is the same; another notification has another key', () => {
     expect(notificationKey({ ...base })).toBe(notificationKey({ ...base, kenmerken: { b: '2', a: '1' } }));

@@ -15,7 +15,10 @@ const world = (a: ApplicationsHarness): World => ({ apps: a, reference, document
 beforeAll(async () => {
   [reference, documents] = await Promise.all([startReference(), startDocuments()]);
   const urls = { referenceUrl: reference.url, documentsUrl: documents.url };
-  [apps, unconfigured] = await Promise.all([startApplications({ ...urls, env: { NOTIFICATIES_AUTH } }), startApplications(urls)]);
+  [apps, unconfigured] = await Promise.all([
+    startApplications({ ...urls, env: { NOTIFICATIES_AUTH } }),
+    startApplications(urls),
+  ]);
   apps.events.subscribe(auditEvent('applications').subject, (m) => void rows.push(JSON.parse(m.payload) as AuditRow));
 }, 120_000);
 afterAll(async () => {
@@ -28,12 +31,22 @@ let n = 0;
 function notificatie(overrides: Record<string, unknown> = {}) {
   n += 1;
   const zaak = `https://zaken.example.nl/zaken/api/v1/zaken/3f2b8c1e-8d4a-4c3e-9a51-${String(n).padStart(12, '0')}`;
-  return { kanaal: 'zaken', hoofdObject: zaak, resource: 'status', resourceUrl: `${zaak}/status`, actie: 'create', aanmaakdatum: new Date(Date.UTC(2026, 2, 1, 10, 0, n)).toISOString(), kenmerken: { bronorganisatie: '501234561', zaaktype: 'https://catalogi.example.nl/zaaktypen/1' }, ...overrides };
+  return {
+    kanaal: 'zaken',
+    hoofdObject: zaak,
+    resource: 'status',
+    resourceUrl: `${zaak}/status`,
+    actie: 'create',
+    aanmaakdatum: new Date(Date.UTC(2026, 2, 1, 10, 0, n)).toISOString(),
+    kenmerken: { bronorganisatie: '501234561', zaaktype: 'https://catalogi.example.nl/zaaktypen/1' },
+    ...overrides,
+  };
 }
 
 /** The audit rows of one request, once the row of `settled` (a later accepted notification) arrived: so none still on its way. */
 async function rowsOf(correlationId: string, settled: string): Promise<AuditRow[]> {
-  for (let i = 0; i < 150 && !rows.some((r) => r.correlationId === settled); i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 150 && !rows.some((r) => r.correlationId === settled); i++)
+    await new Promise((r) => setTimeout(r, 100));
   if (!rows.some((r) => r.correlationId === settled)) throw new Error('the settling notification was not audited');
   return rows.filter((r) => r.correlationId === correlationId);
 }
@@ -50,19 +63,31 @@ describe('POST /api/v1/notificaties', () => {
     const res = await notify(world(apps), notificatie());
     expect(res.status).toBe(204);
     expect(res.body).toBeNull();
-    expect((await rowsOf(res.correlationId, await settle())).map((r) => r.data)).toEqual([{ action: 'notificatie-ontvangen', resource: 'notificatie/zaken/status/create', decision: 'accepted', role: 'system' }]);
+    expect((await rowsOf(res.correlationId, await settle())).map((r) => r.data)).toEqual([
+      {
+        action: 'notificatie-ontvangen',
+        resource: 'notificatie/zaken/status/create',
+        decision: 'accepted',
+        role: 'system',
+      },
+    ]);
   });
 
   it('when Open Notificaties checks the subscription (kanaal "test"), then 204 and one row as well', async () => {
     const res = await notify(world(apps), notificatie({ kanaal: 'test', resource: 'test', actie: 'test' }));
     expect(res.status).toBe(204);
-    expect((await rowsOf(res.correlationId, await settle())).map((r) => r.data.resource)).toEqual(['notificatie/test/test/test']);
+    expect((await rowsOf(res.correlationId, await settle())).map((r) => r.data.resource)).toEqual([
+      'notificatie/test/test/test',
+    ]);
   });
 
   it('when the same notification is delivered twice (also with its kenmerken in another order), then both answer 204 and only the first writes a row', async () => {
     const body = notificatie();
     const first = await notify(world(apps), body);
-    const again = await notify(world(apps), { ...body, kenmerken: { zaaktype: body.kenmerken.zaaktype, bronorganisatie: body.kenmerken.bronorganisatie } });
+    const again = await notify(world(apps), {
+      ...body,
+      kenmerken: { zaaktype: body.kenmerken.zaaktype, bronorganisatie: body.kenmerken.bronorganisatie },
+    });
     const racing = await Promise.all([notify(world(apps), body), notify(world(apps), body)]);
     expect([first.status, again.status, ...racing.map((r) => r.status)]).toEqual([204, 204, 204, 204]);
     const settled = await settle();
@@ -101,9 +126,12 @@ describe('POST /api/v1/notificaties', () => {
     expect(await rowsOf(res.correlationId, await settle())).toHaveLength(0);
   });
 
-  const without = (field: string): Record<string, unknown> => Object.fromEntries(Object.entries(notificatie()).filter(([k]) => k !== field));
+  const without = (field: string): Record<string, unknown> =>
+    Object.fromEntries(Object.entries(notificatie()).filter(([k]) => k !== field));
   const malformed: Array<[string, unknown, string]> = [
-    ...['kanaal', 'hoofdObject', 'resource', 'resourceUrl', 'actie', 'aanmaakdatum'].map((field): [string, unknown, string] => [`without ${field}`, without(field), field]),
+    ...['kanaal', 'hoofdObject', 'resource', 'resourceUrl', 'actie', 'aanmaakdatum'].map(
+      (field): [string, unknown, string] => [`without ${field}`, without(field), field],
+    ),
     ['an array', [notificatie()], ''],
     ['a string', '"zaken"', ''],
     ['kanaal a number', notificatie({ kanaal: 42 }), 'kanaal'],
@@ -118,7 +146,9 @@ describe('POST /api/v1/notificaties', () => {
   });
 
   it('when the body is over 64 KiB, then 413 and no row; without the secret still 401', async () => {
-    const big = notificatie({ kenmerken: Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`k${i}`, 'x'.repeat(900)])) });
+    const big = notificatie({
+      kenmerken: Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`k${i}`, 'x'.repeat(900)])),
+    });
     const res = await notify(world(apps), big);
     expect(res.status).toBe(413);
     expect(res.body.type).toBe('/problems/payload-too-large');

@@ -23,7 +23,13 @@ describe('GET /api/v1/dashboard-view', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['decisions', 'person', 'registration']);
     expect(res.body.registration.status.tag).toBe(tag);
-    expect(Object.keys(res.body.registration.status).sort()).toEqual(['doorgehaaldOp', 'geschorstTot', 'herregistratieDatum', 'reden', 'tag']);
+    expect(Object.keys(res.body.registration.status).sort()).toEqual([
+      'doorgehaaldOp',
+      'geschorstTot',
+      'herregistratieDatum',
+      'reden',
+      'tag',
+    ]);
     expect(res.body.decisions).toEqual({ eligibleForHerregistratie: eligible, herregistratieReason: reason });
   });
 
@@ -38,8 +44,25 @@ describe('GET /api/v1/dashboard-view', () => {
     expect(one.registration.status.herregistratieDatum <= limit).toBe(true);
     expect(two.registration.status.herregistratieDatum > limit).toBe(true);
     const none = (await as.practitioner(world, '123456789').get('/api/v1/dashboard-view')).body;
-    expect(none.registration).toEqual({ registerNummer: null, naam: null, beroep: null, registratiedatum: null, geboortedatum: null, status: { tag: 'NietGeregistreerd', herregistratieDatum: null, geschorstTot: null, reden: null, doorgehaaldOp: null } });
-    expect(none.person).toEqual({ naam: null, geboortedatum: null, adres: { straat: null, postcode: null, woonplaats: null } });
+    expect(none.registration).toEqual({
+      registerNummer: null,
+      naam: null,
+      beroep: null,
+      registratiedatum: null,
+      geboortedatum: null,
+      status: {
+        tag: 'NietGeregistreerd',
+        herregistratieDatum: null,
+        geschorstTot: null,
+        reden: null,
+        doorgehaaldOp: null,
+      },
+    });
+    expect(none.person).toEqual({
+      naam: null,
+      geboortedatum: null,
+      adres: { straat: null, postcode: null, woonplaats: null },
+    });
   });
 
   it('when a case handler without practitioner identity asks, then 403', async () => {
@@ -49,24 +72,34 @@ describe('GET /api/v1/dashboard-view', () => {
 });
 
 describe('eligibility agrees with its enforcement (every demo subject × flag state)', () => {
-  it.each([true, false])('when the flag herregistratie-aanvragen is %s, then the dashboard flag predicts create', async (flag) => {
-    await world.reference.setFlag('herregistratie-aanvragen', flag);
-    try {
-      for (const [subject] of DEMO) {
-        const me = as.practitioner(world, subject);
-        const dashboard = (await me.get('/api/v1/dashboard-view')).body;
-        const created = await me.post('/api/v1/applications', { type: 'herregistratie' });
-        expect([subject, created.status]).toEqual([subject, dashboard.decisions.eligibleForHerregistratie ? 201 : 409]);
-        if (!flag) expect(dashboard.decisions.herregistratieReason).not.toBeNull();
-        if (created.status === 201) await me.delete(`/api/v1/applications/${created.body.id}`);
+  it.each([true, false])(
+    'when the flag herregistratie-aanvragen is %s, then the dashboard flag predicts create',
+    async (flag) => {
+      await world.reference.setFlag('herregistratie-aanvragen', flag);
+      try {
+        for (const [subject] of DEMO) {
+          const me = as.practitioner(world, subject);
+          const dashboard = (await me.get('/api/v1/dashboard-view')).body;
+          const created = await me.post('/api/v1/applications', { type: 'herregistratie' });
+          expect([subject, created.status]).toEqual([
+            subject,
+            dashboard.decisions.eligibleForHerregistratie ? 201 : 409,
+          ]);
+          if (!flag) expect(dashboard.decisions.herregistratieReason).not.toBeNull();
+          if (created.status === 201) await me.delete(`/api/v1/applications/${created.body.id}`);
+        }
+        const one = (await as.practitioner(world, '900000001').get('/api/v1/dashboard-view')).body.decisions;
+        expect(one).toEqual(
+          flag
+            ? { eligibleForHerregistratie: true, herregistratieReason: null }
+            : { eligibleForHerregistratie: false, herregistratieReason: 'uitgeschakeld' },
+        );
+      } finally {
+        // Shipped on: no test after this one depends on the order it ran in.
+        await world.reference.setFlag('herregistratie-aanvragen', true);
       }
-      const one = (await as.practitioner(world, '900000001').get('/api/v1/dashboard-view')).body.decisions;
-      expect(one).toEqual(flag ? { eligibleForHerregistratie: true, herregistratieReason: null } : { eligibleForHerregistratie: false, herregistratieReason: 'uitgeschakeld' });
-    } finally {
-      // Shipped on: no test after this one depends on the order it ran in.
-      await world.reference.setFlag('herregistratie-aanvragen', true);
-    }
-  });
+    },
+  );
 });
 
 describe('person views', () => {
@@ -82,7 +115,11 @@ describe('person views', () => {
     expect(foreign.policyQuestions.map((q: { id: string }) => q.id)).toContain('taalvaardigheid');
     expect(foreign.policyQuestions[0].vraag).toEqual(expect.any(String));
     expect(edu.handmatig.beroepen).toEqual(expect.arrayContaining(['arts', 'verpleegkundige']));
-    expect(edu.handmatig.policyQuestions.map((q: { id: string }) => q.id)).toEqual(['buitenlands-diploma-erkend', 'taalvaardigheid', 'werkervaring-buitenland']);
+    expect(edu.handmatig.policyQuestions.map((q: { id: string }) => q.id)).toEqual([
+      'buitenlands-diploma-erkend',
+      'taalvaardigheid',
+      'werkervaring-buitenland',
+    ]);
   });
 
   it.each([
@@ -90,14 +127,17 @@ describe('person views', () => {
     ['900000003', 1, true, 0],
     ['900000004', 0, false, 0],
     ['123456780', 0, false, 0],
-  ])('when %s asks, then notes %s, address found %s, digital diplomas %s', async (subject, notes, gevonden, diplomas) => {
-    const me = as.practitioner(world, subject);
-    expect((await me.get('/api/v1/notes')).body).toHaveLength(notes);
-    const address = (await me.get('/api/v1/population/address')).body;
-    expect(address.gevonden).toBe(gevonden);
-    if (!gevonden) expect(address.adres).toEqual({ straat: null, postcode: null, woonplaats: null });
-    expect((await me.get('/api/v1/education/diplomas')).body.diplomas).toHaveLength(diplomas);
-  });
+  ])(
+    'when %s asks, then notes %s, address found %s, digital diplomas %s',
+    async (subject, notes, gevonden, diplomas) => {
+      const me = as.practitioner(world, subject);
+      expect((await me.get('/api/v1/notes')).body).toHaveLength(notes);
+      const address = (await me.get('/api/v1/population/address')).body;
+      expect(address.gevonden).toBe(gevonden);
+      if (!gevonden) expect(address.adres).toEqual({ straat: null, postcode: null, woonplaats: null });
+      expect((await me.get('/api/v1/education/diplomas')).body.diplomas).toHaveLength(diplomas);
+    },
+  );
 
   it('when the intake policy is read, then scholingThreshold is 2080', async () => {
     expect((await as.practitioner(world).get('/api/v1/intake/policy')).body).toEqual({ scholingThreshold: 2080 });
@@ -105,16 +145,22 @@ describe('person views', () => {
 });
 
 describe('POST /api/v1/change-requests', () => {
-  it.each(['06 12 34 56 78', '+31 6 1234 5678', '0031-6-12345678', '(06) 12.34.56.78'])('when %s, then 200 with a WV referentie', async (telefoon) => {
-    const res = await as.practitioner(world).post('/api/v1/change-requests', { telefoon });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ referentie: expect.stringMatching(/^WV-\d{4}-\d{6}$/) });
-  });
+  it.each(['06 12 34 56 78', '+31 6 1234 5678', '0031-6-12345678', '(06) 12.34.56.78'])(
+    'when %s, then 200 with a WV referentie',
+    async (telefoon) => {
+      const res = await as.practitioner(world).post('/api/v1/change-requests', { telefoon });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ referentie: expect.stringMatching(/^WV-\d{4}-\d{6}$/) });
+    },
+  );
 
-  it.each([{ telefoon: '0612' }, { telefoon: '+32 6 12345678' }, {}, { telefoon: 612345678 }])('when %j, then 422 invalid-phone-number without echoing it', async (body) => {
-    const res = await client(world.apps.url, practitioner('900000001')).post('/api/v1/change-requests', body);
-    expect(res.status).toBe(422);
-    expect(res.body.type).toBe('/problems/invalid-phone-number');
-    expect(JSON.stringify(res.body)).not.toContain('0612');
-  });
+  it.each([{ telefoon: '0612' }, { telefoon: '+32 6 12345678' }, {}, { telefoon: 612345678 }])(
+    'when %j, then 422 invalid-phone-number without echoing it',
+    async (body) => {
+      const res = await client(world.apps.url, practitioner('900000001')).post('/api/v1/change-requests', body);
+      expect(res.status).toBe(422);
+      expect(res.body.type).toBe('/problems/invalid-phone-number');
+      expect(JSON.stringify(res.body)).not.toContain('0612');
+    },
+  );
 });

@@ -3,7 +3,15 @@ import { freePort } from '@register/embedded';
 import { asUser, eventually, practitioner, startNeighbour, uniqueSubject, type Neighbour } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { client } from './support/client';
-import { logFrom, mirrored, startMirrorWorld, submitIntake, ZGW_CLIENT_ID, ZGW_SECRET, type MirrorWorld } from './support/mirror-world';
+import {
+  logFrom,
+  mirrored,
+  startMirrorWorld,
+  submitIntake,
+  ZGW_CLIENT_ID,
+  ZGW_SECRET,
+  type MirrorWorld,
+} from './support/mirror-world';
 import { as } from './support/setup';
 import { zgwProxy } from './support/zgw-proxy';
 
@@ -24,15 +32,32 @@ describe('the reconciler (decisions §11)', () => {
 
     const { id, referentie, correlationId } = await submitIntake(world, subject, 1);
 
-    await eventually(async () => ((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.reden === 'zaaksysteem-divergentie' ? true : undefined));
+    await eventually(async () =>
+      (await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.reden ===
+      'zaaksysteem-divergentie'
+        ? true
+        : undefined,
+    );
     const healed = await eventually(async () => {
-      const rows = world.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
+      const rows = world
+        .audits('zaaksysteem-hersteld')
+        .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
       return rows.length > 0 ? rows : undefined;
     }, 20_000);
-    expect(healed.map((r) => r.data)).toEqual([{ action: 'zaaksysteem-hersteld', resource: `case/${referentie}`, decision: 'allow', role: 'system' }]);
-    const diverged = world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
-    expect(diverged.map((r) => [r.data.decision, r.data.role, r.correlationId])).toEqual([['flagged', 'system', correlationId]]);
-    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ tag: 'Ingediend', manual: false, reden: null });
+    expect(healed.map((r) => r.data)).toEqual([
+      { action: 'zaaksysteem-hersteld', resource: `case/${referentie}`, decision: 'allow', role: 'system' },
+    ]);
+    const diverged = world
+      .audits('zaaksysteem-divergentie')
+      .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
+    expect(diverged.map((r) => [r.data.decision, r.data.role, r.correlationId])).toEqual([
+      ['flagged', 'system', correlationId],
+    ]);
+    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+      tag: 'Ingediend',
+      manual: false,
+      reden: null,
+    });
     const view = await mirrored(world, referentie, { documents: 1 });
     expect([view.statussen.length, view.rollen.length, view.zaakinformatieobjecten.length]).toEqual([1, 1, 1]);
     // From the last step: one zaak and one status were ever created; the initiator was tried once per pass.
@@ -42,7 +67,8 @@ describe('the reconciler (decisions §11)', () => {
     const rollen = calls.filter((r) => r.method === 'POST' && r.path === '/zaken/api/v1/rollen');
     expect(rollen.map((r) => r.status)).toEqual([503, 503, 503, 201]);
     expect(rollen.at(-1)!.status).toBe(201);
-    for (let i = 1; i < rollen.length; i++) expect(Date.parse(rollen[i]!.at) - Date.parse(rollen[i - 1]!.at)).toBeGreaterThanOrEqual(900);
+    for (let i = 1; i < rollen.length; i++)
+      expect(Date.parse(rollen[i]!.at) - Date.parse(rollen[i - 1]!.at)).toBeGreaterThanOrEqual(900);
   });
 });
 
@@ -54,7 +80,13 @@ describe('a crash of the applications service in the middle of a case', () => {
     // A simulator of its own: this instance draws referenties from its own database's sequence.
     proxy = await zgwProxy();
     const port = await freePort();
-    sim = await startZgwSimulator({ secret: ZGW_SECRET, clientId: ZGW_CLIENT_ID, port, baseUrl: proxy.url, logger: pino({ level: 'silent' }) });
+    sim = await startZgwSimulator({
+      secret: ZGW_SECRET,
+      clientId: ZGW_CLIENT_ID,
+      port,
+      baseUrl: proxy.url,
+      logger: pino({ level: 'silent' }),
+    });
     proxy.target(`http://127.0.0.1:${port}`);
     apps = await startNeighbour('applications', {
       env: {
@@ -85,9 +117,20 @@ describe('a crash of the applications service in the middle of a case', () => {
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
     const doc = await world.documents.upload(subject, 'intake', 'diploma');
     const seenFrom = proxy.seen.length;
-    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+    const res = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+    });
     expect(res.status).toBe(200);
-    await eventually(async () => (proxy.seen.slice(seenFrom).some((r) => r.method === 'POST' && r.path === '/zaken/api/v1/rollen') ? true : undefined), 10_000, 10);
+    await eventually(
+      async () =>
+        proxy.seen.slice(seenFrom).some((r) => r.method === 'POST' && r.path === '/zaken/api/v1/rollen')
+          ? true
+          : undefined,
+      10_000,
+      10,
+    );
 
     await apps.kill();
     await apps.start();
@@ -99,8 +142,15 @@ describe('a crash of the applications service in the middle of a case', () => {
     }, 30_000);
     expect(sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
     expect([view.statussen.length, view.rollen.length]).toEqual([1, 1]);
-    expect(sim.state.requests().filter((r) => r.operationId === 'rol_create').map((r) => r.status)).toEqual([201]);
-    const status = await fetch(`${apps.url}/api/v1/applications/${id}`, { headers: asUser(practitioner(subject)) }).then((r) => r.json() as Promise<{ status: unknown }>);
+    expect(
+      sim.state
+        .requests()
+        .filter((r) => r.operationId === 'rol_create')
+        .map((r) => r.status),
+    ).toEqual([201]);
+    const status = await fetch(`${apps.url}/api/v1/applications/${id}`, {
+      headers: asUser(practitioner(subject)),
+    }).then((r) => r.json() as Promise<{ status: unknown }>);
     expect(status.status).toMatchObject({ manual: false, reden: null });
   });
 });

@@ -20,7 +20,12 @@ const herregistratie: CategoryRule[] = [
  * doc-foreign (another owner's), doc-overig as werkervaring (another category) and doc-elsewhere (linked
  * to another application) are refused.
  */
-const linkable = new Set(['doc-diploma/diploma', 'doc-werk/werkervaring', 'doc-overig/overig', 'doc-mine-linked/werkervaring']);
+const linkable = new Set([
+  'doc-diploma/diploma',
+  'doc-werk/werkervaring',
+  'doc-overig/overig',
+  'doc-mine-linked/werkervaring',
+]);
 const werk = [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-werk' }];
 
 function documentsService(categories: CategoryRule[]) {
@@ -28,7 +33,15 @@ function documentsService(categories: CategoryRule[]) {
   const facts = async (query: FactsQuery) => {
     asked.push(query);
     const rejected = query.candidates.flatMap((c, i) =>
-      linkable.has(`${c.documentId}/${c.categoryId}`) ? [] : [{ field: `documents[${i}].documentId`, code: 'invalid-document', detail: 'Not an upload of the caller in this category.' }],
+      linkable.has(`${c.documentId}/${c.categoryId}`)
+        ? []
+        : [
+            {
+              field: `documents[${i}].documentId`,
+              code: 'invalid-document',
+              detail: 'Not an upload of the caller in this category.',
+            },
+          ],
     );
     return { categories, rejected };
   };
@@ -36,9 +49,20 @@ function documentsService(categories: CategoryRule[]) {
 }
 
 /** A body as the route receives it: parsed by the operation's schema (its 400 names the field), then the rules. */
-async function judge(type: 'intake' | 'herregistratie', raw: Record<string, unknown>, categories: CategoryRule[], scholingThreshold = 2080): Promise<SubmitOutcome> {
+async function judge(
+  type: 'intake' | 'herregistratie',
+  raw: Record<string, unknown>,
+  categories: CategoryRule[],
+  scholingThreshold = 2080,
+): Promise<SubmitOutcome> {
   const body = SubmitApplicationRequest.safeParse(raw);
-  if (!body.success) return { ok: false, slug: 'validation', detail: 'The request body is invalid.', errors: zodIssuesToFieldErrors(body.error) };
+  if (!body.success)
+    return {
+      ok: false,
+      slug: 'validation',
+      detail: 'The request body is invalid.',
+      errors: zodIssuesToFieldErrors(body.error),
+    };
   return evaluateSubmit(type, body.data, scholingThreshold, documentsService(categories).facts);
 }
 
@@ -46,45 +70,235 @@ type Expect = 'ok' | ['validation' | 'scholing-incompleet', string];
 const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>, CategoryRule[], Expect]> = [
   // Rule 1
   ['intake without diplomaHerkomst', 'intake', { uren: 3000 }, intakeDigitaal, ['validation', 'diplomaHerkomst']],
-  ['intake with an unknown diplomaHerkomst', 'intake', { diplomaHerkomst: 'buitenland', uren: 3000 }, intakeDigitaal, ['validation', 'diplomaHerkomst']],
+  [
+    'intake with an unknown diplomaHerkomst',
+    'intake',
+    { diplomaHerkomst: 'buitenland', uren: 3000 },
+    intakeDigitaal,
+    ['validation', 'diplomaHerkomst'],
+  ],
   ['intake without uren', 'intake', { diplomaHerkomst: 'digitaal' }, intakeDigitaal, ['validation', 'uren']],
   ['intake with uren 0', 'intake', { diplomaHerkomst: 'digitaal', uren: 0 }, intakeDigitaal, ['validation', 'uren']],
-  ['intake with fractional uren', 'intake', { diplomaHerkomst: 'digitaal', uren: 10.5 }, intakeDigitaal, ['validation', 'uren']],
-  ['intake with uren as a string', 'intake', { diplomaHerkomst: 'digitaal', uren: '3000' }, intakeDigitaal, ['validation', 'uren']],
+  [
+    'intake with fractional uren',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 10.5 },
+    intakeDigitaal,
+    ['validation', 'uren'],
+  ],
+  [
+    'intake with uren as a string',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: '3000' },
+    intakeDigitaal,
+    ['validation', 'uren'],
+  ],
   ['herregistratie without uren', 'herregistratie', { documents: werk }, herregistratie, ['validation', 'uren']],
-  ['uren 0 is decided by rule 1, not S1', 'intake', { diplomaHerkomst: 'digitaal', uren: 0, scholingPunten: 3 }, intakeDigitaal, ['validation', 'uren']],
+  [
+    'uren 0 is decided by rule 1, not S1',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 0, scholingPunten: 3 },
+    intakeDigitaal,
+    ['validation', 'uren'],
+  ],
   // Rule 2
-  ['handmatig without a diploma document', 'intake', { diplomaHerkomst: 'handmatig', uren: 3000 }, intakeHandmatig, ['validation', 'documents']],
-  ['handmatig with the diploma digitaal', 'intake', { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: 'doc-diploma' }] }, intakeHandmatig, 'ok'],
-  ['handmatig with the diploma by post', 'intake', { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'post' }] }, intakeHandmatig, 'ok'],
+  [
+    'handmatig without a diploma document',
+    'intake',
+    { diplomaHerkomst: 'handmatig', uren: 3000 },
+    intakeHandmatig,
+    ['validation', 'documents'],
+  ],
+  [
+    'handmatig with the diploma digitaal',
+    'intake',
+    {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: 'doc-diploma' }],
+    },
+    intakeHandmatig,
+    'ok',
+  ],
+  [
+    'handmatig with the diploma by post',
+    'intake',
+    { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'post' }] },
+    intakeHandmatig,
+    'ok',
+  ],
   ['digitaal needs no documents', 'intake', { diplomaHerkomst: 'digitaal', uren: 3000 }, intakeDigitaal, 'ok'],
   ['herregistratie without werkervaring', 'herregistratie', { uren: 100 }, herregistratie, ['validation', 'documents']],
   ['herregistratie with werkervaring digitaal', 'herregistratie', { uren: 100, documents: werk }, herregistratie, 'ok'],
-  ['herregistratie with werkervaring by post', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'post' }] }, herregistratie, 'ok'],
-  ['post where the category does not allow it', 'herregistratie', { uren: 100, documents: [...werk, { categoryId: 'overig', channel: 'post' }] }, herregistratie, ['validation', 'documents[1].channel']],
-  ['unknown channel', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'fax' }] }, herregistratie, ['validation', 'documents[0].channel']],
-  ['unknown category', 'herregistratie', { uren: 100, documents: [...werk, { categoryId: 'diploma', channel: 'post' }] }, herregistratie, ['validation', 'documents[1].categoryId']],
-  ['a document of another owner (refused by the documents service)', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-foreign' }] }, herregistratie, ['validation', 'documents[0].documentId']],
-  ['a document in another category', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-overig' }] }, herregistratie, ['validation', 'documents[0].documentId']],
-  ['a document linked to another application', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-elsewhere' }] }, herregistratie, ['validation', 'documents[0].documentId']],
-  ['a document already linked to this application (a retried submit)', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-mine-linked' }] }, herregistratie, 'ok'],
-  ['digitaal without documentId', 'herregistratie', { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal' }] }, herregistratie, ['validation', 'documents[0].documentId']],
-  ['documents not an array', 'herregistratie', { uren: 100, documents: 'x' }, herregistratie, ['validation', 'documents']],
-  ['rule 2 is checked before S1', 'intake', { diplomaHerkomst: 'handmatig', uren: 10 }, intakeHandmatig, ['validation', 'documents']],
+  [
+    'herregistratie with werkervaring by post',
+    'herregistratie',
+    { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'post' }] },
+    herregistratie,
+    'ok',
+  ],
+  [
+    'post where the category does not allow it',
+    'herregistratie',
+    { uren: 100, documents: [...werk, { categoryId: 'overig', channel: 'post' }] },
+    herregistratie,
+    ['validation', 'documents[1].channel'],
+  ],
+  [
+    'unknown channel',
+    'herregistratie',
+    { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'fax' }] },
+    herregistratie,
+    ['validation', 'documents[0].channel'],
+  ],
+  [
+    'unknown category',
+    'herregistratie',
+    { uren: 100, documents: [...werk, { categoryId: 'diploma', channel: 'post' }] },
+    herregistratie,
+    ['validation', 'documents[1].categoryId'],
+  ],
+  [
+    'a document of another owner (refused by the documents service)',
+    'herregistratie',
+    { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-foreign' }] },
+    herregistratie,
+    ['validation', 'documents[0].documentId'],
+  ],
+  [
+    'a document in another category',
+    'herregistratie',
+    { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-overig' }] },
+    herregistratie,
+    ['validation', 'documents[0].documentId'],
+  ],
+  [
+    'a document linked to another application',
+    'herregistratie',
+    { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-elsewhere' }] },
+    herregistratie,
+    ['validation', 'documents[0].documentId'],
+  ],
+  [
+    'a document already linked to this application (a retried submit)',
+    'herregistratie',
+    { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-mine-linked' }] },
+    herregistratie,
+    'ok',
+  ],
+  [
+    'digitaal without documentId',
+    'herregistratie',
+    { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal' }] },
+    herregistratie,
+    ['validation', 'documents[0].documentId'],
+  ],
+  [
+    'documents not an array',
+    'herregistratie',
+    { uren: 100, documents: 'x' },
+    herregistratie,
+    ['validation', 'documents'],
+  ],
+  [
+    'rule 2 is checked before S1',
+    'intake',
+    { diplomaHerkomst: 'handmatig', uren: 10 },
+    intakeHandmatig,
+    ['validation', 'documents'],
+  ],
   // Rule S1
-  ['below the threshold without aanvullendeScholing', 'intake', { diplomaHerkomst: 'digitaal', uren: 2079 }, intakeDigitaal, ['scholing-incompleet', 'aanvullendeScholing']],
-  ['below the threshold with aanvullendeScholing null', 'intake', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: null }, intakeDigitaal, ['scholing-incompleet', 'aanvullendeScholing']],
-  ['below the threshold, scholing declined', 'intake', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: false }, intakeDigitaal, 'ok'],
-  ['below the threshold, declined with punten null', 'intake', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: false, scholingPunten: null }, intakeDigitaal, 'ok'],
-  ['below the threshold, declined but punten given', 'intake', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: false, scholingPunten: 5 }, intakeDigitaal, ['scholing-incompleet', 'scholingPunten']],
-  ['below the threshold, followed without punten', 'intake', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true }, intakeDigitaal, ['scholing-incompleet', 'scholingPunten']],
-  ['below the threshold, followed with 0 punten', 'intake', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 0 }, intakeDigitaal, ['scholing-incompleet', 'scholingPunten']],
-  ['below the threshold, followed with 1.5 punten', 'intake', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 1.5 }, intakeDigitaal, ['scholing-incompleet', 'scholingPunten']],
-  ['below the threshold, followed with 1 punt', 'intake', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 1 }, intakeDigitaal, 'ok'],
-  ['aanvullendeScholing as a string', 'intake', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: 'true', scholingPunten: 3 }, intakeDigitaal, ['scholing-incompleet', 'aanvullendeScholing']],
-  ['at the threshold the scholing answers are ignored', 'intake', { diplomaHerkomst: 'digitaal', uren: 2080, aanvullendeScholing: false, scholingPunten: 5 }, intakeDigitaal, 'ok'],
-  ['above the threshold nothing about scholing is needed', 'intake', { diplomaHerkomst: 'digitaal', uren: 5000 }, intakeDigitaal, 'ok'],
-  ['herregistratie has no scholing question', 'herregistratie', { uren: 10, documents: werk, scholingPunten: 7 }, herregistratie, 'ok'],
+  [
+    'below the threshold without aanvullendeScholing',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 2079 },
+    intakeDigitaal,
+    ['scholing-incompleet', 'aanvullendeScholing'],
+  ],
+  [
+    'below the threshold with aanvullendeScholing null',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: null },
+    intakeDigitaal,
+    ['scholing-incompleet', 'aanvullendeScholing'],
+  ],
+  [
+    'below the threshold, scholing declined',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: false },
+    intakeDigitaal,
+    'ok',
+  ],
+  [
+    'below the threshold, declined with punten null',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: false, scholingPunten: null },
+    intakeDigitaal,
+    'ok',
+  ],
+  [
+    'below the threshold, declined but punten given',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: false, scholingPunten: 5 },
+    intakeDigitaal,
+    ['scholing-incompleet', 'scholingPunten'],
+  ],
+  [
+    'below the threshold, followed without punten',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true },
+    intakeDigitaal,
+    ['scholing-incompleet', 'scholingPunten'],
+  ],
+  [
+    'below the threshold, followed with 0 punten',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 0 },
+    intakeDigitaal,
+    ['scholing-incompleet', 'scholingPunten'],
+  ],
+  [
+    'below the threshold, followed with 1.5 punten',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 1.5 },
+    intakeDigitaal,
+    ['scholing-incompleet', 'scholingPunten'],
+  ],
+  [
+    'below the threshold, followed with 1 punt',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 1 },
+    intakeDigitaal,
+    'ok',
+  ],
+  [
+    'aanvullendeScholing as a string',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: 'true', scholingPunten: 3 },
+    intakeDigitaal,
+    ['scholing-incompleet', 'aanvullendeScholing'],
+  ],
+  [
+    'at the threshold the scholing answers are ignored',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 2080, aanvullendeScholing: false, scholingPunten: 5 },
+    intakeDigitaal,
+    'ok',
+  ],
+  [
+    'above the threshold nothing about scholing is needed',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 5000 },
+    intakeDigitaal,
+    'ok',
+  ],
+  [
+    'herregistratie has no scholing question',
+    'herregistratie',
+    { uren: 10, documents: werk, scholingPunten: 7 },
+    herregistratie,
+    'ok',
+  ],
 ];
 
 describe('evaluateSubmit (decisions §5 rules in order)', () => {
@@ -107,26 +321,56 @@ describe('evaluateSubmit (decisions §5 rules in order)', () => {
   });
 
   it('when digital documents pass, then they are returned for linking', async () => {
-    const outcome = await judge('herregistratie', { uren: 10, documents: [...werk, { categoryId: 'overig', channel: 'digitaal', documentId: 'doc-overig' }] }, herregistratie);
-    expect(outcome).toEqual({ ok: true, uren: 10, digitaal: [{ documentId: 'doc-werk', categoryId: 'werkervaring' }, { documentId: 'doc-overig', categoryId: 'overig' }] });
+    const outcome = await judge(
+      'herregistratie',
+      { uren: 10, documents: [...werk, { categoryId: 'overig', channel: 'digitaal', documentId: 'doc-overig' }] },
+      herregistratie,
+    );
+    expect(outcome).toEqual({
+      ok: true,
+      uren: 10,
+      digitaal: [
+        { documentId: 'doc-werk', categoryId: 'werkervaring' },
+        { documentId: 'doc-overig', categoryId: 'overig' },
+      ],
+    });
   });
 
   it('when rule 1 fails, then nothing is asked of the documents service', async () => {
     const documents = documentsService(intakeHandmatig);
-    const outcome = await evaluateSubmit('intake', SubmitApplicationRequest.parse({ diplomaHerkomst: 'handmatig', uren: 0 }), 2080, documents.facts);
+    const outcome = await evaluateSubmit(
+      'intake',
+      SubmitApplicationRequest.parse({ diplomaHerkomst: 'handmatig', uren: 0 }),
+      2080,
+      documents.facts,
+    );
     expect(outcome).toMatchObject({ ok: false, slug: 'validation' });
     expect(documents.asked).toEqual([]);
   });
 
-  it('when rule 1 holds, then the documents service is asked once: the answers\' categories and the digital entries in body order', async () => {
+  it("when rule 1 holds, then the documents service is asked once: the answers' categories and the digital entries in body order", async () => {
     const documents = documentsService(intakeHandmatig);
     const documentsOfBody = [
       { categoryId: 'diploma', channel: 'post' },
       { categoryId: 'overig', channel: 'digitaal', documentId: 'doc-overig' },
       { categoryId: 'diploma', channel: 'digitaal', documentId: 'doc-diploma' },
     ];
-    await evaluateSubmit('intake', SubmitApplicationRequest.parse({ diplomaHerkomst: 'handmatig', uren: 3000, documents: documentsOfBody }), 2080, documents.facts);
-    expect(documents.asked).toEqual([{ wizardId: 'intake', diplomaHerkomst: 'handmatig', candidates: [{ documentId: 'doc-overig', categoryId: 'overig' }, { documentId: 'doc-diploma', categoryId: 'diploma' }] }]);
+    await evaluateSubmit(
+      'intake',
+      SubmitApplicationRequest.parse({ diplomaHerkomst: 'handmatig', uren: 3000, documents: documentsOfBody }),
+      2080,
+      documents.facts,
+    );
+    expect(documents.asked).toEqual([
+      {
+        wizardId: 'intake',
+        diplomaHerkomst: 'handmatig',
+        candidates: [
+          { documentId: 'doc-overig', categoryId: 'overig' },
+          { documentId: 'doc-diploma', categoryId: 'diploma' },
+        ],
+      },
+    ]);
   });
 
   it('when the documents service refuses a digital entry, then the error names that entry by its place in the body', async () => {
@@ -136,6 +380,10 @@ describe('evaluateSubmit (decisions §5 rules in order)', () => {
       { categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-foreign' },
     ];
     const outcome = await judge('herregistratie', { uren: 100, documents: documentsOfBody }, herregistratie);
-    expect(outcome).toMatchObject({ ok: false, slug: 'validation', errors: [{ field: 'documents[2].documentId', code: 'invalid-document' }] });
+    expect(outcome).toMatchObject({
+      ok: false,
+      slug: 'validation',
+      errors: [{ field: 'documents[2].documentId', code: 'invalid-document' }],
+    });
   });
 });

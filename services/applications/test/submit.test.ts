@@ -20,11 +20,20 @@ describe('POST /api/v1/applications/:id/submit', () => {
   it('when an intake handmatig is submitted with its diploma, then 200, AV referentie and the document is gekoppeld', async () => {
     const { me, id } = await draft(world, 'intake');
     const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
-    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+    const res = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['referentie', 'status']);
     expect(res.body.referentie).toMatch(/^AV-\d{4}-\d{6}$/);
-    expect(res.body.status).toMatchObject({ tag: 'Ingediend', referentie: res.body.referentie, manual: false, reden: null });
+    expect(res.body.status).toMatchObject({
+      tag: 'Ingediend',
+      referentie: res.body.referentie,
+      manual: false,
+      reden: null,
+    });
     expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
     const back = (await me.get(`/api/v1/applications/${id}`)).body;
     expect(back).toMatchObject({ documentIds: [doc], status: { tag: 'Ingediend' } });
@@ -34,9 +43,16 @@ describe('POST /api/v1/applications/:id/submit', () => {
   it('when a submitted application linked an upload, then its owner can no longer delete that upload (409) and it stays gekoppeld (decisions §5)', async () => {
     const { me, id } = await draft(world, 'intake');
     const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
-    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }] });
+    const res = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+    });
     expect(res.status).toBe(200);
-    const del = await fetch(`${world.documents.url}/api/v1/uploads/${doc}`, { method: 'DELETE', headers: asUser(practitioner(me.subject)) });
+    const del = await fetch(`${world.documents.url}/api/v1/uploads/${doc}`, {
+      method: 'DELETE',
+      headers: asUser(practitioner(me.subject)),
+    });
     expect(del.status).toBe(409);
     expect(((await del.json()) as { type: string }).type).toBe('/problems/conflict');
     expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
@@ -52,23 +68,34 @@ describe('POST /api/v1/applications/:id/submit', () => {
   it('when two submits race, then one referentie and one 409', async () => {
     const { me, id } = await draft(world, 'intake');
     const body = { diplomaHerkomst: 'digitaal', uren: 3000 };
-    const results = await Promise.all([me.post(`/api/v1/applications/${id}/submit`, body), me.post(`/api/v1/applications/${id}/submit`, body)]);
+    const results = await Promise.all([
+      me.post(`/api/v1/applications/${id}/submit`, body),
+      me.post(`/api/v1/applications/${id}/submit`, body),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const won = results.find((r) => r.status === 200)!;
     expect(results.find((r) => r.status === 409)!.body.type).toBe('/problems/conflict');
     // The application keeps the referentie of the submit that won; the other drew none.
     expect((await me.get(`/api/v1/applications/${id}`)).body.status.referentie).toBe(won.body.referentie);
-    const { rows } = await sql<{ referentie: string | null }>`SELECT referentie FROM applications WHERE id = ${id}::uuid`.execute(world.apps.db);
+    const { rows } = await sql<{
+      referentie: string | null;
+    }>`SELECT referentie FROM applications WHERE id = ${id}::uuid`.execute(world.apps.db);
     expect(rows).toEqual([{ referentie: won.body.referentie }]);
   });
 
   it('when many applications are submitted at once, then every referentie is AV-<year in Amsterdam>-<6 digits> and no two are the same (decisions §5)', async () => {
     const drafts = await Promise.all(Array.from({ length: 8 }, () => draft(world, 'intake')));
-    const results = await Promise.all(drafts.map(({ me, id }) => me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 })));
+    const results = await Promise.all(
+      drafts.map(({ me, id }) =>
+        me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual(drafts.map(() => 200));
     for (const [i, { me, id }] of drafts.entries()) {
       const { submittedAt } = (await me.get(`/api/v1/applications/${id}`)).body as { submittedAt: string };
-      const year = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric' }).format(new Date(submittedAt));
+      const year = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric' }).format(
+        new Date(submittedAt),
+      );
       expect(results[i]!.body.referentie).toMatch(new RegExp(`^AV-${year}-\\d{6}$`));
     }
     expect(new Set(results.map((r) => r.body.referentie)).size).toBe(drafts.length);
@@ -86,7 +113,11 @@ describe('POST /api/v1/applications/:id/submit', () => {
   it('when the document belongs to another subject, then 400 and nothing is linked', async () => {
     const { me, id } = await draft(world, 'intake');
     const foreign = await world.documents.upload('100000077', 'intake', 'diploma');
-    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: foreign }] });
+    const res = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: foreign }],
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe('documents[0].documentId');
     expect(await world.documents.statusOf('100000077', foreign)).toBe('ontvangen');
@@ -94,20 +125,40 @@ describe('POST /api/v1/applications/:id/submit', () => {
 
   it('when the diploma comes by post, then 200 without documents', async () => {
     const { me, id } = await draft(world, 'intake');
-    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'post' }] });
+    const res = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'post' }],
+    });
     expect(res.status).toBe(200);
   });
 
   it('when an intake below the threshold lacks the scholing answer, then 400 scholing-incompleet; false is legal', async () => {
     const { me, id } = await draft(world, 'intake');
     const policy = (await me.get('/api/v1/intake/policy')).body.scholingThreshold as number;
-    const missing = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: policy - 1 });
+    const missing = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'digitaal',
+      uren: policy - 1,
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.type).toBe('/problems/scholing-incompleet');
     expect(missing.body.errors[0].field).toBe('aanvullendeScholing');
-    const punten = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: policy - 1, aanvullendeScholing: false, scholingPunten: 4 });
+    const punten = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'digitaal',
+      uren: policy - 1,
+      aanvullendeScholing: false,
+      scholingPunten: 4,
+    });
     expect(punten.body.type).toBe('/problems/scholing-incompleet');
-    expect((await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: policy - 1, aanvullendeScholing: false })).status).toBe(200);
+    expect(
+      (
+        await me.post(`/api/v1/applications/${id}/submit`, {
+          diplomaHerkomst: 'digitaal',
+          uren: policy - 1,
+          aanvullendeScholing: false,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('when rule 1 fails, then 400 validation naming uren', async () => {
@@ -122,9 +173,24 @@ describe('POST /api/v1/applications/:id/submit', () => {
     ['fractional uren', { diplomaHerkomst: 'digitaal', uren: 10.5 }, 'validation', 'uren'],
     ['uren past a 32-bit integer', { diplomaHerkomst: 'digitaal', uren: 2 ** 31 }, 'validation', 'uren'],
     ['documents not an array', { diplomaHerkomst: 'digitaal', uren: 3000, documents: 'x' }, 'validation', 'documents'],
-    ['aanvullendeScholing as a string below the threshold', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: 'true', scholingPunten: 3 }, 'scholing-incompleet', 'aanvullendeScholing'],
-    ['fractional scholingPunten below the threshold', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 1.5 }, 'scholing-incompleet', 'scholingPunten'],
-    ['scholingPunten past a 32-bit integer', { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 2 ** 40 }, 'validation', 'scholingPunten'],
+    [
+      'aanvullendeScholing as a string below the threshold',
+      { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: 'true', scholingPunten: 3 },
+      'scholing-incompleet',
+      'aanvullendeScholing',
+    ],
+    [
+      'fractional scholingPunten below the threshold',
+      { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 1.5 },
+      'scholing-incompleet',
+      'scholingPunten',
+    ],
+    [
+      'scholingPunten past a 32-bit integer',
+      { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 2 ** 40 },
+      'validation',
+      'scholingPunten',
+    ],
   ])('when %s, then 400 %s naming the field and the application stays Concept', async (_name, body, slug, field) => {
     const { me, id } = await draft(world, 'intake');
     const res = await me.post(`/api/v1/applications/${id}/submit`, body);
@@ -140,10 +206,15 @@ describe('POST /api/v1/applications/:id/submit', () => {
     const res = await me.post(`/api/v1/applications/${id}/submit`, {
       diplomaHerkomst: 'handmatig',
       uren: 3000,
-      documents: [{ categoryId: 'diploma', channel: 'post' }, { categoryId: 'diploma', channel: 'digitaal', documentId: overig }],
+      documents: [
+        { categoryId: 'diploma', channel: 'post' },
+        { categoryId: 'diploma', channel: 'digitaal', documentId: overig },
+      ],
     });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([expect.objectContaining({ field: 'documents[1].documentId', code: 'invalid-document' })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ field: 'documents[1].documentId', code: 'invalid-document' }),
+    ]);
     expect(await world.documents.statusOf(me.subject, overig)).toBe('ontvangen');
   });
 
@@ -151,24 +222,36 @@ describe('POST /api/v1/applications/:id/submit', () => {
     const { me, id } = await draft(world, 'herregistratie', '900000001');
     expect((await me.post(`/api/v1/applications/${id}/submit`, { uren: 100 })).status).toBe(400);
     const doc = await world.documents.upload(me.subject, 'herregistratie', 'werkervaring');
-    const res = await me.post(`/api/v1/applications/${id}/submit`, { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: doc }] });
+    const res = await me.post(`/api/v1/applications/${id}/submit`, {
+      uren: 100,
+      documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: doc }],
+    });
     expect(res.status).toBe(200);
     expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
   });
 
   it('when submitted, then application.submitted is published with its referentie and nothing of it stays in the outbox', async () => {
     const heard: Array<{ type: string; data: { applicationId: string; referentie: string } }> = [];
-    const subscription = world.apps.events.subscribe(applications.events.submitted.subject, (m) => heard.push(JSON.parse(m.payload)));
+    const subscription = world.apps.events.subscribe(applications.events.submitted.subject, (m) =>
+      heard.push(JSON.parse(m.payload)),
+    );
     await world.apps.events.nc.flush();
     try {
       const { me, id } = await draft(world, 'intake');
       const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
       expect(res.status).toBe(200);
       const event = await eventually(async () => heard.find((e) => e.data.applicationId === id));
-      expect(event).toMatchObject({ type: 'application.submitted', data: { applicationId: id, referentie: res.body.referentie } });
+      expect(event).toMatchObject({
+        type: 'application.submitted',
+        data: { applicationId: id, referentie: res.body.referentie },
+      });
       // The relay deletes the row in the transaction that published it.
       await eventually(async () => {
-        const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}`.execute(world.apps.db);
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}`.execute(
+          world.apps.db,
+        );
         return rows[0]!.n === 0 ? true : undefined;
       });
     } finally {

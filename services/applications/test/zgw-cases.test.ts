@@ -1,6 +1,15 @@
 import { eventually, uniqueSubject } from '@register/testkit';
 import { pageThrough } from './support/list-rows';
-import { logFrom, mirrored, notify, startMirrorWorld, submitIntake, ZGW_CLIENT_ID, ZGW_SECRET, type MirrorWorld } from './support/mirror-world';
+import {
+  logFrom,
+  mirrored,
+  notify,
+  startMirrorWorld,
+  submitIntake,
+  ZGW_CLIENT_ID,
+  ZGW_SECRET,
+  type MirrorWorld,
+} from './support/mirror-world';
 import { as } from './support/setup';
 
 // The simulator pages by 2 here, so every list the mirror and the case source read is followed over pages.
@@ -21,17 +30,34 @@ async function foreignZaak(): Promise<{ uuid: string; identificatie: string }> {
     .setIssuer(ZGW_CLIENT_ID)
     .setIssuedAt()
     .sign(new TextEncoder().encode(ZGW_SECRET));
-  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Crs': 'EPSG:4326', 'Accept-Crs': 'EPSG:4326' };
+  const headers = {
+    Authorization: `Bearer ${token}`,
+    'Content-Type': 'application/json',
+    'Content-Crs': 'EPSG:4326',
+    'Accept-Crs': 'EPSG:4326',
+  };
   const identificatie = `ELDERS-${uniqueSubject()}`;
   const zaak = await fetch(`${world.sim.zakenUrl}/zaken`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ identificatie, bronorganisatie: world.sim.rsin, verantwoordelijkeOrganisatie: world.sim.rsin, zaaktype: world.sim.zaaktypeUrl, startdatum: '2026-01-05' }),
+    body: JSON.stringify({
+      identificatie,
+      bronorganisatie: world.sim.rsin,
+      verantwoordelijkeOrganisatie: world.sim.rsin,
+      zaaktype: world.sim.zaaktypeUrl,
+      startdatum: '2026-01-05',
+    }),
   }).then((r) => r.json() as Promise<{ url: string; uuid: string }>);
   const rol = await fetch(`${world.sim.zakenUrl}/rollen`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ zaak: zaak.url, roltype: world.sim.catalogi.roltypeInitiatorUrl, betrokkeneType: 'natuurlijk_persoon', roltoelichting: 'x', betrokkeneIdentificatie: { inpBsn: '999990019' } }),
+    body: JSON.stringify({
+      zaak: zaak.url,
+      roltype: world.sim.catalogi.roltypeInitiatorUrl,
+      betrokkeneType: 'natuurlijk_persoon',
+      roltoelichting: 'x',
+      betrokkeneIdentificatie: { inpBsn: '999990019' },
+    }),
   });
   if (rol.status !== 201) throw new Error(`rol answered ${rol.status}`);
   return { uuid: zaak.uuid, identificatie };
@@ -41,29 +67,52 @@ describe('POST /api/v1/beoordeling/:id/besluit with mirroring on', () => {
   it('when a beoordelaar decides a case by its zaak uuid from the work queue, then the next status carries the besluit and its toelichting, written in the name of the case handler', async () => {
     const { id, referentie } = await submitIntake(world, uniqueSubject(), 0);
     const zaak = (await mirrored(world, referentie)).zaak;
-    const queue = await pageThrough<{ id: string; status: { referentie: string } }>(as.beoordelaar(world), '/api/v1/werkvoorraad');
+    const queue = await pageThrough<{ id: string; status: { referentie: string } }>(
+      as.beoordelaar(world),
+      '/api/v1/werkvoorraad',
+    );
     expect(queue.find((c) => c.status.referentie === referentie)?.id).toBe(zaak['uuid']);
-    expect((await as.beoordelaar(world).get(`/api/v1/beoordeling/${String(zaak['uuid'])}`)).body.aanvraag.status.referentie).toBe(referentie);
+    expect(
+      (await as.beoordelaar(world).get(`/api/v1/beoordeling/${String(zaak['uuid'])}`)).body.aanvraag.status.referentie,
+    ).toBe(referentie);
     const log = logFrom(world);
 
-    const res = await as.beoordelaar(world).post(`/api/v1/beoordeling/${String(zaak['uuid'])}/besluit`, { besluit: 'afwijzen', toelichting: 'Onvoldoende werkervaring aangetoond.' });
+    const res = await as
+      .beoordelaar(world)
+      .post(`/api/v1/beoordeling/${String(zaak['uuid'])}/besluit`, {
+        besluit: 'afwijzen',
+        toelichting: 'Onvoldoende werkervaring aangetoond.',
+      });
 
     expect(res.status).toBe(200);
     expect(res.body.status).toMatchObject({ tag: 'Afgewezen', referentie, manual: false });
     const view = await mirrored(world, referentie, { statussen: 2 });
     const besluit = view.statussen.find((s) => s['statustype'] === world.sim.catalogi.statustypeUrls.besluitGenomen);
     expect(besluit).toMatchObject({ statustoelichting: 'afwijzen: Onvoldoende werkervaring aangetoond.' });
-    expect(Date.parse(String(besluit!['datumStatusGezet']))).toBeGreaterThan(Date.parse(String(view.statussen.find((s) => s !== besluit)!['datumStatusGezet'])));
-    expect(log().filter((r) => r.operationId === 'status_create').map((r) => [r.status, r.claims?.['user_id'], r.claims?.['user_representation']])).toEqual([[201, 'mw-1', 'mw-1']]);
+    expect(Date.parse(String(besluit!['datumStatusGezet']))).toBeGreaterThan(
+      Date.parse(String(view.statussen.find((s) => s !== besluit)!['datumStatusGezet'])),
+    );
+    expect(
+      log()
+        .filter((r) => r.operationId === 'status_create')
+        .map((r) => [r.status, r.claims?.['user_id'], r.claims?.['user_representation']]),
+    ).toEqual([[201, 'mw-1', 'mw-1']]);
     // The application id a portal may still hold resolves to the same case.
-    expect((await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`)).body.decisions).toEqual({ canBesluiten: false });
+    expect((await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`)).body.decisions).toEqual({
+      canBesluiten: false,
+    });
   });
 
   it('when the id is unknown, or a zaak of the zaaktype without an application of ours, then 404', async () => {
     const elsewhere = await foreignZaak();
-    expect((await as.beoordelaar(world).get('/api/v1/beoordeling/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+    expect((await as.beoordelaar(world).get('/api/v1/beoordeling/00000000-0000-4000-8000-000000000000')).status).toBe(
+      404,
+    );
     expect((await as.beoordelaar(world).get(`/api/v1/beoordeling/${elsewhere.uuid}`)).status).toBe(404);
-    expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${elsewhere.uuid}/besluit`, { besluit: 'toekennen' })).status).toBe(404);
+    expect(
+      (await as.beoordelaar(world).post(`/api/v1/beoordeling/${elsewhere.uuid}/besluit`, { besluit: 'toekennen' }))
+        .status,
+    ).toBe(404);
   });
 });
 
@@ -75,27 +124,51 @@ describe('GET /api/v1/admin/cases with mirroring on (decisions §8/§11)', () =>
     const second = await submitIntake(world, b, 0);
     const zaakA = (await mirrored(world, first.referentie, { documents: 1 })).zaak;
     const zaakB = (await mirrored(world, second.referentie)).zaak;
-    expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${String(zaakB['uuid'])}/besluit`, { besluit: 'toekennen' })).status).toBe(200);
+    expect(
+      (
+        await as
+          .beoordelaar(world)
+          .post(`/api/v1/beoordeling/${String(zaakB['uuid'])}/besluit`, { besluit: 'toekennen' })
+      ).status,
+    ).toBe(200);
     await mirrored(world, second.referentie, { statussen: 2 });
     const elsewhere = await foreignZaak();
 
     const list = await pageThrough<Record<string, any>>(as.admin(world), '/api/v1/admin/cases?limit=3');
 
-    const ours = world.sim.state.zaken().filter((v) => v.zaak['zaaktype'] === world.sim.zaaktypeUrl).map((v) => v.zaak['uuid']);
+    const ours = world.sim.state
+      .zaken()
+      .filter((v) => v.zaak['zaaktype'] === world.sim.zaaktypeUrl)
+      .map((v) => v.zaak['uuid']);
     expect(list.map((c) => c['id']).sort()).toEqual([...ours].sort());
     const detailA = (await as.practitioner(world, a).get(`/api/v1/applications/${first.id}`)).body;
     expect(list.find((c) => c['id'] === zaakA['uuid'])).toEqual({
       id: zaakA['uuid'],
       type: 'intake',
-      status: { tag: 'Ingediend', stepIndex: null, stepCount: null, referentie: first.referentie, manual: false, reden: null },
+      status: {
+        tag: 'Ingediend',
+        stepIndex: null,
+        stepCount: null,
+        referentie: first.referentie,
+        manual: false,
+        reden: null,
+      },
       documentIds: first.docs,
       createdAt: detailA.createdAt,
       updatedAt: detailA.updatedAt,
       submittedAt: detailA.submittedAt,
       owner: masked(a),
     });
-    expect(list.find((c) => c['id'] === zaakB['uuid'])).toMatchObject({ status: { tag: 'Toegekend', referentie: second.referentie }, owner: masked(b) });
-    expect(list.find((c) => c['id'] === elsewhere.uuid)).toMatchObject({ type: null, status: { tag: null, referentie: elsewhere.identificatie, manual: false }, owner: '******019', submittedAt: null });
+    expect(list.find((c) => c['id'] === zaakB['uuid'])).toMatchObject({
+      status: { tag: 'Toegekend', referentie: second.referentie },
+      owner: masked(b),
+    });
+    expect(list.find((c) => c['id'] === elsewhere.uuid)).toMatchObject({
+      type: null,
+      status: { tag: null, referentie: elsewhere.identificatie, manual: false },
+      owner: '******019',
+      submittedAt: null,
+    });
   });
 
   it('when the zaaksysteem cannot be reached, then the list answers 503 (nothing is guessed)', async () => {
@@ -106,7 +179,11 @@ describe('GET /api/v1/admin/cases with mirroring on (decisions §8/§11)', () =>
   });
 
   it('when the zaaksysteem drops a pooled connection as a listing read goes out, then the read is sent once more on a new connection and the list answers 200', async () => {
-    const zakenReads = (from: number) => world.sim.state.requests().slice(from).filter((r) => r.method === 'GET' && r.path === '/zaken/api/v1/zaken');
+    const zakenReads = (from: number) =>
+      world.sim.state
+        .requests()
+        .slice(from)
+        .filter((r) => r.method === 'GET' && r.path === '/zaken/api/v1/zaken');
     const before = world.sim.state.requests().length;
     expect((await as.admin(world).get('/api/v1/admin/cases')).status).toBe(200);
     const pages = zakenReads(before).length;
@@ -129,12 +206,18 @@ describe('GET /api/v1/admin/cases with mirroring on (decisions §8/§11)', () =>
     expect(res.status).toBe(204);
     expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).status).toBe(404);
     await eventually(async () => (world.sim.state.zakenWithIdentificatie(referentie).length === 0 ? true : undefined));
-    await eventually(async () => ((await as.admin(world).delete(`/api/v1/admin/cases/${String(zaak['uuid'])}`)).status === 404 ? true : undefined));
+    await eventually(async () =>
+      (await as.admin(world).delete(`/api/v1/admin/cases/${String(zaak['uuid'])}`)).status === 404 ? true : undefined,
+    );
     const rows = await eventually(async () => {
-      const found = world.audits('case:admin-delete').filter((e) => e.correlationId === res.headers.get('x-correlation-id'));
+      const found = world
+        .audits('case:admin-delete')
+        .filter((e) => e.correlationId === res.headers.get('x-correlation-id'));
       return found.length > 0 ? found : undefined;
     });
-    expect(rows.map((r) => r.data)).toEqual([{ action: 'case:admin-delete', resource: 'case', decision: 'allow', role: 'admin' }]);
+    expect(rows.map((r) => r.data)).toEqual([
+      { action: 'case:admin-delete', resource: 'case', decision: 'allow', role: 'admin' },
+    ]);
   });
 });
 
@@ -144,21 +227,42 @@ describe('a notification about one of our zaken (decisions §11)', () => {
     const subject = uniqueSubject();
     const log = logFrom(world);
     const { id, referentie, correlationId } = await submitIntake(world, subject, 0);
-    await eventually(async () => ((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.manual ? true : undefined));
+    await eventually(async () =>
+      (await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.manual ? true : undefined,
+    );
     const zaakUrl = String(world.sim.state.zakenWithIdentificatie(referentie)[0]!.zaak['url']);
 
-    const res = await notify(world, { kanaal: 'zaken', hoofdObject: zaakUrl, resource: 'zaak', resourceUrl: zaakUrl, actie: 'partial_update', aanmaakdatum: new Date().toISOString(), kenmerken: { bronorganisatie: world.sim.rsin } });
+    const res = await notify(world, {
+      kanaal: 'zaken',
+      hoofdObject: zaakUrl,
+      resource: 'zaak',
+      resourceUrl: zaakUrl,
+      actie: 'partial_update',
+      aanmaakdatum: new Date().toISOString(),
+      kenmerken: { bronorganisatie: world.sim.rsin },
+    });
 
     expect(res.status).toBe(204);
     const healed = await eventually(async () => {
-      const rows = world.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
+      const rows = world
+        .audits('zaaksysteem-hersteld')
+        .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
       return rows.length > 0 ? rows : undefined;
     });
-    expect(healed.map((r) => r.data)).toEqual([{ action: 'zaaksysteem-hersteld', resource: `case/${referentie}`, decision: 'allow', role: 'system' }]);
-    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({ manual: false, reden: null });
+    expect(healed.map((r) => r.data)).toEqual([
+      { action: 'zaaksysteem-hersteld', resource: `case/${referentie}`, decision: 'allow', role: 'system' },
+    ]);
+    expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+      manual: false,
+      reden: null,
+    });
     const view = await mirrored(world, referentie);
     expect([view.statussen.length, view.rollen.length]).toEqual([1, 1]);
     expect(log().filter((r) => r.operationId === 'zaak_create')).toHaveLength(1);
-    expect(world.audits('zaaksysteem-divergentie').filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId)).toHaveLength(1);
+    expect(
+      world
+        .audits('zaaksysteem-divergentie')
+        .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId),
+    ).toHaveLength(1);
   });
 });

@@ -15,7 +15,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Keyset paging walks (at, event_id) newest first.
   await sql`CREATE INDEX authz_audit_newest_idx ON authz_audit (at DESC, event_id DESC)`.execute(db);
-  await sql`CREATE INDEX authz_audit_correlation_idx ON authz_audit (correlation_id, at DESC, event_id DESC)`.execute(db);
+  await sql`CREATE INDEX authz_audit_correlation_idx ON authz_audit (correlation_id, at DESC, event_id DESC)`.execute(
+    db,
+  );
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -1,12 +1,23 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import {
+  baseConfigSchema,
+  systemClock,
+  type Built,
+  type Clock,
+  type Logger,
+  type ServiceEvents,
+  type ServiceResources,
+} from '@register/service-kit';
 import type { AuditDb } from './database';
 
 export const configSchema = baseConfigSchema.extend({
   PORT: baseConfigSchema.shape.PORT.default(8085),
   /** Durable consumer name; one per deployment (each test system uses its own). */
-  AUDIT_CONSUMER: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name').default('audit'),
+  AUDIT_CONSUMER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name')
+    .default('audit'),
 });
 export type Config = typeof configSchema._output;
 
@@ -26,6 +37,9 @@ export interface Context {
   redelivery: Redelivery;
 }
 
-export async function buildContext(config: Config, { logger, database, events }: ServiceResources<AuditDb>): Promise<Built<Context>> {
+export async function buildContext(
+  config: Config,
+  { logger, database, events }: ServiceResources<AuditDb>,
+): Promise<Built<Context>> {
   return { context: { config, logger, clock: systemClock, db: database.db, events, redelivery: {} } };
 }

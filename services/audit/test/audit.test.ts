@@ -28,7 +28,9 @@ async function pageThrough(path: string): Promise<unknown[]> {
 
 async function rowsOf(correlationId: string, count: number): Promise<Array<Record<string, unknown>>> {
   return eventually(async () => {
-    const body = (await (await get(`/api/v1/admin/audit?correlationId=${correlationId}`)).json()) as Array<Record<string, unknown>>;
+    const body = (await (await get(`/api/v1/admin/audit?correlationId=${correlationId}`)).json()) as Array<
+      Record<string, unknown>
+    >;
     return body.length >= count ? body : undefined;
   });
 }
@@ -37,20 +39,58 @@ describe('GET /api/v1/admin/audit', () => {
   it('when audit events are published, then an admin reads them newest first in the exact AuthzAudit shape', async () => {
     const correlationId = corr();
     const t0 = Date.parse('2026-11-22T09:30:00.000Z');
-    const older = auditEvent({ correlationId, action: 'reveal-registernummer', resource: 'brief', decision: 'deny', role: 'approver', occurredAt: new Date(t0) });
-    const newer = auditEvent({ correlationId, action: 'flag:set', resource: 'flag/herregistratie-aanvragen', occurredAt: new Date(t0 + 1500) });
+    const older = auditEvent({
+      correlationId,
+      action: 'reveal-registernummer',
+      resource: 'brief',
+      decision: 'deny',
+      role: 'approver',
+      occurredAt: new Date(t0),
+    });
+    const newer = auditEvent({
+      correlationId,
+      action: 'flag:set',
+      resource: 'flag/herregistratie-aanvragen',
+      occurredAt: new Date(t0 + 1500),
+    });
     await publish(h, newer);
     await publish(h, older);
 
     const rows = await rowsOf(correlationId, 2);
 
     expect(rows).toEqual([
-      { at: '2026-11-22T09:30:01.500Z', action: 'flag:set', resource: 'flag/herregistratie-aanvragen', decision: 'allow', role: 'admin', correlationId },
-      { at: '2026-11-22T09:30:00.000Z', action: 'reveal-registernummer', resource: 'brief', decision: 'deny', role: 'approver', correlationId },
+      {
+        at: '2026-11-22T09:30:01.500Z',
+        action: 'flag:set',
+        resource: 'flag/herregistratie-aanvragen',
+        decision: 'allow',
+        role: 'admin',
+        correlationId,
+      },
+      {
+        at: '2026-11-22T09:30:00.000Z',
+        action: 'reveal-registernummer',
+        resource: 'brief',
+        decision: 'deny',
+        role: 'approver',
+        correlationId,
+      },
     ]);
     const unfiltered = (await (await get('/api/v1/admin/audit?limit=50')).json()) as Array<{ at: string }>;
-    expect(unfiltered.map((r) => r.at)).toEqual(unfiltered.map((r) => r.at).sort().reverse());
-    expect(Object.keys(unfiltered[0] as object).sort()).toEqual(['action', 'at', 'correlationId', 'decision', 'resource', 'role']);
+    expect(unfiltered.map((r) => r.at)).toEqual(
+      unfiltered
+        .map((r) => r.at)
+        .sort()
+        .reverse(),
+    );
+    expect(Object.keys(unfiltered[0] as object).sort()).toEqual([
+      'action',
+      'at',
+      'correlationId',
+      'decision',
+      'resource',
+      'role',
+    ]);
   });
 
   it('when the same event arrives twice (a redelivery the broker does not dedupe), then it is stored once', async () => {
@@ -89,22 +129,35 @@ describe('GET /api/v1/admin/audit', () => {
     expect(links[0]).toMatch(/^<\/api\/v1\/admin\/audit\?limit=2&correlationId=[^&]+&cursor=[^>]+>; rel="next"$/);
     expect(links[2]).toBeNull();
     const ats = pages.flat().map((r) => r.at);
-    expect(ats).toEqual(['2026-11-22T10:00:03.000Z', '2026-11-22T10:00:02.000Z', '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:01.000Z', '2026-11-22T10:00:00.000Z']);
+    expect(ats).toEqual([
+      '2026-11-22T10:00:03.000Z',
+      '2026-11-22T10:00:02.000Z',
+      '2026-11-22T10:00:01.000Z',
+      '2026-11-22T10:00:01.000Z',
+      '2026-11-22T10:00:00.000Z',
+    ]);
   });
 
   it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, newest first', async () => {
     const correlationId = corr();
     // Written by SQL as a backfill would: several rows inside one millisecond, two sharing a timestamp.
-    const ats = ['05.999500', '06.789001', '06.789002', '06.789002', '06.789003', '06.789999', '06.790000'].map((s) => `2026-11-22T11:00:${s}Z`);
+    const ats = ['05.999500', '06.789001', '06.789002', '06.789002', '06.789003', '06.789999', '06.790000'].map(
+      (s) => `2026-11-22T11:00:${s}Z`,
+    );
     const rows = ats.map((at, i) => ({ at, eventId: randomUUID(), resource: `row/${i}` }));
     for (const r of rows) {
       await sql`INSERT INTO authz_audit (event_id, at, action, resource, decision, role, correlation_id, service)
-        VALUES (${r.eventId}::uuid, ${r.at}::timestamptz, 'flag:set', ${r.resource}, 'allow', 'admin', ${correlationId}, 'test')`.execute(h.db);
+        VALUES (${r.eventId}::uuid, ${r.at}::timestamptz, 'flag:set', ${r.resource}, 'allow', 'admin', ${correlationId}, 'test')`.execute(
+        h.db,
+      );
     }
     const cmp = (x: string, y: string) => (x < y ? 1 : x > y ? -1 : 0);
     const newestFirst = [...rows].sort((a, b) => cmp(a.at, b.at) || cmp(a.eventId, b.eventId));
 
-    const listed = (await pageThrough(`/api/v1/admin/audit?limit=2&correlationId=${correlationId}`)) as Array<{ at: string; resource: string }>;
+    const listed = (await pageThrough(`/api/v1/admin/audit?limit=2&correlationId=${correlationId}`)) as Array<{
+      at: string;
+      resource: string;
+    }>;
 
     expect(listed.map((r) => r.resource)).toEqual(newestFirst.map((r) => r.resource));
     // The API keeps milliseconds; only the cursor is exact.
@@ -148,7 +201,9 @@ describe('GET /api/v1/admin/audit', () => {
     await publish(h, auditEvent({ correlationId, action: 'case:admin-delete' }));
     await publish(h, auditEvent({ correlationId, action: 'document:admin-delete' }));
     await rowsOf(correlationId, 2);
-    const body = (await (await get(`/api/v1/admin/audit?correlationId=${correlationId}&action=case:admin-delete`)).json()) as Array<{ action: string }>;
+    const body = (await (
+      await get(`/api/v1/admin/audit?correlationId=${correlationId}&action=case:admin-delete`)
+    ).json()) as Array<{ action: string }>;
     expect(body.map((r) => r.action)).toEqual(['case:admin-delete']);
   });
 
@@ -159,16 +214,23 @@ describe('GET /api/v1/admin/audit', () => {
     expect((await fetch(`${h.url}/api/v1/admin/audit`)).status).toBe(401);
   });
 
-  it.each([['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=x', 'limit'], ['cursor=garbage', 'cursor'], [`cursor=${Buffer.from('["x","y"]').toString('base64url')}`, 'cursor'], [`cursor=${Buffer.from(`["0000-01-01T00:00:00.000000Z","00000000-0000-4000-8000-000000000000"]`).toString('base64url')}`, 'cursor']])(
-    'when %s, then 400 validation naming the field',
-    async (query, field) => {
-      const res = await get(`/api/v1/admin/audit?${query}`);
-      expect(res.status).toBe(400);
-      const body = (await res.json()) as { type: string; errors: Array<{ field: string }> };
-      expect(body.type).toBe('/problems/validation');
-      expect(body.errors[0]?.field).toBe(field);
-    },
-  );
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=1001', 'limit'],
+    ['limit=x', 'limit'],
+    ['cursor=garbage', 'cursor'],
+    [`cursor=${Buffer.from('["x","y"]').toString('base64url')}`, 'cursor'],
+    [
+      `cursor=${Buffer.from(`["0000-01-01T00:00:00.000000Z","00000000-0000-4000-8000-000000000000"]`).toString('base64url')}`,
+      'cursor',
+    ],
+  ])('when %s, then 400 validation naming the field', async (query, field) => {
+    const res = await get(`/api/v1/admin/audit?${query}`);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { type: string; errors: Array<{ field: string }> };
+    expect(body.type).toBe('/problems/validation');
+    expect(body.errors[0]?.field).toBe(field);
+  });
 });
 
 describe('the audit consumer', () => {
@@ -213,11 +275,20 @@ describe('health and description', () => {
   it('when the database, NATS and the consumer run (and it is not draining), then ready', async () => {
     const res = await fetch(`${h.url}/health/ready`);
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { checks: object }).checks).toEqual({ database: true, events: true, consumer: true, accepting: true });
+    expect(((await res.json()) as { checks: object }).checks).toEqual({
+      database: true,
+      events: true,
+      consumer: true,
+      accepting: true,
+    });
   });
 
   it('when the OpenAPI document is read, then it describes the route with the AuthzAudit schema', async () => {
-    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as {
+      info: { title: string };
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, unknown> };
+    };
     expect(doc.info.title).toBe('audit');
     expect(Object.keys(doc.paths)).toEqual(['/api/v1/admin/audit']);
     expect(doc.components.schemas['AuthzAudit']).toBeDefined();

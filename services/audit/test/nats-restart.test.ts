@@ -14,7 +14,9 @@ let h: Harness;
 beforeAll(async () => {
   // Found as `npm start` finds it (on the PATH); without it this test cannot restart a NATS of its own.
   if (!hasNatsServer()) {
-    throw new Error('nats-server is not on the PATH: this test stops and starts a NATS server of its own and cannot run without the binary (install nats-server, as npm start would use it).');
+    throw new Error(
+      'nats-server is not on the PATH: this test stops and starts a NATS server of its own and cannot run without the binary (install nats-server, as npm start would use it).',
+    );
   }
   dir = mkdtempSync(path.join(os.tmpdir(), 'audit-nats-'));
   port = await freePort();
@@ -51,7 +53,9 @@ describe('the audit consumer across a NATS restart', () => {
 
     const rows = await rowsOf(correlationId);
     expect(rows.map((r) => (r as { action: string }).action).sort()).toEqual(['flag:set', 'orgtemplate:edit']);
-    const ready = await eventually(async () => ((await fetch(`${h.url}/health/ready`)).status === 200 ? true : undefined));
+    const ready = await eventually(async () =>
+      (await fetch(`${h.url}/health/ready`)).status === 200 ? true : undefined,
+    );
     expect(ready).toBe(true);
   });
 });

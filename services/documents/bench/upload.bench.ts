@@ -24,7 +24,13 @@ function rssOf(pid: number): number {
 async function waitReady(url: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if ((await fetch(`${url}/health/ready`).then((r) => r.status, () => 0)) === 200) return;
+    if (
+      (await fetch(`${url}/health/ready`).then(
+        (r) => r.status,
+        () => 0,
+      )) === 200
+    )
+      return;
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`${url} not ready after ${timeoutMs} ms`);
@@ -41,7 +47,14 @@ function uploadFile(baseUrl: string, headers: Record<string, string>, file: stri
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const length = head.length + statSync(file).size + tail.length;
   return new Promise((resolve, reject) => {
-    const req = http.request(`${baseUrl}/api/v1/uploads`, { method: 'POST', headers: { ...headers, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(length) } });
+    const req = http.request(`${baseUrl}/api/v1/uploads`, {
+      method: 'POST',
+      headers: {
+        ...headers,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(length),
+      },
+    });
     req.on('response', (res) => {
       res.resume();
       res.on('end', () => resolve(res.statusCode ?? 0));
@@ -58,8 +71,18 @@ async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
   const work = mkdtempSync(path.join(os.tmpdir(), 'documents-bench-'));
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
-  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
-  const system = new System({ root, infra, ports, databasePrefix: `bench${Date.now()}`, logDir: path.join(work, 'logs'), logLevel: 'warn', extraEnv: process.env['BENCH_NODE_OPTIONS'] ? { gateway: { NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] } } : {} });
+  const ports = Object.fromEntries(
+    await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
+  ) as Record<Service, number>;
+  const system = new System({
+    root,
+    infra,
+    ports,
+    databasePrefix: `bench${Date.now()}`,
+    logDir: path.join(work, 'logs'),
+    logLevel: 'warn',
+    extraEnv: process.env['BENCH_NODE_OPTIONS'] ? { gateway: { NODE_OPTIONS: process.env['BENCH_NODE_OPTIONS'] } } : {},
+  });
   try {
     const pdfFile = path.join(work, 'bench.pdf');
     const header = Buffer.from('%PDF-1.4\n%bench\n');
@@ -80,9 +103,14 @@ async function main(): Promise<void> {
       peak.documents = Math.max(peak.documents, rssOf(pids.documents));
     }, 20);
     // As the portal does: one practitioner per upload, an Idempotency-Key on every write.
-    const headers = (i: number): Record<string, string> => ({ 'x-subject': `9000001${String(i).padStart(2, '0')}`, ...(process.env['BENCH_NO_KEY'] ? {} : { 'idempotency-key': `bench-${Date.now()}-${i}` }) });
+    const headers = (i: number): Record<string, string> => ({
+      'x-subject': `9000001${String(i).padStart(2, '0')}`,
+      ...(process.env['BENCH_NO_KEY'] ? {} : { 'idempotency-key': `bench-${Date.now()}-${i}` }),
+    });
     const started = process.hrtime.bigint();
-    const statuses = await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => uploadFile(baseUrl, headers(i), pdfFile)));
+    const statuses = await Promise.all(
+      Array.from({ length: CONCURRENCY }, (_, i) => uploadFile(baseUrl, headers(i), pdfFile)),
+    );
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     clearInterval(sampler);
 

@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { InternalClient, baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import {
+  InternalClient,
+  baseConfigSchema,
+  systemClock,
+  type Built,
+  type Clock,
+  type Logger,
+  type ServiceEvents,
+  type ServiceResources,
+} from '@register/service-kit';
 import { applicationsDirectory } from './adapters/applications-client';
 import { createObjectStorage } from './adapters/s3-object-storage';
 import type { DocumentsDb } from './database';
@@ -18,7 +27,10 @@ export const configSchema = baseConfigSchema.extend({
   S3_ENDPOINT: z.url(),
   S3_ACCESS_KEY: z.string().min(1),
   S3_SECRET_KEY: z.string().min(1),
-  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name').default('documents'),
+  S3_BUCKET: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')
+    .default('documents'),
   S3_REGION: z.string().min(1).default('us-east-1'),
   UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'register-documents')),
   SWEEP_INTERVAL_MS: ms.min(1000).default(15 * 60 * 1000),
@@ -26,7 +38,10 @@ export const configSchema = baseConfigSchema.extend({
   /** The applications service: an upload that names an application is checked there (decisions §6, §15). */
   APPLICATIONS_URL: z.url().default('http://127.0.0.1:8081'),
   /** Durable consumer of the applications' deletion events; one per deployment. */
-  APPLICATION_EVENTS_CONSUMER: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name').default('documents-applications'),
+  APPLICATION_EVENTS_CONSUMER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name')
+    .default('documents-applications'),
 });
 export type Config = typeof configSchema._output;
 
@@ -44,12 +59,35 @@ export interface Context {
 }
 
 /** The composition root: the spool directory and the bucket exist before the first request. */
-export async function buildContext(config: Config, { logger, database, events }: ServiceResources<DocumentsDb>): Promise<Built<Context>> {
+export async function buildContext(
+  config: Config,
+  { logger, database, events }: ServiceResources<DocumentsDb>,
+): Promise<Built<Context>> {
   mkdirSync(config.UPLOAD_TMP_DIR, { recursive: true });
-  const storage = createObjectStorage({ endpoint: config.S3_ENDPOINT, accessKey: config.S3_ACCESS_KEY, secretKey: config.S3_SECRET_KEY, bucket: config.S3_BUCKET, region: config.S3_REGION });
+  const storage = createObjectStorage({
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    bucket: config.S3_BUCKET,
+    region: config.S3_REGION,
+  });
   await storage.ensureBucket();
   return {
-    context: { config, logger, clock: systemClock, db: database.db, events, storage, applications: applicationsDirectory(new InternalClient({ baseUrl: config.APPLICATIONS_URL, secret: config.INTERNAL_IDENTITY_SECRET, caller: 'documents' })) },
+    context: {
+      config,
+      logger,
+      clock: systemClock,
+      db: database.db,
+      events,
+      storage,
+      applications: applicationsDirectory(
+        new InternalClient({
+          baseUrl: config.APPLICATIONS_URL,
+          secret: config.INTERNAL_IDENTITY_SECRET,
+          caller: 'documents',
+        }),
+      ),
+    },
     readiness: { storage: () => storage.ready() },
   };
 }

@@ -12,7 +12,10 @@ let h: Harness;
 let events: NatsEvents;
 beforeAll(async () => {
   h = await startDocuments();
-  events = await connectEvents(natsUrl(), 'documents-test-producer', createLogger('documents-test', 'silent'), { name: testEvents().stream, prefix: testEvents().prefix });
+  events = await connectEvents(natsUrl(), 'documents-test-producer', createLogger('documents-test', 'silent'), {
+    name: testEvents().stream,
+    prefix: testEvents().prefix,
+  });
 });
 afterAll(async () => {
   await events.close();
@@ -23,19 +26,29 @@ const link = (applicationId: string, owner: string, documentIds: string[]) =>
   fetch(`${h.url}/internal/links`, {
     method: 'POST',
     headers: { ...asService('applications'), 'content-type': 'application/json' },
-    body: JSON.stringify({ applicationId, owner, documents: documentIds.map((documentId) => ({ documentId, categoryId: 'overig' })) }),
+    body: JSON.stringify({
+      applicationId,
+      owner,
+      documents: documentIds.map((documentId) => ({ documentId, categoryId: 'overig' })),
+    }),
   });
 const publishDeleted = (applicationId: unknown) => {
   const envelope = newEvent('application.deleted', { applicationId }, 'corr-delete');
   return events.publish(applications.events.deleted.subject, JSON.stringify(envelope), envelope.id);
 };
 const rowsOf = async (ids: string[]) =>
-  (await sql<{ id: string }>`SELECT id FROM document WHERE id = ANY(${ids}::uuid[])`.execute(h.context.db)).rows.map((r) => r.id).sort();
+  (await sql<{ id: string }>`SELECT id FROM document WHERE id = ANY(${ids}::uuid[])`.execute(h.context.db)).rows
+    .map((r) => r.id)
+    .sort();
 const keysOf = async (ids: string[]) =>
-  (await sql<{ object_key: string }>`SELECT object_key FROM document WHERE id = ANY(${ids}::uuid[])`.execute(h.context.db)).rows.map((r) => r.object_key);
+  (
+    await sql<{ object_key: string }>`SELECT object_key FROM document WHERE id = ANY(${ids}::uuid[])`.execute(
+      h.context.db,
+    )
+  ).rows.map((r) => r.object_key);
 
 describe('application.deleted', () => {
-  it('when a case is deleted, then its linked documents and their bytes are removed; the owner\'s other documents stay', async () => {
+  it("when a case is deleted, then its linked documents and their bytes are removed; the owner's other documents stay", async () => {
     const owner = uniqueSubject();
     const applicationId = randomUUID();
     const linked = [(await uploadPdf(h, owner)).documentId, (await uploadPdf(h, owner)).documentId];
@@ -50,7 +63,9 @@ describe('application.deleted', () => {
     await eventually(async () => ((await h.objectKeys()).some((k) => linkedKeys.includes(k)) ? undefined : true));
     expect(await rowsOf([other])).toEqual([other]);
     expect(await h.objectKeys()).toEqual(expect.arrayContaining(otherKeys));
-    const listed = await fetch(`${h.url}/internal/applications/${applicationId}/documents`, { headers: asService('applications') });
+    const listed = await fetch(`${h.url}/internal/applications/${applicationId}/documents`, {
+      headers: asService('applications'),
+    });
     expect(await listed.json()).toEqual([]);
   });
 
@@ -60,7 +75,11 @@ describe('application.deleted', () => {
     const document = (await uploadPdf(h, owner, { localId: 'late' })).documentId;
     await publishDeleted(applicationId);
     await eventually(async () => {
-      const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM deleted_application WHERE application_id = ${applicationId}`.execute(h.context.db);
+      const { rows } = await sql<{
+        n: number;
+      }>`SELECT count(*)::int AS n FROM deleted_application WHERE application_id = ${applicationId}`.execute(
+        h.context.db,
+      );
       return rows[0]?.n === 1 ? true : undefined;
     });
     const res = await link(applicationId, owner, [document]);
@@ -68,7 +87,9 @@ describe('application.deleted', () => {
     const problem = (await res.json()) as { type: string; errors: Array<{ field: string; code: string }> };
     expect(problem.type).toBe('/problems/links-rejected');
     expect(problem.errors).toEqual([expect.objectContaining({ field: 'applicationId', code: 'application-deleted' })]);
-    const { rows } = await sql<{ linked_application_id: string | null }>`SELECT linked_application_id FROM document WHERE id = ${document}::uuid`.execute(h.context.db);
+    const { rows } = await sql<{
+      linked_application_id: string | null;
+    }>`SELECT linked_application_id FROM document WHERE id = ${document}::uuid`.execute(h.context.db);
     expect(rows).toEqual([{ linked_application_id: null }]);
     const check = await fetch(`${h.url}/internal/documents/link-check`, {
       method: 'POST',
@@ -76,7 +97,11 @@ describe('application.deleted', () => {
       body: JSON.stringify({ applicationId, owner, documents: [{ documentId: document, categoryId: 'overig' }] }),
     });
     expect(check.status).toBe(200);
-    expect(await check.json()).toEqual({ rejected: [{ field: 'documents[0].documentId', code: 'application-deleted', detail: 'The application was deleted.' }] });
+    expect(await check.json()).toEqual({
+      rejected: [
+        { field: 'documents[0].documentId', code: 'application-deleted', detail: 'The application was deleted.' },
+      ],
+    });
   });
 
   it('when the event comes again or a malformed one comes first, then nothing breaks and the next event is handled', async () => {

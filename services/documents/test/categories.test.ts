@@ -9,7 +9,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const publicCategories = (query: string) => fetch(`${h.url}/api/v1/uploads/categories?${query}`, { headers: asUser(practitioner(uniqueSubject())) });
+const publicCategories = (query: string) =>
+  fetch(`${h.url}/api/v1/uploads/categories?${query}`, { headers: asUser(practitioner(uniqueSubject())) });
 const requiredOf = async (res: Response) => {
   expect(res.status).toBe(200);
   const body = (await res.json()) as { categories: Array<{ categoryId: string; required: boolean }> };
@@ -22,8 +23,14 @@ describe('GET /api/v1/uploads/categories', () => {
     ['wizardId=intake&taalvaardigheid=ja', { diploma: false, taalvaardigheid: false, overig: false }],
     ['wizardId=intake&diplomaHerkomst=digitaal', { diploma: false, taalvaardigheid: false, overig: false }],
     ['wizardId=intake&diplomaHerkomst=handmatig', { diploma: true, taalvaardigheid: false, overig: false }],
-    ['wizardId=intake&diplomaHerkomst=digitaal&taalvaardigheid=ja', { diploma: false, taalvaardigheid: true, overig: false }],
-    ['wizardId=intake&diplomaHerkomst=handmatig&taalvaardigheid=nee', { diploma: true, taalvaardigheid: false, overig: false }],
+    [
+      'wizardId=intake&diplomaHerkomst=digitaal&taalvaardigheid=ja',
+      { diploma: false, taalvaardigheid: true, overig: false },
+    ],
+    [
+      'wizardId=intake&diplomaHerkomst=handmatig&taalvaardigheid=nee',
+      { diploma: true, taalvaardigheid: false, overig: false },
+    ],
     ['wizardId=herregistratie', { werkervaring: true, scholing: false, overig: false }],
     ['wizardId=orgtemplate', { 'organisatie-logo': false }],
   ])('when %s, then required is %j', async (query, expected) => {
@@ -52,23 +59,41 @@ describe('GET /api/v1/uploads/categories', () => {
     expect((await publicCategories('wizardId=onbekend')).status).toBe(400);
     expect((await publicCategories('diplomaHerkomst=handmatig')).status).toBe(400);
     expect((await publicCategories('wizardId=intake&diplomaHerkomst=per-post')).status).toBe(400);
-    expect((await fetch(`${h.url}/api/v1/uploads/categories?wizardId=intake`, { headers: asUser(null) })).status).toBe(401);
-    expect((await fetch(`${h.url}/api/v1/uploads/categories?wizardId=intake`, { headers: asUser(caseHandler('m-1')) })).status).toBe(403);
+    expect((await fetch(`${h.url}/api/v1/uploads/categories?wizardId=intake`, { headers: asUser(null) })).status).toBe(
+      401,
+    );
+    expect(
+      (await fetch(`${h.url}/api/v1/uploads/categories?wizardId=intake`, { headers: asUser(caseHandler('m-1')) }))
+        .status,
+    ).toBe(403);
   });
 
   it('when another service asks the internal route, then it gets the same computation; a user gets 403', async () => {
     const query = 'wizardId=intake&diplomaHerkomst=handmatig&taalvaardigheid=ja';
-    const internal = await fetch(`${h.url}/internal/uploads/categories?${query}`, { headers: asService('applications') });
+    const internal = await fetch(`${h.url}/internal/uploads/categories?${query}`, {
+      headers: asService('applications'),
+    });
     const pub = await publicCategories(query);
     expect(await internal.json()).toEqual(await pub.json());
-    expect((await fetch(`${h.url}/internal/uploads/categories?${query}`, { headers: asUser(practitioner(uniqueSubject())) })).status).toBe(403);
+    expect(
+      (await fetch(`${h.url}/internal/uploads/categories?${query}`, { headers: asUser(practitioner(uniqueSubject())) }))
+        .status,
+    ).toBe(403);
   });
 
   it('when the OpenAPI document is read, then it lists the public upload routes and no internal route', async () => {
     const res = await fetch(`${h.url}/openapi.json`);
     const doc = (await res.json()) as { paths: Record<string, unknown> };
     expect(doc).toHaveProperty('paths');
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/uploads', '/api/v1/uploads/categories', '/api/v1/uploads/status', '/api/v1/uploads/{documentId}/content', '/api/v1/admin/uploads/{documentId}']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/uploads',
+        '/api/v1/uploads/categories',
+        '/api/v1/uploads/status',
+        '/api/v1/uploads/{documentId}/content',
+        '/api/v1/admin/uploads/{documentId}',
+      ]),
+    );
     expect(Object.keys(doc.paths).some((p) => p.startsWith('/internal'))).toBe(false);
   });
 });

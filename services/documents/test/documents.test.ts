@@ -1,5 +1,14 @@
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { asService, asUser, caseHandler, eventually, natsUrl, practitioner, testEvents, uniqueSubject } from '@register/testkit';
+import {
+  asService,
+  asUser,
+  caseHandler,
+  eventually,
+  natsUrl,
+  practitioner,
+  testEvents,
+  uniqueSubject,
+} from '@register/testkit';
 import type { Identity } from '@register/authz';
 import { pdf, startDocuments, upload, uploadPdf, type Harness } from './support/harness';
 
@@ -15,9 +24,14 @@ afterAll(async () => {
 });
 
 const get = (path: string, identity: Identity | null) => fetch(`${h.url}${path}`, { headers: asUser(identity) });
-const del = (path: string, identity: Identity | null, correlationId?: string) => fetch(`${h.url}${path}`, { method: 'DELETE', headers: asUser(identity, correlationId) });
+const del = (path: string, identity: Identity | null, correlationId?: string) =>
+  fetch(`${h.url}${path}`, { method: 'DELETE', headers: asUser(identity, correlationId) });
 const link = (applicationId: string, owner: string, documents: Array<{ documentId: string; categoryId: string }>) =>
-  fetch(`${h.url}/internal/links`, { method: 'POST', headers: { ...asService('applications'), 'content-type': 'application/json' }, body: JSON.stringify({ applicationId, owner, documents }) });
+  fetch(`${h.url}/internal/links`, {
+    method: 'POST',
+    headers: { ...asService('applications'), 'content-type': 'application/json' },
+    body: JSON.stringify({ applicationId, owner, documents }),
+  });
 
 describe('GET /api/v1/uploads/status', () => {
   it('when polling known, foreign and unknown localIds, then only the own ones are found', async () => {
@@ -26,7 +40,9 @@ describe('GET /api/v1/uploads/status', () => {
     const mine = await uploadPdf(h, owner, { localId: 'mine-1' });
     const linked = await uploadPdf(h, owner, { localId: 'mine-2' });
     await uploadPdf(h, other, { localId: 'theirs-1' });
-    expect((await link('app-status', owner, [{ documentId: linked.documentId, categoryId: 'overig' }])).status).toBe(200);
+    expect((await link('app-status', owner, [{ documentId: linked.documentId, categoryId: 'overig' }])).status).toBe(
+      200,
+    );
     const res = await get('/api/v1/uploads/status?localIds=mine-1,theirs-1,nobody,mine-2', practitioner(owner));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
@@ -45,7 +61,9 @@ describe('GET /api/v1/uploads/status', () => {
     const ids = Array.from({ length: 100 }, (_, i) => `l${i}`);
     const res = await get(`/api/v1/uploads/status?localIds=${ids.join(',')}`, practitioner(owner));
     expect(res.status).toBe(200);
-    const { results } = (await res.json()) as { results: Array<{ localId: string; status: string; documentId: string | null }> };
+    const { results } = (await res.json()) as {
+      results: Array<{ localId: string; status: string; documentId: string | null }>;
+    };
     expect(results.map((r) => r.localId)).toEqual(ids);
     expect(results[99]).toEqual({ localId: 'l99', status: 'ontvangen', documentId: mine.documentId });
   });
@@ -64,7 +82,13 @@ describe('GET /api/v1/uploads/:documentId/content', () => {
   it('when the owner downloads, then the stored bytes come with the headers of decisions §6', async () => {
     const owner = uniqueSubject();
     const bytes = pdf(70_000);
-    const created = await (await upload(h, practitioner(owner), { wizardId: 'intake', categoryId: 'overig', file: { bytes, name: 'mijn bewijs (1).pdf', type: 'image/png' } })).json();
+    const created = await (
+      await upload(h, practitioner(owner), {
+        wizardId: 'intake',
+        categoryId: 'overig',
+        file: { bytes, name: 'mijn bewijs (1).pdf', type: 'image/png' },
+      })
+    ).json();
     const res = await get(`/api/v1/uploads/${created.documentId}/content`, practitioner(owner));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
@@ -85,7 +109,9 @@ describe('GET /api/v1/uploads/:documentId/content', () => {
     expect((await get(path, caseHandler('m-2'))).status).toBe(200);
     expect((await get(path, caseHandler('m-3', ['medewerker']))).status).toBe(403);
     expect((await get('/api/v1/uploads/not-a-uuid/content', practitioner(owner))).status).toBe(404);
-    expect((await get('/api/v1/uploads/00000000-0000-4000-8000-000000000000/content', practitioner(owner))).status).toBe(404);
+    expect(
+      (await get('/api/v1/uploads/00000000-0000-4000-8000-000000000000/content', practitioner(owner))).status,
+    ).toBe(404);
   });
 });
 
@@ -115,7 +141,10 @@ describe('DELETE /api/v1/admin/uploads/:documentId', () => {
   it('when a drafter without the seam asks, then 403; unknown is 404', async () => {
     const doc = await uploadPdf(h, uniqueSubject());
     expect((await del(`/api/v1/admin/uploads/${doc.documentId}`, practitioner(uniqueSubject()))).status).toBe(403);
-    expect((await del('/api/v1/admin/uploads/00000000-0000-4000-8000-000000000000', practitioner(uniqueSubject(), 'admin'))).status).toBe(404);
+    expect(
+      (await del('/api/v1/admin/uploads/00000000-0000-4000-8000-000000000000', practitioner(uniqueSubject(), 'admin')))
+        .status,
+    ).toBe(404);
   });
 
   it('when an admin deletes a linked document, then 204, the bytes are gone and an audit event arrives on NATS', async () => {
@@ -125,13 +154,23 @@ describe('DELETE /api/v1/admin/uploads/:documentId', () => {
     const correlationId = `admin-delete-${doc.documentId}`;
     const received: Array<Record<string, unknown>> = [];
     // On this run's subjects (its prefix), subscribed before the delete is sent.
-    const sub = nc.subscribe(`${testEvents().prefix}register.audit.documents`, { callback: (_err, msg) => void received.push(msg.json()) });
+    const sub = nc.subscribe(`${testEvents().prefix}register.audit.documents`, {
+      callback: (_err, msg) => void received.push(msg.json()),
+    });
     await nc.flush();
     const seam: Identity = { ...practitioner(uniqueSubject(), 'drafter'), adminSeam: true };
     expect((await del(`/api/v1/admin/uploads/${doc.documentId}`, seam, correlationId)).status).toBe(204);
     const event = await eventually(async () => received.find((e) => e['correlationId'] === correlationId));
     sub.unsubscribe();
-    expect(event).toMatchObject({ type: 'audit', data: { action: 'document:admin-delete', resource: `document/${doc.documentId}`, decision: 'allow', role: 'drafter' } });
+    expect(event).toMatchObject({
+      type: 'audit',
+      data: {
+        action: 'document:admin-delete',
+        resource: `document/${doc.documentId}`,
+        decision: 'allow',
+        role: 'drafter',
+      },
+    });
     expect(JSON.stringify(event)).not.toContain(owner);
     expect((await get(`/api/v1/uploads/${doc.documentId}/content`, practitioner(owner))).status).toBe(404);
     expect((await h.objectKeys()).length).toBe(await h.rowCount());

@@ -63,7 +63,11 @@ describe('failures', () => {
     try {
       await relay.cut();
       const rows = await cut.rowCount();
-      const res = await upload(cut, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } });
+      const res = await upload(cut, practitioner(uniqueSubject()), {
+        wizardId: 'intake',
+        categoryId: 'overig',
+        file: { bytes: pdf(), name: 'a.pdf' },
+      });
       expect(res.status).toBe(503);
       expect((await res.json()).type).toBe('/problems/unavailable');
       expect(await cut.rowCount()).toBe(rows);
@@ -75,11 +79,19 @@ describe('failures', () => {
   });
 
   it('when Postgres fails after the object was stored, then the object is removed again', async () => {
-    await sql`CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`.execute(h.context.db);
-    await sql`CREATE TRIGGER refuse_insert BEFORE INSERT ON document FOR EACH ROW EXECUTE FUNCTION refuse()`.execute(h.context.db);
+    await sql`CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`.execute(
+      h.context.db,
+    );
+    await sql`CREATE TRIGGER refuse_insert BEFORE INSERT ON document FOR EACH ROW EXECUTE FUNCTION refuse()`.execute(
+      h.context.db,
+    );
     try {
       const keys = await h.objectKeys();
-      const res = await upload(h, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } });
+      const res = await upload(h, practitioner(uniqueSubject()), {
+        wizardId: 'intake',
+        categoryId: 'overig',
+        file: { bytes: pdf(), name: 'a.pdf' },
+      });
       expect(res.status).toBe(500);
       expect(await h.objectKeys()).toEqual(keys);
       expect(h.tmpFiles()).toEqual([]);
@@ -90,7 +102,13 @@ describe('failures', () => {
 
   it('when an object has no document row, then the sweeper removes it and keeps the recorded ones', async () => {
     const owner = uniqueSubject();
-    const kept = await (await upload(h, practitioner(owner), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } })).json();
+    const kept = await (
+      await upload(h, practitioner(owner), {
+        wizardId: 'intake',
+        categoryId: 'overig',
+        file: { bytes: pdf(), name: 'a.pdf' },
+      })
+    ).json();
     const orphanKey = await putOrphan(h);
     expect(await h.objectKeys()).toContain(orphanKey);
     const result = await sweepOrphans(h.context, h.context.config.SWEEP_MIN_AGE_MS);
@@ -101,7 +119,9 @@ describe('failures', () => {
     const keys = await h.objectKeys();
     expect(keys).not.toContain(orphanKey);
     expect(keys.length).toBe(await h.rowCount());
-    const content = await fetch(`${h.url}/api/v1/uploads/${kept.documentId}/content`, { headers: asUser(practitioner(owner)) });
+    const content = await fetch(`${h.url}/api/v1/uploads/${kept.documentId}/content`, {
+      headers: asUser(practitioner(owner)),
+    });
     expect(content.status).toBe(200);
   });
 

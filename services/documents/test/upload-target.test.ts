@@ -17,13 +17,22 @@ afterAll(async () => {
 });
 
 async function concept(subject: string): Promise<string> {
-  const res = await fetch(`${applications.url}/api/v1/applications`, { method: 'POST', headers: { ...asUser(practitioner(subject)), 'content-type': 'application/json' }, body: JSON.stringify({ type: 'intake' }) });
+  const res = await fetch(`${applications.url}/api/v1/applications`, {
+    method: 'POST',
+    headers: { ...asUser(practitioner(subject)), 'content-type': 'application/json' },
+    body: JSON.stringify({ type: 'intake' }),
+  });
   if (res.status !== 201) throw new Error(`create answered ${res.status}`);
   return ((await res.json()) as { id: string }).id;
 }
 
 const diploma = (subject: string, applicationId: string) =>
-  upload(h, practitioner(subject), { wizardId: 'intake', categoryId: 'overig', applicationId, file: { bytes: pdf(), name: 'd.pdf', type: 'application/pdf' } });
+  upload(h, practitioner(subject), {
+    wizardId: 'intake',
+    categoryId: 'overig',
+    applicationId,
+    file: { bytes: pdf(), name: 'd.pdf', type: 'application/pdf' },
+  });
 
 describe('POST /api/v1/uploads with an applicationId', () => {
   it('when it names the caller’s own Concept application, then 201 with that applicationId', async () => {

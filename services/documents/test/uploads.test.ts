@@ -1,6 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { asService, asUser, caseHandler, eventually, practitioner, startNeighbour, uniqueSubject, type Neighbour } from '@register/testkit';
+import {
+  asService,
+  asUser,
+  caseHandler,
+  eventually,
+  practitioner,
+  startNeighbour,
+  uniqueSubject,
+  type Neighbour,
+} from '@register/testkit';
 import { LARGEST_UPLOAD_BYTES } from '../src/uploads/categories';
 import { MIB, pdf, png, startDocuments, svg, upload, type Harness } from './support/harness';
 
@@ -12,16 +21,48 @@ afterAll(async () => {
   await h.close();
 });
 
-const logo = (bytes: Buffer, name = 'logo.png', type = 'image/png') => ({ wizardId: 'orgtemplate', categoryId: 'organisatie-logo', file: { bytes, name, type } });
+const logo = (bytes: Buffer, name = 'logo.png', type = 'image/png') => ({
+  wizardId: 'orgtemplate',
+  categoryId: 'organisatie-logo',
+  file: { bytes, name, type },
+});
 
 describe('POST /api/v1/uploads', () => {
   it('when a PDF is uploaded with a localId, then 201 carries every field of decisions §6 and the bytes are stored', async () => {
     const bytes = pdf(5000);
-    const res = await upload(h, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'diploma', localId: 'local-1', file: { bytes, name: 'diploma €.pdf', type: 'application/pdf' } });
+    const res = await upload(h, practitioner(uniqueSubject()), {
+      wizardId: 'intake',
+      categoryId: 'diploma',
+      localId: 'local-1',
+      file: { bytes, name: 'diploma €.pdf', type: 'application/pdf' },
+    });
     expect(res.status).toBe(201);
     const body = await res.json();
-    expect(Object.keys(body).sort()).toEqual(['applicationId', 'categoryId', 'contentType', 'createdAt', 'documentId', 'fileName', 'localId', 'sha256', 'sizeBytes', 'status', 'wizardId'].sort());
-    expect(body).toMatchObject({ localId: 'local-1', wizardId: 'intake', categoryId: 'diploma', applicationId: null, fileName: 'diploma €.pdf', contentType: 'application/pdf', sizeBytes: 5000, status: 'ontvangen' });
+    expect(Object.keys(body).sort()).toEqual(
+      [
+        'applicationId',
+        'categoryId',
+        'contentType',
+        'createdAt',
+        'documentId',
+        'fileName',
+        'localId',
+        'sha256',
+        'sizeBytes',
+        'status',
+        'wizardId',
+      ].sort(),
+    );
+    expect(body).toMatchObject({
+      localId: 'local-1',
+      wizardId: 'intake',
+      categoryId: 'diploma',
+      applicationId: null,
+      fileName: 'diploma €.pdf',
+      contentType: 'application/pdf',
+      sizeBytes: 5000,
+      status: 'ontvangen',
+    });
     expect(body.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     expect(body.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(h.tmpFiles()).toEqual([]);
@@ -37,9 +78,17 @@ describe('POST /api/v1/uploads', () => {
 
   it.each([
     ['unknown wizard', { wizardId: 'nope', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } }, 'categoryId'],
-    ['unknown category', { wizardId: 'intake', categoryId: 'werkervaring', file: { bytes: pdf(), name: 'a.pdf' } }, 'categoryId'],
+    [
+      'unknown category',
+      { wizardId: 'intake', categoryId: 'werkervaring', file: { bytes: pdf(), name: 'a.pdf' } },
+      'categoryId',
+    ],
     ['no file', { wizardId: 'intake', categoryId: 'overig' }, 'file'],
-    ['a localId over 64 characters', { wizardId: 'intake', categoryId: 'overig', localId: 'x'.repeat(65), file: { bytes: pdf(), name: 'a.pdf' } }, 'localId'],
+    [
+      'a localId over 64 characters',
+      { wizardId: 'intake', categoryId: 'overig', localId: 'x'.repeat(65), file: { bytes: pdf(), name: 'a.pdf' } },
+      'localId',
+    ],
     ['no wizardId', { categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } }, 'wizardId'],
   ])('when %s, then 400 validation naming the field and nothing is stored', async (_case, options, field) => {
     const before = await h.objectKeys();
@@ -70,7 +119,9 @@ describe('POST /api/v1/uploads', () => {
     expect((await second.json()).type).toBe('/problems/conflict');
     expect([await h.objectKeys(), await h.rowCount()]).toEqual([keys, rows]);
     const { documentId } = await first.json();
-    expect((await fetch(`${h.url}/api/v1/uploads/${documentId}`, { method: 'DELETE', headers: asUser(admin) })).status).toBe(204);
+    expect(
+      (await fetch(`${h.url}/api/v1/uploads/${documentId}`, { method: 'DELETE', headers: asUser(admin) })).status,
+    ).toBe(204);
     expect((await upload(h, admin, logo(svg(), 'logo.svg', 'image/svg+xml'))).status).toBe(201);
   });
 
@@ -94,7 +145,11 @@ describe('POST /api/v1/uploads', () => {
     form.append('file', new Blob([new Uint8Array(png(MIB + 1))], { type: 'image/png' }), 'logo.png');
     form.append('wizardId', 'orgtemplate');
     form.append('categoryId', 'organisatie-logo');
-    const res = await fetch(`${h.url}/api/v1/uploads`, { method: 'POST', headers: asUser(practitioner(uniqueSubject(), 'admin')), body: form });
+    const res = await fetch(`${h.url}/api/v1/uploads`, {
+      method: 'POST',
+      headers: asUser(practitioner(uniqueSubject(), 'admin')),
+      body: form,
+    });
     expect(res.status).toBe(413);
     expect(h.tmpFiles()).toEqual([]);
   });
@@ -107,10 +162,18 @@ describe('POST /api/v1/uploads', () => {
 
   it('when a PDF is renamed to .png, then the detected type decides: 415 for the logo, accepted as PDF for a diploma', async () => {
     const renamed = { bytes: pdf(), name: 'logo.png', type: 'image/png' };
-    const rejected = await upload(h, practitioner(uniqueSubject(), 'admin'), { wizardId: 'orgtemplate', categoryId: 'organisatie-logo', file: renamed });
+    const rejected = await upload(h, practitioner(uniqueSubject(), 'admin'), {
+      wizardId: 'orgtemplate',
+      categoryId: 'organisatie-logo',
+      file: renamed,
+    });
     expect(rejected.status).toBe(415);
     expect((await rejected.json()).type).toBe('/problems/unsupported-media-type');
-    const accepted = await upload(h, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'diploma', file: renamed });
+    const accepted = await upload(h, practitioner(uniqueSubject()), {
+      wizardId: 'intake',
+      categoryId: 'diploma',
+      file: renamed,
+    });
     expect(accepted.status).toBe(201);
     expect((await accepted.json()).contentType).toBe('application/pdf');
   });
@@ -118,7 +181,15 @@ describe('POST /api/v1/uploads', () => {
   it('when a text file is declared as application/pdf, then 415 and nothing is stored', async () => {
     const keys = await h.objectKeys();
     const rows = await h.rowCount();
-    const res = await upload(h, practitioner(uniqueSubject()), { wizardId: 'intake', categoryId: 'diploma', file: { bytes: Buffer.from('just some text, not a pdf\n'.repeat(20)), name: 'diploma.pdf', type: 'application/pdf' } });
+    const res = await upload(h, practitioner(uniqueSubject()), {
+      wizardId: 'intake',
+      categoryId: 'diploma',
+      file: {
+        bytes: Buffer.from('just some text, not a pdf\n'.repeat(20)),
+        name: 'diploma.pdf',
+        type: 'application/pdf',
+      },
+    });
     expect(res.status).toBe(415);
     expect(await h.objectKeys()).toEqual(keys);
     expect(await h.rowCount()).toBe(rows);
@@ -127,7 +198,8 @@ describe('POST /api/v1/uploads', () => {
 
   it('when a second document goes into a single category of the same wizard, then 409 and nothing more is stored', async () => {
     const owner = practitioner(uniqueSubject());
-    const diploma = () => upload(h, owner, { wizardId: 'intake', categoryId: 'diploma', file: { bytes: pdf(), name: 'd.pdf' } });
+    const diploma = () =>
+      upload(h, owner, { wizardId: 'intake', categoryId: 'diploma', file: { bytes: pdf(), name: 'd.pdf' } });
     expect((await diploma()).status).toBe(201);
     const keys = await h.objectKeys();
     const rows = await h.rowCount();
@@ -140,7 +212,8 @@ describe('POST /api/v1/uploads', () => {
   it('when the document in a single category is linked, then the slot is free for a new upload (decisions §6)', async () => {
     const subject = uniqueSubject();
     const owner = practitioner(subject);
-    const diploma = () => upload(h, owner, { wizardId: 'intake', categoryId: 'diploma', file: { bytes: pdf(), name: 'd.pdf' } });
+    const diploma = () =>
+      upload(h, owner, { wizardId: 'intake', categoryId: 'diploma', file: { bytes: pdf(), name: 'd.pdf' } });
     const first = await diploma();
     expect(first.status).toBe(201);
     const { documentId } = await first.json();
@@ -148,7 +221,11 @@ describe('POST /api/v1/uploads', () => {
     const linked = await fetch(`${h.url}/internal/links`, {
       method: 'POST',
       headers: { ...asService('applications'), 'content-type': 'application/json' },
-      body: JSON.stringify({ applicationId: randomUUID(), owner: subject, documents: [{ documentId, categoryId: 'diploma' }] }),
+      body: JSON.stringify({
+        applicationId: randomUUID(),
+        owner: subject,
+        documents: [{ documentId, categoryId: 'diploma' }],
+      }),
     });
     expect(linked.status).toBe(200);
     expect((await diploma()).status).toBe(201);
@@ -157,7 +234,15 @@ describe('POST /api/v1/uploads', () => {
   it('when the same owner races five uploads into a single category, then exactly one is stored and no orphan object stays', async () => {
     const owner = practitioner(uniqueSubject());
     const keysBefore = (await h.objectKeys()).length;
-    const statuses = await Promise.all(Array.from({ length: 5 }, () => upload(h, owner, { wizardId: 'herregistratie', categoryId: 'werkervaring', file: { bytes: pdf(20_000), name: 'w.pdf' } }).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        upload(h, owner, {
+          wizardId: 'herregistratie',
+          categoryId: 'werkervaring',
+          file: { bytes: pdf(20_000), name: 'w.pdf' },
+        }).then((r) => r.status),
+      ),
+    );
     expect(statuses.sort()).toEqual([201, 409, 409, 409, 409]);
     expect((await h.objectKeys()).length).toBe(keysBefore + 1);
   });
@@ -166,7 +251,11 @@ describe('POST /api/v1/uploads', () => {
     const files = Array.from({ length: 6 }, (_, i) => ({ subject: uniqueSubject(), bytes: pdf(100_000 + i * 1000) }));
     const bodies = await Promise.all(
       files.map(async (f) => {
-        const res = await upload(h, practitioner(f.subject), { wizardId: 'intake', categoryId: 'diploma', file: { bytes: f.bytes, name: 'd.pdf' } });
+        const res = await upload(h, practitioner(f.subject), {
+          wizardId: 'intake',
+          categoryId: 'diploma',
+          file: { bytes: f.bytes, name: 'd.pdf' },
+        });
         expect(res.status).toBe(201);
         return res.json();
       }),
@@ -186,7 +275,11 @@ describe('POST /api/v1/uploads', () => {
     );
     const req = http.request(`${h.url}/api/v1/uploads`, {
       method: 'POST',
-      headers: { ...asUser(practitioner(uniqueSubject())), 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 10 * MIB) },
+      headers: {
+        ...asUser(practitioner(uniqueSubject())),
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + 10 * MIB),
+      },
     });
     req.on('error', () => undefined);
     req.write(head);
@@ -202,7 +295,11 @@ describe('POST /api/v1/uploads', () => {
   it('when the declared length exceeds every category, then 413 comes at once, before the body is read', async () => {
     const req = http.request(`${h.url}/api/v1/uploads`, {
       method: 'POST',
-      headers: { ...asUser(practitioner(uniqueSubject())), 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(200 * MIB) },
+      headers: {
+        ...asUser(practitioner(uniqueSubject())),
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': String(200 * MIB),
+      },
     });
     req.on('error', () => undefined);
     req.write('--x\r\n');
@@ -221,7 +318,11 @@ describe('POST /api/v1/uploads', () => {
     const req = http.request(`${h.url}/api/v1/uploads`, {
       method: 'POST',
       agent,
-      headers: { ...asUser(practitioner(uniqueSubject())), 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(200 * MIB) },
+      headers: {
+        ...asUser(practitioner(uniqueSubject())),
+        'content-type': 'multipart/form-data; boundary=x',
+        'content-length': String(200 * MIB),
+      },
     });
     let closedAfter = -1;
     let sent = 0;
@@ -258,7 +359,9 @@ describe('POST /api/v1/uploads into a single category of an application (decisio
   let applications: Neighbour;
   let withApplications: Harness;
   beforeAll(async () => {
-    applications = await startNeighbour('applications', { env: { REFERENCE_URL: 'http://127.0.0.1:9', DOCUMENTS_URL: 'http://127.0.0.1:9' } });
+    applications = await startNeighbour('applications', {
+      env: { REFERENCE_URL: 'http://127.0.0.1:9', DOCUMENTS_URL: 'http://127.0.0.1:9' },
+    });
     withApplications = await startDocuments({ APPLICATIONS_URL: applications.url });
   });
   afterAll(async () => {
@@ -267,12 +370,21 @@ describe('POST /api/v1/uploads into a single category of an application (decisio
   });
 
   const conceptOf = async (subject: string): Promise<string> => {
-    const res = await fetch(`${applications.url}/api/v1/applications`, { method: 'POST', headers: { ...asUser(practitioner(subject)), 'content-type': 'application/json' }, body: JSON.stringify({ type: 'intake' }) });
+    const res = await fetch(`${applications.url}/api/v1/applications`, {
+      method: 'POST',
+      headers: { ...asUser(practitioner(subject)), 'content-type': 'application/json' },
+      body: JSON.stringify({ type: 'intake' }),
+    });
     expect(res.status).toBe(201);
     return ((await res.json()) as { id: string }).id;
   };
   const diploma = (subject: string, applicationId: string) =>
-    upload(withApplications, practitioner(subject), { wizardId: 'intake', categoryId: 'diploma', applicationId, file: { bytes: pdf(), name: 'd.pdf', type: 'application/pdf' } });
+    upload(withApplications, practitioner(subject), {
+      wizardId: 'intake',
+      categoryId: 'diploma',
+      applicationId,
+      file: { bytes: pdf(), name: 'd.pdf', type: 'application/pdf' },
+    });
 
   // Unknown ids and another owner's Concept: upload-target.test.ts.
   it('when it is not an application id at all, then 400 naming applicationId and nothing is stored', async () => {
@@ -287,7 +399,15 @@ describe('POST /api/v1/uploads into a single category of an application (decisio
   it("when it is the caller's own Concept, then 201, and that application is a slot of its own: a second diploma there is 409", async () => {
     const subject = uniqueSubject();
     const applicationId = await conceptOf(subject);
-    expect((await upload(withApplications, practitioner(subject), { wizardId: 'intake', categoryId: 'diploma', file: { bytes: pdf(), name: 'd.pdf' } })).status).toBe(201);
+    expect(
+      (
+        await upload(withApplications, practitioner(subject), {
+          wizardId: 'intake',
+          categoryId: 'diploma',
+          file: { bytes: pdf(), name: 'd.pdf' },
+        })
+      ).status,
+    ).toBe(201);
     const first = await diploma(subject, applicationId);
     expect(first.status).toBe(201);
     expect((await first.json()).applicationId).toBe(applicationId);

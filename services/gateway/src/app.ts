@@ -1,7 +1,13 @@
 import type { RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { bareNotFound, problemErrorHandler } from '@register/problem';
-import { discardRequestBody, operationsRouter, requestScope, type Logger, type ReadinessCheck } from '@register/service-kit';
+import {
+  discardRequestBody,
+  operationsRouter,
+  requestScope,
+  type Logger,
+  type ReadinessCheck,
+} from '@register/service-kit';
 import type { Context } from './context';
 import { healthRouter } from './health/health.routes';
 import { meRoutes } from './identity/me.routes';
@@ -31,7 +37,10 @@ function afterBody(req: Request, answer: () => void): void {
   discardRequestBody(req, DRAIN_LIMIT_BYTES);
 }
 
-export function gatewayApp(ctx: Context, { readiness, logger }: { readiness: Record<string, ReadinessCheck>; logger: Logger }): RequestListener {
+export function gatewayApp(
+  ctx: Context,
+  { readiness, logger }: { readiness: Record<string, ReadinessCheck>; logger: Logger },
+): RequestListener {
   // Uploads stream through: let V8 reclaim the parser's chunk copies as they go (see proxy/memory.ts).
   collectBodyChunksEarly();
   // The proxy's path check calls url.parse per request: without its warning given once, a stack walk each (see proxy/legacy-url.ts).
@@ -47,12 +56,16 @@ export function gatewayApp(ctx: Context, { readiness, logger }: { readiness: Rec
   // The API first: nearly every request is one, and the routers below serve no path under /api/v1.
   app.use('/api/v1', apiRouter(ctx));
   app.use(healthRouter(readiness));
-  app.use(openApiRouter(new MergedOpenApi(gatewayOpenApi(), ctx.targets, logger, undefined, openApiIdentity(ctx.config))));
+  app.use(
+    openApiRouter(new MergedOpenApi(gatewayOpenApi(), ctx.targets, logger, undefined, openApiIdentity(ctx.config))),
+  );
   app.use(problemsRouter());
   app.use(operationsRouter(ctx, meRoutes));
   // Answered here, not proxied: read and drop what the client still sends (up to a bound), or the close after
   // the answer meets unread bytes and the kernel's reset destroys the answer before the client reads it.
   app.use((req: Request, res: Response, next: NextFunction) => afterBody(req, () => bareNotFound(req, res, next)));
-  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => afterBody(req, () => problemAnswer(err, req, res, next)));
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) =>
+    afterBody(req, () => problemAnswer(err, req, res, next)),
+  );
   return app;
 }

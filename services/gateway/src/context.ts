@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ReadinessCheck, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import {
+  baseConfigSchema,
+  systemClock,
+  type Built,
+  type Clock,
+  type Logger,
+  type ReadinessCheck,
+  type ServiceEvents,
+  type ServiceResources,
+} from '@register/service-kit';
 import type { GatewayDb } from './database';
 import { Idempotency } from './idempotency/idempotency';
 import { buildIdentityFront } from './identity/identity-front';
@@ -10,21 +19,23 @@ import { auditDenial } from './proxy/audit-denial';
 import { upstreamUrls } from './proxy/replicas';
 import { createUpstreams, type Upstream, type UpstreamName } from './proxy/upstreams';
 
-export const configSchema = baseConfigSchema.extend({
-  PORT: baseConfigSchema.shape.PORT.default(8080),
-  APPLICATIONS_URL: upstreamUrls('http://127.0.0.1:8081'),
-  DOCUMENTS_URL: upstreamUrls('http://127.0.0.1:8082'),
-  LETTERS_URL: upstreamUrls('http://127.0.0.1:8083'),
-  REFERENCE_URL: upstreamUrls('http://127.0.0.1:8084'),
-  AUDIT_URL: upstreamUrls('http://127.0.0.1:8085'),
-  /** Connections from the gateway to each service at most (keep-alive agent). */
-  UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).max(1024).default(64),
-  /** decisions §15: a service that sends no byte for this long gives a 503 and opens its breaker. */
-  PROXY_TIMEOUT_MS: z.coerce.number().int().min(500).default(10_000),
-  /** The same for uploads and content downloads: no byte moving in either direction for this long. */
-  STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
-  ...identityConfig,
-}).superRefine(checkIdentityConfig);
+export const configSchema = baseConfigSchema
+  .extend({
+    PORT: baseConfigSchema.shape.PORT.default(8080),
+    APPLICATIONS_URL: upstreamUrls('http://127.0.0.1:8081'),
+    DOCUMENTS_URL: upstreamUrls('http://127.0.0.1:8082'),
+    LETTERS_URL: upstreamUrls('http://127.0.0.1:8083'),
+    REFERENCE_URL: upstreamUrls('http://127.0.0.1:8084'),
+    AUDIT_URL: upstreamUrls('http://127.0.0.1:8085'),
+    /** Connections from the gateway to each service at most (keep-alive agent). */
+    UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).max(1024).default(64),
+    /** decisions §15: a service that sends no byte for this long gives a 503 and opens its breaker. */
+    PROXY_TIMEOUT_MS: z.coerce.number().int().min(500).default(10_000),
+    /** The same for uploads and content downloads: no byte moving in either direction for this long. */
+    STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
+    ...identityConfig,
+  })
+  .superRefine(checkIdentityConfig);
 export type Config = typeof configSchema._output;
 
 /** Everything the gateway's routes and jobs use. */
@@ -43,7 +54,10 @@ export interface Context {
 }
 
 /** The composition root: the identity provider `IDENTITY_PROVIDER` names, one keep-alive proxy per service, and their readiness. */
-export async function buildContext(config: Config, { logger, database, events }: ServiceResources<GatewayDb>): Promise<Built<Context>> {
+export async function buildContext(
+  config: Config,
+  { logger, database, events }: ServiceResources<GatewayDb>,
+): Promise<Built<Context>> {
   // Each service's copies (comma-separated URLs); the first one answers for the service's description.
   const replicas: Record<UpstreamName, readonly string[]> = {
     applications: config.APPLICATIONS_URL,
@@ -52,7 +66,10 @@ export async function buildContext(config: Config, { logger, database, events }:
     reference: config.REFERENCE_URL,
     audit: config.AUDIT_URL,
   };
-  const targets = Object.fromEntries(Object.entries(replicas).map(([name, urls]) => [name, urls[0]])) as Record<UpstreamName, string>;
+  const targets = Object.fromEntries(Object.entries(replicas).map(([name, urls]) => [name, urls[0]])) as Record<
+    UpstreamName,
+    string
+  >;
   const idempotency = new Idempotency(database.db, logger);
   const upstreams = createUpstreams({
     targets: replicas,
@@ -65,7 +82,8 @@ export async function buildContext(config: Config, { logger, database, events }:
   });
   // The gateway is ready when every service behind it is (one ready copy of it is enough).
   const readiness: Record<string, ReadinessCheck> = {};
-  const ready = async (url: string) => (await fetch(new URL('/health/ready', url), { signal: AbortSignal.timeout(2000) })).ok;
+  const ready = async (url: string) =>
+    (await fetch(new URL('/health/ready', url), { signal: AbortSignal.timeout(2000) })).ok;
   for (const [name, urls] of Object.entries(replicas)) {
     readiness[name] = async () => (await Promise.all(urls.map((url) => ready(url).catch(() => false)))).some(Boolean);
   }
@@ -75,7 +93,17 @@ export async function buildContext(config: Config, { logger, database, events }:
     auditDenial: (rule, identity, correlationId) => auditDenial(database.db, rule, identity, correlationId),
   });
   return {
-    context: { config, logger, clock: systemClock, db: database.db, events, identityProvider, targets, upstreams, idempotency },
+    context: {
+      config,
+      logger,
+      clock: systemClock,
+      db: database.db,
+      events,
+      identityProvider,
+      targets,
+      upstreams,
+      idempotency,
+    },
     closers: [{ name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) }],
     readiness,
   };

@@ -44,53 +44,97 @@ const gone = (path: string): Probe => ({ path, allowed: [404] });
 
 //                                                                  drafter approver admin beoordelaar medewerker adminSeam
 const MATRIX: Array<[string, string, Probe]> = [
-  ['GET /api/v1/me',                                              '+ + + + + +', ok],
-  ['GET /api/v1/flags',                                           '+ + + + + +', ok],
-  ['PUT /api/v1/admin/flags/:key',                                '- - + - - -', gone('/api/v1/admin/flags/matrix-probe')],
-  ['GET /api/v1/stamdata',                                        '- - + + - -', ok],
-  ['GET /api/v1/stamdata/:table',                                 '- - + + - -', { path: '/api/v1/stamdata/beroepen', allowed: [200] }],
-  ['GET /api/v1/admin/audit',                                     '- - + - - -', ok],
-  ['GET /api/v1/uploads/categories',                              '+ + + - - +', { path: '/api/v1/uploads/categories?wizardId=intake', allowed: [200] }],
-  ['POST /api/v1/uploads',                                        '+ + + - - +', { upload: true, allowed: [201] }],
-  ['GET /api/v1/uploads/status',                                  '+ + + - - +', { path: '/api/v1/uploads/status?localIds=matrix-probe', allowed: [200] }],
-  ['GET /api/v1/uploads/:documentId/content',                     '+ + + + - +', gone(`/api/v1/uploads/${unknownId}/content`)],
-  ['DELETE /api/v1/uploads/:documentId',                          '+ + + - - +', gone(`/api/v1/uploads/${unknownId}`)],
-  ['DELETE /api/v1/admin/uploads/:documentId',                    '- - + - - +', gone(`/api/v1/admin/uploads/${unknownId}`)],
-  ['GET /api/v1/dashboard-view',                                  '+ + + - - +', ok],
-  ['GET /api/v1/notes',                                           '+ + + - - +', ok],
-  ['GET /api/v1/population/address',                              '+ + + - - +', ok],
-  ['GET /api/v1/education/diplomas',                              '+ + + - - +', ok],
-  ['GET /api/v1/intake/policy',                                   '+ + + - - +', ok],
-  ['POST /api/v1/change-requests',                                '+ + + - - +', { body: { telefoon: '0612345678' }, allowed: [200] }],
-  ['GET /api/v1/applications',                                    '+ + + - - +', ok],
+  ['GET /api/v1/me', '+ + + + + +', ok],
+  ['GET /api/v1/flags', '+ + + + + +', ok],
+  ['PUT /api/v1/admin/flags/:key', '- - + - - -', gone('/api/v1/admin/flags/matrix-probe')],
+  ['GET /api/v1/stamdata', '- - + + - -', ok],
+  ['GET /api/v1/stamdata/:table', '- - + + - -', { path: '/api/v1/stamdata/beroepen', allowed: [200] }],
+  ['GET /api/v1/admin/audit', '- - + - - -', ok],
+  [
+    'GET /api/v1/uploads/categories',
+    '+ + + - - +',
+    { path: '/api/v1/uploads/categories?wizardId=intake', allowed: [200] },
+  ],
+  ['POST /api/v1/uploads', '+ + + - - +', { upload: true, allowed: [201] }],
+  [
+    'GET /api/v1/uploads/status',
+    '+ + + - - +',
+    { path: '/api/v1/uploads/status?localIds=matrix-probe', allowed: [200] },
+  ],
+  ['GET /api/v1/uploads/:documentId/content', '+ + + + - +', gone(`/api/v1/uploads/${unknownId}/content`)],
+  ['DELETE /api/v1/uploads/:documentId', '+ + + - - +', gone(`/api/v1/uploads/${unknownId}`)],
+  ['DELETE /api/v1/admin/uploads/:documentId', '- - + - - +', gone(`/api/v1/admin/uploads/${unknownId}`)],
+  ['GET /api/v1/dashboard-view', '+ + + - - +', ok],
+  ['GET /api/v1/notes', '+ + + - - +', ok],
+  ['GET /api/v1/population/address', '+ + + - - +', ok],
+  ['GET /api/v1/education/diplomas', '+ + + - - +', ok],
+  ['GET /api/v1/intake/policy', '+ + + - - +', ok],
+  ['POST /api/v1/change-requests', '+ + + - - +', { body: { telefoon: '0612345678' }, allowed: [200] }],
+  ['GET /api/v1/applications', '+ + + - - +', ok],
   // 409: the caller already has an intake in Concept (one kind may run twice when a test is retried).
-  ['POST /api/v1/applications',                                   '+ + + - - +', { body: { type: 'intake' }, allowed: [201, 409] }],
-  ['GET /api/v1/applications/:id',                                '+ + + - - +', gone(`/api/v1/applications/${unknownId}`)],
-  ['PUT /api/v1/applications/:id',                                '+ + + - - +', { path: `/api/v1/applications/${unknownId}`, body: {}, allowed: [404] }],
-  ['DELETE /api/v1/applications/:id',                             '+ + + - - +', gone(`/api/v1/applications/${unknownId}`)],
-  ['POST /api/v1/applications/:id/submit',                        '+ + + - - +', { path: `/api/v1/applications/${unknownId}/submit`, body: {}, allowed: [404] }],
-  ['GET /api/v1/werkvoorraad',                                    '- - - + - -', ok],
-  ['GET /api/v1/beoordeling/:id',                                 '- - - + - -', gone(`/api/v1/beoordeling/${unknownId}`)],
-  ['POST /api/v1/beoordeling/:id/besluit',                        '- - - + - -', { path: `/api/v1/beoordeling/${unknownId}/besluit`, body: {}, allowed: [404] }],
-  ['GET /api/v1/admin/cases',                                     '- - + - - -', ok],
-  ['DELETE /api/v1/admin/cases/:id',                              '- - + - - -', gone(`/api/v1/admin/cases/${unknownId}`)],
-  ['GET /api/v1/brief',                                           '+ + + + + +', ok],
-  ['PUT /api/v1/brief',                                           '+ - - - - +', { path: `/api/v1/brief${unknownReferentie}`, body: {}, allowed: [404] }],
-  ['POST /api/v1/brief/submit',                                   '+ - - - - +', gone(`/api/v1/brief/submit${unknownReferentie}`)],
-  ['POST /api/v1/brief/approve',                                  '- + - - - -', gone(`/api/v1/brief/approve${unknownReferentie}`)],
-  ['POST /api/v1/brief/reject',                                   '- + - - - -', gone(`/api/v1/brief/reject${unknownReferentie}`)],
-  ['POST /api/v1/brief/send',                                     '+ + + + + +', gone(`/api/v1/brief/send${unknownReferentie}`)],
-  ['POST /api/v1/brief/reset',                                    '+ + + + + +', gone(`/api/v1/brief/reset${unknownReferentie}`)],
-  ['POST /api/v1/brief/reveal-registernummer',                    '+ - - - - +', ok],
-  ['GET /api/v1/brief/preview',                                   '+ + - - - +', ok],
-  ['GET /api/v1/brief/pdf',                                       '+ + - - - +', gone(`/api/v1/brief/pdf${unknownReferentie}`)],
-  ['GET /api/v1/admin/org-templates',                             '- - + - - -', ok],
-  ['GET /api/v1/admin/org-template/:subOrgId',                    '- - + - - -', { path: '/api/v1/admin/org-template/register', allowed: [200] }],
-  ['PUT /api/v1/admin/org-template/:subOrgId',                    '- - + - - -', { path: '/api/v1/admin/org-template/matrix-probe', body: {}, allowed: [404] }],
-  ['POST /api/v1/admin/org-template/:subOrgId/publish',           '- - + - - -', gone('/api/v1/admin/org-template/matrix-probe/publish')],
-  ['POST /api/v1/admin/org-template/:subOrgId/rollback/:version', '- - + - - -', gone('/api/v1/admin/org-template/matrix-probe/rollback/1')],
-  ['POST /api/v1/admin/org-template/:subOrgId/test-letter',       '- - + - - -', gone('/api/v1/admin/org-template/matrix-probe/test-letter')],
-  ['POST /api/v1/notificaties',                                   '401 401 401 401 401 401', { body: notification(), allowed: [204], secret: NOTIFICATIES_AUTH }],
+  ['POST /api/v1/applications', '+ + + - - +', { body: { type: 'intake' }, allowed: [201, 409] }],
+  ['GET /api/v1/applications/:id', '+ + + - - +', gone(`/api/v1/applications/${unknownId}`)],
+  [
+    'PUT /api/v1/applications/:id',
+    '+ + + - - +',
+    { path: `/api/v1/applications/${unknownId}`, body: {}, allowed: [404] },
+  ],
+  ['DELETE /api/v1/applications/:id', '+ + + - - +', gone(`/api/v1/applications/${unknownId}`)],
+  [
+    'POST /api/v1/applications/:id/submit',
+    '+ + + - - +',
+    { path: `/api/v1/applications/${unknownId}/submit`, body: {}, allowed: [404] },
+  ],
+  ['GET /api/v1/werkvoorraad', '- - - + - -', ok],
+  ['GET /api/v1/beoordeling/:id', '- - - + - -', gone(`/api/v1/beoordeling/${unknownId}`)],
+  [
+    'POST /api/v1/beoordeling/:id/besluit',
+    '- - - + - -',
+    { path: `/api/v1/beoordeling/${unknownId}/besluit`, body: {}, allowed: [404] },
+  ],
+  ['GET /api/v1/admin/cases', '- - + - - -', ok],
+  ['DELETE /api/v1/admin/cases/:id', '- - + - - -', gone(`/api/v1/admin/cases/${unknownId}`)],
+  ['GET /api/v1/brief', '+ + + + + +', ok],
+  ['PUT /api/v1/brief', '+ - - - - +', { path: `/api/v1/brief${unknownReferentie}`, body: {}, allowed: [404] }],
+  ['POST /api/v1/brief/submit', '+ - - - - +', gone(`/api/v1/brief/submit${unknownReferentie}`)],
+  ['POST /api/v1/brief/approve', '- + - - - -', gone(`/api/v1/brief/approve${unknownReferentie}`)],
+  ['POST /api/v1/brief/reject', '- + - - - -', gone(`/api/v1/brief/reject${unknownReferentie}`)],
+  ['POST /api/v1/brief/send', '+ + + + + +', gone(`/api/v1/brief/send${unknownReferentie}`)],
+  ['POST /api/v1/brief/reset', '+ + + + + +', gone(`/api/v1/brief/reset${unknownReferentie}`)],
+  ['POST /api/v1/brief/reveal-registernummer', '+ - - - - +', ok],
+  ['GET /api/v1/brief/preview', '+ + - - - +', ok],
+  ['GET /api/v1/brief/pdf', '+ + - - - +', gone(`/api/v1/brief/pdf${unknownReferentie}`)],
+  ['GET /api/v1/admin/org-templates', '- - + - - -', ok],
+  [
+    'GET /api/v1/admin/org-template/:subOrgId',
+    '- - + - - -',
+    { path: '/api/v1/admin/org-template/register', allowed: [200] },
+  ],
+  [
+    'PUT /api/v1/admin/org-template/:subOrgId',
+    '- - + - - -',
+    { path: '/api/v1/admin/org-template/matrix-probe', body: {}, allowed: [404] },
+  ],
+  [
+    'POST /api/v1/admin/org-template/:subOrgId/publish',
+    '- - + - - -',
+    gone('/api/v1/admin/org-template/matrix-probe/publish'),
+  ],
+  [
+    'POST /api/v1/admin/org-template/:subOrgId/rollback/:version',
+    '- - + - - -',
+    gone('/api/v1/admin/org-template/matrix-probe/rollback/1'),
+  ],
+  [
+    'POST /api/v1/admin/org-template/:subOrgId/test-letter',
+    '- - + - - -',
+    gone('/api/v1/admin/org-template/matrix-probe/test-letter'),
+  ],
+  [
+    'POST /api/v1/notificaties',
+    '401 401 401 401 401 401',
+    { body: notification(), allowed: [204], secret: NOTIFICATIES_AUTH },
+  ],
 ];
 
 function expectedFor(grid: string, kind: Kind): 'allowed' | 401 | 403 {
@@ -102,7 +146,15 @@ function expectedFor(grid: string, kind: Kind): 'allowed' | 401 | 403 {
 
 /** A ZGW notification as Open Notificaties sends it (its subscription check, kanaal `test`). */
 function notification() {
-  return { kanaal: 'test', hoofdObject: 'http://zgw.example/zaken/api/v1/zaken/1', resource: 'zaak', resourceUrl: 'http://zgw.example/zaken/api/v1/zaken/1', actie: 'create', aanmaakdatum: '2026-11-22T09:30:00.000Z', kenmerken: {} };
+  return {
+    kanaal: 'test',
+    hoofdObject: 'http://zgw.example/zaken/api/v1/zaken/1',
+    resource: 'zaak',
+    resourceUrl: 'http://zgw.example/zaken/api/v1/zaken/1',
+    actie: 'create',
+    aanmaakdatum: '2026-11-22T09:30:00.000Z',
+    kenmerken: {},
+  };
 }
 
 function pdfForm(): FormData {
@@ -126,25 +178,35 @@ async function call(route: string, probe: Probe, headers: Record<string, string>
   return fetch(`${sys.gateway}${probe.path ?? path}`, init);
 }
 
-const cases = MATRIX.flatMap(([route, grid, probe]) => KINDS.map((kind) => [route, kind, expectedFor(grid, kind), probe] as const));
+const cases = MATRIX.flatMap(([route, grid, probe]) =>
+  KINDS.map((kind) => [route, kind, expectedFor(grid, kind), probe] as const),
+);
 
 describe('authorization matrix (decisions §2, by hand)', () => {
   it('when the route table changes, then this table must say who may call each route: it names every route exactly once', () => {
     expect(MATRIX.map(([route]) => route).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
   });
 
-  it.each(MATRIX.map(([route, , probe]) => [route, probe] as const))('%s without an identity: 401 unauthenticated', async (route, probe) => {
-    const res = await call(route, probe, {});
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as { type: string }).type).toBe('/problems/unauthenticated');
-  });
+  it.each(MATRIX.map(([route, , probe]) => [route, probe] as const))(
+    '%s without an identity: 401 unauthenticated',
+    async (route, probe) => {
+      const res = await call(route, probe, {});
+      expect(res.status).toBe(401);
+      expect(((await res.json()) as { type: string }).type).toBe('/problems/unauthenticated');
+    },
+  );
 
   it.each(cases)('%s as %s: %s', async (route, kind, want, probe) => {
     const res = await call(route, probe, users[kind]);
     const text = await res.text();
     if (want === 403 || want === 401) {
-      expect([res.status, res.headers.get('content-type')]).toEqual([want, expect.stringContaining('application/problem+json')]);
-      expect((JSON.parse(text) as { type: string }).type).toBe(want === 403 ? '/problems/forbidden' : '/problems/unauthenticated');
+      expect([res.status, res.headers.get('content-type')]).toEqual([
+        want,
+        expect.stringContaining('application/problem+json'),
+      ]);
+      expect((JSON.parse(text) as { type: string }).type).toBe(
+        want === 403 ? '/problems/forbidden' : '/problems/unauthenticated',
+      );
     } else {
       // The documented success, or the handler's own answer about the probed resource.
       expect(probe.allowed.includes(res.status) ? 'allowed' : `${res.status} ${text.slice(0, 300)}`).toBe('allowed');
@@ -152,10 +214,13 @@ describe('authorization matrix (decisions §2, by hand)', () => {
     }
   });
 
-  it.each(MATRIX.filter(([, , probe]) => probe.secret !== undefined))('%s with its shared secret and no identity: allowed', async (route, _grid, probe) => {
-    const res = await call(route, probe, { Authorization: probe.secret! });
-    expect(probe.allowed).toContain(res.status);
-  });
+  it.each(MATRIX.filter(([, , probe]) => probe.secret !== undefined))(
+    '%s with its shared secret and no identity: allowed',
+    async (route, _grid, probe) => {
+      const res = await call(route, probe, { Authorization: probe.secret! });
+      expect(probe.allowed).toContain(res.status);
+    },
+  );
 
   it('when a route is not in the table, then a bare 404 (deny by default), also for /api/v1 paths of a service', async () => {
     for (const path of ['/api/v1/nope', '/api/v1/brief/nope', '/api/v1/applications/x/y/z', '/elsewhere']) {

@@ -11,7 +11,13 @@ beforeAll(async () => {
   const nowhere = 'http://127.0.0.1:9';
   gateway = await startService(start, {
     name: 'gateway',
-    env: { REFERENCE_URL: reference.url, APPLICATIONS_URL: nowhere, DOCUMENTS_URL: nowhere, LETTERS_URL: nowhere, AUDIT_URL: nowhere },
+    env: {
+      REFERENCE_URL: reference.url,
+      APPLICATIONS_URL: nowhere,
+      DOCUMENTS_URL: nowhere,
+      LETTERS_URL: nowhere,
+      AUDIT_URL: nowhere,
+    },
   });
 });
 afterAll(async () => {
@@ -22,9 +28,16 @@ afterAll(async () => {
 
 async function flags(): Promise<{ status: number; ms: number; body: { type?: string } | null }> {
   const t0 = performance.now();
-  const res = await fetch(`${gateway.url}/api/v1/flags`, { headers: { 'X-Subject': '900000001' }, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${gateway.url}/api/v1/flags`, {
+    headers: { 'X-Subject': '900000001' },
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
-  return { status: res.status, ms: performance.now() - t0, body: text ? (JSON.parse(text) as { type?: string }) : null };
+  return {
+    status: res.status,
+    ms: performance.now() - t0,
+    body: text ? (JSON.parse(text) as { type?: string }) : null,
+  };
 }
 
 describe('a service that stops answering (SIGSTOP)', () => {

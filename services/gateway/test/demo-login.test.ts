@@ -3,7 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { natsUrl, removeDurableConsumers, startNeighbour, startService, testS3, type Neighbour, type TestService } from '@register/testkit';
+import {
+  natsUrl,
+  removeDurableConsumers,
+  startNeighbour,
+  startService,
+  testS3,
+  type Neighbour,
+  type TestService,
+} from '@register/testkit';
 import type { Context } from '../src/context';
 import { start } from '../src/main';
 import { freePort, startDemoIdpProcess, type DemoIdpProcess } from './support/demo-idp-process';
@@ -12,7 +20,16 @@ import { freePort, startDemoIdpProcess, type DemoIdpProcess } from './support/de
 // with the code flow and PKCE, calls the gateway (IDENTITY_PROVIDER=oidc, CORS for the page's origin) with the
 // access token, and shows what the API answered; the applications service behind it is the real one.
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let reference: Neighbour;
 let documents: Neighbour;
@@ -28,9 +45,18 @@ beforeAll(async () => {
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-demo-'));
   reference = await startNeighbour('reference');
   documents = await startNeighbour('documents', {
-    env: { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: `demo-${randomUUID().slice(0, 8)}`, UPLOAD_TMP_DIR: tmpDir, APPLICATION_EVENTS_CONSUMER: documentsConsumer },
+    env: {
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      S3_BUCKET: `demo-${randomUUID().slice(0, 8)}`,
+      UPLOAD_TMP_DIR: tmpDir,
+      APPLICATION_EVENTS_CONSUMER: documentsConsumer,
+    },
   });
-  applications = await startNeighbour('applications', { env: { REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url } });
+  applications = await startNeighbour('applications', {
+    env: { REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url },
+  });
   // The gateway needs the issuer's address before the IdP needs the gateway's: the port is chosen first.
   const idpPort = await freePort();
   const issuer = `http://localhost:${idpPort}`;
@@ -78,7 +104,8 @@ async function signIn(account: string, level: 'basis' | 'substantieel' = 'basis'
   let accessToken = '';
   page.on('request', (req) => {
     const authorization = req.headers()['authorization'];
-    if (req.url().startsWith(gateway.url) && authorization?.startsWith('Bearer ')) accessToken = authorization.slice('Bearer '.length);
+    if (req.url().startsWith(gateway.url) && authorization?.startsWith('Bearer '))
+      accessToken = authorization.slice('Bearer '.length);
   });
   await page.goto(`${idp.issuer}/demo/`);
   await page.click('#sign-in');
@@ -86,8 +113,16 @@ async function signIn(account: string, level: 'basis' | 'substantieel' = 'basis'
   await page.selectOption('#account', account);
   await page.check(`input[name="level"][value="${level}"]`);
   await page.click('#login');
-  await page.locator('#status').filter({ hasText: /geantwoord|mislukt/ }).waitFor({ timeout: 30_000 });
-  return { page, me: await page.textContent('#me') ?? '', dashboard: await page.textContent('#dashboard') ?? '', accessToken };
+  await page
+    .locator('#status')
+    .filter({ hasText: /geantwoord|mislukt/ })
+    .waitFor({ timeout: 30_000 });
+  return {
+    page,
+    me: (await page.textContent('#me')) ?? '',
+    dashboard: (await page.textContent('#dashboard')) ?? '',
+    accessToken,
+  };
 }
 
 function claimsOf(token: string): Record<string, unknown> {
@@ -99,13 +134,24 @@ describe('the demo login (tools/demo-idp) against the gateway with IDENTITY_PROV
     const { page, me, dashboard, accessToken } = await signIn('900000001');
     expect(await page.textContent('#status')).toContain('de API heeft geantwoord');
     expect(me.split('\n')[0]).toBe('200');
-    expect(JSON.parse(me.slice(me.indexOf('\n') + 1))).toEqual({ capabilities: ['applications:own', 'brief:edit', 'brief:reveal-registernummer'] });
+    expect(JSON.parse(me.slice(me.indexOf('\n') + 1))).toEqual({
+      capabilities: ['applications:own', 'brief:edit', 'brief:reveal-registernummer'],
+    });
     expect(dashboard.split('\n')[0]).toBe('200');
     expect(dashboard).toContain('Geregistreerd');
     // Nothing of the sign-in stays in the browser's storage (spec, Authentication 4).
     // Runs in the page (the test compiles without the DOM library, hence globalThis).
-    expect(await page.evaluate(() => (globalThis as any).sessionStorage.length + (globalThis as any).localStorage.length)).toBe(0);
-    expect(claimsOf(accessToken)).toMatchObject({ bsn: '900000001', role: 'drafter', aud: 'register-api', iss: idp.issuer, acr: 'urn:etoegang:core:assurance-class:loa2', auth_time: expect.any(Number) });
+    expect(
+      await page.evaluate(() => (globalThis as any).sessionStorage.length + (globalThis as any).localStorage.length),
+    ).toBe(0);
+    expect(claimsOf(accessToken)).toMatchObject({
+      bsn: '900000001',
+      role: 'drafter',
+      aud: 'register-api',
+      iss: idp.issuer,
+      acr: 'urn:etoegang:core:assurance-class:loa2',
+      auth_time: expect.any(Number),
+    });
     await page.context().close();
   });
 
@@ -114,7 +160,18 @@ describe('the demo login (tools/demo-idp) against the gateway with IDENTITY_PROV
     ['900000003', ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
     ['900000004', ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
     ['approver', ['applications:own', 'brief:approve']],
-    ['admin', ['applications:own', 'audit:read', 'cases:admin', 'flags:write', 'orgtemplate:edit', 'stamdata:read', 'uploads:admin-delete']],
+    [
+      'admin',
+      [
+        'applications:own',
+        'audit:read',
+        'cases:admin',
+        'flags:write',
+        'orgtemplate:edit',
+        'stamdata:read',
+        'uploads:admin-delete',
+      ],
+    ],
     ['beoordelaar', ['CanBeoordelen', 'stamdata:read']],
   ])('when demo account %s signs in, then /me on the page shows its capabilities', async (account, capabilities) => {
     const { page, me } = await signIn(account);

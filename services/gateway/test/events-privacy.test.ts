@@ -19,12 +19,28 @@ afterAll(async () => sys?.close(), 60_000);
 const subject = `7${String(Date.now()).slice(-6)}${String(Math.floor(Math.random() * 90) + 10)}`;
 
 /** Keys that would name a person in an event's payload. */
-const PERSONAL_KEYS = new Set(['owner', 'subject', 'bsn', 'registernummer', 'naam', 'name', 'achternaam', 'voornamen', 'geboortedatum', 'email', 'adres', 'address']);
+const PERSONAL_KEYS = new Set([
+  'owner',
+  'subject',
+  'bsn',
+  'registernummer',
+  'naam',
+  'name',
+  'achternaam',
+  'voornamen',
+  'geboortedatum',
+  'email',
+  'adres',
+  'address',
+]);
 
 function personalKeysIn(value: unknown, path = ''): string[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => personalKeysIn(v, `${path}[${i}]`));
   if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => [...(PERSONAL_KEYS.has(k.toLowerCase()) ? [`${path}.${k}`] : []), ...personalKeysIn(v, `${path}.${k}`)]);
+  return Object.entries(value).flatMap(([k, v]) => [
+    ...(PERSONAL_KEYS.has(k.toLowerCase()) ? [`${path}.${k}`] : []),
+    ...personalKeysIn(v, `${path}.${k}`),
+  ]);
 }
 
 /**
@@ -36,7 +52,9 @@ function personalKeysOfMessage(natsSubject: string, raw: string): string[] {
   if (!natsSubject.startsWith(`${DEAD_LETTER_PREFIX}.`)) return personalKeysIn(payload);
   const { subject: eventSubject, event, ...envelope } = payload;
   return [
-    ...(typeof eventSubject === 'string' && /^register(\.[a-z0-9_-]+)+$/.test(eventSubject) ? [] : ['.subject (not a NATS subject of ours)']),
+    ...(typeof eventSubject === 'string' && /^register(\.[a-z0-9_-]+)+$/.test(eventSubject)
+      ? []
+      : ['.subject (not a NATS subject of ours)']),
     ...personalKeysIn(envelope),
     ...personalKeysIn(typeof event === 'string' ? jsonOrNull(event) : event, '.event'),
   ];
@@ -54,11 +72,19 @@ function jsonOrNull(text: string): unknown {
 describe('events carry no personal data (read from the stream)', () => {
   it('when a practitioner applies, is decided on, gets a letter and the case is deleted, then no message of the stream holds the subject or a personal field', async () => {
     const { id, referentie } = await submitIntake(sys.gateway, subject);
-    const besluit = await call(sys.gateway, 'POST', `/api/v1/beoordeling/${id}/besluit`, users.beoordelaar, { besluit: 'afwijzen', toelichting: 'Het diploma is niet erkend.' });
+    const besluit = await call(sys.gateway, 'POST', `/api/v1/beoordeling/${id}/besluit`, users.beoordelaar, {
+      besluit: 'afwijzen',
+      toelichting: 'Het diploma is niet erkend.',
+    });
     expect(besluit.status).toBe(200);
     // The letter of this case appears (letters consumed application.decided and asked for the case context).
     const brief = await eventually(async () => {
-      const res = await call(sys.gateway, 'GET', `/api/v1/brief?referentie=${encodeURIComponent(referentie)}`, users.drafter);
+      const res = await call(
+        sys.gateway,
+        'GET',
+        `/api/v1/brief?referentie=${encodeURIComponent(referentie)}`,
+        users.drafter,
+      );
       return res.status === 200 ? res.body : undefined;
     }, 30_000);
     expect(JSON.stringify(brief)).not.toContain(subject);
@@ -78,15 +104,26 @@ describe('events carry no personal data (read from the stream)', () => {
         if (!message) continue; // removed (max age) or never stored
         subjects.add(message.subject.slice(testEvents().prefix.length));
         const raw = new TextDecoder().decode(message.data);
-        const headers = message.header ? [...message.header.keys()].map((k) => `${k}: ${message.header!.values(k).join(',')}`).join('\n') : '';
-        if (raw.includes(subject) || headers.includes(subject)) findings.push(`${message.subject}#${seq} contains the subject`);
-        for (const key of personalKeysOfMessage(message.subject.slice(testEvents().prefix.length), raw)) findings.push(`${message.subject}#${seq} has ${key}`);
+        const headers = message.header
+          ? [...message.header.keys()].map((k) => `${k}: ${message.header!.values(k).join(',')}`).join('\n')
+          : '';
+        if (raw.includes(subject) || headers.includes(subject))
+          findings.push(`${message.subject}#${seq} contains the subject`);
+        for (const key of personalKeysOfMessage(message.subject.slice(testEvents().prefix.length), raw))
+          findings.push(`${message.subject}#${seq} has ${key}`);
       }
     } finally {
       await nc.close();
     }
     // The path above put these on the stream, so the scan read real events of it.
-    expect([...subjects]).toEqual(expect.arrayContaining(['register.applications.submitted', 'register.applications.decided', 'register.applications.deleted', 'register.audit.applications']));
+    expect([...subjects]).toEqual(
+      expect.arrayContaining([
+        'register.applications.submitted',
+        'register.applications.decided',
+        'register.applications.deleted',
+        'register.audit.applications',
+      ]),
+    );
     expect(findings).toEqual([]);
   });
 });

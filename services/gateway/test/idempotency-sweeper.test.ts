@@ -14,7 +14,9 @@ afterAll(async () => h?.close());
 
 const record = (key: string, expiresIn: string) =>
   sql`INSERT INTO idempotency_record (caller_hash, method, path, idempotency_key, state, locked_until, expires_at)
-      VALUES ('c', 'PUT', '/api/v1/admin/flags/x', ${key}, 'done', now(), now() + ${expiresIn}::interval)`.execute(h.context.db);
+      VALUES ('c', 'PUT', '/api/v1/admin/flags/x', ${key}, 'done', now(), now() + ${expiresIn}::interval)`.execute(
+    h.context.db,
+  );
 
 describe('the idempotency sweeper', () => {
   it('when kept answers are past their 24 h, then a pass deletes them and keeps the live ones', async () => {
@@ -27,7 +29,11 @@ describe('the idempotency sweeper', () => {
     await sweeper.idle();
     await sweeper.stop();
 
-    const keys = await h.context.db.selectFrom('idempotency_record').select('idempotency_key').orderBy('idempotency_key').execute();
+    const keys = await h.context.db
+      .selectFrom('idempotency_record')
+      .select('idempotency_key')
+      .orderBy('idempotency_key')
+      .execute();
     expect(keys.map((k) => k.idempotency_key)).toEqual(['live']);
   });
 });
@@ -39,7 +45,11 @@ describe('Idempotency-Key expiry (decisions §13: a kept answer lives 24 hours)'
   let gateway: TestService<Context>;
   beforeAll(async () => {
     reference = await startNeighbour('reference');
-    gateway = await startService(start, { name: 'gateway', env: { REFERENCE_URL: reference.url }, override: (ctx: Context) => ({ ...ctx, clock: { now: () => new Date(now) } }) });
+    gateway = await startService(start, {
+      name: 'gateway',
+      env: { REFERENCE_URL: reference.url },
+      override: (ctx: Context) => ({ ...ctx, clock: { now: () => new Date(now) } }),
+    });
   });
   afterAll(async () => {
     await gateway?.close();
@@ -49,7 +59,12 @@ describe('Idempotency-Key expiry (decisions §13: a kept answer lives 24 hours)'
   const put = (key: string, enabled: boolean) =>
     fetch(`${gateway.url}/api/v1/admin/flags/herregistratie-aanvragen`, {
       method: 'PUT',
-      headers: { 'X-Subject': '900000003', 'X-Role': 'admin', 'content-type': 'application/json', 'Idempotency-Key': key },
+      headers: {
+        'X-Subject': '900000003',
+        'X-Role': 'admin',
+        'content-type': 'application/json',
+        'Idempotency-Key': key,
+      },
       body: JSON.stringify({ enabled }),
     });
 
@@ -69,7 +84,13 @@ describe('Idempotency-Key expiry (decisions §13: a kept answer lives 24 hours)'
     sweeper.start();
     await sweeper.idle();
     await sweeper.stop();
-    expect(await gateway.context.db.selectFrom('idempotency_record').select('idempotency_key').where('idempotency_key', '=', key).execute()).toEqual([]);
+    expect(
+      await gateway.context.db
+        .selectFrom('idempotency_record')
+        .select('idempotency_key')
+        .where('idempotency_key', '=', key)
+        .execute(),
+    ).toEqual([]);
     expect((await put(randomUUID(), true)).status).toBe(204);
   });
 });

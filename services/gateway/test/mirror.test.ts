@@ -46,7 +46,9 @@ beforeAll(async () => {
       NOTIFICATIES_AUTH,
     },
   };
-  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
+  const ports = Object.fromEntries(
+    await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
+  ) as Record<Service, number>;
   logDir = mkdtempSync(path.join(os.tmpdir(), 'register-mirror-'));
   system = new System({
     root,
@@ -55,7 +57,10 @@ beforeAll(async () => {
     databasePrefix: prefix,
     logDir,
     logLevel: 'warn',
-    extraEnv: { audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` } },
+    extraEnv: {
+      audit: { AUDIT_CONSUMER: `audit_${prefix}` },
+      documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` },
+    },
   });
   await system.startAll();
   gateway = system.url('gateway');
@@ -71,10 +76,13 @@ afterAll(async () => {
 
 afterEach(() => sim.faults.clear());
 
-const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) => callGateway(gateway, method, url, headers, body);
+const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) =>
+  callGateway(gateway, method, url, headers, body);
 const submitThroughGateway = (subject: string) => submitIntake(gateway, subject);
 
-async function auditRows(query: string): Promise<Array<{ action: string; resource: string; decision: string; role: string; correlationId: string }>> {
+async function auditRows(
+  query: string,
+): Promise<Array<{ action: string; resource: string; decision: string; role: string; correlationId: string }>> {
   const res = await call('GET', `/api/v1/admin/audit?${query}`, users.admin);
   expect(res.status).toBe(200);
   return res.body;
@@ -85,14 +93,20 @@ describe('mirroring on, through the gateway (issue 10)', () => {
     const { referentie } = await submitThroughGateway('900000002');
     const view = await eventually(async () => {
       const [v] = sim.state.zakenWithIdentificatie(referentie);
-      return v && v.statussen.length === 1 && v.rollen.length === 1 && v.zaakinformatieobjecten.length === 1 ? v : undefined;
+      return v && v.statussen.length === 1 && v.rollen.length === 1 && v.zaakinformatieobjecten.length === 1
+        ? v
+        : undefined;
     }, 30_000);
     const zaakUuid = String(view.zaak['uuid']);
     expect(view.rollen[0]!['betrokkeneIdentificatie']).toMatchObject({ anpIdentificatie: '900000002' });
 
     const queue = await call('GET', '/api/v1/werkvoorraad', users.beoordelaar);
-    expect(queue.body.find((c: { status: { referentie: string } }) => c.status.referentie === referentie)?.id).toBe(zaakUuid);
-    const besluit = await call('POST', `/api/v1/beoordeling/${zaakUuid}/besluit`, users.beoordelaar, { besluit: 'toekennen' });
+    expect(queue.body.find((c: { status: { referentie: string } }) => c.status.referentie === referentie)?.id).toBe(
+      zaakUuid,
+    );
+    const besluit = await call('POST', `/api/v1/beoordeling/${zaakUuid}/besluit`, users.beoordelaar, {
+      besluit: 'toekennen',
+    });
     expect(besluit.status).toBe(200);
     expect(besluit.body.status).toMatchObject({ tag: 'Toegekend', referentie, manual: false });
 
@@ -108,8 +122,15 @@ describe('mirroring on, through the gateway (issue 10)', () => {
     expect(sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
 
     const cases = await call('GET', '/api/v1/admin/cases', users.admin);
-    expect({ status: cases.status, problem: cases.status === 200 ? null : cases.body }).toEqual({ status: 200, problem: null });
-    expect(cases.body.find((c: { id: string }) => c.id === zaakUuid)).toMatchObject({ type: 'intake', owner: '******002', status: { tag: 'Toegekend', referentie } });
+    expect({ status: cases.status, problem: cases.status === 200 ? null : cases.body }).toEqual({
+      status: 200,
+      problem: null,
+    });
+    expect(cases.body.find((c: { id: string }) => c.id === zaakUuid)).toMatchObject({
+      type: 'intake',
+      owner: '******002',
+      status: { tag: 'Toegekend', referentie },
+    });
   });
 
   it('when the zaaksysteem answers 500 to the zaak, then the submit still answers 200, the application shows the divergence and the audit log has one row with the submit correlation id', async () => {
@@ -126,11 +147,21 @@ describe('mirroring on, through the gateway (issue 10)', () => {
       return found.length > 0 ? found : undefined;
     }, 30_000);
     expect(rows.map((r) => [r.resource, r.decision, r.role])).toEqual([[`case/${referentie}`, 'flagged', 'system']]);
-    expect(sim.state.requests().filter((r) => r.method === 'POST' && r.path === '/zaken/api/v1/zaken' && r.status === 500)).toHaveLength(1);
+    expect(
+      sim.state.requests().filter((r) => r.method === 'POST' && r.path === '/zaken/api/v1/zaken' && r.status === 500),
+    ).toHaveLength(1);
   });
 
   it('when the zaaksysteem notifies the gateway with the secret, then 204 and one notificatie-ontvangen row; without it 401', async () => {
-    const body = { kanaal: 'zaken', hoofdObject: `${sim.zakenUrl}/zaken/${randomUUID()}`, resource: 'zaak', resourceUrl: `${sim.zakenUrl}/zaken/${randomUUID()}`, actie: 'create', aanmaakdatum: new Date().toISOString(), kenmerken: {} };
+    const body = {
+      kanaal: 'zaken',
+      hoofdObject: `${sim.zakenUrl}/zaken/${randomUUID()}`,
+      resource: 'zaak',
+      resourceUrl: `${sim.zakenUrl}/zaken/${randomUUID()}`,
+      actie: 'create',
+      aanmaakdatum: new Date().toISOString(),
+      kenmerken: {},
+    };
     const refused = await call('POST', '/api/v1/notificaties', {}, body);
     expect(refused.status).toBe(401);
     const accepted = await call('POST', '/api/v1/notificaties', { Authorization: NOTIFICATIES_AUTH }, body);
@@ -138,10 +169,16 @@ describe('mirroring on, through the gateway (issue 10)', () => {
     const again = await call('POST', '/api/v1/notificaties', { Authorization: NOTIFICATIES_AUTH }, body);
     expect(again.status).toBe(204);
     const rows = await eventually(async () => {
-      const found = await auditRows(`action=notificatie-ontvangen&correlationId=${accepted.headers.get('x-correlation-id')}`);
+      const found = await auditRows(
+        `action=notificatie-ontvangen&correlationId=${accepted.headers.get('x-correlation-id')}`,
+      );
       return found.length > 0 ? found : undefined;
     }, 30_000);
-    expect(rows.map((r) => [r.resource, r.decision, r.role])).toEqual([['notificatie/zaken/zaak/create', 'accepted', 'system']]);
-    expect(await auditRows(`action=notificatie-ontvangen&correlationId=${again.headers.get('x-correlation-id')}`)).toEqual([]);
+    expect(rows.map((r) => [r.resource, r.decision, r.role])).toEqual([
+      ['notificatie/zaken/zaak/create', 'accepted', 'system'],
+    ]);
+    expect(
+      await auditRows(`action=notificatie-ontvangen&correlationId=${again.headers.get('x-correlation-id')}`),
+    ).toEqual([]);
   });
 });

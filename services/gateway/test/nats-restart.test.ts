@@ -17,7 +17,9 @@ describe('audit log across a NATS restart', () => {
 
   beforeAll(async () => {
     if (!hasNatsServer()) {
-      throw new Error('nats-server is not on the PATH: this test stops and starts a NATS server of its own and cannot run without the binary (install nats-server, as npm start would use it).');
+      throw new Error(
+        'nats-server is not on the PATH: this test stops and starts a NATS server of its own and cannot run without the binary (install nats-server, as npm start would use it).',
+      );
     }
     port = await freePort();
     nats = await startNatsServer(dir, port);
@@ -36,12 +38,18 @@ describe('audit log across a NATS restart', () => {
       body: JSON.stringify({ enabled }),
     });
   const rowsFor = async (correlationId: string) => {
-    const res = await fetch(`${sys.gateway}/api/v1/admin/audit?correlationId=${correlationId}`, { headers: users.admin });
+    const res = await fetch(`${sys.gateway}/api/v1/admin/audit?correlationId=${correlationId}`, {
+      headers: users.admin,
+    });
     expect(res.status).toBe(200);
     return (await res.json()) as Array<{ correlationId: string; action: string }>;
   };
   const unpublished = async (correlationId: string) =>
-    sys.query<{ subject: string }>('reference', "SELECT subject FROM outbox WHERE envelope->>'correlationId' = $1 ORDER BY subject", [correlationId]);
+    sys.query<{ subject: string }>(
+      'reference',
+      "SELECT subject FROM outbox WHERE envelope->>'correlationId' = $1 ORDER BY subject",
+      [correlationId],
+    );
   const ready = async () => (await fetch(`${sys.gateway}/health/ready`)).status;
 
   it('when NATS restarts right after the write, then the change appears exactly once', async () => {
@@ -61,7 +69,10 @@ describe('audit log across a NATS restart', () => {
     const correlationId = `down-${randomUUID()}`;
     expect((await setFlag(true, correlationId)).status).toBe(204);
     // Not published while NATS is down: both events of the write are still in the reference service's outbox.
-    expect((await unpublished(correlationId)).map((r) => r.subject)).toEqual(['register.audit.reference', 'register.reference.flag-changed']);
+    expect((await unpublished(correlationId)).map((r) => r.subject)).toEqual([
+      'register.audit.reference',
+      'register.reference.flag-changed',
+    ]);
 
     nats = await startNatsServer(dir, port);
     await sys.auditSettled(['reference']);

@@ -58,9 +58,11 @@ afterAll(async () => {
   await behind?.close();
 }, 30_000);
 
-const call = (path: string, headers: Record<string, string> = {}, method = 'GET') => fetch(`${gateway.url}${path}`, { method, headers });
+const call = (path: string, headers: Record<string, string> = {}, method = 'GET') =>
+  fetch(`${gateway.url}${path}`, { method, headers });
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
-const token = (claims: Record<string, unknown>, options: Partial<Parameters<typeof mint>[1]> = {}) => mint(claims, { key: rsa, issuer: issuer.issuer, ...options });
+const token = (claims: Record<string, unknown>, options: Partial<Parameters<typeof mint>[1]> = {}) =>
+  mint(claims, { key: rsa, issuer: issuer.issuer, ...options });
 const capabilitiesWith = async (headers: Record<string, string>) => {
   const res = await call('/api/v1/me', headers);
   expect(res.status).toBe(200);
@@ -81,7 +83,15 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
 
   it.each<[string, () => Promise<Record<string, string>>]>([
     ['no token', async () => ({})],
-    ['only identity headers', async () => ({ 'X-Subject': '900000001', 'X-Role': 'admin', 'X-Medewerker': 'mw-001', 'X-Rollen': 'beoordelaar' })],
+    [
+      'only identity headers',
+      async () => ({
+        'X-Subject': '900000001',
+        'X-Role': 'admin',
+        'X-Medewerker': 'mw-001',
+        'X-Rollen': 'beoordelaar',
+      }),
+    ],
     ['another scheme', async () => ({ Authorization: `Basic ${Buffer.from('900000001:x').toString('base64')}` })],
     ['a token that is not a JWT', async () => bearer('not-a-token')],
     ['an expired token (beyond the 30 s leeway)', async () => bearer(await token(drafter, { expiresIn: -90 }))],
@@ -89,11 +99,20 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
     ['a token for another audience', async () => bearer(await token(drafter, { audience: 'another-api' }))],
     ['a token of another issuer', async () => bearer(await token(drafter, { issuer: 'https://idp.example.org' }))],
     ['alg: none', async () => bearer(await forge('none', drafter, rsa, issuer.issuer))],
-    ['HS256 signed with the public key', async () => bearer(await forge('hs256-public-key', drafter, rsa, issuer.issuer))],
+    [
+      'HS256 signed with the public key',
+      async () => bearer(await forge('hs256-public-key', drafter, rsa, issuer.issuer)),
+    ],
     ['a tampered payload (role raised to admin)', async () => bearer(tamper(await token(drafter), { role: 'admin' }))],
     ['a tampered payload (another subject)', async () => bearer(tamper(await token(drafter), { bsn: '900000002' }))],
-    ['a token signed by a key the issuer does not publish', async () => bearer(await mint(drafter, { key: await signingKey('rsa-1'), issuer: issuer.issuer }))],
-    ['an unknown kid', async () => bearer(await mint(drafter, { key: await signingKey('nobody-knows-me'), issuer: issuer.issuer }))],
+    [
+      'a token signed by a key the issuer does not publish',
+      async () => bearer(await mint(drafter, { key: await signingKey('rsa-1'), issuer: issuer.issuer })),
+    ],
+    [
+      'an unknown kid',
+      async () => bearer(await mint(drafter, { key: await signingKey('nobody-knows-me'), issuer: issuer.issuer })),
+    ],
     ['a token with neither a subject nor an employee claim', async () => bearer(await token({ role: 'admin' }))],
     ['a subject claim that is not an identifier', async () => bearer(await token({ bsn: '9000 0000 1' }))],
   ])('when the request carries %s, then 401 unauthenticated', async (_name, headers) => {
@@ -101,23 +120,67 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
   });
 
   it.each<[string, Record<string, unknown>, string[]]>([
-    ['practitioner 900000001', { bsn: '900000001', role: 'drafter' }, ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
-    ['practitioner 900000002', { bsn: '900000002', role: 'drafter' }, ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
+    [
+      'practitioner 900000001',
+      { bsn: '900000001', role: 'drafter' },
+      ['applications:own', 'brief:edit', 'brief:reveal-registernummer'],
+    ],
+    [
+      'practitioner 900000002',
+      { bsn: '900000002', role: 'drafter' },
+      ['applications:own', 'brief:edit', 'brief:reveal-registernummer'],
+    ],
     ['practitioner 900000003', { bsn: '900000003' }, ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
-    ['practitioner 900000004', { bsn: '900000004', role: 'drafter' }, ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
+    [
+      'practitioner 900000004',
+      { bsn: '900000004', role: 'drafter' },
+      ['applications:own', 'brief:edit', 'brief:reveal-registernummer'],
+    ],
     ['the approver', { bsn: '900000002', role: 'approver' }, ['applications:own', 'brief:approve']],
-    ['the admin', { bsn: '900000003', role: 'admin' }, ['applications:own', 'audit:read', 'cases:admin', 'flags:write', 'orgtemplate:edit', 'stamdata:read', 'uploads:admin-delete']],
-    ['the case handler (rollen an array)', { medewerker: 'mw-001', rollen: ['beoordelaar'] }, ['CanBeoordelen', 'stamdata:read']],
-    ['a case handler (rollen comma-separated)', { medewerker: 'mw-002', rollen: ' Behandelaar , BEOORDELAAR' }, ['CanBeoordelen', 'stamdata:read']],
+    [
+      'the admin',
+      { bsn: '900000003', role: 'admin' },
+      [
+        'applications:own',
+        'audit:read',
+        'cases:admin',
+        'flags:write',
+        'orgtemplate:edit',
+        'stamdata:read',
+        'uploads:admin-delete',
+      ],
+    ],
+    [
+      'the case handler (rollen an array)',
+      { medewerker: 'mw-001', rollen: ['beoordelaar'] },
+      ['CanBeoordelen', 'stamdata:read'],
+    ],
+    [
+      'a case handler (rollen comma-separated)',
+      { medewerker: 'mw-002', rollen: ' Behandelaar , BEOORDELAAR' },
+      ['CanBeoordelen', 'stamdata:read'],
+    ],
     ['a case handler without roles', { medewerker: 'mw-003' }, []],
-    ['an unknown role (falls back to drafter)', { bsn: '900000001', role: 'root' }, ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
-    ['both a practitioner and a case handler', { bsn: '900000003', role: 'approver', medewerker: 'mw-001', rollen: 'beoordelaar' }, ['CanBeoordelen', 'applications:own', 'brief:approve', 'stamdata:read']],
+    [
+      'an unknown role (falls back to drafter)',
+      { bsn: '900000001', role: 'root' },
+      ['applications:own', 'brief:edit', 'brief:reveal-registernummer'],
+    ],
+    [
+      'both a practitioner and a case handler',
+      { bsn: '900000003', role: 'approver', medewerker: 'mw-001', rollen: 'beoordelaar' },
+      ['CanBeoordelen', 'applications:own', 'brief:approve', 'stamdata:read'],
+    ],
   ])('when %s sends a valid token, then exactly its capabilities', async (_name, claims, capabilities) => {
     expect(await capabilitiesWith(bearer(await token(claims)))).toEqual(capabilities);
   });
 
   it('when the token is signed with ES256, then it counts as well', async () => {
-    expect(await capabilitiesWith(bearer(await mint({ bsn: '900000003', role: 'admin' }, { key: ec, issuer: issuer.issuer })))).toContain('audit:read');
+    expect(
+      await capabilitiesWith(
+        bearer(await mint({ bsn: '900000003', role: 'admin' }, { key: ec, issuer: issuer.issuer })),
+      ),
+    ).toContain('audit:read');
   });
 
   it('when a token expired 20 s ago (inside the leeway), then it still counts', async () => {
@@ -125,12 +188,23 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
   });
 
   it('when identity headers come alongside a token, then they change nothing', async () => {
-    const headers = { ...bearer(await token(drafter)), 'X-Subject': '900000003', 'X-Role': 'admin', 'X-Medewerker': 'mw-001', 'X-Rollen': 'beoordelaar', 'X-Admin': 'true' };
+    const headers = {
+      ...bearer(await token(drafter)),
+      'X-Subject': '900000003',
+      'X-Role': 'admin',
+      'X-Medewerker': 'mw-001',
+      'X-Rollen': 'beoordelaar',
+      'X-Admin': 'true',
+    };
     expect(await capabilitiesWith(headers)).toEqual(['applications:own', 'brief:edit', 'brief:reveal-registernummer']);
   });
 
   it('when a proxied route is called with a token, then the service gets the signed identity and neither the token nor the identity headers', async () => {
-    const res = await call('/api/v1/dashboard-view', { ...bearer(await token(drafter)), 'X-Subject': '900000003', 'X-Correlation-Id': 'oidc-forward-1' });
+    const res = await call('/api/v1/dashboard-view', {
+      ...bearer(await token(drafter)),
+      'X-Subject': '900000003',
+      'X-Correlation-Id': 'oidc-forward-1',
+    });
     expect(res.status).toBe(200);
     const seen = arrived.find((a) => a.headers['x-correlation-id'] === 'oidc-forward-1');
     expect(seen?.url).toBe('/api/v1/dashboard-view');
@@ -141,10 +215,25 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
 });
 
 describe('the notification webhook with IDENTITY_PROVIDER=oidc (decisions §11)', () => {
-  const notification = JSON.stringify({ kanaal: 'zaken', hoofdObject: 'https://zaken.example/zaken/1', resource: 'zaak', resourceUrl: 'https://zaken.example/zaken/1', actie: 'create', aanmaakdatum: '2026-11-23T10:00:00Z' });
+  const notification = JSON.stringify({
+    kanaal: 'zaken',
+    hoofdObject: 'https://zaken.example/zaken/1',
+    resource: 'zaak',
+    resourceUrl: 'https://zaken.example/zaken/1',
+    actie: 'create',
+    aanmaakdatum: '2026-11-23T10:00:00Z',
+  });
 
   it('when Open Notificaties posts with its shared secret (not a token), then the gateway passes it on unchanged for the service to check', async () => {
-    const res = await fetch(`${gateway.url}/api/v1/notificaties`, { method: 'POST', headers: { Authorization: 'Token oidc-webhook-secret', 'Content-Type': 'application/json', 'X-Correlation-Id': 'oidc-webhook-1' }, body: notification });
+    const res = await fetch(`${gateway.url}/api/v1/notificaties`, {
+      method: 'POST',
+      headers: {
+        Authorization: 'Token oidc-webhook-secret',
+        'Content-Type': 'application/json',
+        'X-Correlation-Id': 'oidc-webhook-1',
+      },
+      body: notification,
+    });
     expect(res.status).toBe(200);
     const seen = arrived.find((a) => a.headers['x-correlation-id'] === 'oidc-webhook-1');
     expect(seen?.url).toBe('/api/v1/notificaties');
@@ -152,7 +241,10 @@ describe('the notification webhook with IDENTITY_PROVIDER=oidc (decisions §11)'
   });
 
   it('when the same shared secret is sent to any other route, then 401 with a Bearer challenge and nothing is proxied', async () => {
-    const res = await call('/api/v1/dashboard-view', { Authorization: 'Token oidc-webhook-secret', 'X-Correlation-Id': 'oidc-webhook-2' });
+    const res = await call('/api/v1/dashboard-view', {
+      Authorization: 'Token oidc-webhook-secret',
+      'X-Correlation-Id': 'oidc-webhook-2',
+    });
     await expectUnauthenticated(res);
     expect(arrived.some((a) => a.headers['x-correlation-id'] === 'oidc-webhook-2')).toBe(false);
   });
@@ -166,8 +258,17 @@ describe('POST /api/v1/brief/reveal-registernummer with IDENTITY_PROVIDER=oidc (
   async function reveal(claims: Record<string, unknown>) {
     const correlationId = `oidc-reveal-${randomUUID()}`;
     const since = new Date(Date.now() - 2000);
-    const res = await call('/api/v1/brief/reveal-registernummer', { ...bearer(await token(claims)), 'X-Step-Up': 'true', 'X-Correlation-Id': correlationId }, 'POST');
-    return { res, correlationId, since, reachedLetters: arrived.some((a) => a.headers['x-correlation-id'] === correlationId) };
+    const res = await call(
+      '/api/v1/brief/reveal-registernummer',
+      { ...bearer(await token(claims)), 'X-Step-Up': 'true', 'X-Correlation-Id': correlationId },
+      'POST',
+    );
+    return {
+      res,
+      correlationId,
+      since,
+      reachedLetters: arrived.some((a) => a.headers['x-correlation-id'] === correlationId),
+    };
   }
 
   it.each<[string, Record<string, unknown>]>([
@@ -175,15 +276,29 @@ describe('POST /api/v1/brief/reveal-registernummer with IDENTITY_PROVIDER=oidc (
     ['no acr and no auth_time', {}],
     ['an acr the gateway does not know', { acr: 'urn:example:very-strong', auth_time: now() - 3600 }],
     ['an auth_time in the future', { acr: loa2, auth_time: now() + 3600 }],
-  ])('when a drafter signed in with %s, then 403 step-up-required, audited, and letters never sees it', async (_name, assurance) => {
-    const { res, correlationId, since, reachedLetters } = await reveal({ bsn: '900000001', role: 'drafter', ...assurance });
-    expect(res.status).toBe(403);
-    expect(((await res.json()) as { type: string }).type).toMatch(/\/problems\/step-up-required$/);
-    expect(reachedLetters).toBe(false);
-    const events = await auditEventsOf(gateway.databaseUrl, correlationId, since);
-    expect(events).toEqual([{ action: 'reveal-registernummer', resource: '/api/v1/brief/reveal-registernummer', decision: 'deny', role: 'drafter' }]);
-    expect(JSON.stringify(events)).not.toContain('900000001');
-  });
+  ])(
+    'when a drafter signed in with %s, then 403 step-up-required, audited, and letters never sees it',
+    async (_name, assurance) => {
+      const { res, correlationId, since, reachedLetters } = await reveal({
+        bsn: '900000001',
+        role: 'drafter',
+        ...assurance,
+      });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { type: string }).type).toMatch(/\/problems\/step-up-required$/);
+      expect(reachedLetters).toBe(false);
+      const events = await auditEventsOf(gateway.databaseUrl, correlationId, since);
+      expect(events).toEqual([
+        {
+          action: 'reveal-registernummer',
+          resource: '/api/v1/brief/reveal-registernummer',
+          decision: 'deny',
+          role: 'drafter',
+        },
+      ]);
+      expect(JSON.stringify(events)).not.toContain('900000001');
+    },
+  );
 
   it.each<[string, Record<string, unknown>]>([
     ['eToegang loa3', { acr: loa3, auth_time: now() - 3600 }],
@@ -191,23 +306,41 @@ describe('POST /api/v1/brief/reveal-registernummer with IDENTITY_PROVIDER=oidc (
     ['DigiD Substantieel', { acr: 'urn:oasis:names:tc:SAML:2.0:ac:classes:Smartcard' }],
     ['eIDAS substantial', { acr: 'http://eidas.europa.eu/LoA/substantial' }],
     ['a sign-in (loa2) a minute ago', { acr: loa2, auth_time: now() - 60 }],
-  ])('when a drafter signed in with %s, then the request goes on to letters with X-Step-Up', async (_name, assurance) => {
-    const { res, correlationId, reachedLetters } = await reveal({ bsn: '900000001', role: 'drafter', ...assurance });
-    expect(res.status).toBe(200);
-    expect(reachedLetters).toBe(true);
-    expect(arrived.find((a) => a.headers['x-correlation-id'] === correlationId)?.headers['x-step-up']).toBe('true');
-  });
+  ])(
+    'when a drafter signed in with %s, then the request goes on to letters with X-Step-Up',
+    async (_name, assurance) => {
+      const { res, correlationId, reachedLetters } = await reveal({ bsn: '900000001', role: 'drafter', ...assurance });
+      expect(res.status).toBe(200);
+      expect(reachedLetters).toBe(true);
+      expect(arrived.find((a) => a.headers['x-correlation-id'] === correlationId)?.headers['x-step-up']).toBe('true');
+    },
+  );
 
   it('when an approver asks, even with loa4, then 403 forbidden first (the capability), audited once', async () => {
-    const { res, correlationId, since } = await reveal({ bsn: '900000002', role: 'approver', acr: 'urn:etoegang:core:assurance-class:loa4' });
+    const { res, correlationId, since } = await reveal({
+      bsn: '900000002',
+      role: 'approver',
+      acr: 'urn:etoegang:core:assurance-class:loa4',
+    });
     expect(res.status).toBe(403);
     expect(((await res.json()) as { type: string }).type).toMatch(/\/problems\/forbidden$/);
-    expect(await auditEventsOf(gateway.databaseUrl, correlationId, since)).toEqual([{ action: 'reveal-registernummer', resource: '/api/v1/brief/reveal-registernummer', decision: 'deny', role: 'approver' }]);
+    expect(await auditEventsOf(gateway.databaseUrl, correlationId, since)).toEqual([
+      {
+        action: 'reveal-registernummer',
+        resource: '/api/v1/brief/reveal-registernummer',
+        decision: 'deny',
+        role: 'approver',
+      },
+    ]);
   });
 
   it('when the path is written in another case or with a trailing slash, then the step-up is still required', async () => {
     for (const path of ['/api/v1/Brief/Reveal-Registernummer', '/api/v1/brief/reveal-registernummer/']) {
-      const res = await call(path, { ...bearer(await token({ bsn: '900000001', acr: loa2, auth_time: now() - 3600 })), 'X-Step-Up': 'true' }, 'POST');
+      const res = await call(
+        path,
+        { ...bearer(await token({ bsn: '900000001', acr: loa2, auth_time: now() - 3600 })), 'X-Step-Up': 'true' },
+        'POST',
+      );
       expect(res.status).toBe(403);
       expect(((await res.json()) as { type: string }).type).toMatch(/\/problems\/step-up-required$/);
     }
@@ -233,37 +366,44 @@ describe('the issuer keys with IDENTITY_PROVIDER=oidc', () => {
     const next = await signingKey('rsa-2');
     issuer.keys = [rsa, ec, next];
     const fresh = await mint(drafter, { key: next, issuer: issuer.issuer });
-    await eventually(async () => ((await call('/api/v1/me', bearer(fresh))).status === 200 ? true : undefined), 10_000, 200);
+    await eventually(
+      async () => ((await call('/api/v1/me', bearer(fresh))).status === 200 ? true : undefined),
+      10_000,
+      200,
+    );
     expect(await capabilitiesWith(bearer(await token(drafter)))).toContain('brief:edit');
   });
 
-  it.each(['down', 'hang'] as const)('when the issuer is %s, then cached keys keep working and an unknown kid is 401 within 2 s', async (mode) => {
-    const valid = await token(drafter);
-    const unknown = await mint(drafter, { key: await signingKey(`unknown-${mode}`), issuer: issuer.issuer });
-    issuer.mode = mode;
-    try {
-      const seenBefore = issuer.unanswered;
-      // Until the gateway has actually tried the unreachable issuer (the cool-down over), each unknown kid is timed.
-      await eventually(
-        async () => {
-          const started = Date.now();
-          const res = await call('/api/v1/me', bearer(unknown));
-          expect(Date.now() - started).toBeLessThan(2000);
-          await expectUnauthenticated(res);
-          return issuer.unanswered > seenBefore ? true : undefined;
-        },
-        10_000,
-        100,
-      );
-      const started = Date.now();
-      const res = await call('/api/v1/me', bearer(unknown));
-      expect(Date.now() - started).toBeLessThan(2000);
-      await expectUnauthenticated(res);
-      expect(await capabilitiesWith(bearer(valid))).toContain('brief:edit');
-    } finally {
-      issuer.mode = 'up';
-    }
-  });
+  it.each(['down', 'hang'] as const)(
+    'when the issuer is %s, then cached keys keep working and an unknown kid is 401 within 2 s',
+    async (mode) => {
+      const valid = await token(drafter);
+      const unknown = await mint(drafter, { key: await signingKey(`unknown-${mode}`), issuer: issuer.issuer });
+      issuer.mode = mode;
+      try {
+        const seenBefore = issuer.unanswered;
+        // Until the gateway has actually tried the unreachable issuer (the cool-down over), each unknown kid is timed.
+        await eventually(
+          async () => {
+            const started = Date.now();
+            const res = await call('/api/v1/me', bearer(unknown));
+            expect(Date.now() - started).toBeLessThan(2000);
+            await expectUnauthenticated(res);
+            return issuer.unanswered > seenBefore ? true : undefined;
+          },
+          10_000,
+          100,
+        );
+        const started = Date.now();
+        const res = await call('/api/v1/me', bearer(unknown));
+        expect(Date.now() - started).toBeLessThan(2000);
+        await expectUnauthenticated(res);
+        expect(await capabilitiesWith(bearer(valid))).toContain('brief:edit');
+      } finally {
+        issuer.mode = 'up';
+      }
+    },
+  );
 
   it('when the issuer hangs before the gateway ever had its keys, then a token is 401 within 2 s', async () => {
     const silent = await new TestIssuer().start();
@@ -272,7 +412,9 @@ describe('the issuer keys with IDENTITY_PROVIDER=oidc', () => {
     try {
       for (let i = 0; i < 3; i += 1) {
         const started = Date.now();
-        const res = await fetch(`${cold.url}/api/v1/me`, { headers: bearer(await mint(drafter, { key: rsa, issuer: silent.issuer })) });
+        const res = await fetch(`${cold.url}/api/v1/me`, {
+          headers: bearer(await mint(drafter, { key: rsa, issuer: silent.issuer })),
+        });
         expect(Date.now() - started).toBeLessThan(2000);
         await expectUnauthenticated(res);
       }
@@ -286,7 +428,14 @@ describe('the issuer keys with IDENTITY_PROVIDER=oidc', () => {
 
 describe('CORS (decisions §15) in front of identity', () => {
   it('when a configured origin sends a preflight, then 204 with the allowed methods and headers, before any identity', async () => {
-    const res = await fetch(`${gateway.url}/api/v1/me`, { method: 'OPTIONS', headers: { Origin: PORTAL, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' } });
+    const res = await fetch(`${gateway.url}/api/v1/me`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: PORTAL,
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe(PORTAL);
     expect(res.headers.get('access-control-allow-headers')).toContain('Authorization');
@@ -301,7 +450,10 @@ describe('CORS (decisions §15) in front of identity', () => {
   });
 
   it('when another origin sends a preflight, then no CORS headers and the request is handled as any other (401)', async () => {
-    const res = await fetch(`${gateway.url}/api/v1/me`, { method: 'OPTIONS', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' } });
+    const res = await fetch(`${gateway.url}/api/v1/me`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });

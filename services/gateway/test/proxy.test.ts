@@ -22,7 +22,10 @@ const failures: IdempotencyState[] = [];
 let onGatewayRequestEnd: (() => void) | undefined;
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-const newState = (): IdempotencyState => ({ key: { caller_hash: 'c', method: 'POST', path: '/p', idempotency_key: 'k' }, settled: false });
+const newState = (): IdempotencyState => ({
+  key: { caller_hash: 'c', method: 'POST', path: '/p', idempotency_key: 'k' },
+  settled: false,
+});
 
 function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -33,11 +36,20 @@ function readAll(stream: NodeJS.ReadableStream): Promise<Buffer> {
   });
 }
 
-function request(options: { method?: string; path?: string; headers?: Record<string, string>; body?: Buffer }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function request(options: {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${gateway.url}${options.path ?? '/api/v1/x'}`, { method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false }, (res) => {
-      readAll(res).then((body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }), reject);
-    });
+    const req = http.request(
+      `${gateway.url}${options.path ?? '/api/v1/x'}`,
+      { method: options.method ?? 'GET', headers: options.headers ?? {}, agent: false },
+      (res) => {
+        readAll(res).then((body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }), reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -48,12 +60,25 @@ function request(options: { method?: string; path?: string; headers?: Record<str
  * the service answers before the body is complete, whatever the machine's speed. `sent` settles once the
  * client has written (or could no longer write) the rest.
  */
-function partialUpload(options: { path: string; declared: number; agent: http.Agent | false; headers?: Record<string, string> }): Promise<{ status: number; body: Buffer; sent: Promise<void> }> {
+function partialUpload(options: {
+  path: string;
+  declared: number;
+  agent: http.Agent | false;
+  headers?: Record<string, string>;
+}): Promise<{ status: number; body: Buffer; sent: Promise<void> }> {
   const first = 1024 * 1024;
   return new Promise((resolve, reject) => {
     const req = http.request(
       `${gateway.url}${options.path}`,
-      { method: 'POST', agent: options.agent, headers: { 'content-type': 'application/octet-stream', 'content-length': String(options.declared), ...options.headers } },
+      {
+        method: 'POST',
+        agent: options.agent,
+        headers: {
+          'content-type': 'application/octet-stream',
+          'content-length': String(options.declared),
+          ...options.headers,
+        },
+      },
       (res) => {
         readAll(res).then((body) => {
           const sent = new Promise<void>((done) => {
@@ -77,7 +102,13 @@ beforeAll(async () => {
   const down = await serve(http.createServer());
   downUrl = down.url;
   await down.close();
-  const targets = { applications: service.url, documents: service.url, letters: downUrl, reference: service.url, audit: service.url };
+  const targets = {
+    applications: service.url,
+    documents: service.url,
+    letters: downUrl,
+    reference: service.url,
+    audit: service.url,
+  };
   upstreams = createUpstreams({
     targets,
     logger: pino({ level: 'silent' }),
@@ -100,7 +131,12 @@ beforeAll(async () => {
     if (onGatewayRequestEnd) req.on('end', onGatewayRequestEnd);
     const upstream = upstreams[(req.headers['x-upstream'] as UpstreamName | undefined) ?? 'documents'];
     // As the API router does: the allow-listed headers plus the gateway's own.
-    req.headers = forwardedHeaders(req.headers, { secret: 's'.repeat(32), identity: null, correlationId: 'corr-proxy', passAuthorization: false });
+    req.headers = forwardedHeaders(req.headers, {
+      secret: 's'.repeat(32),
+      identity: null,
+      correlationId: 'corr-proxy',
+      passAuthorization: false,
+    });
     (state ? upstream.idempotent : upstream.stream)(req, res, next);
   });
   gateway = await serve(http.createServer(app));
@@ -127,25 +163,48 @@ describe('streaming proxy', () => {
     handle = (req, res) => {
       void readAll(req).then((body) => {
         seen = { method: req.method, url: req.url, host: req.headers.host, hash: sha256(body) };
-        res.writeHead(201, { 'content-type': 'application/octet-stream', 'content-length': down.length, 'x-service': 'documents' });
+        res.writeHead(201, {
+          'content-type': 'application/octet-stream',
+          'content-length': down.length,
+          'x-service': 'documents',
+        });
         res.end(down);
       });
     };
-    const res = await request({ method: 'POST', path: '/api/v1/uploads?x=1', headers: { 'content-type': 'application/octet-stream' }, body: up });
+    const res = await request({
+      method: 'POST',
+      path: '/api/v1/uploads?x=1',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: up,
+    });
     expect(res.status).toBe(201);
     expect(sha256(res.body)).toBe(sha256(down));
     expect(res.headers['x-service']).toBe('documents');
-    expect(seen).toEqual({ method: 'POST', url: '/api/v1/uploads?x=1', host: new URL(service.url).host, hash: sha256(up) });
+    expect(seen).toEqual({
+      method: 'POST',
+      url: '/api/v1/uploads?x=1',
+      host: new URL(service.url).host,
+      hash: sha256(up),
+    });
   });
 
   it('when the service answers with hop-by-hop headers, then they stay behind and the rest passes', async () => {
     handle = (req, res) => {
       req.resume();
-      res.writeHead(200, { 'content-type': 'application/json', 'proxy-authenticate': 'Basic', trailer: 'x-later', connection: 'x-private', 'x-private': 'secret', 'x-kept': 'yes' });
+      res.writeHead(200, {
+        'content-type': 'application/json',
+        'proxy-authenticate': 'Basic',
+        trailer: 'x-later',
+        connection: 'x-private',
+        'x-private': 'secret',
+        'x-kept': 'yes',
+      });
       res.end('{}');
     };
     for (const agent of [new http.Agent({ keepAlive: true }), false as const]) {
-      const res = await new Promise<http.IncomingMessage>((resolve, reject) => http.get(`${gateway.url}/api/v1/x`, { agent }, resolve).on('error', reject));
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.get(`${gateway.url}/api/v1/x`, { agent }, resolve).on('error', reject),
+      );
       res.resume();
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toBe('application/json');
@@ -163,11 +222,19 @@ describe('streaming proxy', () => {
     const res = await request({ headers: { 'x-upstream': 'letters' } });
     expect(res.status).toBe(503);
     expect(res.headers['content-type']).toContain('application/problem+json');
-    expect(JSON.parse(res.body.toString())).toMatchObject({ type: '/problems/unavailable', status: 503, correlationId: 'corr-proxy' });
+    expect(JSON.parse(res.body.toString())).toMatchObject({
+      type: '/problems/unavailable',
+      status: 503,
+      correlationId: 'corr-proxy',
+    });
 
     const state = newState();
     states.set('down', state);
-    const write = await request({ method: 'POST', headers: { 'x-upstream': 'letters', 'x-state': 'down', 'content-type': 'application/json' }, body: Buffer.from('{}') });
+    const write = await request({
+      method: 'POST',
+      headers: { 'x-upstream': 'letters', 'x-state': 'down', 'content-type': 'application/json' },
+      body: Buffer.from('{}'),
+    });
     expect(write.status).toBe(503);
     expect(failures).toEqual([state]);
   });
@@ -233,9 +300,11 @@ describe('streaming proxy', () => {
       expect(refused.status).toBe(413);
       await refused.sent;
       const after = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        http.get(`${gateway.url}/api/v1/after`, { agent }, (res) => {
-          readAll(res).then((b) => resolve({ status: res.statusCode ?? 0, body: b.toString() }), reject);
-        }).on('error', reject);
+        http
+          .get(`${gateway.url}/api/v1/after`, { agent }, (res) => {
+            readAll(res).then((b) => resolve({ status: res.statusCode ?? 0, body: b.toString() }), reject);
+          })
+          .on('error', reject);
       });
       expect(after).toEqual({ status: 200, body: 'after' });
       // Both requests went over one connection: the gateway read and dropped the rest of the refused body.
@@ -257,7 +326,11 @@ describe('streaming proxy', () => {
     const MIB = 1024 * 1024;
     let sent = 0;
     let closedAfter = -1;
-    const req = http.request(`${gateway.url}/api/v1/uploads`, { method: 'POST', agent, headers: { 'content-type': 'application/octet-stream', 'content-length': String(1024 * MIB) } });
+    const req = http.request(`${gateway.url}/api/v1/uploads`, {
+      method: 'POST',
+      agent,
+      headers: { 'content-type': 'application/octet-stream', 'content-length': String(1024 * MIB) },
+    });
     req.on('error', () => undefined);
     const closed = new Promise<void>((resolve) => req.on('close', () => resolve(void (closedAfter = sent))));
     const send = () =>
@@ -288,7 +361,11 @@ describe('streaming proxy', () => {
         req.on('close', () => resolve(!req.complete));
       };
     });
-    const client = http.request(`${gateway.url}/api/v1/uploads`, { method: 'POST', headers: { 'content-length': String(10 * 1024 * 1024) }, agent: false });
+    const client = http.request(`${gateway.url}/api/v1/uploads`, {
+      method: 'POST',
+      headers: { 'content-length': String(10 * 1024 * 1024) },
+      agent: false,
+    });
     client.on('error', () => undefined);
     client.write(Buffer.alloc(256 * 1024));
     await bytesArrived;
@@ -308,7 +385,11 @@ describe('idempotent writes', () => {
     };
     const state = newState();
     states.set('big', state);
-    const res = await request({ method: 'POST', headers: { 'x-state': 'big', 'content-type': 'application/octet-stream' }, body });
+    const res = await request({
+      method: 'POST',
+      headers: { 'x-state': 'big', 'content-type': 'application/octet-stream' },
+      body,
+    });
     expect(res.status).toBe(201);
     expect(res.headers['location']).toBe('/api/v1/x/1');
     expect(kept).toEqual([{ status: 201, body: res.body }]);
@@ -326,7 +407,12 @@ describe('idempotent writes', () => {
     };
     const state = newState();
     states.set('refused', state);
-    const res = await partialUpload({ path: '/api/v1/uploads', declared: 8 * 1024 * 1024, agent: false, headers: { 'x-state': 'refused' } });
+    const res = await partialUpload({
+      path: '/api/v1/uploads',
+      declared: 8 * 1024 * 1024,
+      agent: false,
+      headers: { 'x-state': 'refused' },
+    });
     expect(res.status).toBe(413);
     expect(res.body.toString()).toBe('{"status":413}');
     await res.sent;
@@ -358,7 +444,12 @@ describe('idempotent writes', () => {
     const body = randomBytes(16 * 1024);
     const state = newState();
     states.set('queued', state);
-    const second = await request({ method: 'POST', path: '/api/v1/second', headers: { 'x-state': 'queued', 'content-type': 'application/octet-stream' }, body });
+    const second = await request({
+      method: 'POST',
+      path: '/api/v1/second',
+      headers: { 'x-state': 'queued', 'content-type': 'application/octet-stream' },
+      body,
+    });
     expect((await first).body.toString()).toBe('first');
     expect(second.body.toString()).toBe(sha256(body));
     expect(state.requestHash).toBe(sha256(body));

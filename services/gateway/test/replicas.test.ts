@@ -2,7 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
-import { asUser, createTestDatabase, eventually, natsUrl, practitioner, removeBucket, removeDurableConsumers, startNeighbour, startService, testEvents, testS3, type Neighbour, type TestDatabase, type TestService } from '@register/testkit';
+import {
+  asUser,
+  createTestDatabase,
+  eventually,
+  natsUrl,
+  practitioner,
+  removeBucket,
+  removeDurableConsumers,
+  startNeighbour,
+  startService,
+  testEvents,
+  testS3,
+  type Neighbour,
+  type TestDatabase,
+  type TestService,
+} from '@register/testkit';
 import type { Context } from '../src/context';
 import { start } from '../src/main';
 import { startTcpBalancer, type TcpBalancer } from './support/tcp-balancer';
@@ -13,7 +28,11 @@ import { startTcpBalancer, type TcpBalancer } from './support/tcp-balancer';
 const NAMES = ['audit', 'reference', 'documents', 'applications', 'letters'] as const;
 type Name = (typeof NAMES)[number];
 const run = randomUUID().replace(/-/g, '').slice(0, 8);
-const consumers = { AUDIT_CONSUMER: `audit_rep_${run}`, DOCUMENTS: `documents_rep_${run}`, LETTERS: `letters_rep_${run}` };
+const consumers = {
+  AUDIT_CONSUMER: `audit_rep_${run}`,
+  DOCUMENTS: `documents_rep_${run}`,
+  LETTERS: `letters_rep_${run}`,
+};
 const bucket = `documents-rep-${run}`;
 
 const copies = {} as Record<Name, Neighbour[]>;
@@ -23,11 +42,22 @@ let gateway: TestService<Context>;
 
 function envOf(name: Name): Record<string, string> {
   const s3 = testS3();
-  const urls = { REFERENCE_URL: balancers.reference.url, DOCUMENTS_URL: balancers.documents.url, APPLICATIONS_URL: balancers.applications.url };
+  const urls = {
+    REFERENCE_URL: balancers.reference.url,
+    DOCUMENTS_URL: balancers.documents.url,
+    APPLICATIONS_URL: balancers.applications.url,
+  };
   const own: Record<Name, Record<string, string>> = {
     audit: { AUDIT_CONSUMER: consumers.AUDIT_CONSUMER },
     reference: {},
-    documents: { ...urls, S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY: s3.accessKey, S3_SECRET_KEY: s3.secretKey, S3_BUCKET: bucket, APPLICATION_EVENTS_CONSUMER: consumers.DOCUMENTS },
+    documents: {
+      ...urls,
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY: s3.accessKey,
+      S3_SECRET_KEY: s3.secretKey,
+      S3_BUCKET: bucket,
+      APPLICATION_EVENTS_CONSUMER: consumers.DOCUMENTS,
+    },
     applications: urls,
     letters: { ...urls, APPLICATION_EVENTS_CONSUMER: consumers.LETTERS },
   };
@@ -48,7 +78,14 @@ beforeAll(async () => {
   const list = (name: Name) => copies[name].map((c) => c.url).join(',');
   gateway = await startService(start, {
     name: 'gateway',
-    env: { APPLICATIONS_URL: list('applications'), DOCUMENTS_URL: list('documents'), LETTERS_URL: list('letters'), REFERENCE_URL: list('reference'), AUDIT_URL: list('audit'), METRICS_PORT: 'off' },
+    env: {
+      APPLICATIONS_URL: list('applications'),
+      DOCUMENTS_URL: list('documents'),
+      LETTERS_URL: list('letters'),
+      REFERENCE_URL: list('reference'),
+      AUDIT_URL: list('audit'),
+      METRICS_PORT: 'off',
+    },
   });
 }, 240_000);
 
@@ -74,7 +111,12 @@ async function query<R extends object>(name: Name, text: string, values: unknown
 const json = { 'content-type': 'application/json' };
 const admin = { 'X-Subject': '900000003', 'X-Role': 'admin' };
 
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<{ status: number; body: Record<string, unknown> | null }> {
+async function call(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> | null }> {
   const init: RequestInit = { method, headers: body instanceof FormData ? headers : { ...headers, ...json } };
   if (body !== undefined) init.body = body instanceof FormData ? body : JSON.stringify(body);
   const res = await fetch(`${gateway.url}${path}`, { ...init, signal: AbortSignal.timeout(30_000) }).catch(() => null);
@@ -84,7 +126,9 @@ async function call(method: string, path: string, headers: Record<string, string
 }
 
 /** A practitioner's intake with one upload, submitted; what the client was told. */
-async function submitOne(n: number): Promise<{ id: string; documentId: string; submitted: boolean; correlationId: string }> {
+async function submitOne(
+  n: number,
+): Promise<{ id: string; documentId: string; submitted: boolean; correlationId: string }> {
   const subject = String(910_000_000 + n);
   const correlationId = `rep-${run}-${n}`;
   const me = { 'X-Subject': subject, 'X-Role': 'drafter', 'X-Correlation-Id': correlationId };
@@ -93,17 +137,27 @@ async function submitOne(n: number): Promise<{ id: string; documentId: string; s
   form.set('wizardId', 'intake');
   form.set('categoryId', 'diploma');
   form.set('localId', randomUUID());
-  form.set('file', new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(300)}\n%%EOF\n`)], { type: 'application/pdf' }), 'diploma.pdf');
+  form.set(
+    'file',
+    new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(300)}\n%%EOF\n`)], { type: 'application/pdf' }),
+    'diploma.pdf',
+  );
   const upload = await call('POST', '/api/v1/uploads', me, form);
   const id = String(created.body?.['id'] ?? '');
   const documentId = String(upload.body?.['documentId'] ?? '');
   if (created.status !== 201 || upload.status !== 201) return { id, documentId, submitted: false, correlationId };
-  const submit = await call('POST', `/api/v1/applications/${id}/submit`, me, { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId }] });
+  const submit = await call('POST', `/api/v1/applications/${id}/submit`, me, {
+    diplomaHerkomst: 'handmatig',
+    uren: 3000,
+    documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId }],
+  });
   return { id, documentId, submitted: submit.status === 200, correlationId };
 }
 
 /** Every event of the run's stream carrying one of this test's correlation ids: id, subject, correlation id. */
-async function streamEvents(): Promise<Array<{ id: string; subject: string; correlationId: string; data: Record<string, unknown> }>> {
+async function streamEvents(): Promise<
+  Array<{ id: string; subject: string; correlationId: string; data: Record<string, unknown> }>
+> {
   const nc = await connect({ servers: natsUrl() });
   try {
     const js = jetstream(nc);
@@ -114,8 +168,18 @@ async function streamEvents(): Promise<Array<{ id: string; subject: string; corr
       let n = 0;
       for await (const m of batch) {
         n += 1;
-        const envelope = JSON.parse(m.string()) as { id: string; correlationId: string | null; data: Record<string, unknown> };
-        if (envelope.correlationId?.startsWith(`rep-${run}-`)) found.push({ id: envelope.id, subject: m.subject.slice(testEvents().prefix.length), correlationId: envelope.correlationId, data: envelope.data });
+        const envelope = JSON.parse(m.string()) as {
+          id: string;
+          correlationId: string | null;
+          data: Record<string, unknown>;
+        };
+        if (envelope.correlationId?.startsWith(`rep-${run}-`))
+          found.push({
+            id: envelope.id,
+            subject: m.subject.slice(testEvents().prefix.length),
+            correlationId: envelope.correlationId,
+            data: envelope.data,
+          });
       }
       if (n === 0) return found;
     }
@@ -141,7 +205,12 @@ describe('two copies of every service behind the gateway', () => {
         if (n % 6 === 0) {
           const correlationId = `rep-${run}-flag-${n}`;
           const enabled = n % 12 === 0;
-          const res = await call('PUT', '/api/v1/admin/flags/herregistratie-aanvragen', { ...admin, 'X-Correlation-Id': correlationId }, { enabled });
+          const res = await call(
+            'PUT',
+            '/api/v1/admin/flags/herregistratie-aanvragen',
+            { ...admin, 'X-Correlation-Id': correlationId },
+            { enabled },
+          );
           flagSets.push({ enabled, status: res.status, correlationId });
         }
         results.push(await submitOne(n));
@@ -155,15 +224,35 @@ describe('two copies of every service behind the gateway', () => {
 
     // Stored once, and every linked document linked to its application (the link job is done).
     const ids = submitted.map((r) => r.id);
-    const rows = await query<{ id: string; n: number }>('applications', 'SELECT id, count(*)::int AS n FROM applications WHERE id = ANY($1) GROUP BY id', [ids]);
+    const rows = await query<{ id: string; n: number }>(
+      'applications',
+      'SELECT id, count(*)::int AS n FROM applications WHERE id = ANY($1) GROUP BY id',
+      [ids],
+    );
     expect(rows.length).toBe(submitted.length);
-    await eventually(async () => ((await query<{ n: number }>('applications', 'SELECT count(*)::int AS n FROM document_link_jobs'))[0]?.n === 0 ? true : undefined), 60_000);
-    const linked = await query<{ id: string; linked_application_id: string }>('documents', 'SELECT id, linked_application_id FROM document WHERE id = ANY($1)', [submitted.map((r) => r.documentId)]);
-    expect(Object.fromEntries(linked.map((l) => [l.id, l.linked_application_id]))).toEqual(Object.fromEntries(submitted.map((r) => [r.documentId, r.id])));
+    await eventually(
+      async () =>
+        (await query<{ n: number }>('applications', 'SELECT count(*)::int AS n FROM document_link_jobs'))[0]?.n === 0
+          ? true
+          : undefined,
+      60_000,
+    );
+    const linked = await query<{ id: string; linked_application_id: string }>(
+      'documents',
+      'SELECT id, linked_application_id FROM document WHERE id = ANY($1)',
+      [submitted.map((r) => r.documentId)],
+    );
+    expect(Object.fromEntries(linked.map((l) => [l.id, l.linked_application_id]))).toEqual(
+      Object.fromEntries(submitted.map((r) => [r.documentId, r.id])),
+    );
 
     // Published once: every outbox empty, one application.submitted per submitted application, no event twice.
     for (const name of ['applications', 'documents', 'reference', 'letters'] as const) {
-      await eventually(async () => ((await query<{ n: number }>(name, 'SELECT count(*)::int AS n FROM outbox'))[0]?.n === 0 ? true : undefined), 60_000);
+      await eventually(
+        async () =>
+          (await query<{ n: number }>(name, 'SELECT count(*)::int AS n FROM outbox'))[0]?.n === 0 ? true : undefined,
+        60_000,
+      );
     }
     const events = await streamEvents();
     const eventIds = events.map((e) => e.id);
@@ -178,7 +267,11 @@ describe('two copies of every service behind the gateway', () => {
     const auditEvents = events.filter((e) => e.subject.startsWith('register.audit.'));
     expect(auditEvents.length).toBeGreaterThan(0);
     const stored = await eventually(async () => {
-      const r = await query<{ event_id: string }>('audit', 'SELECT event_id FROM authz_audit WHERE correlation_id LIKE $1', [`rep-${run}-%`]);
+      const r = await query<{ event_id: string }>(
+        'audit',
+        'SELECT event_id FROM authz_audit WHERE correlation_id LIKE $1',
+        [`rep-${run}-%`],
+      );
       return r.length >= auditEvents.length ? r : undefined;
     }, 60_000);
     expect(stored.map((r) => r.event_id).sort()).toEqual(auditEvents.map((e) => e.id).sort());
@@ -186,7 +279,9 @@ describe('two copies of every service behind the gateway', () => {
     // Every flag change the client was told of is one audit row and one flag-changed event.
     const flagOk = flagSets.filter((f) => f.status === 204);
     expect(flagOk.length).toBeGreaterThan(0);
-    const flagEvents = events.filter((e) => e.subject === 'register.reference.flag-changed').map((e) => e.correlationId);
+    const flagEvents = events
+      .filter((e) => e.subject === 'register.reference.flag-changed')
+      .map((e) => e.correlationId);
     expect(new Set(flagEvents).size).toBe(flagEvents.length);
     expect(flagEvents).toEqual(expect.arrayContaining(flagOk.map((f) => f.correlationId)));
   });

@@ -8,7 +8,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => sys?.close(), 60_000);
 
-const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) => fetch(`${sys.gateway}${path}`, init);
+const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+  fetch(`${sys.gateway}${path}`, init);
 const json = { 'content-type': 'application/json' };
 
 interface AuditRow {
@@ -32,7 +33,11 @@ describe('health and description', () => {
   });
 
   it('when /openapi.json is read, then it is v1 and holds the paths of every service, relative to its /api/v1 server', async () => {
-    const doc = (await (await call('/openapi.json')).json()) as { info: { version: string }; servers: Array<{ url: string }>; paths: Record<string, unknown> };
+    const doc = (await (await call('/openapi.json')).json()) as {
+      info: { version: string };
+      servers: Array<{ url: string }>;
+      paths: Record<string, unknown>;
+    };
     expect(doc.info.version).toBe('v1');
     expect(doc.servers).toEqual([{ url: '/api/v1', description: expect.any(String) }]);
     for (const p of ['/me', '/stamdata/{table}', '/admin/audit', '/applications', '/uploads/categories', '/health']) {
@@ -58,7 +63,18 @@ describe('GET /api/v1/me', () => {
   it.each([
     ['drafter', ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
     ['approver', ['applications:own', 'brief:approve']],
-    ['admin', ['applications:own', 'audit:read', 'cases:admin', 'flags:write', 'orgtemplate:edit', 'stamdata:read', 'uploads:admin-delete']],
+    [
+      'admin',
+      [
+        'applications:own',
+        'audit:read',
+        'cases:admin',
+        'flags:write',
+        'orgtemplate:edit',
+        'stamdata:read',
+        'uploads:admin-delete',
+      ],
+    ],
     ['beoordelaar', ['CanBeoordelen', 'stamdata:read']],
     ['medewerker', []],
     ['adminSeam', ['applications:own', 'brief:edit', 'brief:reveal-registernummer', 'uploads:admin-delete']],
@@ -70,7 +86,9 @@ describe('GET /api/v1/me', () => {
 
   it('when a practitioner is also a beoordelaar, then the capabilities are the union', async () => {
     const res = await call('/api/v1/me', { headers: { ...users.approver, ...users.beoordelaar } });
-    expect(await res.json()).toEqual({ capabilities: ['CanBeoordelen', 'applications:own', 'brief:approve', 'stamdata:read'] });
+    expect(await res.json()).toEqual({
+      capabilities: ['CanBeoordelen', 'applications:own', 'brief:approve', 'stamdata:read'],
+    });
   });
 
   it('when there is no identity, then 401 problem carrying the correlation id', async () => {
@@ -78,11 +96,18 @@ describe('GET /api/v1/me', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(res.headers.get('x-correlation-id')).toBe('portal-req-42');
-    expect(await res.json()).toMatchObject({ type: '/problems/unauthenticated', status: 401, instance: '/api/v1/me', correlationId: 'portal-req-42' });
+    expect(await res.json()).toMatchObject({
+      type: '/problems/unauthenticated',
+      status: 401,
+      instance: '/api/v1/me',
+      correlationId: 'portal-req-42',
+    });
   });
 
   it('when the correlation id is malformed or the subject invalid, then a new id is made and 401 still answers', async () => {
-    const res = await call('/api/v1/me', { headers: { 'X-Correlation-Id': 'bad id with spaces', 'X-Subject': 'x'.repeat(65) } });
+    const res = await call('/api/v1/me', {
+      headers: { 'X-Correlation-Id': 'bad id with spaces', 'X-Subject': 'x'.repeat(65) },
+    });
     expect(res.status).toBe(401);
     const id = res.headers.get('x-correlation-id');
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -92,13 +117,28 @@ describe('GET /api/v1/me', () => {
 
 describe('PUT /api/v1/admin/flags/herregistratie-aanvragen', () => {
   it('when a drafter sets it, then 403; when an admin does, then 204 and the audit log shows it with the correlation id', async () => {
-    const denied = await call('/api/v1/admin/flags/herregistratie-aanvragen', { method: 'PUT', headers: { ...users.drafter, ...json }, body: '{"enabled":false}' });
+    const denied = await call('/api/v1/admin/flags/herregistratie-aanvragen', {
+      method: 'PUT',
+      headers: { ...users.drafter, ...json },
+      body: '{"enabled":false}',
+    });
     expect(denied.status).toBe(403);
     const correlationId = `flag-${randomUUID()}`;
-    const res = await call('/api/v1/admin/flags/herregistratie-aanvragen', { method: 'PUT', headers: { ...users.admin, ...json, 'X-Correlation-Id': correlationId }, body: '{"enabled":true}' });
+    const res = await call('/api/v1/admin/flags/herregistratie-aanvragen', {
+      method: 'PUT',
+      headers: { ...users.admin, ...json, 'X-Correlation-Id': correlationId },
+      body: '{"enabled":true}',
+    });
     expect(res.status).toBe(204);
     const row = await eventually(async () => (await auditRows()).find((r) => r.correlationId === correlationId));
-    expect(row).toEqual({ at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), action: 'flag:set', resource: 'flag/herregistratie-aanvragen', decision: 'allow', role: 'admin', correlationId });
+    expect(row).toEqual({
+      at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+      action: 'flag:set',
+      resource: 'flag/herregistratie-aanvragen',
+      decision: 'allow',
+      role: 'admin',
+      correlationId,
+    });
   });
 });
 
@@ -106,10 +146,16 @@ describe('denials the spec audits (Authentication 6)', () => {
   it('when a caller lacks the capability of the reveal or an organisation-admin route, then 403 and one deny row with the route and role', async () => {
     const reveal = `deny-reveal-${randomUUID()}`;
     const template = `deny-template-${randomUUID()}`;
-    const denied = await call('/api/v1/brief/reveal-registernummer', { method: 'POST', headers: { ...users.approver, ...json, 'X-Step-Up': 'true', 'X-Correlation-Id': reveal }, body: '{}' });
+    const denied = await call('/api/v1/brief/reveal-registernummer', {
+      method: 'POST',
+      headers: { ...users.approver, ...json, 'X-Step-Up': 'true', 'X-Correlation-Id': reveal },
+      body: '{}',
+    });
     expect(denied.status).toBe(403);
     // A case handler without roles has no role to name.
-    const noRoles = await call('/api/v1/admin/org-templates', { headers: { 'X-Medewerker': 'mw-003', 'X-Correlation-Id': template } });
+    const noRoles = await call('/api/v1/admin/org-templates', {
+      headers: { 'X-Medewerker': 'mw-003', 'X-Correlation-Id': template },
+    });
     expect(noRoles.status).toBe(403);
 
     const rows = await eventually(async () => {
@@ -117,8 +163,20 @@ describe('denials the spec audits (Authentication 6)', () => {
       return all.length >= 2 ? all : undefined;
     });
     expect(rows.map(({ at: _at, ...row }) => row).sort((a, b) => a.action.localeCompare(b.action))).toEqual([
-      { action: 'orgtemplate:edit', resource: '/api/v1/admin/org-templates', decision: 'deny', role: 'none', correlationId: template },
-      { action: 'reveal-registernummer', resource: '/api/v1/brief/reveal-registernummer', decision: 'deny', role: 'approver', correlationId: reveal },
+      {
+        action: 'orgtemplate:edit',
+        resource: '/api/v1/admin/org-templates',
+        decision: 'deny',
+        role: 'none',
+        correlationId: template,
+      },
+      {
+        action: 'reveal-registernummer',
+        resource: '/api/v1/brief/reveal-registernummer',
+        decision: 'deny',
+        role: 'approver',
+        correlationId: reveal,
+      },
     ]);
   });
 });
@@ -126,16 +184,27 @@ describe('denials the spec audits (Authentication 6)', () => {
 describe('Idempotency-Key (decisions §13)', () => {
   const FLAG = '/api/v1/admin/flags/herregistratie-aanvragen';
   const put = (key: string, body: string, correlationId: string = randomUUID()) =>
-    call(FLAG, { method: 'PUT', headers: { ...users.admin, ...json, 'Idempotency-Key': key, 'X-Correlation-Id': correlationId }, body });
+    call(FLAG, {
+      method: 'PUT',
+      headers: { ...users.admin, ...json, 'Idempotency-Key': key, 'X-Correlation-Id': correlationId },
+      body,
+    });
   const flagSets = async (correlationIds: string[]) => {
     await sys.auditSettled(['reference']);
     return (await auditRows()).filter((r) => r.action === 'flag:set' && correlationIds.includes(r.correlationId));
   };
-  const keyState = async (key: string) => (await sys.query<{ state: string }>('gateway', 'SELECT state FROM idempotency_record WHERE idempotency_key = $1', [key]))[0]?.state;
+  const keyState = async (key: string) =>
+    (
+      await sys.query<{ state: string }>('gateway', 'SELECT state FROM idempotency_record WHERE idempotency_key = $1', [
+        key,
+      ])
+    )[0]?.state;
 
   // The flag stays on, as shipped, whatever a test did.
   afterEach(async () => {
-    expect((await call(FLAG, { method: 'PUT', headers: { ...users.admin, ...json }, body: '{"enabled":true}' })).status).toBe(204);
+    expect(
+      (await call(FLAG, { method: 'PUT', headers: { ...users.admin, ...json }, body: '{"enabled":true}' })).status,
+    ).toBe(204);
   });
 
   it('when a repeat arrives while the first request still runs, then 409 idempotency-request-in-progress; once the first is done, a repeat replays it and the operation ran once', async () => {
@@ -149,7 +218,11 @@ describe('Idempotency-Key (decisions §13)', () => {
       await eventually(async () => ((await keyState(key)) === 'running' ? true : undefined));
       const during = await put(key, '{"enabled":true}', ids[1]);
       expect(during.status).toBe(409);
-      expect(await during.json()).toMatchObject({ type: '/problems/idempotency-request-in-progress', status: 409, correlationId: ids[1] });
+      expect(await during.json()).toMatchObject({
+        type: '/problems/idempotency-request-in-progress',
+        status: 409,
+        correlationId: ids[1],
+      });
     } finally {
       sys.resume('reference');
     }
@@ -166,10 +239,13 @@ describe('Idempotency-Key (decisions §13)', () => {
     const key = randomUUID();
     const ids = Array.from({ length: 50 }, () => `idem-${randomUUID()}`);
     const responses = await Promise.all(ids.map((id) => put(key, '{"enabled":true}', id)));
-    const outcomes = responses.map((r) => (r.status === 204 && r.headers.get('idempotent-replayed') === 'true' ? 'replayed' : String(r.status)));
+    const outcomes = responses.map((r) =>
+      r.status === 204 && r.headers.get('idempotent-replayed') === 'true' ? 'replayed' : String(r.status),
+    );
     expect(outcomes.filter((o) => o === '204')).toHaveLength(1);
     expect(outcomes.filter((o) => o !== '204' && o !== 'replayed' && o !== '409')).toEqual([]);
-    for (const r of responses.filter((x) => x.status === 409)) expect(((await r.json()) as { type: string }).type).toBe('/problems/idempotency-request-in-progress');
+    for (const r of responses.filter((x) => x.status === 409))
+      expect(((await r.json()) as { type: string }).type).toBe('/problems/idempotency-request-in-progress');
     const ran = ids[outcomes.indexOf('204')]!;
     expect((await flagSets(ids)).map((r) => r.correlationId)).toEqual([ran]);
   });
@@ -192,13 +268,21 @@ describe('Idempotency-Key (decisions §13)', () => {
   ])('when the key is %s, then %i', async (_name, status, key) => {
     const res = await put(key, '{"enabled":true}');
     expect(res.status).toBe(status);
-    if (status === 400) expect(await res.json()).toMatchObject({ type: '/problems/validation', errors: [expect.objectContaining({ field: 'Idempotency-Key' })] });
+    if (status === 400)
+      expect(await res.json()).toMatchObject({
+        type: '/problems/validation',
+        errors: [expect.objectContaining({ field: 'Idempotency-Key' })],
+      });
     else expect((await put(key, '{"enabled":true}')).headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('when a problem answer is replayed, then status and body are the first ones, with the first correlation id', async () => {
     const key = randomUUID();
-    const first = await call('/api/v1/admin/flags/onbekend', { method: 'PUT', headers: { ...users.admin, ...json, 'Idempotency-Key': key }, body: '{"enabled":"x"}' });
+    const first = await call('/api/v1/admin/flags/onbekend', {
+      method: 'PUT',
+      headers: { ...users.admin, ...json, 'Idempotency-Key': key },
+      body: '{"enabled":"x"}',
+    });
     expect(first.status).toBe(404);
     const invalid = await put(key, '{"enabled":"x"}', 'first-corr');
     expect(invalid.status).toBe(400);
@@ -214,7 +298,11 @@ describe('Idempotency-Key (decisions §13)', () => {
   it('when the same key is used by another caller, then it is a separate request', async () => {
     const key = randomUUID();
     expect((await put(key, '{"enabled":true}')).status).toBe(204);
-    const other = await call(FLAG, { method: 'PUT', headers: { 'X-Subject': '900000099', 'X-Role': 'admin', ...json, 'Idempotency-Key': key }, body: '{"enabled":false}' });
+    const other = await call(FLAG, {
+      method: 'PUT',
+      headers: { 'X-Subject': '900000099', 'X-Role': 'admin', ...json, 'Idempotency-Key': key },
+      body: '{"enabled":false}',
+    });
     expect(other.status).toBe(204);
     expect(other.headers.get('idempotent-replayed')).toBeNull();
   });
@@ -222,8 +310,15 @@ describe('Idempotency-Key (decisions §13)', () => {
 
 describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELETE, scope, a 5xx)', () => {
   const keyed = (subject: string, method: string, path: string, key: string, body?: unknown) =>
-    call(path, { method, headers: { 'X-Subject': subject, 'Idempotency-Key': key, ...(body === undefined ? {} : json) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const applicationsOf = async (subject: string) => (await sys.query<{ id: string }>('applications', 'SELECT id FROM applications WHERE owner = $1', [subject])).map((r) => r.id);
+    call(path, {
+      method,
+      headers: { 'X-Subject': subject, 'Idempotency-Key': key, ...(body === undefined ? {} : json) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  const applicationsOf = async (subject: string) =>
+    (await sys.query<{ id: string }>('applications', 'SELECT id FROM applications WHERE owner = $1', [subject])).map(
+      (r) => r.id,
+    );
   const subject = () => `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
 
   it('when a JSON POST is repeated with its key, then the same 201, Location and body come back and one application exists', async () => {
@@ -242,7 +337,9 @@ describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELET
 
   it('when a DELETE is repeated with its key, then the 204 is replayed instead of a 404, and the same key on PUT of that path is a request of its own', async () => {
     const me = subject();
-    const { id } = (await (await keyed(me, 'POST', '/api/v1/applications', randomUUID(), { type: 'intake' })).json()) as { id: string };
+    const { id } = (await (
+      await keyed(me, 'POST', '/api/v1/applications', randomUUID(), { type: 'intake' })
+    ).json()) as { id: string };
     const key = randomUUID();
     // Scoped by method: the key of this PUT does not answer the DELETE below.
     const sync = await keyed(me, 'PUT', `/api/v1/applications/${id}`, key, { draft: {}, stepIndex: 0, stepCount: 1 });
@@ -253,7 +350,9 @@ describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELET
     expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([204, 'true']);
     expect(await applicationsOf(me)).toEqual([]);
     // Without the key the application is simply gone.
-    expect((await call(`/api/v1/applications/${id}`, { method: 'DELETE', headers: { 'X-Subject': me } })).status).toBe(404);
+    expect((await call(`/api/v1/applications/${id}`, { method: 'DELETE', headers: { 'X-Subject': me } })).status).toBe(
+      404,
+    );
   });
 
   it('when one key is used on two paths, then each runs on its own', async () => {
@@ -268,15 +367,25 @@ describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELET
 
   it('when the first answer is a 5xx from the service, then it is not kept: the retry with the same key runs and succeeds', async () => {
     const me = subject();
-    const { id } = (await (await keyed(me, 'POST', '/api/v1/applications', randomUUID(), { type: 'intake' })).json()) as { id: string };
+    const { id } = (await (
+      await keyed(me, 'POST', '/api/v1/applications', randomUUID(), { type: 'intake' })
+    ).json()) as { id: string };
     const form = new FormData();
     form.set('wizardId', 'intake');
     form.set('categoryId', 'diploma');
-    form.set('file', new Blob([Buffer.from('%PDF-1.4\n' + 'x'.repeat(2000))], { type: 'application/pdf' }), 'diploma.pdf');
+    form.set(
+      'file',
+      new Blob([Buffer.from('%PDF-1.4\n' + 'x'.repeat(2000))], { type: 'application/pdf' }),
+      'diploma.pdf',
+    );
     const uploaded = await call('/api/v1/uploads', { method: 'POST', headers: { 'X-Subject': me }, body: form });
     expect(uploaded.status).toBe(201);
     const { documentId } = (await uploaded.json()) as { documentId: string };
-    const submit = { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId }] };
+    const submit = {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId }],
+    };
     const key = randomUUID();
     // The applications service answers 503 itself while the documents service it checks with is down.
     await sys.system.stop('documents');
@@ -284,7 +393,9 @@ describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELET
       const failed = await keyed(me, 'POST', `/api/v1/applications/${id}/submit`, key, submit);
       expect(failed.status).toBe(503);
       expect(((await failed.json()) as { type: string }).type).toBe('/problems/unavailable');
-      expect(await sys.query('gateway', 'SELECT 1 FROM idempotency_record WHERE idempotency_key = $1', [key])).toEqual([]);
+      expect(await sys.query('gateway', 'SELECT 1 FROM idempotency_record WHERE idempotency_key = $1', [key])).toEqual(
+        [],
+      );
     } finally {
       await sys.system.start('documents');
     }
@@ -296,18 +407,26 @@ describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELET
 
 describe('Idempotency-Key on uploads (streamed through the gateway)', () => {
   const MIB = 1024 * 1024;
-  const pdf = (bytes: number, fill: number) => Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(bytes - 9, fill)]);
+  const pdf = (bytes: number, fill: number) =>
+    Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(bytes - 9, fill)]);
   // A retry sends the same bytes (decisions §13 compares raw bodies), so the multipart boundary is fixed here.
   const boundary = 'register-test-boundary';
   const upload = (file: Buffer, key?: string) => {
-    const field = (name: string, value: string) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const field = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     const body = Buffer.concat([
       Buffer.from(field('wizardId', 'intake') + field('categoryId', 'overig')),
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bewijs.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bewijs.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      ),
       file,
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const headers = { 'X-Subject': '900000011', 'Content-Type': `multipart/form-data; boundary=${boundary}`, ...(key ? { 'Idempotency-Key': key } : {}) };
+    const headers = {
+      'X-Subject': '900000011',
+      'Content-Type': `multipart/form-data; boundary=${boundary}`,
+      ...(key ? { 'Idempotency-Key': key } : {}),
+    };
     return call('/api/v1/uploads', { method: 'POST', headers, body });
   };
 
@@ -347,17 +466,29 @@ describe('admin delete of a case (applications → documents over events)', () =
     const form = new FormData();
     form.set('wizardId', 'intake');
     form.set('categoryId', 'diploma');
-    form.set('file', new Blob([Buffer.from('%PDF-1.4\n' + 'x'.repeat(2000))], { type: 'application/pdf' }), 'diploma.pdf');
+    form.set(
+      'file',
+      new Blob([Buffer.from('%PDF-1.4\n' + 'x'.repeat(2000))], { type: 'application/pdf' }),
+      'diploma.pdf',
+    );
     const uploaded = await call('/api/v1/uploads', { method: 'POST', headers: me, body: form });
     expect(uploaded.status).toBe(201);
     const { documentId } = (await uploaded.json()) as { documentId: string };
-    const created = await call('/api/v1/applications', { method: 'POST', headers: { ...me, ...json }, body: JSON.stringify({ type: 'intake' }) });
+    const created = await call('/api/v1/applications', {
+      method: 'POST',
+      headers: { ...me, ...json },
+      body: JSON.stringify({ type: 'intake' }),
+    });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     const submit = await call(`/api/v1/applications/${id}/submit`, {
       method: 'POST',
       headers: { ...me, ...json },
-      body: JSON.stringify({ diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId }] }),
+      body: JSON.stringify({
+        diplomaHerkomst: 'handmatig',
+        uren: 3000,
+        documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId }],
+      }),
     });
     expect(submit.status).toBe(200);
     const content = () => call(`/api/v1/uploads/${documentId}/content`, { headers: me });
@@ -381,25 +512,38 @@ describe('every list takes limit and cursor (decisions §14)', () => {
     ['/api/v1/admin/org-templates', users.admin],
   ];
 
-  it.each(LISTS)('when %s is read with limit=1, then at most one row, and a Link to the next page while rows remain', async (path, headers) => {
-    const all = await call(path, { headers });
-    expect(all.status).toBe(200);
-    const rows = (await all.json()) as unknown[];
-    const page = await call(`${path}?limit=1`, { headers });
-    expect(page.status).toBe(200);
-    expect(((await page.json()) as unknown[]).length).toBe(Math.min(1, rows.length));
-    const link = page.headers.get('link');
-    if (rows.length > 1) expect(link).toMatch(new RegExp(`^<${path.replace(/\//g, '\\/')}\\?limit=1&cursor=[^>]+>; rel="next"$`));
-    else expect(link).toBeNull();
-  });
+  it.each(LISTS)(
+    'when %s is read with limit=1, then at most one row, and a Link to the next page while rows remain',
+    async (path, headers) => {
+      const all = await call(path, { headers });
+      expect(all.status).toBe(200);
+      const rows = (await all.json()) as unknown[];
+      const page = await call(`${path}?limit=1`, { headers });
+      expect(page.status).toBe(200);
+      expect(((await page.json()) as unknown[]).length).toBe(Math.min(1, rows.length));
+      const link = page.headers.get('link');
+      if (rows.length > 1)
+        expect(link).toMatch(new RegExp(`^<${path.replace(/\//g, '\\/')}\\?limit=1&cursor=[^>]+>; rel="next"$`));
+      else expect(link).toBeNull();
+    },
+  );
 
-  it.each(LISTS)('when %s is read with limit=0 or a foreign cursor, then 400 naming the parameter', async (path, headers) => {
-    for (const [query, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['cursor=not-a-cursor-of-ours', 'cursor']]) {
-      const res = await call(`${path}?${query}`, { headers });
-      expect([query, res.status]).toEqual([query, 400]);
-      expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([field]);
-    }
-  });
+  it.each(LISTS)(
+    'when %s is read with limit=0 or a foreign cursor, then 400 naming the parameter',
+    async (path, headers) => {
+      for (const [query, field] of [
+        ['limit=0', 'limit'],
+        ['limit=1001', 'limit'],
+        ['cursor=not-a-cursor-of-ours', 'cursor'],
+      ]) {
+        const res = await call(`${path}?${query}`, { headers });
+        expect([query, res.status]).toEqual([query, 400]);
+        expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([
+          field,
+        ]);
+      }
+    },
+  );
 });
 
 describe('a service that stops', () => {
@@ -407,7 +551,12 @@ describe('a service that stops', () => {
     await sys.system.stop('reference');
     const res = await call('/api/v1/stamdata', { headers: { ...users.admin, 'X-Correlation-Id': 'down-1' } });
     expect(res.status).toBe(503);
-    expect(await res.json()).toMatchObject({ type: '/problems/unavailable', status: 503, correlationId: 'down-1', instance: '/api/v1/stamdata' });
+    expect(await res.json()).toMatchObject({
+      type: '/problems/unavailable',
+      status: 503,
+      correlationId: 'down-1',
+      instance: '/api/v1/stamdata',
+    });
     expect((await call('/health/ready')).status).toBe(503);
     await sys.system.start('reference');
     expect((await call('/api/v1/stamdata', { headers: users.admin })).status).toBe(200);

@@ -82,5 +82,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['case_context', 'brief', 'org_template_version', 'org_template', 'passage']) await db.schema.dropTable(table).execute();
+  for (const table of ['case_context', 'brief', 'org_template_version', 'org_template', 'passage'])
+    await db.schema.dropTable(table).execute();
 }

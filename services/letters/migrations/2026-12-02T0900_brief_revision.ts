@@ -4,7 +4,10 @@ import { sql, type Kysely } from 'kysely';
 // content of that revision need not read the content again.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.alterTable('brief').addColumn('revision', 'bigint', (c) => c.notNull().defaultTo(sql`1`)).execute();
+  await db.schema
+    .alterTable('brief')
+    .addColumn('revision', 'bigint', (c) => c.notNull().defaultTo(sql`1`))
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

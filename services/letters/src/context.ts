@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { baseConfigSchema, InternalClient, systemClock, type Built, type Clock, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import {
+  baseConfigSchema,
+  InternalClient,
+  systemClock,
+  type Built,
+  type Clock,
+  type Logger,
+  type ServiceEvents,
+  type ServiceResources,
+} from '@register/service-kit';
 import { ApplicationsClient } from './adapters/applications-client';
 import { DocumentsClient } from './adapters/documents-client';
 import { PdfWorkerPool } from './adapters/pdf-pool';
@@ -24,9 +33,15 @@ export const configSchema = baseConfigSchema.extend({
   APPLICATIONS_URL: z.url().default('http://127.0.0.1:8081'),
   DOCUMENTS_URL: z.url().default('http://127.0.0.1:8082'),
   /** Durable consumer of the applications' decisions; one per deployment (each test system uses its own). */
-  APPLICATION_EVENTS_CONSUMER: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name').default('letters-applications'),
+  APPLICATION_EVENTS_CONSUMER: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name')
+    .default('letters-applications'),
   /** The practitioner whose demo case the shared working brief is about (decisions §10). */
-  SHARED_BRIEF_SUBJECT: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/).default('900000001'),
+  SHARED_BRIEF_SUBJECT: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,64}$/)
+    .default('900000001'),
   PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   PDF_QUEUE_MAX: z.coerce.number().int().min(1).max(10_000).default(200),
   PDF_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
@@ -61,14 +76,23 @@ export interface Context {
 }
 
 /** The composition root: the shipped passages and letterheads are added (never overwritten) at every start. */
-export async function buildContext(config: Config, { logger, database, events }: ServiceResources<LettersDb>): Promise<Built<Context>> {
+export async function buildContext(
+  config: Config,
+  { logger, database, events }: ServiceResources<LettersDb>,
+): Promise<Built<Context>> {
   const db = database.db;
   await seedPassages(db, PASSAGES_SEED);
   await seedTemplates(db, TEMPLATES_SEED, systemClock.now());
   const passages = new PassageLibrary(await listPassageVersions(db));
-  const internal = (baseUrl: string) => new InternalClient({ baseUrl, secret: config.INTERNAL_IDENTITY_SECRET, caller: 'letters' });
+  const internal = (baseUrl: string) =>
+    new InternalClient({ baseUrl, secret: config.INTERNAL_IDENTITY_SECRET, caller: 'letters' });
   const documents = new DocumentsClient(internal(config.DOCUMENTS_URL), logger.child({ subsystem: 'documents' }));
-  const pdf = new PdfWorkerPool({ size: config.PDF_WORKERS, maxQueue: config.PDF_QUEUE_MAX, timeoutMs: config.PDF_TIMEOUT_MS, logger: logger.child({ subsystem: 'pdf' }) });
+  const pdf = new PdfWorkerPool({
+    size: config.PDF_WORKERS,
+    maxQueue: config.PDF_QUEUE_MAX,
+    timeoutMs: config.PDF_TIMEOUT_MS,
+    logger: logger.child({ subsystem: 'pdf' }),
+  });
   return {
     context: {
       config,

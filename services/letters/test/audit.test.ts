@@ -1,6 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { auditEventsOf } from './support/audit';
-import { admin, approver, beoordelaar, caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
+import {
+  admin,
+  approver,
+  beoordelaar,
+  caseBrief,
+  decideCase,
+  drafter,
+  portal,
+  startWorld,
+  type World,
+} from './support/world';
 
 // Audited attempts (spec, Authentication 6; decisions §10, §12): every reveal attempt and every denial on the
 // organisation-admin routes leaves exactly one audit row on the stream, without personal data. A missing
@@ -12,11 +22,22 @@ beforeAll(async () => {
 afterAll(async () => world?.close(), 60_000);
 
 /** Calls with a correlation id of its own and returns the answer with the audit events of that request. */
-async function audited(headers: Record<string, string>, method: 'GET' | 'POST' | 'PUT', url: string, extra: Record<string, string> = {}, body?: unknown) {
+async function audited(
+  headers: Record<string, string>,
+  method: 'GET' | 'POST' | 'PUT',
+  url: string,
+  extra: Record<string, string> = {},
+  body?: unknown,
+) {
   const correlationId = `letters-audit-${randomUUID()}`;
   const since = new Date(Date.now() - 2000);
   const client = portal(world, { ...headers, 'X-Correlation-Id': correlationId });
-  const res = method === 'GET' ? await client.get(url, extra) : method === 'PUT' ? await client.put(url, body ?? {}, extra) : await client.post(url, body, extra);
+  const res =
+    method === 'GET'
+      ? await client.get(url, extra)
+      : method === 'PUT'
+        ? await client.put(url, body ?? {}, extra)
+        : await client.post(url, body, extra);
   return { res, events: await auditEventsOf(world, correlationId, since) };
 }
 
@@ -24,17 +45,31 @@ const PERSONAL = /900000001|10000000101|A\. de Vries/;
 
 describe('POST /api/v1/brief/reveal-registernummer', () => {
   it('when a drafter confirms with X-Step-Up, then the unmasked number and one allow row naming the letter, not the person', async () => {
-    const { res, events } = await audited(drafter(), 'POST', '/api/v1/brief/reveal-registernummer', { 'X-Step-Up': 'true' });
+    const { res, events } = await audited(drafter(), 'POST', '/api/v1/brief/reveal-registernummer', {
+      'X-Step-Up': 'true',
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ registerNummer: '10000000101' });
-    expect(events).toEqual([{ action: 'reveal-registernummer', resource: expect.stringMatching(/^brief\/[0-9a-f-]{36}$/), decision: 'allow', role: 'drafter' }]);
+    expect(events).toEqual([
+      {
+        action: 'reveal-registernummer',
+        resource: expect.stringMatching(/^brief\/[0-9a-f-]{36}$/),
+        decision: 'allow',
+        role: 'drafter',
+      },
+    ]);
     expect(JSON.stringify(events)).not.toMatch(PERSONAL);
   });
 
   it("when the reveal is for a case's brief, then that case's number", async () => {
     const { referentie } = await decideCase(world, 'toekennen', '900000002');
     await caseBrief(world, referentie);
-    const { res, events } = await audited(drafter(), 'POST', `/api/v1/brief/reveal-registernummer?referentie=${referentie}`, { 'X-Step-Up': 'true' });
+    const { res, events } = await audited(
+      drafter(),
+      'POST',
+      `/api/v1/brief/reveal-registernummer?referentie=${referentie}`,
+      { 'X-Step-Up': 'true' },
+    );
     expect(res.status).toBe(200);
     expect(res.body.registerNummer).toMatch(/^\d+$/);
     expect(events).toHaveLength(1);
@@ -62,7 +97,9 @@ describe('POST /api/v1/brief/reveal-registernummer', () => {
     ['a drafter sends a malformed step-up header', drafter(), '', 403],
     ['an approver names a referentie that cannot be one', approver(), `?referentie=${'A'.repeat(65)}`, 403],
   ])('when %s, then refused and exactly one deny row', async (_name, headers, query, status) => {
-    const { res, events } = await audited(headers, 'POST', `/api/v1/brief/reveal-registernummer${query}`, { 'X-Step-Up': query ? 'true' : 'yes please' });
+    const { res, events } = await audited(headers, 'POST', `/api/v1/brief/reveal-registernummer${query}`, {
+      'X-Step-Up': query ? 'true' : 'yes please',
+    });
     expect(res.status).toBe(status);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ action: 'reveal-registernummer', decision: 'deny' });
@@ -70,10 +107,22 @@ describe('POST /api/v1/brief/reveal-registernummer', () => {
   });
 
   it('when the referentie is unknown, then a bare 404 and one deny row', async () => {
-    const { res, events } = await audited(drafter(), 'POST', '/api/v1/brief/reveal-registernummer?referentie=AV-1999-000001', { 'X-Step-Up': 'true' });
+    const { res, events } = await audited(
+      drafter(),
+      'POST',
+      '/api/v1/brief/reveal-registernummer?referentie=AV-1999-000001',
+      { 'X-Step-Up': 'true' },
+    );
     expect(res.status).toBe(404);
     expect(res.text).toBe('');
-    expect(events).toEqual([{ action: 'reveal-registernummer', resource: '/api/v1/brief/reveal-registernummer', decision: 'deny', role: 'drafter' }]);
+    expect(events).toEqual([
+      {
+        action: 'reveal-registernummer',
+        resource: '/api/v1/brief/reveal-registernummer',
+        decision: 'deny',
+        role: 'drafter',
+      },
+    ]);
   });
 });
 
@@ -102,23 +151,37 @@ describe('the organisation-admin routes', () => {
     ['POST', '/api/v1/admin/org-template/onbekend/rollback/99'],
   ];
 
-  it.each(denied)('when %s calls every organisation-admin route, then each is 403 with exactly one orgtemplate:edit deny row', async (_name, headers, role) => {
-    const wrong: string[] = [];
-    for (const [method, url, body] of attempts) {
-      const { res, events } = await audited(headers, method, url, {}, body);
-      // The row names the route (its pattern), never who asked or which sub-organisation.
-      const resource = url.replace(/org-template\/[^/]+/, 'org-template/:subOrgId').replace(/rollback\/[^/]+$/, 'rollback/:version');
-      if (res.status !== 403 || res.body?.type !== '/problems/forbidden') wrong.push(`${method} ${url}: ${res.status}`);
-      const rows = events.map((e) => ({ action: e.action, resource: e.resource, decision: e.decision, role: e.role }));
-      if (JSON.stringify(rows) !== JSON.stringify([{ action: 'orgtemplate:edit', resource, decision: 'deny', role }])) wrong.push(`${method} ${url}: rows ${JSON.stringify(rows)}`);
-    }
-    expect(wrong).toEqual([]);
-  });
+  it.each(denied)(
+    'when %s calls every organisation-admin route, then each is 403 with exactly one orgtemplate:edit deny row',
+    async (_name, headers, role) => {
+      const wrong: string[] = [];
+      for (const [method, url, body] of attempts) {
+        const { res, events } = await audited(headers, method, url, {}, body);
+        // The row names the route (its pattern), never who asked or which sub-organisation.
+        const resource = url
+          .replace(/org-template\/[^/]+/, 'org-template/:subOrgId')
+          .replace(/rollback\/[^/]+$/, 'rollback/:version');
+        if (res.status !== 403 || res.body?.type !== '/problems/forbidden')
+          wrong.push(`${method} ${url}: ${res.status}`);
+        const rows = events.map((e) => ({
+          action: e.action,
+          resource: e.resource,
+          decision: e.decision,
+          role: e.role,
+        }));
+        if (JSON.stringify(rows) !== JSON.stringify([{ action: 'orgtemplate:edit', resource, decision: 'deny', role }]))
+          wrong.push(`${method} ${url}: rows ${JSON.stringify(rows)}`);
+      }
+      expect(wrong).toEqual([]);
+    },
+  );
 
   it('when a case handler is refused, then the row names its roles, not the person', async () => {
     const { res, events } = await audited(beoordelaar, 'GET', '/api/v1/admin/org-templates');
     expect(res.status).toBe(403);
-    expect(events).toEqual([{ action: 'orgtemplate:edit', resource: '/api/v1/admin/org-templates', decision: 'deny', role: 'beoordelaar' }]);
+    expect(events).toEqual([
+      { action: 'orgtemplate:edit', resource: '/api/v1/admin/org-templates', decision: 'deny', role: 'beoordelaar' },
+    ]);
   });
 
   it('when an admin is allowed, then no deny row', async () => {

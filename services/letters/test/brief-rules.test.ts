@@ -1,6 +1,13 @@
 import { capabilitiesOf } from '@register/authz';
 import { caseHandler, practitioner } from '@register/testkit';
-import { BRIEF_OPERATIONS, BRIEF_STATUSES, evaluateBrief, type BriefOperation, type BriefStatusTag, type Verdict } from '../src/briefs/brief-rules';
+import {
+  BRIEF_OPERATIONS,
+  BRIEF_STATUSES,
+  evaluateBrief,
+  type BriefOperation,
+  type BriefStatusTag,
+  type Verdict,
+} from '../src/briefs/brief-rules';
 
 // The letter's four-eyes state machine as a table: every status × kind of caller × operation.
 const DRAFTER = '900000001';
@@ -37,7 +44,9 @@ function expected(op: BriefOperation, kind: CallerKind, status: BriefStatusTag):
 }
 
 const table = BRIEF_STATUSES.flatMap((status) =>
-  (Object.keys(callers) as CallerKind[]).flatMap((kind) => BRIEF_OPERATIONS.map((op) => [status, kind, op, expected(op, kind, status)] as const)),
+  (Object.keys(callers) as CallerKind[]).flatMap((kind) =>
+    BRIEF_OPERATIONS.map((op) => [status, kind, op, expected(op, kind, status)] as const),
+  ),
 );
 
 describe('evaluateBrief', () => {
@@ -50,24 +59,25 @@ describe('evaluateBrief', () => {
     expect(evaluateBrief(status, capabilitiesOf(identity), id, DRAFTER).verdicts[op]).toBe(verdict);
   });
 
-  it.each(BRIEF_STATUSES.flatMap((status) => (Object.keys(callers) as CallerKind[]).map((kind) => [status, kind] as const)))(
-    'when the letter is %s, then the decisions a %s sees are exactly the operations it may do',
-    (status, kind) => {
-      const { identity, id } = callers[kind];
-      const { decisions, verdicts } = evaluateBrief(status, capabilitiesOf(identity), id, DRAFTER);
-      expect(decisions).toEqual({
-        canEdit: verdicts.edit === 'allow',
-        canApprove: verdicts.approve === 'allow',
-        canReject: verdicts.reject === 'allow',
-        canSend: verdicts.send === 'allow',
-        canRevealRegisterNummer: verdicts.reveal === 'allow',
-      });
-      expect(decisions.canEdit).toBe(expected('edit', kind, status) === 'allow');
-      expect(decisions.canApprove).toBe(expected('approve', kind, status) === 'allow');
-    },
-  );
+  it.each(
+    BRIEF_STATUSES.flatMap((status) => (Object.keys(callers) as CallerKind[]).map((kind) => [status, kind] as const)),
+  )('when the letter is %s, then the decisions a %s sees are exactly the operations it may do', (status, kind) => {
+    const { identity, id } = callers[kind];
+    const { decisions, verdicts } = evaluateBrief(status, capabilitiesOf(identity), id, DRAFTER);
+    expect(decisions).toEqual({
+      canEdit: verdicts.edit === 'allow',
+      canApprove: verdicts.approve === 'allow',
+      canReject: verdicts.reject === 'allow',
+      canSend: verdicts.send === 'allow',
+      canRevealRegisterNummer: verdicts.reveal === 'allow',
+    });
+    expect(decisions.canEdit).toBe(expected('edit', kind, status) === 'allow');
+    expect(decisions.canApprove).toBe(expected('approve', kind, status) === 'allow');
+  });
 
   it('when nobody has submitted the letter yet (no drafter), then an approver is refused by the state, not by four eyes', () => {
-    expect(evaluateBrief('concept', capabilitiesOf(practitioner(DRAFTER, 'approver')), DRAFTER, null).verdicts.approve).toBe('conflict');
+    expect(
+      evaluateBrief('concept', capabilitiesOf(practitioner(DRAFTER, 'approver')), DRAFTER, null).verdicts.approve,
+    ).toBe('conflict');
   });
 });

@@ -37,20 +37,55 @@ function brief(overrides: Partial<StoredBrief>): StoredBrief {
     drafterId: null,
     templateVersion: null,
     template: { version: 2, template: TEMPLATES_SEED[0]!.content },
-    context: { applicationId: null, referentie: 'AV-2026-000042', type: 'intake', besluit: 'afwijzen', toelichting: null, decidedAt: null, beroep: 'arts', zorgverlenerNaam: 'A. de Vries', registerNummer: '10000000101' },
+    context: {
+      applicationId: null,
+      referentie: 'AV-2026-000042',
+      type: 'intake',
+      besluit: 'afwijzen',
+      toelichting: null,
+      decidedAt: null,
+      beroep: 'arts',
+      zorgverlenerNaam: 'A. de Vries',
+      registerNummer: '10000000101',
+    },
     ...overrides,
   };
 }
 
-const json = (b: StoredBrief) => ({ sections: JSON.stringify(b.sections), frozenSections: b.frozenSections && JSON.stringify(b.frozenSections) });
+const json = (b: StoredBrief) => ({
+  sections: JSON.stringify(b.sections),
+  frozenSections: b.frozenSections && JSON.stringify(b.frozenSections),
+});
 
 describe('viewText of briefViewParts', () => {
   it.each([
     ['a concept read by its drafter', brief({}), practitioner('900000001', 'drafter')],
-    ['a letter under review (the frozen copy shows) read by an approver', brief({ status: 'ter-goedkeuring', frozenSections: frozen, drafterId: '900000001', submittedBy: '900000001', submittedAt: new Date('2026-11-20T10:00:00Z') }), practitioner('900000002', 'approver')],
-    ['a sent letter without a case context, read by no one in particular', brief({ status: 'verzonden', frozenSections: frozen, context: null, beroep: null, sentAt: new Date('2026-11-21T10:00:00Z') }), null],
+    [
+      'a letter under review (the frozen copy shows) read by an approver',
+      brief({
+        status: 'ter-goedkeuring',
+        frozenSections: frozen,
+        drafterId: '900000001',
+        submittedBy: '900000001',
+        submittedAt: new Date('2026-11-20T10:00:00Z'),
+      }),
+      practitioner('900000002', 'approver'),
+    ],
+    [
+      'a sent letter without a case context, read by no one in particular',
+      brief({
+        status: 'verzonden',
+        frozenSections: frozen,
+        context: null,
+        beroep: null,
+        sentAt: new Date('2026-11-21T10:00:00Z'),
+      }),
+      null,
+    ],
   ])('when it is %s, then the text is JSON.stringify of the view object', (_title, stored, identity) => {
     const caller = callerOf(identity);
-    expect(viewText(briefViewParts(stored, json(stored), caller), library.availableJsonFor(stored.beroep))).toBe(JSON.stringify(briefView(stored, library.availableFor(stored.beroep), caller)));
+    expect(viewText(briefViewParts(stored, json(stored), caller), library.availableJsonFor(stored.beroep))).toBe(
+      JSON.stringify(briefView(stored, library.availableFor(stored.beroep), caller)),
+    );
   });
 });

@@ -30,12 +30,24 @@ afterAll(async () => {
 const blocksOf = (view: any) => view.brief.sections.map((s: any) => s.blocks.map((b: any) => b.sourcePassageId));
 
 describe('a brief per decided case', () => {
-  it('when a case handler rejects an application, then letters writes that case\'s rejection letter with its own copy of the case context', async () => {
+  it("when a case handler rejects an application, then letters writes that case's rejection letter with its own copy of the case context", async () => {
     const { referentie } = await decideCase(world, 'afwijzen', '900000002');
     const res = await caseBrief(world, referentie);
-    expect(res.body.caseContext).toEqual({ zorgverlenerNaam: 'B. Jansen', registerNummer: expect.stringMatching(/^\*+\d{3}$/), beroep: 'verpleegkundige', aanvraagReferentie: referentie });
+    expect(res.body.caseContext).toEqual({
+      zorgverlenerNaam: 'B. Jansen',
+      registerNummer: expect.stringMatching(/^\*+\d{3}$/),
+      beroep: 'verpleegkundige',
+      aanvraagReferentie: referentie,
+    });
     expect(res.body.brief.beroep).toBe('verpleegkundige');
-    expect(blocksOf(res.body)).toEqual([['kenmerk-standaard'], ['aanhef-formeel'], ['kern-afwijzen'], ['besluit-afwijzen'], ['bezwaar-standaard'], ['afsluiting-vragen']]);
+    expect(blocksOf(res.body)).toEqual([
+      ['kenmerk-standaard'],
+      ['aanhef-formeel'],
+      ['kern-afwijzen'],
+      ['besluit-afwijzen'],
+      ['bezwaar-standaard'],
+      ['afsluiting-vragen'],
+    ]);
     expect(res.body.availablePassages.some((p: any) => p.passageId === 'kern-verpleegkundige')).toBe(true);
     expect(res.body.availablePassages.some((p: any) => p.beroep === 'arts')).toBe(false);
     const html = (await portal(world, drafter()).get(`/api/v1/brief/preview?referentie=${referentie}`)).text;
@@ -68,7 +80,12 @@ describe('a brief per decided case', () => {
     nats = await startNatsServer(dir, port);
     const res = await caseBrief(world, referentie);
     expect(res.body.brief.status.tag).toBe('concept');
-    const { rows } = await world.letters.db.selectFrom('brief').select('brief_id').where('referentie', '=', referentie).execute().then((r) => ({ rows: r }));
+    const { rows } = await world.letters.db
+      .selectFrom('brief')
+      .select('brief_id')
+      .where('referentie', '=', referentie)
+      .execute()
+      .then((r) => ({ rows: r }));
     expect(rows).toHaveLength(1);
   }, 90_000);
 
@@ -82,10 +99,19 @@ describe('a brief per decided case', () => {
       await eventually(async () => ((await pendingFor(durable)) > 0 ? true : undefined), 30_000, 100);
       await nats.stop();
       nats = await startNatsServer(dir, port);
-      again = await startLetters({ database: { url: databaseUrl, drop: async () => undefined }, natsUrl: nats.url, applicationsUrl: world.applications.url, documentsUrl: world.documents.url, durable, port: Number(new URL(url).port) });
+      again = await startLetters({
+        database: { url: databaseUrl, drop: async () => undefined },
+        natsUrl: nats.url,
+        applicationsUrl: world.applications.url,
+        documentsUrl: world.documents.url,
+        durable,
+        port: Number(new URL(url).port),
+      });
       const res = await caseBrief(world, referentie);
       expect(blocksOf(res.body)[3]).toEqual(['besluit-afwijzen']);
-      expect(await again.db.selectFrom('brief').select('brief_id').where('referentie', '=', referentie).execute()).toHaveLength(1);
+      expect(
+        await again.db.selectFrom('brief').select('brief_id').where('referentie', '=', referentie).execute(),
+      ).toHaveLength(1);
       await eventually(async () => ((await pendingFor(durable)) === 0 ? true : undefined), 30_000, 100);
     } finally {
       // Stopped, not closed: the world's own close drops the database and the durable consumer at the end.

@@ -98,7 +98,8 @@ async function reach(status: Status): Promise<void> {
   if (now.status.tag === status && now.drafterId === drafterIn(status)) return;
   const step = async (op: Operation, kind: Kind) => {
     const res = await call(op, kind);
-    if (res.status !== 200) throw new Error(`${op} by ${kind} answered ${res.status} while reaching ${status}: ${res.text}`);
+    if (res.status !== 200)
+      throw new Error(`${op} by ${kind} answered ${res.status} while reaching ${status}: ${res.text}`);
   };
   await step('reset', 'caseHandler');
   if (status === 'concept') return;
@@ -109,9 +110,18 @@ async function reach(status: Status): Promise<void> {
 }
 
 /** JSON with sorted keys: the stored content comes back from jsonb in another key order. */
-const canonical = (value: unknown): string => JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_k, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
 
-const PROBLEM: Record<number, string> = { 401: '/problems/unauthenticated', 403: '/problems/forbidden', 409: '/problems/conflict' };
+const PROBLEM: Record<number, string> = {
+  401: '/problems/unauthenticated',
+  403: '/problems/forbidden',
+  409: '/problems/conflict',
+};
 
 beforeAll(async () => {
   ({ referentie } = await decideCase(world, 'afwijzen', '900000002'));
@@ -121,8 +131,16 @@ beforeAll(async () => {
 describe.each(STATUSES)('a case letter in status %s', (status) => {
   it('when every kind of caller reads it, then its decisions are exactly what that caller may do now', async () => {
     await reach(status);
-    const seen = await Promise.all(KINDS.filter((k) => k !== 'nobody').map(async (kind) => [kind, (await as(kind).get(`/api/v1/brief${q()}`)).body.decisions] as const));
-    expect(Object.fromEntries(seen)).toEqual(Object.fromEntries(KINDS.filter((k) => k !== 'nobody').map((kind) => [kind, decisionsFor(kind, status, drafterIn(status))])));
+    const seen = await Promise.all(
+      KINDS.filter((k) => k !== 'nobody').map(
+        async (kind) => [kind, (await as(kind).get(`/api/v1/brief${q()}`)).body.decisions] as const,
+      ),
+    );
+    expect(Object.fromEntries(seen)).toEqual(
+      Object.fromEntries(
+        KINDS.filter((k) => k !== 'nobody').map((kind) => [kind, decisionsFor(kind, status, drafterIn(status))]),
+      ),
+    );
   });
 
   it('when every kind of caller tries every operation, then 401/403/409 leave it untouched and an allowed one answers the fresh view', async () => {
@@ -140,7 +158,8 @@ describe.each(STATUSES)('a case letter in status %s', (status) => {
           continue;
         }
         if (want !== 200) {
-          if (res.body?.type !== PROBLEM[want]) wrong.push(`${label}: problem ${res.body?.type}, expected ${PROBLEM[want]}`);
+          if (res.body?.type !== PROBLEM[want])
+            wrong.push(`${label}: problem ${res.body?.type}, expected ${PROBLEM[want]}`);
           if ((await read()).text !== before) wrong.push(`${label}: the refused call changed the letter`);
           continue;
         }
@@ -151,13 +170,19 @@ describe.each(STATUSES)('a case letter in status %s', (status) => {
         const next = NEXT[op](status);
         const drafterId = op === 'submit' ? callers[kind].id : op === 'reset' ? null : drafterIn(status);
         const view = res.body;
-        if (view?.brief?.status?.tag !== next) wrong.push(`${label}: status ${view?.brief?.status?.tag}, expected ${next}`);
-        if (view?.brief?.drafterId !== drafterId) wrong.push(`${label}: drafterId ${view?.brief?.drafterId}, expected ${drafterId}`);
+        if (view?.brief?.status?.tag !== next)
+          wrong.push(`${label}: status ${view?.brief?.status?.tag}, expected ${next}`);
+        if (view?.brief?.drafterId !== drafterId)
+          wrong.push(`${label}: drafterId ${view?.brief?.drafterId}, expected ${drafterId}`);
         if (JSON.stringify(view?.decisions) !== JSON.stringify(decisionsFor(kind, next, drafterId))) {
-          wrong.push(`${label}: decisions ${JSON.stringify(view?.decisions)}, expected ${JSON.stringify(decisionsFor(kind, next, drafterId))}`);
+          wrong.push(
+            `${label}: decisions ${JSON.stringify(view?.decisions)}, expected ${JSON.stringify(decisionsFor(kind, next, drafterId))}`,
+          );
         }
-        if (op === 'edit' && canonical(view?.brief?.sections) !== canonical(beforeRead.body.brief.sections)) wrong.push(`${label}: saving the letter unchanged changed its sections`);
-        if (canonical(view) !== canonical((await as(kind).get(`/api/v1/brief${q()}`)).body)) wrong.push(`${label}: the answer is not the view the caller reads next`);
+        if (op === 'edit' && canonical(view?.brief?.sections) !== canonical(beforeRead.body.brief.sections))
+          wrong.push(`${label}: saving the letter unchanged changed its sections`);
+        if (canonical(view) !== canonical((await as(kind).get(`/api/v1/brief${q()}`)).body))
+          wrong.push(`${label}: the answer is not the view the caller reads next`);
       }
     }
     expect(wrong).toEqual([]);
@@ -185,7 +210,10 @@ describe('the order of refusals (decisions §2: 401, 403, 404, 400, 409)', () =>
   });
 
   it('when a drafter names an unknown letter with an invalid body, then a bare 404 before the 400', async () => {
-    for (const res of [await as('drafter').put(`/api/v1/brief${unknown}`, invalid), await as('approver').post(`/api/v1/brief/reject${unknown}`, { comments: 'x'.repeat(5000) })]) {
+    for (const res of [
+      await as('drafter').put(`/api/v1/brief${unknown}`, invalid),
+      await as('approver').post(`/api/v1/brief/reject${unknown}`, { comments: 'x'.repeat(5000) }),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.text).toBe('');
     }

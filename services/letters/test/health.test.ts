@@ -22,7 +22,11 @@ describe('health probes', () => {
       const res = await fetch(`${h.url}/health/ready`);
       return res.status === 200 ? ((await res.json()) as object) : undefined;
     });
-    expect(body).toEqual({ status: 'ready', service: 'letters', checks: { database: true, events: true, 'decisions-consumer': true, accepting: true } });
+    expect(body).toEqual({
+      status: 'ready',
+      service: 'letters',
+      checks: { database: true, events: true, 'decisions-consumer': true, accepting: true },
+    });
   });
 });
 
@@ -34,7 +38,9 @@ describe('/api/v1 without the gateway', () => {
   });
 
   it('when a signed identity asks for a path letters does not have, then a bare 404', async () => {
-    const res = await fetch(`${h.url}/api/v1/brief/onbekend`, { headers: asUser(practitioner('900000001', 'drafter')) });
+    const res = await fetch(`${h.url}/api/v1/brief/onbekend`, {
+      headers: asUser(practitioner('900000001', 'drafter')),
+    });
     expect(res.status).toBe(404);
     expect(await res.text()).toBe('');
   });
@@ -53,9 +59,15 @@ describe('/api/v1 without the gateway', () => {
     const link = first.headers.get('link');
     expect(link).toMatch(/^<\/api\/v1\/admin\/org-templates\?limit=1&cursor=[^>]+>; rel="next"$/);
     const second = await fetch(`${h.url}${/<([^>]+)>/.exec(link!)![1]}`, { headers: admin });
-    expect(((await second.json()) as Array<{ subOrgId: string }>).map((t) => t.subOrgId)).toEqual(['register-buitenland']);
+    expect(((await second.json()) as Array<{ subOrgId: string }>).map((t) => t.subOrgId)).toEqual([
+      'register-buitenland',
+    ]);
     expect(second.headers.get('link')).toBeNull();
-    for (const [query, field] of [['limit=0', 'limit'], ['limit=1001', 'limit'], ['cursor=not-ours', 'cursor']]) {
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=1001', 'limit'],
+      ['cursor=not-ours', 'cursor'],
+    ]) {
       const res = await fetch(`${h.url}/api/v1/admin/org-templates?${query}`, { headers: admin });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([field]);
@@ -63,9 +75,14 @@ describe('/api/v1 without the gateway', () => {
   });
 
   it('when the shipped letterheads are read, then they are there without any neighbour', async () => {
-    const res = await fetch(`${h.url}/api/v1/admin/org-templates`, { headers: asUser(practitioner('900000003', 'admin')) });
+    const res = await fetch(`${h.url}/api/v1/admin/org-templates`, {
+      headers: asUser(practitioner('900000003', 'admin')),
+    });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as Array<{ subOrgId: string }>).map((t) => t.subOrgId)).toEqual(['register', 'register-buitenland']);
+    expect(((await res.json()) as Array<{ subOrgId: string }>).map((t) => t.subOrgId)).toEqual([
+      'register',
+      'register-buitenland',
+    ]);
   });
 });
 
@@ -75,7 +92,12 @@ describe('the outbox relay', () => {
     const subject = `register.letters.test-${randomUUID()}`;
     const envelope = await enqueueEvent(h.db, subject, 'test', { ok: true }, null);
     try {
-      const msg = await eventually(() => h.events.jsm.streams.getMessage(h.events.stream, { last_by_subj: h.events.prefix + subject }).then((m) => m ?? undefined, () => undefined));
+      const msg = await eventually(() =>
+        h.events.jsm.streams.getMessage(h.events.stream, { last_by_subj: h.events.prefix + subject }).then(
+          (m) => m ?? undefined,
+          () => undefined,
+        ),
+      );
       expect(msg.json<{ id: string }>().id).toBe(envelope.id);
       expect(msg.header?.get('Nats-Msg-Id')).toBe(envelope.id);
     } finally {
@@ -86,7 +108,16 @@ describe('the outbox relay', () => {
 
 describe('GET /openapi.json', () => {
   it('when the description is read, then every letters route but the preview, the PDF and the test letter, each with a summary and description', async () => {
-    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as { info: { title: string }; paths: Record<string, Record<string, { summary?: string; description?: string; requestBody?: { content: Record<string, { example?: unknown }> } }>> };
+    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as {
+      info: { title: string };
+      paths: Record<
+        string,
+        Record<
+          string,
+          { summary?: string; description?: string; requestBody?: { content: Record<string, { example?: unknown }> } }
+        >
+      >;
+    };
     expect(doc.info.title).toBe('letters');
     expect(Object.keys(doc.paths).sort()).toEqual([
       '/api/v1/admin/org-template/{subOrgId}',

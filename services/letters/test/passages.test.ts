@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(async () => database?.drop());
 
 const shared = () => ({ url: database.url, drop: async () => undefined });
-const versions = (rows: Array<{ passageId: string | null; version: number }>) => rows.map((p) => `${p.passageId}@${p.version}`).sort();
+const versions = (rows: Array<{ passageId: string | null; version: number }>) =>
+  rows.map((p) => `${p.passageId}@${p.version}`).sort();
 
 describe('the shipped passage library', () => {
   it('when the service starts again on its database, then every passage is still at version 1', async () => {
@@ -35,7 +36,9 @@ describe('the shipped passage library', () => {
   it('when one shipped text changes, then that passage gets version 2 beside version 1 and the others stay', async () => {
     const letters = await startLetters();
     try {
-      const changed = PASSAGES_SEED.map((p) => (p.passageId === 'afsluiting-vragen' ? { ...p, label: `${p.label} (herzien)` } : p));
+      const changed = PASSAGES_SEED.map((p) =>
+        p.passageId === 'afsluiting-vragen' ? { ...p, label: `${p.label} (herzien)` } : p,
+      );
       await seedPassages(letters.db, changed);
       await seedPassages(letters.db, changed);
       const rows = await listPassageVersions(letters.db);

@@ -29,41 +29,85 @@ const facts: LetterFacts = {
   letterDate: '2026-11-22',
 };
 let n = 0;
-const sections = (besluit: 'toekennen' | 'afwijzen' = 'afwijzen') => composeSections(library, 'arts', besluit, () => `b${++n}`);
+const sections = (besluit: 'toekennen' | 'afwijzen' = 'afwijzen') =>
+  composeSections(library, 'arts', besluit, () => `b${++n}`);
 
 /** A letter with `extra` more paragraphs of own text in the kern section: long enough for a second page. */
 function longer(extra: number): LetterSection[] {
   const s = sections();
-  const filler = 'Wij hebben bij de beoordeling alle stukken betrokken die u heeft meegestuurd, en de regels die voor uw beroep gelden. ';
-  s[2]!.blocks!.push({ type: 'tekst', blockId: 'lang', content: richText(...Array.from({ length: extra }, (_, i) => `${i + 1}. ${filler.repeat(3)}`)), sourcePassageId: null, sourceVersion: null, edited: null });
+  const filler =
+    'Wij hebben bij de beoordeling alle stukken betrokken die u heeft meegestuurd, en de regels die voor uw beroep gelden. ';
+  s[2]!.blocks!.push({
+    type: 'tekst',
+    blockId: 'lang',
+    content: richText(...Array.from({ length: extra }, (_, i) => `${i + 1}. ${filler.repeat(3)}`)),
+    sourcePassageId: null,
+    sourceVersion: null,
+    edited: null,
+  });
   return s;
 }
 
-const render = (s: LetterSection[], t: TemplateContent = template, f: LetterFacts = facts, logo: LetterLogo | null = null) => pool.render(letterPdfJob(resolveLetter(s, t, f, logo)));
+const render = (
+  s: LetterSection[],
+  t: TemplateContent = template,
+  f: LetterFacts = facts,
+  logo: LetterLogo | null = null,
+) => pool.render(letterPdfJob(resolveLetter(s, t, f, logo)));
 
 describe('the letter as HTML', () => {
   it('when any text carries markup, then every text is escaped and the page has no markup of its own making', () => {
     const hostile = '<script>alert("x")</script><img src=x onerror=alert(1)> & \'quote\'';
     const s = sections();
-    s[2]!.blocks!.push({ type: 'tekst', blockId: 'x', content: richText(hostile), sourcePassageId: null, sourceVersion: null, edited: null });
-    const html = renderLetterHtml(resolveLetter(s, { ...template, orgName: '<b>Org</b>', footerLegal: '</footer><script>1</script>' }, { ...facts, zorgverlenerNaam: '<i>Naam</i>' }, null));
+    s[2]!.blocks!.push({
+      type: 'tekst',
+      blockId: 'x',
+      content: richText(hostile),
+      sourcePassageId: null,
+      sourceVersion: null,
+      edited: null,
+    });
+    const html = renderLetterHtml(
+      resolveLetter(
+        s,
+        { ...template, orgName: '<b>Org</b>', footerLegal: '</footer><script>1</script>' },
+        { ...facts, zorgverlenerNaam: '<i>Naam</i>' },
+        null,
+      ),
+    );
     expect(html).not.toMatch(/<script|<img src=x|<b>Org|<i>Naam/);
-    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &#39;quote&#39;');
+    expect(html).toContain(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &#39;quote&#39;',
+    );
     expect(html).toContain('&lt;b&gt;Org&lt;/b&gt;');
     expect(html).toContain('&lt;i&gt;Naam&lt;/i&gt;');
   });
 
-  it.each(PASSAGES_SEED.map((p) => [p.passageId!, p] as const))('when shipped passage %s is in a letter, then every placeholder in it is resolved (none left as {key})', (_id, passage) => {
-    const s = sections();
-    // Only this passage: the other sections' own texts are checked under their own names.
-    for (const section of s) section.blocks = [];
-    s.find((x) => x.sectionKey === passage.sectionKey)!.blocks = [{ type: 'passage', blockId: 'p', content: passage.content, sourcePassageId: passage.passageId, sourceVersion: 1, edited: false }];
-    const html = renderLetterHtml(resolveLetter(s, template, facts, null));
-    expect(html).not.toMatch(/\{[A-Za-z.]+\}/);
-  });
+  it.each(PASSAGES_SEED.map((p) => [p.passageId!, p] as const))(
+    'when shipped passage %s is in a letter, then every placeholder in it is resolved (none left as {key})',
+    (_id, passage) => {
+      const s = sections();
+      // Only this passage: the other sections' own texts are checked under their own names.
+      for (const section of s) section.blocks = [];
+      s.find((x) => x.sectionKey === passage.sectionKey)!.blocks = [
+        {
+          type: 'passage',
+          blockId: 'p',
+          content: passage.content,
+          sourcePassageId: passage.passageId,
+          sourceVersion: 1,
+          edited: false,
+        },
+      ];
+      const html = renderLetterHtml(resolveLetter(s, template, facts, null));
+      expect(html).not.toMatch(/\{[A-Za-z.]+\}/);
+    },
+  );
 
   it('when a shipped text writes a placeholder in bold, then it is a bold placeholder, not the text of its key', () => {
-    expect(richText('als **{beroep.naam}** onder _nummer {zorgverlener.registerNummer}_.').paragraphs![0]!.nodes).toEqual([
+    expect(
+      richText('als **{beroep.naam}** onder _nummer {zorgverlener.registerNummer}_.').paragraphs![0]!.nodes,
+    ).toEqual([
       { type: 'text', text: 'als ', marks: [], key: null },
       { type: 'placeholder', text: null, marks: ['bold'], key: 'beroep.naam' },
       { type: 'text', text: ' onder ', marks: [], key: null },
@@ -88,7 +132,10 @@ describe('the letter as PDF', () => {
   it('when a letter runs over two pages, then it is A4, the footer and "Pagina x van y" are on every page, the letterhead on page 1 only, the signature at the end', async () => {
     const { pages } = await pdfText(await render(longer(14)));
     expect(pages).toHaveLength(2);
-    expect(await pdfPageSizes(await render(longer(14)))).toEqual([{ width: 595, height: 842 }, { width: 595, height: 842 }]);
+    expect(await pdfPageSizes(await render(longer(14)))).toEqual([
+      { width: 595, height: 842 },
+      { width: 595, height: 842 },
+    ]);
     pages.forEach((page, i) => {
       expect(page).toContain(`Pagina ${i + 1} van 2`);
       expect(page).toContain('www.register.example.nl');
@@ -100,10 +147,21 @@ describe('the letter as PDF', () => {
   });
 
   it("when the template's margins change, then the page uses them (wider margins: more lines), and a bottom margin too small for the footer is raised to fit it", async () => {
-    const job = letterPdfJob(resolveLetter(sections(), { ...template, margins: { topMm: 10, rightMm: 30, bottomMm: 5, leftMm: 40 } }, facts, null));
+    const job = letterPdfJob(
+      resolveLetter(
+        sections(),
+        { ...template, margins: { topMm: 10, rightMm: 30, bottomMm: 5, leftMm: 40 } },
+        facts,
+        null,
+      ),
+    );
     expect(job.doc['pageMargins']).toEqual([mmToPt(40), mmToPt(10), mmToPt(30), mmToPt(FOOTER_MIN_MM)]);
-    const narrow = await pdfText(await render(longer(10), { ...template, margins: { topMm: 20, rightMm: 10, bottomMm: 20, leftMm: 10 } }));
-    const wide = await pdfText(await render(longer(10), { ...template, margins: { topMm: 20, rightMm: 60, bottomMm: 20, leftMm: 60 } }));
+    const narrow = await pdfText(
+      await render(longer(10), { ...template, margins: { topMm: 20, rightMm: 10, bottomMm: 20, leftMm: 10 } }),
+    );
+    const wide = await pdfText(
+      await render(longer(10), { ...template, margins: { topMm: 20, rightMm: 60, bottomMm: 20, leftMm: 60 } }),
+    );
     const lines = (t: string) => t.split('\n').filter((l) => l.trim() !== '').length;
     expect(lines(wide.text)).toBeGreaterThan(lines(narrow.text) + 10);
     expect(wide.pages.length).toBeGreaterThan(narrow.pages.length);
@@ -125,7 +183,11 @@ describe('the letter as PDF', () => {
   });
 
   it('when the template has a plain SVG logo, then it is drawn (the PDF changes) and the letter still reads the same', async () => {
-    const logo = safeLogo(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40"><rect width="120" height="40" fill="#154273"/><path d="M10 30 L30 10 L50 30 Z" fill="#fff"/></svg>'));
+    const logo = safeLogo(
+      Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40"><rect width="120" height="40" fill="#154273"/><path d="M10 30 L30 10 L50 30 Z" fill="#fff"/></svg>',
+      ),
+    );
     expect(logo?.kind).toBe('svg');
     const withLogo = await render(sections(), template, facts, logo);
     expect(sha256(withLogo)).not.toBe(sha256(await render(sections())));
@@ -140,7 +202,10 @@ describe('the letter as PDF', () => {
 });
 
 describe('safeLogo', () => {
-  const svg = (inner: string, attrs = '') => Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"${attrs}>${inner}</svg>`);
+  const svg = (inner: string, attrs = '') =>
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"${attrs}>${inner}</svg>`,
+    );
   it.each<[string, Buffer]>([
     ['a script', svg('<script>alert(1)</script>')],
     ['an event handler', svg('<rect width="1" height="1"/>', ' onload="alert(1)"')],
@@ -150,7 +215,12 @@ describe('safeLogo', () => {
     ['foreign content', svg('<foreignObject><div xmlns="http://www.w3.org/1999/xhtml">x</div></foreignObject>')],
     ['a CSS import', svg('<style>@import url(https://evil.example/a.css);</style>')],
     ['an external paint', svg('<rect width="1" height="1" fill="url(https://evil.example/#p)"/>')],
-    ['an entity', Buffer.from('<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>')],
+    [
+      'an entity',
+      Buffer.from(
+        '<!DOCTYPE svg [<!ENTITY x SYSTEM "file:///etc/passwd">]><svg xmlns="http://www.w3.org/2000/svg">&x;</svg>',
+      ),
+    ],
     ['a javascript: link', svg('<a href="javascript:alert(1)"><rect width="1" height="1"/></a>')],
     ['no SVG at all', Buffer.from('GIF89a')],
     ['a NUL byte', Buffer.concat([svg('<title>x</title>'), Buffer.from([0xc3, 0x28, 0x00])])],
@@ -159,6 +229,10 @@ describe('safeLogo', () => {
   });
 
   it('when the SVG refers only to its own fragments, then it is kept', () => {
-    expect(safeLogo(svg('<defs><linearGradient id="g"/></defs><rect width="10" height="10" fill="url(#g)"/><use href="#g"/>'))?.kind).toBe('svg');
+    expect(
+      safeLogo(
+        svg('<defs><linearGradient id="g"/></defs><rect width="10" height="10" fill="url(#g)"/><use href="#g"/>'),
+      )?.kind,
+    ).toBe('svg');
   });
 });

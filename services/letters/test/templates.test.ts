@@ -1,6 +1,16 @@
 import { uniqueSubject } from '@register/testkit';
 import { pdfImageCount, pdfText, pngLogo } from './support/pdf';
-import { admin, approver, beoordelaar, caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
+import {
+  admin,
+  approver,
+  beoordelaar,
+  caseBrief,
+  decideCase,
+  drafter,
+  portal,
+  startWorld,
+  type World,
+} from './support/world';
 
 // Organisation letterheads: drafts, publish, rollback with an append-only history, and letters pinned to the
 // version they were sent with; the letters rendered as the recipient gets them.
@@ -14,7 +24,13 @@ const base = '/api/v1/admin/org-template';
 const draftOf = async (subOrgId: string) => (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.draft;
 
 /** An upload as the admin portal makes it (documents service, through the gateway). */
-async function upload(wizardId: string, categoryId: string, file: Blob, name: string, as: Record<string, string> = admin()): Promise<string> {
+async function upload(
+  wizardId: string,
+  categoryId: string,
+  file: Blob,
+  name: string,
+  as: Record<string, string> = admin(),
+): Promise<string> {
   const form = new FormData();
   form.set('wizardId', wizardId);
   form.set('categoryId', categoryId);
@@ -30,7 +46,11 @@ describe('GET /api/v1/admin/org-templates and /org-template/{subOrgId}', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       { subOrgId: 'register', orgName: 'Register van Zorgprofessionals', publishedVersion: 1 },
-      { subOrgId: 'register-buitenland', orgName: 'Register van Zorgprofessionals – Buitenlandse diploma’s', publishedVersion: 1 },
+      {
+        subOrgId: 'register-buitenland',
+        orgName: 'Register van Zorgprofessionals – Buitenlandse diploma’s',
+        publishedVersion: 1,
+      },
     ]);
   });
 
@@ -39,15 +59,30 @@ describe('GET /api/v1/admin/org-templates and /org-template/{subOrgId}', () => {
     const res = await portal(world, admin()).get(`${base}/register-buitenland`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['draft', 'history', 'publishedVersion', 'unsentBriefs']);
-    expect(res.body.draft).toMatchObject({ subOrgId: 'register-buitenland', version: 2, logoDocumentId: null, margins: { topMm: 30, rightMm: 20, bottomMm: 25, leftMm: 25 } });
+    expect(res.body.draft).toMatchObject({
+      subOrgId: 'register-buitenland',
+      version: 2,
+      logoDocumentId: null,
+      margins: { topMm: 30, rightMm: 20, bottomMm: 25, leftMm: 25 },
+    });
     expect(Object.keys(res.body.draft)).toHaveLength(11);
-    expect(res.body.history).toEqual([{ version: 1, publishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/), template: { ...res.body.draft, version: 1 } }]);
+    expect(res.body.history).toEqual([
+      {
+        version: 1,
+        publishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        template: { ...res.body.draft, version: 1 },
+      },
+    ]);
     expect(res.body.unsentBriefs).toBe(0);
     expect((await portal(world, admin()).get(`${base}/register`)).body.unsentBriefs).toBeGreaterThanOrEqual(1);
   });
 
   it('when the sub-organisation is unknown, then a bare 404, also with an invalid body', async () => {
-    for (const res of [await portal(world, admin()).get(`${base}/onbekend`), await portal(world, admin()).put(`${base}/onbekend`, { draft: { orgName: '' } }), await portal(world, admin()).post(`${base}/onbekend/publish`)]) {
+    for (const res of [
+      await portal(world, admin()).get(`${base}/onbekend`),
+      await portal(world, admin()).put(`${base}/onbekend`, { draft: { orgName: '' } }),
+      await portal(world, admin()).post(`${base}/onbekend/publish`),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.text).toBe('');
     }
@@ -77,14 +112,30 @@ describe('PUT /api/v1/admin/org-template/{subOrgId}', () => {
 
   it('when the logo is an organisatie-logo upload, then it is accepted; another category is not', async () => {
     const draft = await draftOf('register-buitenland');
-    const logo = await upload('orgtemplate', 'organisatie-logo', new Blob([new Uint8Array(pngLogo())], { type: 'image/png' }), 'logo.png');
-    const saved = await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: logo } });
+    const logo = await upload(
+      'orgtemplate',
+      'organisatie-logo',
+      new Blob([new Uint8Array(pngLogo())], { type: 'image/png' }),
+      'logo.png',
+    );
+    const saved = await portal(world, admin()).put(`${base}/register-buitenland`, {
+      draft: { ...draft, logoDocumentId: logo },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.draft.logoDocumentId).toBe(logo);
     expect(saved.body.publishedVersion).toBe(1);
-    const pdf = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
-    const other = await upload('herregistratie', 'werkervaring', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'werk.pdf');
-    const refused = await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: other } });
+    const pdf = Buffer.from(
+      '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+    );
+    const other = await upload(
+      'herregistratie',
+      'werkervaring',
+      new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }),
+      'werk.pdf',
+    );
+    const refused = await portal(world, admin()).put(`${base}/register-buitenland`, {
+      draft: { ...draft, logoDocumentId: other },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ field: 'draft.logoDocumentId', code: 'not-an-organisatie-logo' });
   });
@@ -94,7 +145,10 @@ describe('the logo on the letterhead (decisions §10), fetched from the document
   /** A test letter of register-buitenland with this logo upload on its draft; the draft is put back afterwards. */
   async function testLetterWith(logo: string): Promise<Buffer> {
     const draft = await draftOf('register-buitenland');
-    expect((await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: logo } })).status).toBe(200);
+    expect(
+      (await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: logo } }))
+        .status,
+    ).toBe(200);
     try {
       const res = await portal(world, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
       expect(res.status).toBe(200);
@@ -106,7 +160,13 @@ describe('the logo on the letterhead (decisions §10), fetched from the document
 
   it('when the logo is a PNG upload, then the letter draws it: one image', async () => {
     // Each admin has one logo slot (multiple: false); a subject of its own keeps this test off the others' slot.
-    const logo = await upload('orgtemplate', 'organisatie-logo', new Blob([new Uint8Array(pngLogo())], { type: 'image/png' }), 'logo.png', admin(uniqueSubject()));
+    const logo = await upload(
+      'orgtemplate',
+      'organisatie-logo',
+      new Blob([new Uint8Array(pngLogo())], { type: 'image/png' }),
+      'logo.png',
+      admin(uniqueSubject()),
+    );
     expect(await pdfImageCount(await testLetterWith(logo))).toBe(1);
   });
 
@@ -116,10 +176,26 @@ describe('the logo on the letterhead (decisions §10), fetched from the document
       <image xlink:href="http://169.254.169.254/latest/logo.png" width="40" height="20"/>
       <rect width="40" height="20" fill="#123456" onload="alert('logo-handler')"/>
     </svg>`;
-    const logo = await upload('orgtemplate', 'organisatie-logo', new Blob([svg], { type: 'image/svg+xml' }), 'logo.svg', admin(uniqueSubject()));
+    const logo = await upload(
+      'orgtemplate',
+      'organisatie-logo',
+      new Blob([svg], { type: 'image/svg+xml' }),
+      'logo.svg',
+      admin(uniqueSubject()),
+    );
     const pdf = await testLetterWith(logo);
     const raw = pdf.toString('latin1');
-    for (const active of ['logo-script', 'logo-handler', '169.254.169.254', '/JavaScript', '/JS ', '/URI', '/Launch', '/OpenAction']) expect(raw).not.toContain(active);
+    for (const active of [
+      'logo-script',
+      'logo-handler',
+      '169.254.169.254',
+      '/JavaScript',
+      '/JS ',
+      '/URI',
+      '/Launch',
+      '/OpenAction',
+    ])
+      expect(raw).not.toContain(active);
     expect(await pdfImageCount(pdf)).toBe(0);
     expect((await pdfText(pdf)).text).toContain('Retouradres:');
   });
@@ -134,7 +210,8 @@ describe('publish, rollback and letters pinned to their version', () => {
     expect((await portal(world, approver('900000042')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
     const sent = await portal(world, drafter('900000041')).post(`/api/v1/brief/send${q}`);
     const sentVersion = sent.body.orgTemplate.version;
-    const pdfOf = async (query: string) => pdfText((await portal(world, drafter()).bytes('GET', `/api/v1/brief/pdf${query}`)).body);
+    const pdfOf = async (query: string) =>
+      pdfText((await portal(world, drafter()).bytes('GET', `/api/v1/brief/pdf${query}`)).body);
     expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
 
     const before = (await portal(world, admin()).get(`${base}/register`)).body;
@@ -147,7 +224,10 @@ describe('publish, rollback and letters pinned to their version', () => {
     const sentNow = await pdfOf(q);
     expect(sentNow.text).toContain('drs. M. de Boer');
     expect(sentNow.text).not.toContain('dr. P. Smit');
-    expect((await portal(world, drafter()).get(`/api/v1/brief${q}`)).body.orgTemplate).toMatchObject({ version: sentVersion, signatureName: 'drs. M. de Boer' });
+    expect((await portal(world, drafter()).get(`/api/v1/brief${q}`)).body.orgTemplate).toMatchObject({
+      version: sentVersion,
+      signatureName: 'drs. M. de Boer',
+    });
     const unsent = await pdfOf('');
     expect(unsent.text).toContain('dr. P. Smit');
     expect(unsent.text).toContain('Register van Zorgprofessionals (nieuw)');
@@ -155,15 +235,26 @@ describe('publish, rollback and letters pinned to their version', () => {
     const rolledBack = await portal(world, admin()).post(`${base}/register/rollback/${sentVersion}`);
     expect(rolledBack.status).toBe(200);
     expect(rolledBack.body.publishedVersion).toBe(before.publishedVersion + 2);
-    expect(rolledBack.body.history.map((h: any) => h.version)).toEqual([before.publishedVersion + 2, before.publishedVersion + 1, ...before.history.map((h: any) => h.version)]);
-    expect(rolledBack.body.history[0].template).toEqual({ ...rolledBack.body.history.find((h: any) => h.version === sentVersion).template, version: before.publishedVersion + 2 });
-    expect(rolledBack.body.draft).toEqual({ ...rolledBack.body.history[0].template, version: before.publishedVersion + 3 });
+    expect(rolledBack.body.history.map((h: any) => h.version)).toEqual([
+      before.publishedVersion + 2,
+      before.publishedVersion + 1,
+      ...before.history.map((h: any) => h.version),
+    ]);
+    expect(rolledBack.body.history[0].template).toEqual({
+      ...rolledBack.body.history.find((h: any) => h.version === sentVersion).template,
+      version: before.publishedVersion + 2,
+    });
+    expect(rolledBack.body.draft).toEqual({
+      ...rolledBack.body.history[0].template,
+      version: before.publishedVersion + 3,
+    });
     expect((await pdfOf('')).text).toContain('drs. M. de Boer');
     expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
   });
 
   it('when letters are written, reviewed and sent, then unsentBriefs and affectedUnsentBriefs count exactly the letters of that sub-organisation not sent yet', async () => {
-    const unsent = async (subOrgId: string) => (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.unsentBriefs;
+    const unsent = async (subOrgId: string) =>
+      (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.unsentBriefs;
     const start = await unsent('register');
     const { referentie } = await decideCase(world, 'toekennen');
     await caseBrief(world, referentie);
@@ -177,7 +268,9 @@ describe('publish, rollback and letters pinned to their version', () => {
     // Every letter uses the letterhead of `register` (decisions §10): the other sub-organisation has none.
     expect(await unsent('register-buitenland')).toBe(0);
     expect((await portal(world, admin()).post(`${base}/register/publish`)).body.affectedUnsentBriefs).toBe(start);
-    expect((await portal(world, admin()).post(`${base}/register-buitenland/publish`)).body.affectedUnsentBriefs).toBe(0);
+    expect((await portal(world, admin()).post(`${base}/register-buitenland/publish`)).body.affectedUnsentBriefs).toBe(
+      0,
+    );
   });
 
   it('when the version to roll back to is unknown or not a version, then a bare 404 and nothing is published', async () => {
@@ -215,7 +308,9 @@ describe('the letter as HTML and PDF, and the test letter', () => {
 
   it('when an admin asks for a test letter, then a sample letter on the current draft (a logo that cannot be fetched is left out)', async () => {
     const draft = await draftOf('register-buitenland');
-    await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, signatureName: 'mr. T. Proef' } });
+    await portal(world, admin()).put(`${base}/register-buitenland`, {
+      draft: { ...draft, signatureName: 'mr. T. Proef' },
+    });
     const res = await portal(world, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
@@ -228,7 +323,9 @@ describe('the letter as HTML and PDF, and the test letter', () => {
   });
 
   it('when 20 PDFs are asked at once, then all arrive and the other letter routes keep answering meanwhile', async () => {
-    const pdfs = Promise.all(Array.from({ length: 20 }, () => portal(world, drafter()).bytes('GET', '/api/v1/brief/pdf')));
+    const pdfs = Promise.all(
+      Array.from({ length: 20 }, () => portal(world, drafter()).bytes('GET', '/api/v1/brief/pdf')),
+    );
     const reads = await Promise.all(Array.from({ length: 10 }, () => portal(world, drafter()).get('/api/v1/brief')));
     expect(reads.every((r) => r.status === 200)).toBe(true);
     expect((await pdfs).map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));

@@ -17,13 +17,22 @@ const DB = 'bench_reference';
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 function child(args, env) {
-  const p = spawn(process.execPath, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const p = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return p;
 }
 
 async function ready(url) {
   for (let i = 0; i < 300; i++) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(url).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`${url} not ready`);
@@ -31,7 +40,9 @@ async function ready(url) {
 
 function load(url, headers) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (err, result) => (err ? reject(err) : resolve(result)));
+    autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers }, (err, result) =>
+      err ? reject(err) : resolve(result),
+    );
   });
 }
 
@@ -44,17 +55,38 @@ dbUrl.pathname = `/${DB}`;
 
 const port = await freePort();
 const service = child([path.join(root, 'services/reference/dist/src/main.js')], {
-  PORT: String(port), DATABASE_URL: dbUrl.toString(), NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222', INTERNAL_IDENTITY_SECRET: SECRET, LOG_LEVEL: 'warn',
+  PORT: String(port),
+  DATABASE_URL: dbUrl.toString(),
+  NATS_URL: process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+  INTERNAL_IDENTITY_SECRET: SECRET,
+  LOG_LEVEL: 'warn',
 });
 const base = `http://127.0.0.1:${port}`;
 await ready(`${base}/health/ready`);
 const path_ = '/api/v1/stamdata/opleidingen?peildatum=2024-01-01';
 // A signed identity lives 60 s; one per run is enough for the load below.
-const headers = { [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(SECRET, { identity: { practitioner: { subject: '900000003', role: 'admin' }, caseHandler: null, adminSeam: false }, service: null, correlationId: null }, Date.now(), 600) };
+const headers = {
+  [INTERNAL_IDENTITY_HEADER]: signInternalIdentity(
+    SECRET,
+    {
+      identity: { practitioner: { subject: '900000003', role: 'admin' }, caseHandler: null, adminSeam: false },
+      service: null,
+      correlationId: null,
+    },
+    Date.now(),
+    600,
+  ),
+};
 const body = await (await fetch(`${base}${path_}`, { headers })).text();
 
 const ceilingPort = await freePort();
-const ceiling = child(['-e', `require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(${JSON.stringify(body)}); }).listen(${ceilingPort}, '127.0.0.1')`], {});
+const ceiling = child(
+  [
+    '-e',
+    `require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(${JSON.stringify(body)}); }).listen(${ceilingPort}, '127.0.0.1')`,
+  ],
+  {},
+);
 await ready(`http://127.0.0.1:${ceilingPort}/`);
 
 await load(`${base}${path_}`, headers); // warm-up, not counted
@@ -63,8 +95,11 @@ const top = await load(`http://127.0.0.1:${ceilingPort}${path_}`, {});
 service.kill('SIGTERM');
 ceiling.kill('SIGTERM');
 
-const row = (name, r) => `${name.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(8)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   errors ${r.errors + r.non2xx}`;
+const row = (name, r) =>
+  `${name.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(8)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   errors ${r.errors + r.non2xx}`;
 console.log(`stamdata direct, ${CONNECTIONS} connections, ${SECONDS} s each, body ${body.length} bytes`);
 console.log(row('reference service', measured));
 console.log(row('node:http ceiling', top));
-console.log(`service / ceiling: ${(measured.requests.average / top.requests.average).toFixed(2)}; service / 1,356 req/s (before, same machine): ${(measured.requests.average / 1356).toFixed(1)}x`);
+console.log(
+  `service / ceiling: ${(measured.requests.average / top.requests.average).toFixed(2)}; service / 1,356 req/s (before, same machine): ${(measured.requests.average / 1356).toFixed(1)}x`,
+);

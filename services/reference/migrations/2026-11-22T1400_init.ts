@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('position', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('stamdata_row_pk', ['table_id', 'row_key', 'position'])
     .execute();
-  await db.schema.createIndex('stamdata_row_valid_idx').on('stamdata_row').columns(['table_id', 'geldig_vanaf', 'geldig_tot']).execute();
+  await db.schema
+    .createIndex('stamdata_row_valid_idx')
+    .on('stamdata_row')
+    .columns(['table_id', 'geldig_vanaf', 'geldig_tot'])
+    .execute();
   await db.schema
     .createTable('feature_flag')
     .addColumn('key', 'text', (c) => c.primaryKey())

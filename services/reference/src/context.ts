@@ -1,5 +1,13 @@
 import type { Kysely } from 'kysely';
-import { baseConfigSchema, systemClock, type Built, type Clock, type Logger, type ServiceEvents, type ServiceResources } from '@register/service-kit';
+import {
+  baseConfigSchema,
+  systemClock,
+  type Built,
+  type Clock,
+  type Logger,
+  type ServiceEvents,
+  type ServiceResources,
+} from '@register/service-kit';
 import type { ReferenceDb } from './database';
 import { seedFlags } from './flags/flags.repository';
 import { FLAGS_SEED } from './flags/flags.seed';
@@ -22,7 +30,10 @@ export interface Context {
 }
 
 /** The composition root: the shipped tables and flags are added (never overwritten) at every start. */
-export async function buildContext(config: Config, { logger, database, events }: ServiceResources<ReferenceDb>): Promise<Built<Context>> {
+export async function buildContext(
+  config: Config,
+  { logger, database, events }: ServiceResources<ReferenceDb>,
+): Promise<Built<Context>> {
   await seedTables(database.db, STAMDATA_SEED);
   await seedFlags(database.db, FLAGS_SEED);
   const snapshot = new ReferenceSnapshot(database.db);

@@ -12,8 +12,18 @@ afterAll(async () => h.close());
 const FLAG = 'herregistratie-aanvragen';
 const admin = (correlationId = `flags-${randomUUID()}`) => asUser(practitioner('900000001', 'admin'), correlationId);
 const put = (key: string, body: unknown, headers: Record<string, string> = admin()) =>
-  fetch(`${h.url}/api/v1/admin/flags/${key}`, { method: 'PUT', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-const enabled = async (key: string) => ((await (await fetch(`${h.url}/api/v1/flags`, { headers: admin() })).json()) as Array<{ key: string; enabled: boolean }>).find((f) => f.key === key)?.enabled;
+  fetch(`${h.url}/api/v1/admin/flags/${key}`, {
+    method: 'PUT',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const enabled = async (key: string) =>
+  (
+    (await (await fetch(`${h.url}/api/v1/flags`, { headers: admin() })).json()) as Array<{
+      key: string;
+      enabled: boolean;
+    }>
+  ).find((f) => f.key === key)?.enabled;
 
 interface Heard {
   subject: string;
@@ -23,7 +33,9 @@ interface Heard {
 /** Every event the service publishes from now on (a core subscription through its own bus, so on this run's subjects). */
 async function listen(): Promise<{ heard: Heard[]; stop(): void }> {
   const heard: Heard[] = [];
-  const subscription = h.events.subscribe('register.>', (m) => heard.push({ subject: m.subject, envelope: JSON.parse(m.payload) as Heard['envelope'] }));
+  const subscription = h.events.subscribe('register.>', (m) =>
+    heard.push({ subject: m.subject, envelope: JSON.parse(m.payload) as Heard['envelope'] }),
+  );
   // The server knows the subscription before the request that publishes is sent.
   await h.events.nc.flush();
   return { heard, stop: () => subscription.unsubscribe() };
@@ -48,15 +60,27 @@ describe('PUT /api/v1/admin/flags/:key', () => {
     try {
       const res = await put(FLAG, { enabled: false }, admin(correlationId));
       expect(res.status).toBe(204);
-      const flags = (await (await fetch(`${h.url}/api/v1/flags`, { headers: admin() })).json()) as Array<{ key: string; enabled: boolean; description: string }>;
+      const flags = (await (await fetch(`${h.url}/api/v1/flags`, { headers: admin() })).json()) as Array<{
+        key: string;
+        enabled: boolean;
+        description: string;
+      }>;
       expect(flags.find((f) => f.key === FLAG)).toEqual({ key: FLAG, description: expect.any(String), enabled: false });
 
       const ours = await eventually(async () => {
         const mine = events.heard.filter((e) => e.envelope.correlationId === correlationId);
         return mine.length >= 2 ? mine : undefined;
       });
-      expect(ours.map((e) => ({ subject: e.subject, type: e.envelope.type, data: e.envelope.data })).sort((a, b) => a.subject.localeCompare(b.subject))).toEqual([
-        { subject: 'register.audit.reference', type: 'audit', data: { action: 'flag:set', resource: `flag/${FLAG}`, decision: 'allow', role: 'admin' } },
+      expect(
+        ours
+          .map((e) => ({ subject: e.subject, type: e.envelope.type, data: e.envelope.data }))
+          .sort((a, b) => a.subject.localeCompare(b.subject)),
+      ).toEqual([
+        {
+          subject: 'register.audit.reference',
+          type: 'audit',
+          data: { action: 'flag:set', resource: `flag/${FLAG}`, decision: 'allow', role: 'admin' },
+        },
         { subject: 'register.reference.flag-changed', type: 'flag-changed', data: { key: FLAG, enabled: false } },
       ]);
     } finally {
@@ -74,7 +98,9 @@ describe('PUT /api/v1/admin/flags/:key', () => {
       // A later event of this service passing the subscription shows that nothing of the 404 was waiting.
       const later = `flags-${randomUUID()}`;
       expect((await put(FLAG, { enabled: true }, admin(later))).status).toBe(204);
-      await eventually(async () => (events.heard.filter((e) => e.envelope.correlationId === later).length >= 2 ? true : undefined));
+      await eventually(async () =>
+        events.heard.filter((e) => e.envelope.correlationId === later).length >= 2 ? true : undefined,
+      );
       expect(events.heard.filter((e) => e.envelope.correlationId === correlationId)).toEqual([]);
     } finally {
       events.stop();
@@ -94,7 +120,9 @@ describe('GET /api/v1/flags paged (decisions §14)', () => {
   const list = (query: string) => fetch(`${h.url}/api/v1/flags${query}`, { headers: admin() });
   // Two more flags of this file's own database, so there is more than one page; removed again afterwards.
   beforeAll(async () => {
-    await sql`INSERT INTO feature_flag (key, description, enabled) VALUES ('t-paging-a', 'test', true), ('t-paging-b', 'test', false)`.execute(h.context.db);
+    await sql`INSERT INTO feature_flag (key, description, enabled) VALUES ('t-paging-a', 'test', true), ('t-paging-b', 'test', false)`.execute(
+      h.context.db,
+    );
     await h.context.snapshot.reload();
   });
   afterAll(async () => {
@@ -122,7 +150,12 @@ describe('GET /api/v1/flags paged (decisions §14)', () => {
     expect(pages).toBe(all.length);
   });
 
-  it.each([['limit=0', 'limit'], ['limit=1001', 'limit'], ['limit=x', 'limit'], ['cursor=garbage', 'cursor']])('when %s, then 400 naming %s', async (query, field) => {
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=1001', 'limit'],
+    ['limit=x', 'limit'],
+    ['cursor=garbage', 'cursor'],
+  ])('when %s, then 400 naming %s', async (query, field) => {
     const res = await list(`?${query}`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([field]);
@@ -153,6 +186,8 @@ describe('GET /api/v1/flags served from memory (issue 11)', () => {
     expect(after.status).toBe(200);
     expect(after.headers.get('etag')).not.toBe(etag);
     expect(after.headers.get('cache-control')).toBe('no-store');
-    expect(((await after.json()) as Array<{ key: string; enabled: boolean }>).find((f) => f.key === FLAG)?.enabled).toBe(false);
+    expect(
+      ((await after.json()) as Array<{ key: string; enabled: boolean }>).find((f) => f.key === FLAG)?.enabled,
+    ).toBe(false);
   });
 });

@@ -10,9 +10,19 @@ const UTC_TODAY = '2026-06-30';
 
 /** A row of this file's own database that is valid from `vanaf` until `tot` (exclusive). */
 async function seedOpleiding(code: string, vanaf: string, tot: string | null): Promise<void> {
-  const data = { code, naam: code, instelling: 'Testinstelling', beroep: 'arts', niveau: 'master', geldigVanaf: vanaf, geldigTot: tot };
+  const data = {
+    code,
+    naam: code,
+    instelling: 'Testinstelling',
+    beroep: 'arts',
+    niveau: 'master',
+    geldigVanaf: vanaf,
+    geldigTot: tot,
+  };
   await sql`INSERT INTO stamdata_row (table_id, row_key, geldig_vanaf, geldig_tot, data, position)
-    VALUES ('opleidingen', ${code}, ${vanaf}::date, ${tot}::date, ${JSON.stringify(data)}::jsonb, 10000)`.execute(h.context.db);
+    VALUES ('opleidingen', ${code}, ${vanaf}::date, ${tot}::date, ${JSON.stringify(data)}::jsonb, 10000)`.execute(
+    h.context.db,
+  );
 }
 
 beforeAll(async () => {
@@ -40,11 +50,17 @@ describe('GET /api/v1/stamdata', () => {
   it('when an admin asks, then every table is summarised with its columns', async () => {
     const res = await get('/api/v1/stamdata');
     expect(res.status).toBe(200);
-    const tables = (await res.json()) as Array<{ id: string; temporal: boolean; columns: Array<{ name: string; type: string; isKey: boolean }> }>;
+    const tables = (await res.json()) as Array<{
+      id: string;
+      temporal: boolean;
+      columns: Array<{ name: string; type: string; isKey: boolean }>;
+    }>;
     expect(tables.map((t) => t.id)).toEqual(['beroepen', 'opleidingen', 'specialismen', 'beleidsvragen']);
     expect(tables.find((t) => t.id === 'opleidingen')?.temporal).toBe(true);
     expect(tables.find((t) => t.id === 'beroepen')?.columns.find((c) => c.isKey)?.name).toBe('code');
-    expect(tables.find((t) => t.id === 'opleidingen')?.columns.find((c) => c.name === 'beroep')?.type).toBe('ref:beroepen.code');
+    expect(tables.find((t) => t.id === 'opleidingen')?.columns.find((c) => c.name === 'beroep')?.type).toBe(
+      'ref:beroepen.code',
+    );
     expect(Object.keys(tables[0] as object).sort()).toEqual(['columns', 'id', 'label', 'temporal']);
   });
 
@@ -73,7 +89,11 @@ describe('GET /api/v1/stamdata paged (decisions §14)', () => {
     expect(paged).toEqual(all);
   });
 
-  it.each([['limit=0', 'limit'], ['limit=1001', 'limit'], ['cursor=garbage', 'cursor']])('when %s, then 400 naming %s', async (query, field) => {
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=1001', 'limit'],
+    ['cursor=garbage', 'cursor'],
+  ])('when %s, then 400 naming %s', async (query, field) => {
     const res = await get(`/api/v1/stamdata?${query}`);
     expect(res.status).toBe(400);
     expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([field]);
@@ -106,24 +126,31 @@ describe('GET /api/v1/stamdata/:table', () => {
     const rows = new Map<string, { geldigVanaf: string; geldigTot: string | null }>();
     for (let year = 1970; year <= 2035; year++) {
       const res = await get(`/api/v1/stamdata/opleidingen?peildatum=${year}-07-01`);
-      const body = (await res.json()) as { rows: Array<{ code: string; geldigVanaf: string; geldigTot: string | null }> };
+      const body = (await res.json()) as {
+        rows: Array<{ code: string; geldigVanaf: string; geldigTot: string | null }>;
+      };
       for (const row of body.rows) if (!row.code.startsWith('t-')) rows.set(row.code, row);
     }
     const shipped = [...rows.values()];
     expect(shipped.length).toBeGreaterThanOrEqual(30);
-    expect(shipped.filter((r) => r.geldigTot !== null && r.geldigTot <= AMSTERDAM_TODAY).length).toBeGreaterThanOrEqual(3);
+    expect(shipped.filter((r) => r.geldigTot !== null && r.geldigTot <= AMSTERDAM_TODAY).length).toBeGreaterThanOrEqual(
+      3,
+    );
     expect(shipped.filter((r) => r.geldigVanaf > AMSTERDAM_TODAY).length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(['2024-13-01', '2024-02-30', '20240101', 'morgen', '2024-1-01'])('when peildatum is %s, then 400 on every table', async (peildatum) => {
-    for (const table of ['opleidingen', 'beroepen']) {
-      const res = await get(`/api/v1/stamdata/${table}?peildatum=${peildatum}`);
-      expect(res.status).toBe(400);
-      const body = (await res.json()) as { type: string; errors: Array<{ field: string }> };
-      expect(body.type).toBe('/problems/validation');
-      expect(body.errors[0]?.field).toBe('peildatum');
-    }
-  });
+  it.each(['2024-13-01', '2024-02-30', '20240101', 'morgen', '2024-1-01'])(
+    'when peildatum is %s, then 400 on every table',
+    async (peildatum) => {
+      for (const table of ['opleidingen', 'beroepen']) {
+        const res = await get(`/api/v1/stamdata/${table}?peildatum=${peildatum}`);
+        expect(res.status).toBe(400);
+        const body = (await res.json()) as { type: string; errors: Array<{ field: string }> };
+        expect(body.type).toBe('/problems/validation');
+        expect(body.errors[0]?.field).toBe('peildatum');
+      }
+    },
+  );
 
   it('when a valid peildatum is given for a non-temporal table, then it changes nothing', async () => {
     const plain = (await (await get('/api/v1/stamdata/beroepen')).json()) as { rows: unknown[] };
@@ -139,7 +166,9 @@ describe('GET /api/v1/stamdata/:table', () => {
   });
 
   it('when beleidsvragen is read, then the language question is there with its type', async () => {
-    const body = (await (await get('/api/v1/stamdata/beleidsvragen')).json()) as { rows: Array<{ id: string; type: string }> };
+    const body = (await (await get('/api/v1/stamdata/beleidsvragen')).json()) as {
+      rows: Array<{ id: string; type: string }>;
+    };
     expect(body.rows.find((r) => r.id === 'taalvaardigheid')?.type).toBe('ja-nee');
   });
 });
@@ -162,7 +191,9 @@ describe('stamdata served from memory (issue 11)', () => {
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(first.headers.get('cache-control')).toBe('private, no-cache');
 
-    const again = await fetch(`${h.url}/api/v1/stamdata/opleidingen?peildatum=2020-01-01`, { headers: { ...admin, 'if-none-match': etag! } });
+    const again = await fetch(`${h.url}/api/v1/stamdata/opleidingen?peildatum=2020-01-01`, {
+      headers: { ...admin, 'if-none-match': etag! },
+    });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
 

@@ -11,8 +11,13 @@ export const DESCRIPTION_FILE = path.join(ROOT, 'libs/api-types/openapi.json');
 export const TYPES_FILE = path.join(ROOT, 'libs/api-types/src/generated/api.ts');
 
 /** The whole system as separate processes on `infra`, with ports and databases of its own; `stop` removes them. */
-export async function startWholeSystem(infra: Infrastructure, databasePrefix: string): Promise<{ system: System; gateway: string; stop(): Promise<void> }> {
-  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
+export async function startWholeSystem(
+  infra: Infrastructure,
+  databasePrefix: string,
+): Promise<{ system: System; gateway: string; stop(): Promise<void> }> {
+  const ports = Object.fromEntries(
+    await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
+  ) as Record<Service, number>;
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-system-'));
   const system = new System({ root: ROOT, infra, ports, databasePrefix, logDir, logLevel: 'warn' });
   const stop = async () => {
@@ -45,7 +50,9 @@ export async function liveDescription(infra: Infrastructure, databasePrefix: str
 export function generateTypes(descriptionFile: string): string {
   const out = path.join(mkdtempSync(path.join(os.tmpdir(), 'register-api-types-')), 'api.ts');
   try {
-    const run = spawnSync(path.join(ROOT, 'node_modules/.bin/openapi-typescript'), [descriptionFile, '-o', out], { encoding: 'utf8' });
+    const run = spawnSync(path.join(ROOT, 'node_modules/.bin/openapi-typescript'), [descriptionFile, '-o', out], {
+      encoding: 'utf8',
+    });
     if (run.status !== 0) throw new Error(`openapi-typescript failed: ${run.stderr}`);
     return readFileSync(out, 'utf8');
   } finally {

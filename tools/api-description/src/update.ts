@@ -10,7 +10,10 @@ import { DESCRIPTION_FILE, TYPES_FILE, generateTypes, liveDescription } from './
 // merged description to libs/api-types/openapi.json and the portals' types beside it.
 async function main(): Promise<void> {
   const ports = { EMBEDDED_PG_PORT: String(await freePort()), EMBEDDED_S3_PORT: String(await freePort()) };
-  const infra = await resolveInfrastructure({ ...ports, ...process.env }, path.join(os.tmpdir(), 'register-api-update'));
+  const infra = await resolveInfrastructure(
+    { ...ports, ...process.env },
+    path.join(os.tmpdir(), 'register-api-update'),
+  );
   try {
     writeFileSync(DESCRIPTION_FILE, await liveDescription(infra, `api_${randomBytes(4).toString('hex')}`));
     writeFileSync(TYPES_FILE, generateTypes(DESCRIPTION_FILE));

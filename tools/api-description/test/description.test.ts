@@ -29,7 +29,13 @@ describe('the public API description', () => {
   });
 
   it('when a portal developer reads it, then every operation has an id, a summary, an audience tag and its problems', () => {
-    const doc = JSON.parse(live) as { paths: Record<string, Record<string, { operationId?: string; summary?: string; tags?: string[]; responses: Record<string, unknown> }>>; tags: Array<{ name: string }> };
+    const doc = JSON.parse(live) as {
+      paths: Record<
+        string,
+        Record<string, { operationId?: string; summary?: string; tags?: string[]; responses: Record<string, unknown> }>
+      >;
+      tags: Array<{ name: string }>;
+    };
     const tagNames = new Set(doc.tags.map((t) => t.name));
     const ids = new Set<string>();
     for (const [path, item] of Object.entries(doc.paths)) {
@@ -39,8 +45,12 @@ describe('the public API description', () => {
         expect([where, op.operationId && !ids.has(op.operationId)]).toEqual([where, true]);
         ids.add(op.operationId!);
         expect([where, (op.summary ?? '').length > 5]).toEqual([where, true]);
-        expect([where, (op.tags ?? []).every((t) => tagNames.has(t)) && (op.tags ?? []).length > 0]).toEqual([where, true]);
-        if (!path.startsWith('/health')) expect([where, Object.keys(op.responses)]).toEqual([where, expect.arrayContaining(['400', '401'])]);
+        expect([where, (op.tags ?? []).every((t) => tagNames.has(t)) && (op.tags ?? []).length > 0]).toEqual([
+          where,
+          true,
+        ]);
+        if (!path.startsWith('/health'))
+          expect([where, Object.keys(op.responses)]).toEqual([where, expect.arrayContaining(['400', '401'])]);
       }
     }
     expect(ids.size).toBeGreaterThan(35);

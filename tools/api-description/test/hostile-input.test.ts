@@ -20,7 +20,13 @@ interface Operation {
 }
 
 const description = JSON.parse(readFileSync(DESCRIPTION_FILE, 'utf8')) as {
-  paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }>; requestBody?: { content: Record<string, unknown> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { parameters?: Array<{ name: string; in: string }>; requestBody?: { content: Record<string, unknown> } }
+    >
+  >;
 };
 const OPERATIONS: Operation[] = Object.entries(description.paths).flatMap(([path, item]) =>
   Object.entries(item)
@@ -36,7 +42,23 @@ const OPERATIONS: Operation[] = Object.entries(description.paths).flatMap(([path
 /** Strings a careless or hostile client sends. */
 const hostileString = fc.oneof(
   fc.string(),
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udc00y', '%ZZ', '%', '%00', '%E0%A4%A', '..%2F..%2F', '../../etc/passwd', '💥', "'; DROP TABLE x; --", '<script>alert(1)</script>', ' ', ''),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udc00y',
+    '%ZZ',
+    '%',
+    '%00',
+    '%E0%A4%A',
+    '..%2F..%2F',
+    '../../etc/passwd',
+    '💥',
+    "'; DROP TABLE x; --",
+    '<script>alert(1)</script>',
+    ' ',
+    '',
+  ),
   fc.constantFrom('2147483648', '-2147483649', '1e308', 'NaN', '-0', '9'.repeat(400)),
   fc.nat({ max: 3 }).map((n) => 'x'.repeat([1024, 65_536, 300_000, 1_048_576][n]!)),
 );
@@ -53,30 +75,92 @@ const hostileValue: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 
 /** A raw body and its content type. */
 const jsonBody = fc.oneof(
-  fc.record({ draft: hostileValue, stepIndex: hostileValue, stepCount: hostileValue, type: hostileValue, uren: hostileValue, besluit: hostileValue, enabled: hostileValue, sections: hostileValue }, { requiredKeys: [] }).map((v) => JSON.stringify(v)),
+  fc
+    .record(
+      {
+        draft: hostileValue,
+        stepIndex: hostileValue,
+        stepCount: hostileValue,
+        type: hostileValue,
+        uren: hostileValue,
+        besluit: hostileValue,
+        enabled: hostileValue,
+        sections: hostileValue,
+      },
+      { requiredKeys: [] },
+    )
+    .map((v) => JSON.stringify(v)),
   hostileValue.map((v) => JSON.stringify(v) ?? 'null'),
   // Built as text: JSON.stringify itself overflows the stack thousands of levels deep.
-  fc.constantFrom(100, 5000).map((d) => `{"draft":${'['.repeat(d)}1${']'.repeat(d)},"stepIndex":0,"stepCount":1,"sections":${'{"a":'.repeat(d)}1${'}'.repeat(d)}}`),
-  fc.constantFrom('{"a":"\\u0000"}', '{"\\ud800":1}', '{"uren":1e308}', '{', '[', 'null', '"x"', '{"a":1,}', '\u0000', '{"draft":"\\udfff"}'),
+  fc
+    .constantFrom(100, 5000)
+    .map(
+      (d) =>
+        `{"draft":${'['.repeat(d)}1${']'.repeat(d)},"stepIndex":0,"stepCount":1,"sections":${'{"a":'.repeat(d)}1${'}'.repeat(d)}}`,
+    ),
+  fc.constantFrom(
+    '{"a":"\\u0000"}',
+    '{"\\ud800":1}',
+    '{"uren":1e308}',
+    '{',
+    '[',
+    'null',
+    '"x"',
+    '{"a":1,}',
+    '\u0000',
+    '{"draft":"\\udfff"}',
+  ),
   fc.string(),
 );
 
 function multipart(boundary: string, parts: Array<[string, string]>, end: boolean): string {
-  const body = parts.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`).join('');
+  const body = parts
+    .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+    .join('');
   return end ? `${body}--${boundary}--\r\n` : body;
 }
 
-const multipartBody = fc.record({ boundary: fc.constantFrom('b0undary', 'x'.repeat(70), ''), declared: fc.constantFrom('b0undary', 'other', ''), end: fc.boolean(), fields: fc.array(fc.tuple(fc.constantFrom('wizardId', 'categoryId', 'localId', 'applicationId', 'file', 'x'), hostileString), { maxLength: 5 }), headerless: fc.boolean() }).map((m) => {
-  let text = multipart(m.boundary, m.fields, m.end);
-  if (m.headerless) text = `--${m.boundary}\r\n\r\nno headers\r\n--${m.boundary}--\r\n`;
-  return { text, type: m.declared === '' ? 'multipart/form-data' : `multipart/form-data; boundary=${m.declared}` };
-});
+const multipartBody = fc
+  .record({
+    boundary: fc.constantFrom('b0undary', 'x'.repeat(70), ''),
+    declared: fc.constantFrom('b0undary', 'other', ''),
+    end: fc.boolean(),
+    fields: fc.array(
+      fc.tuple(fc.constantFrom('wizardId', 'categoryId', 'localId', 'applicationId', 'file', 'x'), hostileString),
+      { maxLength: 5 },
+    ),
+    headerless: fc.boolean(),
+  })
+  .map((m) => {
+    let text = multipart(m.boundary, m.fields, m.end);
+    if (m.headerless) text = `--${m.boundary}\r\n\r\nno headers\r\n--${m.boundary}--\r\n`;
+    return { text, type: m.declared === '' ? 'multipart/form-data' : `multipart/form-data; boundary=${m.declared}` };
+  });
 
 const identity = fc.oneof(
-  fc.constant({ 'X-Subject': '900000003', 'X-Role': 'admin', 'X-Medewerker': 'mw-hostile', 'X-Rollen': 'beoordelaar', 'X-Admin': 'true' }),
+  fc.constant({
+    'X-Subject': '900000003',
+    'X-Role': 'admin',
+    'X-Medewerker': 'mw-hostile',
+    'X-Rollen': 'beoordelaar',
+    'X-Admin': 'true',
+  }),
   fc.constant({ 'X-Subject': '900000001' }),
-  fc.record({ 'X-Subject': fc.constantFrom('x'.repeat(65), '', ' ', '9 0', '%00', 'ä'.normalize('NFD').replace(/[^\x20-\x7e]/g, '?')), 'X-Role': fc.constantFrom('root', '', 'admin,admin') }),
-  fc.record({ 'X-Medewerker': fc.constantFrom('mw', 'x'.repeat(200)), 'X-Rollen': fc.constantFrom(',,,', 'BEOORDELAAR', 'x'.repeat(5000)) }),
+  fc.record({
+    'X-Subject': fc.constantFrom(
+      'x'.repeat(65),
+      '',
+      ' ',
+      '9 0',
+      '%00',
+      'ä'.normalize('NFD').replace(/[^\x20-\x7e]/g, '?'),
+    ),
+    'X-Role': fc.constantFrom('root', '', 'admin,admin'),
+  }),
+  fc.record({
+    'X-Medewerker': fc.constantFrom('mw', 'x'.repeat(200)),
+    'X-Rollen': fc.constantFrom(',,,', 'BEOORDELAAR', 'x'.repeat(5000)),
+  }),
   fc.constant({}),
 );
 
@@ -99,14 +183,27 @@ function segment(value: string): string {
   const v = value.slice(0, 2000);
   // The hostile escapes go as they are; a space or a control character would break the request line itself
   // (Node's parser answers 400 and resets the connection under a large body), so those are escaped.
-  if (/^%|%[0-9A-Za-z]{0,2}$/.test(v) || v.includes('%2F')) return [...v].map((c) => (c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f ? encodeURIComponent(c) : c)).join('');
+  if (/^%|%[0-9A-Za-z]{0,2}$/.test(v) || v.includes('%2F'))
+    return [...v]
+      .map((c) => (c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f ? encodeURIComponent(c) : c))
+      .join('');
   // A lone surrogate has no UTF-8: send the bytes a careless client would (CESU-style), which no decoder accepts.
-  const safe = v.replace(/[\ud800-\udfff]/g, (c) => `%ED%${(0xa0 + ((c.charCodeAt(0) >> 6) & 0x1f)).toString(16).toUpperCase()}%80`);
-  return safe.split(/(%E[D]%[0-9A-F]{2}%80)/).map((part, i) => (i % 2 ? part : encodeURIComponent(part))).join('');
+  const safe = v.replace(
+    /[\ud800-\udfff]/g,
+    (c) => `%ED%${(0xa0 + ((c.charCodeAt(0) >> 6) & 0x1f)).toString(16).toUpperCase()}%80`,
+  );
+  return safe
+    .split(/(%E[D]%[0-9A-F]{2}%80)/)
+    .map((part, i) => (i % 2 ? part : encodeURIComponent(part)))
+    .join('');
 }
 
 /** The answer once it is complete by its own framing (Content-Length or chunked), or null while it is not. */
-function completeAnswer(data: Buffer, method: string, closed = false): { status: number; type: string; body: string } | null {
+function completeAnswer(
+  data: Buffer,
+  method: string,
+  closed = false,
+): { status: number; type: string; body: string } | null {
   const text = data.toString('latin1');
   const split = text.indexOf('\r\n\r\n');
   if (split === -1) return null;
@@ -116,7 +213,10 @@ function completeAnswer(data: Buffer, method: string, closed = false): { status:
   const rest = data.subarray(Buffer.byteLength(text.slice(0, split + 4), 'latin1'));
   const length = /\r\ncontent-length: (\d+)/i.exec(headers)?.[1];
   if (method === 'HEAD' || status === 204 || status === 304) return { status, type, body: '' };
-  if (length !== undefined) return rest.length >= Number(length) ? { status, type, body: rest.subarray(0, Number(length)).toString('utf8') } : null;
+  if (length !== undefined)
+    return rest.length >= Number(length)
+      ? { status, type, body: rest.subarray(0, Number(length)).toString('utf8') }
+      : null;
   if (/\r\ntransfer-encoding: chunked/i.test(headers)) {
     const chunked = rest.toString('latin1');
     if (!chunked.endsWith('0\r\n\r\n')) return null;
@@ -130,7 +230,12 @@ function completeAnswer(data: Buffer, method: string, closed = false): { status:
  * Sends raw bytes over a socket (fetch refuses malformed URLs and header values) on a keep-alive connection,
  * as real clients do, and takes the answer by its framing; resolves with the status, type and body.
  */
-function rawRequest(port: number, method: string, head: string, body: string): Promise<{ status: number; type: string; body: string }> {
+function rawRequest(
+  port: number,
+  method: string,
+  head: string,
+  body: string,
+): Promise<{ status: number; type: string; body: string }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     let data = Buffer.alloc(0);
@@ -170,7 +275,12 @@ describe('hostile input against every operation (decisions §15)', () => {
     };
     system = await startWholeSystem(infra, `hostile_${randomBytes(4).toString('hex')}`);
     port = Number(new URL(system.gateway).port);
-    pids = Object.fromEntries((['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'] as const).map((s) => [s, system.system.pid(s)]));
+    pids = Object.fromEntries(
+      (['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'] as const).map((s) => [
+        s,
+        system.system.pid(s),
+      ]),
+    );
   }, 120_000);
   afterAll(async () => system?.stop());
 
@@ -197,14 +307,22 @@ describe('hostile input against every operation (decisions §15)', () => {
           headers['Content-Type'] = r.multipart.type;
         }
         if (r.op.method !== 'GET') headers['Content-Length'] = String(Buffer.byteLength(body));
-        const head = `${r.op.method} ${path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+        const head = `${r.op.method} ${path} HTTP/1.1\r\n${Object.entries(headers)
+          .map(([k, v]) => `${k}: ${v}`)
+          .join('\r\n')}\r\n\r\n`;
         const res = await rawRequest(port, r.op.method, head, r.op.method === 'GET' ? '' : body).catch((err: Error) => {
-          process.stdout.write(`no answer (${err.message}) for:\n${head.split('\r\n').map((l) => l.slice(0, 160)).join('\n')}[${body.length} bytes of body]\n`);
+          process.stdout.write(
+            `no answer (${err.message}) for:\n${head
+              .split('\r\n')
+              .map((l) => l.slice(0, 160))
+              .join('\n')}[${body.length} bytes of body]\n`,
+          );
           throw err;
         });
         sent += 1;
         const where = `${r.op.method} ${path.slice(0, 200)} → ${res.status}`;
-        if (res.status >= 500) process.stdout.write(`5xx for:\n${head.slice(0, 2000)}${body.slice(0, 1500)}\n→ ${res.body.slice(0, 500)}\n`);
+        if (res.status >= 500)
+          process.stdout.write(`5xx for:\n${head.slice(0, 2000)}${body.slice(0, 1500)}\n→ ${res.body.slice(0, 500)}\n`);
         expect([where, res.status < 500]).toEqual([where, true]);
         if (res.status >= 400 && res.body !== '') {
           expect([where, res.type]).toEqual([where, expect.stringMatching(/^application\/problem\+json/)]);
@@ -215,6 +333,7 @@ describe('hostile input against every operation (decisions §15)', () => {
       { numRuns: Number(process.env['HOSTILE_RUNS'] ?? 5000), seed, endOnFailure: true },
     );
     expect(sent).toBeGreaterThanOrEqual(Number(process.env['HOSTILE_RUNS'] ?? 5000));
-    for (const [service, pid] of Object.entries(pids)) expect([service, system.system.pid(service as Service)]).toEqual([service, pid]);
+    for (const [service, pid] of Object.entries(pids))
+      expect([service, system.system.pid(service as Service)]).toEqual([service, pid]);
   }, 900_000);
 });

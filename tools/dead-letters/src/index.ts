@@ -7,7 +7,10 @@ export interface StoredDeadLetter extends DeadLetter {
 }
 
 /** Every dead letter still in the stream (EVENTS_MAX_AGE bounds how long), oldest first; optionally of one consumer. */
-export async function listDeadLetters(events: Pick<NatsEvents, 'js' | 'jsm' | 'stream' | 'prefix'>, durable?: string): Promise<StoredDeadLetter[]> {
+export async function listDeadLetters(
+  events: Pick<NatsEvents, 'js' | 'jsm' | 'stream' | 'prefix'>,
+  durable?: string,
+): Promise<StoredDeadLetter[]> {
   // An ephemeral pull consumer over the dead-letter subjects (one subject as a string: a list needs NATS 2.10).
   const info = await events.jsm.consumers.add(events.stream, {
     filter_subject: `${events.prefix}${DEAD_LETTER_PREFIX}.${durable ?? '>'}`,
@@ -39,9 +42,13 @@ export async function listDeadLetters(events: Pick<NatsEvents, 'js' | 'jsm' | 's
  * Publishes a dead letter's event again on its original subject, so its consumer gets it once more (every
  * consumer is idempotent by event id, so others that already handled it do nothing). Returns the letter.
  */
-export async function replayDeadLetter(events: Pick<NatsEvents, 'js' | 'jsm' | 'stream' | 'prefix'>, seq: number): Promise<StoredDeadLetter> {
+export async function replayDeadLetter(
+  events: Pick<NatsEvents, 'js' | 'jsm' | 'stream' | 'prefix'>,
+  seq: number,
+): Promise<StoredDeadLetter> {
   const msg = await events.jsm.streams.getMessage(events.stream, { seq });
-  if (!msg || !msg.subject.startsWith(`${events.prefix}${DEAD_LETTER_PREFIX}.`)) throw new Error(`stream sequence ${seq} is not a dead letter`);
+  if (!msg || !msg.subject.startsWith(`${events.prefix}${DEAD_LETTER_PREFIX}.`))
+    throw new Error(`stream sequence ${seq} is not a dead letter`);
   const letter = { ...msg.json<DeadLetter>(), seq };
   await events.js.publish(events.prefix + letter.subject, letter.event, { msgID: `replay-${seq}-${Date.now()}` });
   return letter;

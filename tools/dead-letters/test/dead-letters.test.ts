@@ -13,7 +13,10 @@ afterAll(async () => {
 
 describe('register-dead-letters', () => {
   it('when a consumer gave up on an event, then list shows it and replay delivers it to the consumer again', async () => {
-    events = await connectEvents(natsUrl(), 'dead-letters-test', logger, { name: testEvents().stream, prefix: testEvents().prefix });
+    events = await connectEvents(natsUrl(), 'dead-letters-test', logger, {
+      name: testEvents().stream,
+      prefix: testEvents().prefix,
+    });
     const subject = `register.test.${randomUUID()}`;
     let failing = true;
     const received: unknown[] = [];
@@ -39,7 +42,13 @@ describe('register-dead-letters', () => {
       const letters = await listDeadLetters(events, durable);
       return letters.length > 0 ? letters : undefined;
     });
-    expect(letter).toMatchObject({ durable, subject, deliveries: 2, error: 'the database is down', event: JSON.stringify(event) });
+    expect(letter).toMatchObject({
+      durable,
+      subject,
+      deliveries: 2,
+      error: 'the database is down',
+      event: JSON.stringify(event),
+    });
 
     failing = false;
     await replayDeadLetter(events, letter!.seq);

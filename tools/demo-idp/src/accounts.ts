@@ -11,13 +11,25 @@ export interface DemoAccount {
 }
 
 export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
-  { login: '900000001', label: '900000001: geregistreerd, herregistratie binnen 12 maanden (drafter)', claims: { bsn: '900000001', role: 'drafter' } },
-  { login: '900000002', label: '900000002: geregistreerd, herregistratie later (drafter)', claims: { bsn: '900000002', role: 'drafter' } },
+  {
+    login: '900000001',
+    label: '900000001: geregistreerd, herregistratie binnen 12 maanden (drafter)',
+    claims: { bsn: '900000001', role: 'drafter' },
+  },
+  {
+    login: '900000002',
+    label: '900000002: geregistreerd, herregistratie later (drafter)',
+    claims: { bsn: '900000002', role: 'drafter' },
+  },
   { login: '900000003', label: '900000003: geschorst (drafter)', claims: { bsn: '900000003', role: 'drafter' } },
   { login: '900000004', label: '900000004: doorgehaald (drafter)', claims: { bsn: '900000004', role: 'drafter' } },
   { login: 'approver', label: 'Goedkeurder (approver, 900000002)', claims: { bsn: '900000002', role: 'approver' } },
   { login: 'admin', label: 'Beheerder (admin, 900000003)', claims: { bsn: '900000003', role: 'admin' } },
-  { login: 'beoordelaar', label: 'Medewerker mw-001 (beoordelaar)', claims: { medewerker: 'mw-001', rollen: ['beoordelaar'] } },
+  {
+    login: 'beoordelaar',
+    label: 'Medewerker mw-001 (beoordelaar)',
+    claims: { medewerker: 'mw-001', rollen: ['beoordelaar'] },
+  },
 ];
 
 export function accountBySubject(sub: string): DemoAccount | undefined {

@@ -54,12 +54,21 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
   try {
     const { port } = server.address() as AddressInfo;
     const issuer = (options.issuer ?? `http://localhost:${port}`).replace(/\/$/, '');
-    if (new URL(issuer).pathname !== '/') throw new Error(`the demo IdP's issuer must be an origin without a path: ${issuer}`);
+    if (new URL(issuer).pathname !== '/')
+      throw new Error(`the demo IdP's issuer must be an origin without a path: ${issuer}`);
     const audience = options.audience ?? 'register-api';
     const gatewayOrigin = new URL(options.gatewayUrl).origin;
     // ES modules only: Node 24 loads it from this CommonJS package through a dynamic import.
     const { Provider } = await import('oidc-provider');
-    const provider = new Provider(issuer, await providerConfiguration({ issuer, gatewayOrigin, audience, accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600 }));
+    const provider = new Provider(
+      issuer,
+      await providerConfiguration({
+        issuer,
+        gatewayOrigin,
+        audience,
+        accessTokenTtlSeconds: options.accessTokenTtlSeconds ?? 3600,
+      }),
+    );
 
     const app = express();
     app.disable('x-powered-by');
@@ -92,4 +101,3 @@ export async function startDemoIdp(options: DemoIdpOptions): Promise<DemoIdp> {
     throw err;
   }
 }
-

@@ -31,7 +31,12 @@ export function interactionRoutes(provider: Provider): Router {
         res.status(400).type('text').send('Onbekend account of inlogniveau.');
         return;
       }
-      await provider.interactionFinished(req, res, { login: { accountId: subjectOf(account), acr: LEVELS[level as Level], amr: ['pwd'] } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: subjectOf(account), acr: LEVELS[level as Level], amr: ['pwd'] } },
+        { mergeWithLastSubmission: false },
+      );
     } catch (err) {
       next(err);
     }
@@ -39,7 +44,12 @@ export function interactionRoutes(provider: Provider): Router {
 
   router.post('/interaction/:uid/abort', async (req, res, next) => {
     try {
-      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'De gebruiker heeft het inloggen afgebroken.' }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { error: 'access_denied', error_description: 'De gebruiker heeft het inloggen afgebroken.' },
+        { mergeWithLastSubmission: false },
+      );
     } catch (err) {
       next(err);
     }

@@ -8,7 +8,9 @@ fieldset{border:0;padding:0}fieldset label{font-weight:400;display:block}button{
 
 /** The plain login page of the demo IdP: pick an account and a sign-in level. There are no passwords. */
 export function loginPage(uid: string, clientName: string): string {
-  const options = DEMO_ACCOUNTS.map((a) => `<option value="${escapeHtml(a.login)}">${escapeHtml(a.label)}</option>`).join('');
+  const options = DEMO_ACCOUNTS.map(
+    (a) => `<option value="${escapeHtml(a.login)}">${escapeHtml(a.label)}</option>`,
+  ).join('');
   const action = `/interaction/${encodeURIComponent(uid)}`;
   return `<!doctype html>
 <html lang="nl">

@@ -4,7 +4,8 @@ import { startDemoIdp } from './demo-idp';
 async function main(): Promise<void> {
   const env = process.env;
   const port = Number(env['DEMO_IDP_PORT'] ?? 8088);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`DEMO_IDP_PORT is not a port: ${env['DEMO_IDP_PORT']}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`DEMO_IDP_PORT is not a port: ${env['DEMO_IDP_PORT']}`);
   const idp = await startDemoIdp({
     port,
     gatewayUrl: env['GATEWAY_URL'] ?? 'http://localhost:8080',

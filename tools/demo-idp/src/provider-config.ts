@@ -19,13 +19,23 @@ async function signingKeys(): Promise<JWK[]> {
   // RS256 for ID and access tokens (what the gateway sees), ES256 offered as well; new keys on every start.
   for (const alg of ['RS256', 'ES256'] as const) {
     const { privateKey } = await generateKeyPair(alg, { extractable: true });
-    keys.push({ ...(await exportJWK(privateKey)), alg, use: 'sig', kid: `demo-${alg.toLowerCase()}-${randomBytes(4).toString('hex')}` });
+    keys.push({
+      ...(await exportJWK(privateKey)),
+      alg,
+      use: 'sig',
+      kid: `demo-${alg.toLowerCase()}-${randomBytes(4).toString('hex')}`,
+    });
   }
   return keys;
 }
 
 /** oidc-provider's configuration for the demo: its accounts, the code flow with PKCE, JWT access tokens for the API. */
-export async function providerConfiguration(options: { issuer: string; gatewayOrigin: string; audience: string; accessTokenTtlSeconds: number }): Promise<Record<string, unknown>> {
+export async function providerConfiguration(options: {
+  issuer: string;
+  gatewayOrigin: string;
+  audience: string;
+  accessTokenTtlSeconds: number;
+}): Promise<Record<string, unknown>> {
   return {
     clients: [
       {
@@ -115,4 +125,3 @@ function loopbackVariants(origin: string): string[] {
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
-

@@ -29,23 +29,37 @@ export function companionProblems(objects: K8sObject[]): string[] {
     const name = deployment.metadata?.name ?? '';
     const labels = podLabels[index] ?? {};
     const report = (problem: string) => problems.push(`Deployment/${name}: ${problem}`);
-    if (!selects(deployment.spec?.selector.matchLabels, labels)) report('its selector does not select its own pod template');
-    if (!services.some((s) => selects(s.spec?.selector, labels) && s.spec?.ports?.some((p) => p.targetPort === 'http'))) report('no Service selects its pods on port http');
-    const autoscaler = autoscalers.find((h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === name);
+    if (!selects(deployment.spec?.selector.matchLabels, labels))
+      report('its selector does not select its own pod template');
+    if (!services.some((s) => selects(s.spec?.selector, labels) && s.spec?.ports?.some((p) => p.targetPort === 'http')))
+      report('no Service selects its pods on port http');
+    const autoscaler = autoscalers.find(
+      (h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === name,
+    );
     if (!autoscaler) report('no HorizontalPodAutoscaler');
     else {
-      if ((autoscaler.spec?.minReplicas ?? 1) < 2) report('its HorizontalPodAutoscaler allows fewer than 2 replicas (a disruption budget then blocks drains or protects nothing)');
-      if (!autoscaler.spec?.metrics?.some((m) => m.type === 'Resource' && m.resource?.name === 'cpu')) report('its HorizontalPodAutoscaler does not scale on CPU');
+      if ((autoscaler.spec?.minReplicas ?? 1) < 2)
+        report(
+          'its HorizontalPodAutoscaler allows fewer than 2 replicas (a disruption budget then blocks drains or protects nothing)',
+        );
+      if (!autoscaler.spec?.metrics?.some((m) => m.type === 'Resource' && m.resource?.name === 'cpu'))
+        report('its HorizontalPodAutoscaler does not scale on CPU');
     }
-    if (!budgets.some((b) => selects(b.spec?.selector?.matchLabels, labels))) report('no PodDisruptionBudget selects its pods');
+    if (!budgets.some((b) => selects(b.spec?.selector?.matchLabels, labels)))
+      report('no PodDisruptionBudget selects its pods');
   }
 
   const selectsAnyPod = (selector: Labels | undefined) => podLabels.some((labels) => selects(selector, labels));
-  for (const service of services) if (!selectsAnyPod(service.spec?.selector)) problems.push(`Service/${service.metadata?.name}: selects no Deployment's pods`);
-  for (const budget of budgets) if (!selectsAnyPod(budget.spec?.selector?.matchLabels)) problems.push(`PodDisruptionBudget/${budget.metadata?.name}: selects no Deployment's pods`);
+  for (const service of services)
+    if (!selectsAnyPod(service.spec?.selector))
+      problems.push(`Service/${service.metadata?.name}: selects no Deployment's pods`);
+  for (const budget of budgets)
+    if (!selectsAnyPod(budget.spec?.selector?.matchLabels))
+      problems.push(`PodDisruptionBudget/${budget.metadata?.name}: selects no Deployment's pods`);
   const deploymentNames = new Set(deployments.map((d) => d.metadata?.name));
   for (const autoscaler of autoscalers) {
-    if (!deploymentNames.has(autoscaler.spec?.scaleTargetRef.name)) problems.push(`HorizontalPodAutoscaler/${autoscaler.metadata?.name}: scales no Deployment of these manifests`);
+    if (!deploymentNames.has(autoscaler.spec?.scaleTargetRef.name))
+      problems.push(`HorizontalPodAutoscaler/${autoscaler.metadata?.name}: scales no Deployment of these manifests`);
   }
   problems.push(...ingressProblems(ofKind<IIngress>(objects, 'Ingress'), services));
   return problems;
@@ -59,8 +73,14 @@ function ingressProblems(ingresses: IIngress[], services: IService[]): string[] 
       for (const path of rule.http?.paths ?? []) {
         const backend = path.backend.service;
         const service = services.find((s) => s.metadata?.name === backend?.name);
-        const port = service?.spec?.ports?.find((p) => p.name === backend?.port?.name || (backend?.port?.number !== undefined && p.port === backend.port.number));
-        if (!port) problems.push(`Ingress/${ingress.metadata?.name}: ${path.path ?? '/'} goes to ${backend?.name}:${backend?.port?.name ?? backend?.port?.number}, which is no Service port here`);
+        const port = service?.spec?.ports?.find(
+          (p) =>
+            p.name === backend?.port?.name || (backend?.port?.number !== undefined && p.port === backend.port.number),
+        );
+        if (!port)
+          problems.push(
+            `Ingress/${ingress.metadata?.name}: ${path.path ?? '/'} goes to ${backend?.name}:${backend?.port?.name ?? backend?.port?.number}, which is no Service port here`,
+          );
       }
     }
   }

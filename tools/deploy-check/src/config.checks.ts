@@ -8,7 +8,10 @@ const secretName = /SECRET|PASSWORD|PASSWD|TOKEN|PRIVATE_KEY|ACCESS_KEY|_AUTH$|^
 
 /** A Secret's values in plain text, by key. */
 function secretValues(secret: ISecret): Array<[string, string]> {
-  const decoded = Object.entries(secret.data ?? {}).map(([key, value]): [string, string] => [key, Buffer.from(value, 'base64').toString('utf8')]);
+  const decoded = Object.entries(secret.data ?? {}).map(([key, value]): [string, string] => [
+    key,
+    Buffer.from(value, 'base64').toString('utf8'),
+  ]);
   return [...decoded, ...Object.entries(secret.stringData ?? {})];
 }
 
@@ -27,8 +30,12 @@ export function configProblems(objects: K8sObject[], options: { secretsProvided:
       if (secretName.test(key)) problems.push(`ConfigMap/${configMap.metadata?.name}: key ${key} names a secret`);
       for (const secret of secrets) {
         for (const [secretKey, secretValue] of secretValues(secret)) {
-          const leaked = secretValue.length >= 8 ? value.includes(secretValue) : secretValue !== '' && value === secretValue;
-          if (leaked) problems.push(`ConfigMap/${configMap.metadata?.name}: ${key} contains the value of Secret/${secret.metadata?.name} ${secretKey}`);
+          const leaked =
+            secretValue.length >= 8 ? value.includes(secretValue) : secretValue !== '' && value === secretValue;
+          if (leaked)
+            problems.push(
+              `ConfigMap/${configMap.metadata?.name}: ${key} contains the value of Secret/${secret.metadata?.name} ${secretKey}`,
+            );
         }
       }
     }
@@ -38,19 +45,28 @@ export function configProblems(objects: K8sObject[], options: { secretsProvided:
   const secretNames = new Set(secrets.map((s) => s.metadata?.name));
   for (const deployment of ofKind<IDeployment>(objects, 'Deployment')) {
     for (const container of deployment.spec?.template.spec?.containers ?? []) {
-      const report = (problem: string) => problems.push(`Deployment/${deployment.metadata?.name}: container ${container.name}: ${problem}`);
+      const report = (problem: string) =>
+        problems.push(`Deployment/${deployment.metadata?.name}: container ${container.name}: ${problem}`);
       const configMapRefs = [
-        ...(container.envFrom ?? []).filter((s) => s.configMapRef && !s.configMapRef.optional).map((s) => s.configMapRef?.name),
-        ...(container.env ?? []).filter((e) => e.valueFrom?.configMapKeyRef && !e.valueFrom.configMapKeyRef.optional).map((e) => e.valueFrom?.configMapKeyRef?.name),
+        ...(container.envFrom ?? [])
+          .filter((s) => s.configMapRef && !s.configMapRef.optional)
+          .map((s) => s.configMapRef?.name),
+        ...(container.env ?? [])
+          .filter((e) => e.valueFrom?.configMapKeyRef && !e.valueFrom.configMapKeyRef.optional)
+          .map((e) => e.valueFrom?.configMapKeyRef?.name),
       ];
       const secretRefs = [
         ...(container.envFrom ?? []).filter((s) => s.secretRef && !s.secretRef.optional).map((s) => s.secretRef?.name),
-        ...(container.env ?? []).filter((e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional).map((e) => e.valueFrom?.secretKeyRef?.name),
+        ...(container.env ?? [])
+          .filter((e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional)
+          .map((e) => e.valueFrom?.secretKeyRef?.name),
       ];
       for (const name of configMapRefs) if (!configMapNames.has(name)) report(`ConfigMap ${name} does not exist`);
-      if (options.secretsProvided) for (const name of secretRefs) if (!secretNames.has(name)) report(`Secret ${name} does not exist`);
+      if (options.secretsProvided)
+        for (const name of secretRefs) if (!secretNames.has(name)) report(`Secret ${name} does not exist`);
       for (const variable of container.env ?? []) {
-        if (variable.value !== undefined && secretName.test(variable.name)) report(`${variable.name} is a literal value; it belongs in a Secret`);
+        if (variable.value !== undefined && secretName.test(variable.name))
+          report(`${variable.name} is a literal value; it belongs in a Secret`);
       }
     }
   }

@@ -10,30 +10,47 @@ export interface ExpectedVariable {
   default?: string;
 }
 
-type Source = { from: 'ConfigMap' | 'literal'; name: string; value: string } | { from: 'Secret'; name: string; known: boolean };
+type Source =
+  { from: 'ConfigMap' | 'literal'; name: string; value: string } | { from: 'Secret'; name: string; known: boolean };
 
 /**
  * Where each variable of a container comes from, as Kubernetes resolves it: `envFrom` in order (a later
  * source wins), then `env` over all of them. A Secret that is not in the manifests (the base) has unknown keys.
  */
-function sourcesOf(container: NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>['containers'][number], objects: K8sObject[]) {
+function sourcesOf(
+  container: NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>['containers'][number],
+  objects: K8sObject[],
+) {
   const configMaps = new Map(ofKind<IConfigMap>(objects, 'ConfigMap').map((c) => [c.metadata?.name, c.data ?? {}]));
-  const secrets = new Map(ofKind<ISecret>(objects, 'Secret').map((s) => [s.metadata?.name, { ...(s.data ?? {}), ...(s.stringData ?? {}) }]));
+  const secrets = new Map(
+    ofKind<ISecret>(objects, 'Secret').map((s) => [s.metadata?.name, { ...(s.data ?? {}), ...(s.stringData ?? {}) }]),
+  );
   const sources = new Map<string, Source>();
   const unknownSecrets: string[] = [];
   for (const from of container.envFrom ?? []) {
     const configMap = from.configMapRef?.name;
-    if (configMap) for (const [key, value] of Object.entries(configMaps.get(configMap) ?? {})) sources.set(key, { from: 'ConfigMap', name: configMap, value });
+    if (configMap)
+      for (const [key, value] of Object.entries(configMaps.get(configMap) ?? {}))
+        sources.set(key, { from: 'ConfigMap', name: configMap, value });
     const secret = from.secretRef?.name;
-    if (secret && secrets.has(secret)) for (const key of Object.keys(secrets.get(secret) ?? {})) sources.set(key, { from: 'Secret', name: secret, known: true });
+    if (secret && secrets.has(secret))
+      for (const key of Object.keys(secrets.get(secret) ?? {}))
+        sources.set(key, { from: 'Secret', name: secret, known: true });
     else if (secret) unknownSecrets.push(secret);
   }
   for (const variable of container.env ?? []) {
     const secretRef = variable.valueFrom?.secretKeyRef;
     const configRef = variable.valueFrom?.configMapKeyRef;
-    if (variable.value !== undefined) sources.set(variable.name, { from: 'literal', name: 'env', value: variable.value });
-    else if (secretRef) sources.set(variable.name, { from: 'Secret', name: secretRef.name ?? '', known: secrets.has(secretRef.name) });
-    else if (configRef) sources.set(variable.name, { from: 'ConfigMap', name: configRef.name ?? '', value: configMaps.get(configRef.name)?.[configRef.key] ?? '' });
+    if (variable.value !== undefined)
+      sources.set(variable.name, { from: 'literal', name: 'env', value: variable.value });
+    else if (secretRef)
+      sources.set(variable.name, { from: 'Secret', name: secretRef.name ?? '', known: secrets.has(secretRef.name) });
+    else if (configRef)
+      sources.set(variable.name, {
+        from: 'ConfigMap',
+        name: configRef.name ?? '',
+        value: configMaps.get(configRef.name)?.[configRef.key] ?? '',
+      });
   }
   return { sources, unknownSecrets };
 }
@@ -43,7 +60,11 @@ function sourcesOf(container: NonNullable<NonNullable<IDeployment['spec']>['temp
  * are not in the manifests, from a Secret the container names, and from no ConfigMap or literal), any other
  * from a ConfigMap or a literal, with the code's default when `checkDefaults` (the base; an overlay may change them).
  */
-export function variableProblems(objects: K8sObject[], expected: Record<string, ExpectedVariable[]>, options: { checkDefaults: boolean }): string[] {
+export function variableProblems(
+  objects: K8sObject[],
+  expected: Record<string, ExpectedVariable[]>,
+  options: { checkDefaults: boolean },
+): string[] {
   const problems: string[] = [];
   const deployments = ofKind<IDeployment>(objects, 'Deployment');
   for (const [name, variables] of Object.entries(expected)) {
@@ -58,13 +79,18 @@ export function variableProblems(objects: K8sObject[], expected: Record<string, 
       for (const variable of variables) {
         const source = sources.get(variable.name);
         if (variable.secret) {
-          if (source && source.from !== 'Secret') report(`${variable.name} comes from ${source.from} ${source.name}; it belongs in a Secret`);
+          if (source && source.from !== 'Secret')
+            report(`${variable.name} comes from ${source.from} ${source.name}; it belongs in a Secret`);
           else if (!source && unknownSecrets.length === 0) report(`${variable.name} is not passed (no Secret has it)`);
           continue;
         }
         if (!source) report(`${variable.name} is not passed`);
-        else if (source.from === 'Secret') report(`${variable.name} comes from Secret ${source.name}; it is no secret and belongs in a ConfigMap`);
-        else if (options.checkDefaults && variable.default !== undefined && source.value !== variable.default) report(`${variable.name} is ${JSON.stringify(source.value)}, not the default ${JSON.stringify(variable.default)}`);
+        else if (source.from === 'Secret')
+          report(`${variable.name} comes from Secret ${source.name}; it is no secret and belongs in a ConfigMap`);
+        else if (options.checkDefaults && variable.default !== undefined && source.value !== variable.default)
+          report(
+            `${variable.name} is ${JSON.stringify(source.value)}, not the default ${JSON.stringify(variable.default)}`,
+          );
       }
     }
   }

@@ -15,7 +15,11 @@ export interface K8sObject {
  */
 export function renderKustomization(dir: string, kubectl = process.env.KUBECTL ?? 'kubectl'): string {
   try {
-    return execFileSync(kubectl, ['kustomize', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 16 * 1024 * 1024 });
+    return execFileSync(kubectl, ['kustomize', dir], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 16 * 1024 * 1024,
+    });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
       throw new Error(
@@ -36,7 +40,8 @@ export function parseManifests(text: string): K8sObject[] {
     if (doc.errors.length > 0) throw new Error(`invalid YAML: ${doc.errors.map((e) => e.message).join('; ')}`);
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) continue;
-    if (typeof value !== 'object' || Array.isArray(value)) throw new Error(`a YAML document is not an object: ${JSON.stringify(value)}`);
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw new Error(`a YAML document is not an object: ${JSON.stringify(value)}`);
     const obj = value as Partial<K8sObject>;
     if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string' || typeof obj.metadata?.name !== 'string') {
       throw new Error(`an object without apiVersion, kind or metadata.name: ${JSON.stringify(value).slice(0, 200)}`);

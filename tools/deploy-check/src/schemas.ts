@@ -35,7 +35,12 @@ const models: Record<string, Model> = {
  */
 function asDecoded(obj: K8sObject): K8sObject {
   if (obj.kind !== 'Secret' || typeof obj.data !== 'object' || obj.data === null) return obj;
-  const data = Object.fromEntries(Object.entries(obj.data).map(([key, value]) => [key, typeof value === 'string' ? value.replace(/[\r\n]/g, '') : value]));
+  const data = Object.fromEntries(
+    Object.entries(obj.data).map(([key, value]) => [
+      key,
+      typeof value === 'string' ? value.replace(/[\r\n]/g, '') : value,
+    ]),
+  );
   return { ...obj, data };
 }
 
@@ -49,7 +54,9 @@ export function schemaProblems(objects: K8sObject[]): string[] {
   for (const obj of objects) {
     const model = models[`${obj.apiVersion}/${obj.kind}`];
     if (!model) {
-      problems.push(`${describeObject(obj)}: unknown kind ${obj.apiVersion}/${obj.kind} (not in tools/deploy-check/src/schemas.ts)`);
+      problems.push(
+        `${describeObject(obj)}: unknown kind ${obj.apiVersion}/${obj.kind} (not in tools/deploy-check/src/schemas.ts)`,
+      );
       continue;
     }
     try {

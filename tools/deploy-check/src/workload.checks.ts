@@ -24,7 +24,8 @@ export function workloadProblems(objects: K8sObject[], options: { requireImageTa
       const inContainer = (problem: string) => report(`container ${container.name}: ${problem}`);
       containerProblems(container, pod, inContainer, options);
       const metrics = container.ports?.find((p) => p.name === 'metrics');
-      if (metrics && annotations['prometheus.io/port'] !== String(metrics.containerPort)) inContainer('pod annotation prometheus.io/port does not name the metrics port');
+      if (metrics && annotations['prometheus.io/port'] !== String(metrics.containerPort))
+        inContainer('pod annotation prometheus.io/port does not name the metrics port');
       drainProblems(container, pod, environment(container, configMaps), inContainer);
     }
   }
@@ -34,12 +35,18 @@ export function workloadProblems(objects: K8sObject[], options: { requireImageTa
 function podSecurity(pod: IPodSpec, report: (problem: string) => void): void {
   const context = pod.securityContext;
   if (context?.runAsNonRoot !== true) report('pod securityContext.runAsNonRoot is not true');
-  if (context?.runAsUser === undefined || context.runAsUser === 0) report('pod securityContext.runAsUser is not a non-root uid');
+  if (context?.runAsUser === undefined || context.runAsUser === 0)
+    report('pod securityContext.runAsUser is not a non-root uid');
   if (context?.fsGroup === undefined) report('pod securityContext.fsGroup is not set');
   if (context?.seccompProfile?.type !== 'RuntimeDefault') report('pod seccompProfile is not RuntimeDefault');
 }
 
-function containerProblems(container: IContainer, pod: IPodSpec, report: (problem: string) => void, options: { requireImageTags: boolean }): void {
+function containerProblems(
+  container: IContainer,
+  pod: IPodSpec,
+  report: (problem: string) => void,
+  options: { requireImageTags: boolean },
+): void {
   const probe = (name: 'startupProbe' | 'livenessProbe' | 'readinessProbe', path: string) => {
     const get = container[name]?.httpGet;
     if (!get) report(`no ${name}`);
@@ -49,7 +56,8 @@ function containerProblems(container: IContainer, pod: IPodSpec, report: (proble
   probe('livenessProbe', '/health');
   probe('readinessProbe', '/health/ready');
   const port = (name: string, number: number) => {
-    if (!container.ports?.some((p) => p.name === name && p.containerPort === number)) report(`no container port ${name} ${number}`);
+    if (!container.ports?.some((p) => p.name === name && p.containerPort === number))
+      report(`no container port ${name} ${number}`);
   };
   port('http', 8080);
   port('metrics', 9464);
@@ -61,14 +69,20 @@ function containerProblems(container: IContainer, pod: IPodSpec, report: (proble
   if (context?.runAsNonRoot === false || context?.runAsUser === 0) report('runs as root');
 
   const { requests, limits } = container.resources ?? {};
-  for (const [kind, values] of [['requests', requests], ['limits', limits]] as const) {
-    for (const resource of ['cpu', 'memory']) if (values?.[resource] === undefined) report(`no resources.${kind}.${resource}`);
+  for (const [kind, values] of [
+    ['requests', requests],
+    ['limits', limits],
+  ] as const) {
+    for (const resource of ['cpu', 'memory'])
+      if (values?.[resource] === undefined) report(`no resources.${kind}.${resource}`);
   }
 
   const tmp = container.volumeMounts?.find((m) => m.mountPath === '/tmp');
-  if (!tmp || !pod.volumes?.some((v) => v.name === tmp.name && v.emptyDir)) report('/tmp is not an emptyDir (the root filesystem is read-only)');
+  if (!tmp || !pod.volumes?.some((v) => v.name === tmp.name && v.emptyDir))
+    report('/tmp is not an emptyDir (the root filesystem is read-only)');
 
-  if (options.requireImageTags && !/(:[\w][\w.-]*|@sha256:[0-9a-f]{64})$/.test(container.image?.split('/').pop() ?? '')) report(`image ${container.image} has no tag or digest`);
+  if (options.requireImageTags && !/(:[\w][\w.-]*|@sha256:[0-9a-f]{64})$/.test(container.image?.split('/').pop() ?? ''))
+    report(`image ${container.image} has no tag or digest`);
   if (container.image?.endsWith(':latest')) report(`image ${container.image} is tagged latest`);
 }
 
@@ -76,25 +90,35 @@ function containerProblems(container: IContainer, pod: IPodSpec, report: (proble
  * The preStop sleep keeps a terminating pod serving while endpoints and ingress controllers catch up;
  * SHUTDOWN_DRAIN_MS must equal it, and the grace period must cover sleep + drain + the kit's forced-exit timer.
  */
-function drainProblems(container: IContainer, pod: IPodSpec, env: Record<string, string>, report: (problem: string) => void): void {
+function drainProblems(
+  container: IContainer,
+  pod: IPodSpec,
+  env: Record<string, string>,
+  report: (problem: string) => void,
+): void {
   const preStop = container.lifecycle?.preStop;
   if (!preStop) {
     report('no preStop hook');
     return;
   }
   const command = preStop.exec?.command;
-  const seconds = preStop.sleep?.seconds ?? (command?.length === 2 && command[0] === 'sleep' ? Number(command[1]) : NaN);
+  const seconds =
+    preStop.sleep?.seconds ?? (command?.length === 2 && command[0] === 'sleep' ? Number(command[1]) : NaN);
   if (!Number.isFinite(seconds) || seconds <= 0) {
     report('preStop is not a sleep (exec ["sleep", "N"] or the sleep action)');
     return;
   }
   const drainMs = Number(env.SHUTDOWN_DRAIN_MS);
   if (env.SHUTDOWN_DRAIN_MS === undefined) report('SHUTDOWN_DRAIN_MS is not set');
-  else if (drainMs !== seconds * 1000) report(`SHUTDOWN_DRAIN_MS ${env.SHUTDOWN_DRAIN_MS} does not match the preStop sleep of ${seconds} s`);
+  else if (drainMs !== seconds * 1000)
+    report(`SHUTDOWN_DRAIN_MS ${env.SHUTDOWN_DRAIN_MS} does not match the preStop sleep of ${seconds} s`);
   const timeoutMs = Number(env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
   const grace = pod.terminationGracePeriodSeconds ?? 30;
   const needed = seconds + ((Number.isFinite(drainMs) ? drainMs : 0) + timeoutMs) / 1000;
-  if (!(grace > needed)) report(`terminationGracePeriodSeconds ${grace} is not above preStop + SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS (${needed} s)`);
+  if (!(grace > needed))
+    report(
+      `terminationGracePeriodSeconds ${grace} is not above preStop + SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS (${needed} s)`,
+    );
 }
 
 /** The container's environment as literal values and ConfigMaps give it (Secrets are not read here). */

@@ -35,7 +35,11 @@ function render(dir: string): K8sObject[] {
   return parseManifests(renderKustomization(path.join(k8sDir, dir)));
 }
 
-const names = (objects: K8sObject[], kind: string) => objects.filter((o) => o.kind === kind).map((o) => o.metadata.name).sort();
+const names = (objects: K8sObject[], kind: string) =>
+  objects
+    .filter((o) => o.kind === kind)
+    .map((o) => o.metadata.name)
+    .sort();
 
 describe.each(targets)('deploy/k8s/$dir', ({ dir, overlay }) => {
   let objects: K8sObject[];
@@ -101,7 +105,8 @@ describe('the checks find what they look for (mutations of the rendered example 
     if (!found) throw new Error(`${kind}/${name} is not in the rendered overlay`);
     return found;
   };
-  const container = (objects: K8sObject[], name: string): any => find(objects, 'Deployment', name).spec.template.spec.containers[0];
+  const container = (objects: K8sObject[], name: string): any =>
+    find(objects, 'Deployment', name).spec.template.spec.containers[0];
 
   test('an unknown kind and a field of the wrong type fail the schema check', () => {
     const objects = mutated((o) => {
@@ -109,7 +114,9 @@ describe('the checks find what they look for (mutations of the rendered example 
       container(o, 'letters').ports[0].containerPort = 'http';
     });
     expect(schemaProblems(objects)).toEqual([
-      expect.stringContaining('Deployment/letters: data/spec/template/spec/containers/0/ports/0/containerPort must be integer'),
+      expect.stringContaining(
+        'Deployment/letters: data/spec/template/spec/containers/0/ports/0/containerPort must be integer',
+      ),
       'Gizmo/g: unknown kind example.org/v1/Gizmo (not in tools/deploy-check/src/schemas.ts)',
     ]);
   });
@@ -137,7 +144,9 @@ describe('the checks find what they look for (mutations of the rendered example 
     const objects = mutated((o) => {
       container(o, 'letters').image = 'register/letters';
     });
-    expect(workloadProblems(objects, { requireImageTags: true })).toEqual(['Deployment/letters: container letters: image register/letters has no tag or digest']);
+    expect(workloadProblems(objects, { requireImageTags: true })).toEqual([
+      'Deployment/letters: container letters: image register/letters has no tag or digest',
+    ]);
   });
 
   test('a Deployment without its PodDisruptionBudget, Service or autoscaler fails the companion check', () => {
@@ -151,7 +160,7 @@ describe('the checks find what they look for (mutations of the rendered example 
       'Deployment/letters: no Service selects its pods on port http',
       'Deployment/reference: no HorizontalPodAutoscaler',
       'HorizontalPodAutoscaler/reference: scales no Deployment of these manifests',
-      'Service/letters: selects no Deployment\'s pods',
+      "Service/letters: selects no Deployment's pods",
     ]);
   });
 
@@ -165,7 +174,9 @@ describe('the checks find what they look for (mutations of the rendered example 
     });
     const problems = configProblems(objects, { secretsProvided: true });
     expect(problems).toEqual([
-      expect.stringMatching(/^ConfigMap\/register-config-\w+: S3_URL contains the value of Secret\/documents-secrets-\w+ S3_SECRET_KEY$/),
+      expect.stringMatching(
+        /^ConfigMap\/register-config-\w+: S3_URL contains the value of Secret\/documents-secrets-\w+ S3_SECRET_KEY$/,
+      ),
       expect.stringMatching(/^ConfigMap\/register-config-\w+: key ZGW_SECRET names a secret$/),
       expect.stringMatching(/^Deployment\/audit: container audit: Secret audit-secrets-\w+ does not exist$/),
     ]);
@@ -182,17 +193,27 @@ describe('the checks find what they look for (mutations of the rendered example 
       delete find(o, 'Secret', 'applications-secrets').data.NOTIFICATIES_AUTH;
       delete find(o, 'ConfigMap', 'register-config').data.OTEL_EXPORTER_OTLP_ENDPOINT;
     });
-    expect(variableProblems(objects, { applications: [...MIRROR, telemetry], letters: [telemetry] }, { checkDefaults: true }).sort()).toEqual([
+    expect(
+      variableProblems(
+        objects,
+        { applications: [...MIRROR, telemetry], letters: [telemetry] },
+        { checkDefaults: true },
+      ).sort(),
+    ).toEqual([
       'Deployment/applications: container applications: NOTIFICATIES_AUTH is not passed (no Secret has it)',
       'Deployment/applications: container applications: OTEL_EXPORTER_OTLP_ENDPOINT is not passed',
       'Deployment/applications: container applications: ZGW_MIRROR_CONCURRENCY is "4", not the default "16"',
       'Deployment/applications: container applications: ZGW_RECONCILE_WINDOW is not passed',
-      expect.stringMatching(/^Deployment\/applications: container applications: ZGW_SECRET comes from ConfigMap applications-config-\w+; it belongs in a Secret$/),
+      expect.stringMatching(
+        /^Deployment\/applications: container applications: ZGW_SECRET comes from ConfigMap applications-config-\w+; it belongs in a Secret$/,
+      ),
       'Deployment/letters: container letters: OTEL_EXPORTER_OTLP_ENDPOINT is not passed',
     ]);
   });
 
   test('a missing kubectl is an error that says what to install, not a skip', () => {
-    expect(() => renderKustomization(path.join(k8sDir, 'base'), '/nonexistent/kubectl')).toThrow(/'\/nonexistent\/kubectl' was not found: .*Install kubectl/);
+    expect(() => renderKustomization(path.join(k8sDir, 'base'), '/nonexistent/kubectl')).toThrow(
+      /'\/nonexistent\/kubectl' was not found: .*Install kubectl/,
+    );
   });
 });

@@ -1,6 +1,13 @@
 import path from 'node:path';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
-import { assertPortFree, freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver } from '@register/embedded';
+import {
+  assertPortFree,
+  freePort,
+  hasNatsServer,
+  startEmbeddedPostgres,
+  startNatsServer,
+  startS3rver,
+} from '@register/embedded';
 import { resolveZgw } from './zgw';
 
 export interface S3Settings {
@@ -41,7 +48,11 @@ export async function resolveInfrastructure(env: NodeJS.ProcessEnv, dataDir: str
   }
 }
 
-async function startMissing(env: NodeJS.ProcessEnv, dataDir: string, stops: Array<() => Promise<void>>): Promise<Omit<Infrastructure, 'stop'>> {
+async function startMissing(
+  env: NodeJS.ProcessEnv,
+  dataDir: string,
+  stops: Array<() => Promise<void>>,
+): Promise<Omit<Infrastructure, 'stop'>> {
   const embedded: string[] = [];
   let postgresUrl = env['DATABASE_URL'];
   if (!postgresUrl) {
@@ -69,7 +80,12 @@ async function startMissing(env: NodeJS.ProcessEnv, dataDir: string, stops: Arra
   const bucket = env['S3_BUCKET'] ?? 'documents';
   let s3: S3Settings;
   if (env['S3_ENDPOINT']) {
-    s3 = { endpoint: env['S3_ENDPOINT'], accessKey: env['S3_ACCESS_KEY'] ?? '', secretKey: env['S3_SECRET_KEY'] ?? '', bucket };
+    s3 = {
+      endpoint: env['S3_ENDPOINT'],
+      accessKey: env['S3_ACCESS_KEY'] ?? '',
+      secretKey: env['S3_SECRET_KEY'] ?? '',
+      bucket,
+    };
   } else {
     const port = Number(env['EMBEDDED_S3_PORT'] ?? 9000);
     await assertPortFree(port, 'the embedded S3 endpoint', 'S3_ENDPOINT or EMBEDDED_S3_PORT');

@@ -12,12 +12,16 @@ async function main(): Promise<void> {
   const gatewayPort = Number(process.env['PORT'] || 8080);
   // The services behind the gateway: their default ports, or <SERVICE>_PORT (e.g. LETTERS_PORT).
   const servicePorts = Object.fromEntries(
-    SERVICES.filter((s) => s !== 'gateway').map((s) => [s, Number(process.env[`${s.toUpperCase()}_PORT`] || DEFAULT_PORTS[s])]),
+    SERVICES.filter((s) => s !== 'gateway').map((s) => [
+      s,
+      Number(process.env[`${s.toUpperCase()}_PORT`] || DEFAULT_PORTS[s]),
+    ]),
   ) as Partial<Record<Service, number>>;
   // Before anything starts: a taken port is the usual sign of a second `npm start`. A service's port too: another
   // system answering there would pass for this one's service while its own exits.
   await assertPortFree(gatewayPort, 'the gateway', 'PORT');
-  for (const [service, port] of Object.entries(servicePorts)) await assertPortFree(port, `the ${service} service`, `${service.toUpperCase()}_PORT`);
+  for (const [service, port] of Object.entries(servicePorts))
+    await assertPortFree(port, `the ${service} service`, `${service.toUpperCase()}_PORT`);
   // IDENTITY_PROVIDER=oidc without an issuer: the embedded demo IdP stands in for DigiD / the organisation's IdP.
   const gatewayEnv = identityEnv(process.env);
   const demoIdpWanted = gatewayEnv['IDENTITY_PROVIDER'] === 'oidc' && !gatewayEnv['OIDC_ISSUER'];
@@ -75,7 +79,9 @@ async function main(): Promise<void> {
       `  Readiness:                    ${base}/health/ready`,
       ...(demoIdp
         ? [`  Sign in (demo IdP):           ${demoIdp.demoUrl}  (Swagger UI: Authorize)`]
-        : gatewayEnv['IDENTITY_PROVIDER'] === 'oidc' ? [] : [`  Try: curl -H 'X-Subject: 900000001' ${base}/api/v1/dashboard-view`]),
+        : gatewayEnv['IDENTITY_PROVIDER'] === 'oidc'
+          ? []
+          : [`  Try: curl -H 'X-Subject: 900000001' ${base}/api/v1/dashboard-view`]),
       ...(infra.embedded.length ? ['  Embedded infrastructure:', ...infra.embedded.map((e) => `    - ${e}`)] : []),
       `  Service logs: ${path.join(dataDir, 'logs')}${system.singleProcess ? ' (system.log: the single-process mode)' : ''}`,
       'Press Ctrl+C to stop.',
@@ -86,7 +92,11 @@ async function main(): Promise<void> {
 
 /** The gateway's identity settings as given (the launcher passes every service only the settings it names). */
 function identityEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([k, v]) => v !== undefined && /^(IDENTITY_PROVIDER|OIDC_[A-Z_]+|CORS_ORIGINS)$/.test(k)));
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([k, v]) => v !== undefined && /^(IDENTITY_PROVIDER|OIDC_[A-Z_]+|CORS_ORIGINS)$/.test(k),
+    ),
+  );
 }
 
 main().catch((err: unknown) => {

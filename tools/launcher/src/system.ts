@@ -23,7 +23,8 @@ export interface SystemOptions {
 }
 
 /** The database of `service` in a system whose `databasePrefix` is `prefix` (none: `register`). */
-export const systemDatabase = (prefix: string | undefined, service: Service): string => `${prefix ?? 'register'}_${service}`;
+export const systemDatabase = (prefix: string | undefined, service: Service): string =>
+  `${prefix ?? 'register'}_${service}`;
 
 /** Drops every database of the system with `prefix` on the server (a test's or bench's system goes with them). */
 export async function dropSystemDatabases(postgresUrl: string, prefix: string): Promise<void> {
@@ -39,8 +40,13 @@ export async function dropSystemDatabases(postgresUrl: string, prefix: string): 
 /** What one service is started with: its port, its own database on the server, and where the others are. */
 export function serviceEnv(
   service: Service,
-  options: { infra: Pick<Infrastructure, 'postgresUrl' | 'natsUrl' | 's3' | 'zgw'>; databasePrefix?: string; extraEnv?: SystemOptions['extraEnv']; logLevel?: string },
-   ports: Record<Service, number>,
+  options: {
+    infra: Pick<Infrastructure, 'postgresUrl' | 'natsUrl' | 's3' | 'zgw'>;
+    databasePrefix?: string;
+    extraEnv?: SystemOptions['extraEnv'];
+    logLevel?: string;
+  },
+  ports: Record<Service, number>,
   secret: string,
 ): NodeJS.ProcessEnv {
   const { infra } = options;
@@ -58,7 +64,12 @@ export function serviceEnv(
     ...passThrough(['EVENTS_STREAM', 'EVENTS_SUBJECT_PREFIX', 'EVENTS_MAX_AGE']),
     // Tracing export (every service its own spans, to one collector). METRICS_PORT stays each service's own
     // default port, unless it is `off`, which switches metrics off for all of them.
-    ...passThrough(['OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG']),
+    ...passThrough([
+      'OTEL_EXPORTER_OTLP_ENDPOINT',
+      'OTEL_EXPORTER_OTLP_HEADERS',
+      'OTEL_TRACES_SAMPLER',
+      'OTEL_TRACES_SAMPLER_ARG',
+    ]),
     ...(process.env['METRICS_PORT'] === 'off' ? { METRICS_PORT: 'off' } : {}),
     INTERNAL_IDENTITY_SECRET: secret,
     LOG_LEVEL: options.logLevel ?? 'info',
@@ -78,7 +89,16 @@ export function serviceEnv(
 }
 
 /** Settings of the launcher's own environment that every service gets (also in the single-process child). */
-const PASSED_ON = ['EVENTS_STREAM', 'EVENTS_SUBJECT_PREFIX', 'EVENTS_MAX_AGE', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_HEADERS', 'OTEL_TRACES_SAMPLER', 'OTEL_TRACES_SAMPLER_ARG', 'METRICS_PORT'];
+const PASSED_ON = [
+  'EVENTS_STREAM',
+  'EVENTS_SUBJECT_PREFIX',
+  'EVENTS_MAX_AGE',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+  'OTEL_EXPORTER_OTLP_HEADERS',
+  'OTEL_TRACES_SAMPLER',
+  'OTEL_TRACES_SAMPLER_ARG',
+  'METRICS_PORT',
+];
 
 function passThrough(names: string[]): NodeJS.ProcessEnv {
   return Object.fromEntries(names.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
@@ -122,9 +142,14 @@ export class System {
 
   /** Starts one service and waits until it answers /health/ready (or its own /health for the gateway). */
   async start(service: Service, timeoutMs = 60_000): Promise<void> {
-    if (this.singleProcess) throw new Error('single-process mode starts and stops the services together (startAll/stopAll)');
+    if (this.singleProcess)
+      throw new Error('single-process mode starts and stops the services together (startAll/stopAll)');
     if (this.children.has(service)) return;
-    const child = this.spawn(service, path.join(this.options.root, 'services', service, 'dist', 'src', 'main.js'), this.env(service));
+    const child = this.spawn(
+      service,
+      path.join(this.options.root, 'services', service, 'dist', 'src', 'main.js'),
+      this.env(service),
+    );
     await this.waitUntilUp(service, child, `${service}.log`, timeoutMs);
   }
 
@@ -138,7 +163,13 @@ export class System {
     return child;
   }
 
-  private async waitUntilUp(service: Service, child: ChildProcess, logName: string, timeoutMs: number, probe = service === 'gateway' ? '/health' : '/health/ready'): Promise<void> {
+  private async waitUntilUp(
+    service: Service,
+    child: ChildProcess,
+    logName: string,
+    timeoutMs: number,
+    probe = service === 'gateway' ? '/health' : '/health/ready',
+  ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (child.exitCode !== null) {
@@ -147,7 +178,10 @@ export class System {
         await new Promise((r) => setTimeout(r, 100));
         throw new Error(`${service} exited with ${child.exitCode} (${lastWords(log)}); see ${log}`);
       }
-      const ok = await fetch(this.url(service) + probe, { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+      const ok = await fetch(this.url(service) + probe, { signal: AbortSignal.timeout(1000) }).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       if (Date.now() > deadline) throw new Error(`${service} not ready after ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 150));
@@ -158,15 +192,31 @@ export class System {
   private async startSingleProcess(timeoutMs = 90_000): Promise<void> {
     if (this.children.has('gateway')) return;
     const settings: SingleProcessSettings = {
-      infra: { postgresUrl: this.options.infra.postgresUrl, natsUrl: this.options.infra.natsUrl, s3: this.options.infra.s3, ...(this.options.infra.zgw ? { zgw: this.options.infra.zgw } : {}) },
+      infra: {
+        postgresUrl: this.options.infra.postgresUrl,
+        natsUrl: this.options.infra.natsUrl,
+        s3: this.options.infra.s3,
+        ...(this.options.infra.zgw ? { zgw: this.options.infra.zgw } : {}),
+      },
       ports: this.ports,
       secret: this.secret,
       ...(this.options.databasePrefix ? { databasePrefix: this.options.databasePrefix } : {}),
       ...(this.options.logLevel ? { logLevel: this.options.logLevel } : {}),
       ...(this.options.extraEnv ? { extraEnv: this.options.extraEnv } : {}),
     };
-    const env = { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: process.env['TZ'], ...passThrough(['TMPDIR', ...PASSED_ON]), [SINGLE_PROCESS_ENV]: JSON.stringify(settings) };
-    const child = this.spawn('gateway', path.join(this.options.root, 'tools', 'launcher', 'dist', 'single-process.js'), env, 'system.log');
+    const env = {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      TZ: process.env['TZ'],
+      ...passThrough(['TMPDIR', ...PASSED_ON]),
+      [SINGLE_PROCESS_ENV]: JSON.stringify(settings),
+    };
+    const child = this.spawn(
+      'gateway',
+      path.join(this.options.root, 'tools', 'launcher', 'dist', 'single-process.js'),
+      env,
+      'system.log',
+    );
     // The gateway's readiness covers every service.
     await this.waitUntilUp('gateway', child, 'system.log', timeoutMs, '/health/ready');
   }
@@ -200,7 +250,9 @@ export class System {
 export function lastWords(logFile: string): string {
   let lines: string[];
   try {
-    lines = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    lines = readFileSync(logFile, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
   } catch {
     return 'no log';
   }

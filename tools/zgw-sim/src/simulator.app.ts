@@ -31,7 +31,10 @@ export function createApp(deps: AppDeps): Express {
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.use('/_sim', adminRouter({ state: deps.state, faults: deps.registry, refuseConnections: deps.refuseConnections }));
+  app.use(
+    '/_sim',
+    adminRouter({ state: deps.state, faults: deps.registry, refuseConnections: deps.refuseConnections }),
+  );
   // The body is read before any fault: a client that gives up during a delay has still sent its request.
   app.use(express.raw({ type: () => true, limit: BODY_LIMIT }));
   app.use(faultInjection(deps));
@@ -40,7 +43,10 @@ export function createApp(deps: AppDeps): Express {
   app.use((err: { status?: number; message?: string }, req: Request, res: Response, _next: NextFunction) => {
     const status = err.status ?? 400;
     deps.ctx.store.logRequest({ at: deps.ctx.now().toISOString(), method: req.method, path: req.path, status });
-    res.status(status).type('application/problem+json').send(JSON.stringify(errorBody(ZgwError.forStatus(status, err.message), new URL(deps.ctx.baseUrl).origin)));
+    res
+      .status(status)
+      .type('application/problem+json')
+      .send(JSON.stringify(errorBody(ZgwError.forStatus(status, err.message), new URL(deps.ctx.baseUrl).origin)));
   });
   return app;
 }
@@ -51,7 +57,13 @@ function faultInjection(deps: AppDeps) {
     const fault = deps.registry.take(req.method, req.path);
     if (!fault) return next();
     const log = (status: number | 'refused') =>
-      deps.ctx.store.logRequest({ at: deps.ctx.now().toISOString(), method: req.method, path: req.path, status, faultId: fault.id });
+      deps.ctx.store.logRequest({
+        at: deps.ctx.now().toISOString(),
+        method: req.method,
+        path: req.path,
+        status,
+        faultId: fault.id,
+      });
     switch (fault.mode) {
       case 'refuse':
         log('refused');
@@ -60,7 +72,10 @@ function faultInjection(deps: AppDeps) {
       case 'status': {
         const status = fault.status ?? 500;
         log(status);
-        res.status(status).type('application/problem+json').send(JSON.stringify(errorBody(ZgwError.forStatus(status), new URL(deps.ctx.baseUrl).origin)));
+        res
+          .status(status)
+          .type('application/problem+json')
+          .send(JSON.stringify(errorBody(ZgwError.forStatus(status), new URL(deps.ctx.baseUrl).origin)));
         return;
       }
       case 'delay':

@@ -87,7 +87,11 @@ export async function startZgwSimulator(options: ZgwSimulatorOptions): Promise<Z
   const port = (server.address() as AddressInfo).port;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const baseUrl = (options.baseUrl ?? `http://${urlHost}:${port}`).replace(/\/+$/, '');
-  const urls = { zaken: `${baseUrl}${contracts.zaken.basePath}`, documenten: `${baseUrl}${contracts.documenten.basePath}`, catalogi: `${baseUrl}${contracts.catalogi.basePath}` };
+  const urls = {
+    zaken: `${baseUrl}${contracts.zaken.basePath}`,
+    documenten: `${baseUrl}${contracts.documenten.basePath}`,
+    catalogi: `${baseUrl}${contracts.catalogi.basePath}`,
+  };
 
   const store = new SimStore();
   const now = () => new Date();
@@ -104,7 +108,12 @@ export async function startZgwSimulator(options: ZgwSimulatorOptions): Promise<Z
     state,
     logger,
     checkResponses: options.checkResponses ?? true,
-    jwt: { secret: options.secret, ...(options.clientId ? { clientId: options.clientId } : {}), expirySeconds: options.jwtExpirySeconds ?? 3600, leewaySeconds: options.jwtLeewaySeconds ?? 0 },
+    jwt: {
+      secret: options.secret,
+      ...(options.clientId ? { clientId: options.clientId } : {}),
+      expirySeconds: options.jwtExpirySeconds ?? 3600,
+      leewaySeconds: options.jwtLeewaySeconds ?? 0,
+    },
     refuseConnections: (forMs) => listener.refuse(forMs),
   });
   server.on('request', app);

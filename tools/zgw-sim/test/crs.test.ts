@@ -25,7 +25,9 @@ describe('Content-Crs and Accept-Crs on /zaken', () => {
   });
 
   it('when POST /zaken has Content-Crs EPSG:28992, then 406', async () => {
-    const response = await zgw('POST', `${sim.zakenUrl}/zaken`, zaakBody(sim), { headers: { 'Content-Crs': 'EPSG:28992' } });
+    const response = await zgw('POST', `${sim.zakenUrl}/zaken`, zaakBody(sim), {
+      headers: { 'Content-Crs': 'EPSG:28992' },
+    });
 
     await expectContract('zaken', 'zaak_create', response, 406);
     expect(response.body).toMatchObject({ code: 'not_acceptable', detail: "CRS 'EPSG:28992' is niet ondersteund" });
@@ -49,7 +51,10 @@ describe('Content-Crs and Accept-Crs on /zaken', () => {
   });
 
   it('when the token is refused and Content-Crs is missing too, then the JWT is checked first: 403', async () => {
-    const response = await zgw('POST', `${sim.zakenUrl}/zaken`, zaakBody(sim), { authorization: null, headers: { 'Content-Crs': null } });
+    const response = await zgw('POST', `${sim.zakenUrl}/zaken`, zaakBody(sim), {
+      authorization: null,
+      headers: { 'Content-Crs': null },
+    });
 
     expect(response.status).toBe(403);
   });
@@ -57,7 +62,9 @@ describe('Content-Crs and Accept-Crs on /zaken', () => {
   it('when a status is posted without CRS headers, then it is accepted: statussen are no geo resource', async () => {
     const zaak = await createZaak(sim);
 
-    const response = await zgw('POST', `${sim.zakenUrl}/statussen`, statusBody(sim, zaak.url), { headers: { 'Content-Crs': null, 'Accept-Crs': null } });
+    const response = await zgw('POST', `${sim.zakenUrl}/statussen`, statusBody(sim, zaak.url), {
+      headers: { 'Content-Crs': null, 'Accept-Crs': null },
+    });
 
     await expectContract('zaken', 'status_create', response, 201);
     expect(response.headers.get('content-crs')).toBeNull();

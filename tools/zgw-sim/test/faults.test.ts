@@ -46,12 +46,18 @@ describe('fault injection', () => {
 
     const failure = await networkFailure(zgw('POST', `${sim.zakenUrl}/zaken`, body));
     const retry = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
-    const lookup = await zgw('GET', `${sim.zakenUrl}/zaken?identificatie=${String(body['identificatie'])}&bronorganisatie=${sim.rsin}`);
+    const lookup = await zgw(
+      'GET',
+      `${sim.zakenUrl}/zaken?identificatie=${String(body['identificatie'])}&bronorganisatie=${sim.rsin}`,
+    );
 
     expect(NO_RESPONSE).toContain(failure.code);
     expect(retry.body.invalidParams).toEqual([expect.objectContaining({ code: 'identificatie-niet-uniek' })]);
     expect(lookup.body.count).toBe(1);
-    expect(sim.state.requests().find((entry) => entry.status === 'reset')).toMatchObject({ operationId: 'zaak_create', lostStatus: 201 });
+    expect(sim.state.requests().find((entry) => entry.status === 'reset')).toMatchObject({
+      operationId: 'zaak_create',
+      lostStatus: 201,
+    });
   });
 
   it('when "status" 500 is set for the next 2 calls, then two 500s in Open Zaak\'s format change nothing and the third call succeeds', async () => {
@@ -89,11 +95,29 @@ describe('fault injection', () => {
   });
 
   it('when the client times out during a delay, then it sees a TimeoutError and the zaak is still created afterwards', async () => {
-    const fault = sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'delay', delayMs: 400, count: 1 });
+    const fault = sim.faults.add({
+      path: '/zaken/api/v1/zaken',
+      method: 'POST',
+      mode: 'delay',
+      delayMs: 400,
+      count: 1,
+    });
     const body = zaakBody(sim);
-    const headers = { Authorization: `Bearer ${await zgwToken()}`, 'Content-Type': 'application/json', 'Content-Crs': 'EPSG:4326', 'Accept-Crs': 'EPSG:4326' };
+    const headers = {
+      Authorization: `Bearer ${await zgwToken()}`,
+      'Content-Type': 'application/json',
+      'Content-Crs': 'EPSG:4326',
+      'Accept-Crs': 'EPSG:4326',
+    };
 
-    const failure = await networkFailure(fetch(`${sim.zakenUrl}/zaken`, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(100) }));
+    const failure = await networkFailure(
+      fetch(`${sim.zakenUrl}/zaken`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(100),
+      }),
+    );
     const handled = await sim.state.waitForRequest((entry) => entry.faultId === fault.id);
 
     expect(failure.name).toBe('TimeoutError');
@@ -123,10 +147,18 @@ describe('the fault API over HTTP (/_sim/faults)', () => {
   });
 
   const admin = (method: string, path: string, body?: unknown) =>
-    fetch(`${sim.url}/_sim${path}`, { method, ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }) });
+    fetch(`${sim.url}/_sim${path}`, {
+      method,
+      ...(body === undefined ? {} : { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+    });
 
   it('when a fault is posted, then it is listed, applied, and gone once removed', async () => {
-    const created = await admin('POST', '/faults', { path: '/zaken/api/v1/zaken', method: 'GET', mode: 'status', status: 502 });
+    const created = await admin('POST', '/faults', {
+      path: '/zaken/api/v1/zaken',
+      method: 'GET',
+      mode: 'status',
+      status: 502,
+    });
     const fault = (await created.json()) as any;
 
     const listed = (await (await admin('GET', '/faults')).json()) as any;

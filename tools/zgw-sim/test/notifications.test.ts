@@ -16,7 +16,10 @@ async function startWebhook(): Promise<{ server: Server; url: string; received: 
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ authorization: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      received.push({
+        authorization: req.headers.authorization,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+      });
       res.statusCode = 204;
       res.end();
     });
@@ -52,18 +55,43 @@ describe('Open Notificaties-style messages', () => {
     const status = await zgw('POST', `${sim.zakenUrl}/statussen`, statusBody(sim, zaak.url));
     await delivered;
 
-    expect(webhook.received.map((message) => message.authorization)).toEqual(['Token webhook-secret', 'Token webhook-secret']);
-    const kenmerken = { bronorganisatie: sim.rsin, zaaktype: sim.zaaktypeUrl, vertrouwelijkheidaanduiding: 'vertrouwelijk' };
+    expect(webhook.received.map((message) => message.authorization)).toEqual([
+      'Token webhook-secret',
+      'Token webhook-secret',
+    ]);
+    const kenmerken = {
+      bronorganisatie: sim.rsin,
+      zaaktype: sim.zaaktypeUrl,
+      vertrouwelijkheidaanduiding: 'vertrouwelijk',
+    };
     expect(webhook.received.map((message) => message.body)).toEqual([
-      { kanaal: 'zaken', hoofdObject: zaak.url, resource: 'zaak', resourceUrl: zaak.url, actie: 'create', aanmaakdatum: expect.any(String), kenmerken },
-      { kanaal: 'zaken', hoofdObject: zaak.url, resource: 'status', resourceUrl: status.body.url, actie: 'create', aanmaakdatum: expect.any(String), kenmerken },
+      {
+        kanaal: 'zaken',
+        hoofdObject: zaak.url,
+        resource: 'zaak',
+        resourceUrl: zaak.url,
+        actie: 'create',
+        aanmaakdatum: expect.any(String),
+        kenmerken,
+      },
+      {
+        kanaal: 'zaken',
+        hoofdObject: zaak.url,
+        resource: 'status',
+        resourceUrl: status.body.url,
+        actie: 'create',
+        aanmaakdatum: expect.any(String),
+        kenmerken,
+      },
     ]);
     expect(Number.isNaN(Date.parse(webhook.received[0]?.body.aanmaakdatum))).toBe(false);
     expect(sim.state.counters()).toMatchObject({ notificationsDelivered: 2, notificationsFailed: 0 });
   });
 
   it('when the webhook cannot be reached, then the ZGW call still succeeds and the failed delivery is counted', async () => {
-    const unreachable = await startSim({ notify: { url: 'http://127.0.0.1:1/api/v1/notificaties', authorization: 'Token x' } });
+    const unreachable = await startSim({
+      notify: { url: 'http://127.0.0.1:1/api/v1/notificaties', authorization: 'Token x' },
+    });
     try {
       const failed = once(unreachable.state.events, 'notification');
 

@@ -69,13 +69,22 @@ describe('paginated lists', () => {
   it('when statussen of one zaak are listed, then they page like the zaken', async () => {
     const zaak = await createZaak(sim);
     for (let i = 0; i < 3; i += 1) {
-      await zgw('POST', `${sim.zakenUrl}/statussen`, statusBody(sim, zaak.url, { datumStatusGezet: `2025-03-0${i + 1}T09:00:00Z` }));
+      await zgw(
+        'POST',
+        `${sim.zakenUrl}/statussen`,
+        statusBody(sim, zaak.url, { datumStatusGezet: `2025-03-0${i + 1}T09:00:00Z` }),
+      );
     }
 
     const first = await zgw('GET', `${sim.zakenUrl}/statussen?zaak=${encodeURIComponent(zaak.url)}`);
     const second = await zgw('GET', first.body.next);
 
     await expectContract('zaken', 'status_list', first, 200);
-    expect([first.body.count, first.body.results.length, second.body.results.length, second.body.next]).toEqual([3, 2, 1, null]);
+    expect([first.body.count, first.body.results.length, second.body.results.length, second.body.next]).toEqual([
+      3,
+      2,
+      1,
+      null,
+    ]);
   });
 });

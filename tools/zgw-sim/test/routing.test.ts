@@ -12,7 +12,8 @@ async function libraryRouter(document: object, apiRoot: string) {
   return (method: string, path: string) => {
     try {
       // Typed `never` when strict (it throws instead of answering undefined); what it returns is an operation.
-      const operation = api.router.matchOperation({ method, path, headers: {} }, true) as { operationId?: string } | undefined;
+      const operation = api.router.matchOperation({ method, path, headers: {} }, true) as
+        { operationId?: string } | undefined;
       return operation?.operationId ?? 'not-found';
     } catch (err) {
       return String(err).includes('405') ? 'method-not-allowed' : 'not-found';
@@ -29,7 +30,11 @@ describe('the route table', () => {
       const library = await libraryRouter(documents[component], contract.basePath);
       const templates = Object.keys(documents[component].paths);
       const paths = [
-        ...templates.flatMap((t) => [t.replace(/\{[^}]+\}/g, UUID), `${t.replace(/\{[^}]+\}/g, 'x')}/`, t.replace(/\{[^}]+\}/g, `${UUID}/extra`)]),
+        ...templates.flatMap((t) => [
+          t.replace(/\{[^}]+\}/g, UUID),
+          `${t.replace(/\{[^}]+\}/g, 'x')}/`,
+          t.replace(/\{[^}]+\}/g, `${UUID}/extra`),
+        ]),
         '/',
         '',
         '/onbekend',

@@ -34,7 +34,10 @@ describe('GET /_sim/state and the state object', () => {
       ['POST', '/zaken/api/v1/rollen', 201],
       ['POST', '/zaken/api/v1/zaken', 400],
     ]);
-    expect(state.requests[0].claims).toMatchObject({ client_id: 'register-applications', user_representation: 'self-service' });
+    expect(state.requests[0].claims).toMatchObject({
+      client_id: 'register-applications',
+      user_representation: 'self-service',
+    });
     expect(state.counters).toMatchObject({
       requests: 4,
       byStatus: { '201': 3, '400': 1 },

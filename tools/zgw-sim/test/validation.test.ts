@@ -18,7 +18,13 @@ describe('request validation against the documents', () => {
 
     await expectContract('zaken', 'zaak_create', response, 400);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
-    expect(response.body).toMatchObject({ type: `${sim.url}/ref/fouten/ValidationError/`, code: 'invalid', title: 'Ongeldige invoer.', status: 400, instance: expect.stringMatching(/^urn:uuid:/) });
+    expect(response.body).toMatchObject({
+      type: `${sim.url}/ref/fouten/ValidationError/`,
+      code: 'invalid',
+      title: 'Ongeldige invoer.',
+      status: 400,
+      instance: expect.stringMatching(/^urn:uuid:/),
+    });
     expect(response.body.invalidParams.map((p: any) => [p.name, p.code]).sort()).toEqual([
       ['bronorganisatie', 'required'],
       ['startdatum', 'required'],
@@ -49,7 +55,11 @@ describe('request validation against the documents', () => {
   ])('when inhoud (format byte) has %s, then 400 invalid on inhoud and no document', async (_case, inhoud) => {
     const before = sim.state.documenten().length;
 
-    const response = await zgw('POST', `${sim.documentenUrl}/enkelvoudiginformatieobjecten`, documentBody(sim, Buffer.alloc(0), { inhoud, bestandsomvang: 8 }));
+    const response = await zgw(
+      'POST',
+      `${sim.documentenUrl}/enkelvoudiginformatieobjecten`,
+      documentBody(sim, Buffer.alloc(0), { inhoud, bestandsomvang: 8 }),
+    );
 
     await expectContract('documenten', 'enkelvoudiginformatieobject_create', response, 400);
     expect(response.body.invalidParams).toEqual([expect.objectContaining({ name: 'inhoud', code: 'invalid' })]);
@@ -60,7 +70,11 @@ describe('request validation against the documents', () => {
     const content = Buffer.alloc(64 * 1024 * 1024, 0x25);
     content.write('%PDF-1.4\n');
 
-    const response = await zgw('POST', `${sim.documentenUrl}/enkelvoudiginformatieobjecten`, documentBody(sim, content));
+    const response = await zgw(
+      'POST',
+      `${sim.documentenUrl}/enkelvoudiginformatieobjecten`,
+      documentBody(sim, content),
+    );
 
     expect(response.status).toBe(201);
     expect(response.body.bestandsomvang).toBe(content.length);
@@ -70,9 +84,15 @@ describe('request validation against the documents', () => {
   it('when a nested field is too long, then its name is the dotted path', async () => {
     const zaak = await createZaak(sim);
 
-    const response = await zgw('POST', `${sim.zakenUrl}/rollen`, rolBody(sim, zaak.url, { betrokkeneIdentificatie: { inpBsn: '9999900190' } }));
+    const response = await zgw(
+      'POST',
+      `${sim.zakenUrl}/rollen`,
+      rolBody(sim, zaak.url, { betrokkeneIdentificatie: { inpBsn: '9999900190' } }),
+    );
 
-    expect(response.body.invalidParams).toEqual([expect.objectContaining({ name: 'betrokkeneIdentificatie.inpBsn', code: 'max_length' })]);
+    expect(response.body.invalidParams).toEqual([
+      expect.objectContaining({ name: 'betrokkeneIdentificatie.inpBsn', code: 'max_length' }),
+    ]);
   });
 
   it('when betrokkeneType is unknown, then 400 invalid_choice on betrokkeneType', async () => {
@@ -81,7 +101,9 @@ describe('request validation against the documents', () => {
     const response = await zgw('POST', `${sim.zakenUrl}/rollen`, rolBody(sim, zaak.url, { betrokkeneType: 'robot' }));
 
     await expectContract('zaken', 'rol_create', response, 400);
-    expect(response.body.invalidParams).toEqual([expect.objectContaining({ name: 'betrokkeneType', code: 'invalid_choice' })]);
+    expect(response.body.invalidParams).toEqual([
+      expect.objectContaining({ name: 'betrokkeneType', code: 'invalid_choice' }),
+    ]);
   });
 
   it('when the body is not JSON, then 400 parse_error', async () => {
@@ -99,7 +121,9 @@ describe('request validation against the documents', () => {
   });
 
   it('when the body is sent as text/plain, then 415', async () => {
-    const response = await zgw('POST', `${sim.zakenUrl}/zaken`, zaakBody(sim), { headers: { 'Content-Type': 'text/plain' } });
+    const response = await zgw('POST', `${sim.zakenUrl}/zaken`, zaakBody(sim), {
+      headers: { 'Content-Type': 'text/plain' },
+    });
 
     await expectContract('zaken', 'zaak_create', response, 415);
   });
@@ -108,7 +132,9 @@ describe('request validation against the documents', () => {
     const response = await zgw('GET', `${sim.zakenUrl}/zaken?kleur=blauw`);
 
     await expectContract('zaken', 'zaak_list', response, 400);
-    expect(response.body.invalidParams).toEqual([expect.objectContaining({ name: 'nonFieldErrors', code: 'unknown-parameters' })]);
+    expect(response.body.invalidParams).toEqual([
+      expect.objectContaining({ name: 'nonFieldErrors', code: 'unknown-parameters' }),
+    ]);
   });
 
   it('when page is not a number, then 400 invalid on page', async () => {
@@ -147,7 +173,10 @@ describe('request validation against the documents', () => {
     const response = await zgw('PATCH', zaak.url, { omschrijving: 'Gewijzigd' });
 
     expect(response.status).toBe(501);
-    expect(response.body).toMatchObject({ code: 'not_implemented', detail: expect.stringContaining('zaak_partial_update') });
+    expect(response.body).toMatchObject({
+      code: 'not_implemented',
+      detail: expect.stringContaining('zaak_partial_update'),
+    });
   });
 
   it('when a documented filter the simulator does not apply is used, then 501 rather than an unfiltered list', async () => {

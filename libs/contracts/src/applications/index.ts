@@ -24,34 +24,56 @@ export const routes = routeTable('applications', {
 });
 
 export const problems = {
-  'scholing-incompleet': { status: 400, title: 'Scholing answer incomplete', description: 'For an intake with fewer worked hours than the scholing threshold, `aanvullendeScholing` is required; `scholingPunten` belongs only to a followed scholing and is then at least 1.' },
-  'invalid-phone-number': { status: 422, title: 'Invalid phone number', description: 'After removing spaces, dashes, dots and brackets, and turning +31 or 0031 into 0, the number must be 0 followed by nine digits.' },
+  'scholing-incompleet': {
+    status: 400,
+    title: 'Scholing answer incomplete',
+    description:
+      'For an intake with fewer worked hours than the scholing threshold, `aanvullendeScholing` is required; `scholingPunten` belongs only to a followed scholing and is then at least 1.',
+  },
+  'invalid-phone-number': {
+    status: 422,
+    title: 'Invalid phone number',
+    description:
+      'After removing spaces, dashes, dots and brackets, and turning +31 or 0031 into 0, the number must be 0 followed by nine digits.',
+  },
 } as const satisfies Record<string, ProblemType>;
 
 const applicationType = z.enum(['intake', 'herregistratie']);
 
 /** Events of the applications context. No owner, name or register number: consumers ask the internal API. */
 export const events = {
-  submitted: eventContract('register.applications.submitted', 'application.submitted', z.object({
-    applicationId: z.uuid(),
-    referentie: z.string(),
-    type: applicationType,
-    documentIds: z.array(z.string()),
-    submittedAt: z.string(),
-  })),
-  decided: eventContract('register.applications.decided', 'application.decided', z.object({
-    applicationId: z.uuid(),
-    referentie: z.string().nullable(),
-    type: applicationType,
-    besluit: z.enum(['toekennen', 'afwijzen', 'buiten-behandeling']),
-    status: z.string(),
-    decidedAt: z.string(),
-  })),
-  changeRequested: eventContract('register.applications.change-requested', 'change-request.created', z.object({
-    referentie: z.string(),
-    kind: z.literal('telefoon'),
-    requestedAt: z.string(),
-  })),
+  submitted: eventContract(
+    'register.applications.submitted',
+    'application.submitted',
+    z.object({
+      applicationId: z.uuid(),
+      referentie: z.string(),
+      type: applicationType,
+      documentIds: z.array(z.string()),
+      submittedAt: z.string(),
+    }),
+  ),
+  decided: eventContract(
+    'register.applications.decided',
+    'application.decided',
+    z.object({
+      applicationId: z.uuid(),
+      referentie: z.string().nullable(),
+      type: applicationType,
+      besluit: z.enum(['toekennen', 'afwijzen', 'buiten-behandeling']),
+      status: z.string(),
+      decidedAt: z.string(),
+    }),
+  ),
+  changeRequested: eventContract(
+    'register.applications.change-requested',
+    'change-request.created',
+    z.object({
+      referentie: z.string(),
+      kind: z.literal('telefoon'),
+      requestedAt: z.string(),
+    }),
+  ),
   /** An application (case) was removed by an admin; its documents go too. */
   deleted: eventContract('register.applications.deleted', 'application.deleted', z.object({ applicationId: z.uuid() })),
 };

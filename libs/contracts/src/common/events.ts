@@ -12,7 +12,14 @@ export interface EventEnvelope<T = Record<string, unknown>> {
 }
 
 export const eventEnvelope = <T extends z.ZodType>(data: T) =>
-  z.object({ id: z.string().min(1), type: z.string(), occurredAt: z.string(), correlationId: z.string().nullable(), traceparent: z.string().optional().catch(undefined), data });
+  z.object({
+    id: z.string().min(1),
+    type: z.string(),
+    occurredAt: z.string(),
+    correlationId: z.string().nullable(),
+    traceparent: z.string().optional().catch(undefined),
+    data,
+  });
 
 /** An event a context publishes: its subject, its `type` and the zod schema of its data (consumers validate with it). */
 export interface EventContract<T extends z.ZodType = z.ZodType> {
@@ -35,5 +42,6 @@ export const AuditEventData = z.object({
 export type AuditEventData = z.infer<typeof AuditEventData>;
 
 /** Every service writes its audit events on its own subject; the audit service consumes them all. */
-export const auditEvent = (service: string): EventContract<typeof AuditEventData> => eventContract(`register.audit.${service}`, 'audit', AuditEventData);
+export const auditEvent = (service: string): EventContract<typeof AuditEventData> =>
+  eventContract(`register.audit.${service}`, 'audit', AuditEventData);
 export const AUDIT_SUBJECTS = 'register.audit.>';

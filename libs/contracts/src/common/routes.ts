@@ -28,6 +28,11 @@ export const anyIdentity: Requirement = { kind: 'identity' };
 export const own: Requirement = needs('applications:own');
 
 /** The rules of one context, keyed by a name its routes refer to. */
-export function routeTable<K extends string>(service: ServiceName, rules: Record<K, Omit<RouteRule, 'service'>>): Record<K, RouteRule> {
-  return Object.fromEntries(Object.entries<Omit<RouteRule, 'service'>>(rules).map(([k, r]) => [k, { ...r, service }])) as Record<K, RouteRule>;
+export function routeTable<K extends string>(
+  service: ServiceName,
+  rules: Record<K, Omit<RouteRule, 'service'>>,
+): Record<K, RouteRule> {
+  return Object.fromEntries(
+    Object.entries<Omit<RouteRule, 'service'>>(rules).map(([k, r]) => [k, { ...r, service }]),
+  ) as Record<K, RouteRule>;
 }

@@ -5,13 +5,22 @@ export const routes = routeTable('documents', {
   categories: { method: 'GET', path: '/api/v1/uploads/categories', requires: own },
   upload: { method: 'POST', path: '/api/v1/uploads', requires: own },
   status: { method: 'GET', path: '/api/v1/uploads/status', requires: own },
-  content: { method: 'GET', path: '/api/v1/uploads/:documentId/content', requires: needs('applications:own', 'CanBeoordelen') },
+  content: {
+    method: 'GET',
+    path: '/api/v1/uploads/:documentId/content',
+    requires: needs('applications:own', 'CanBeoordelen'),
+  },
   deleteOwn: { method: 'DELETE', path: '/api/v1/uploads/:documentId', requires: own },
   adminDelete: { method: 'DELETE', path: '/api/v1/admin/uploads/:documentId', requires: needs('uploads:admin-delete') },
 });
 
 export const problems = {
-  'links-rejected': { status: 422, title: 'Documents cannot be linked', description: "Internal API: not every document can be linked to the application (unknown, another owner's, another category, or linked elsewhere). Nothing was linked; `errors` names each document." },
+  'links-rejected': {
+    status: 422,
+    title: 'Documents cannot be linked',
+    description:
+      "Internal API: not every document can be linked to the application (unknown, another owner's, another category, or linked elsewhere). Nothing was linked; `errors` names each document.",
+  },
 } as const satisfies Record<string, ProblemType>;
 
 const id = z.string().min(1).max(128);
@@ -20,7 +29,10 @@ const linkedDocument = z.object({ documentId: z.string(), categoryId: z.string()
 
 /** A blank answer is no answer; answers compare case-insensitively. */
 const answer = <const T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((v: unknown) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v), z.enum(values).optional());
+  z.preprocess(
+    (v: unknown) => (v === '' ? undefined : typeof v === 'string' ? v.toLowerCase() : v),
+    z.enum(values).optional(),
+  );
 
 /**
  * The query of the categories (public and internal alike): the wizard and the answers that make a category
@@ -51,7 +63,9 @@ export const internal = {
   /** The same body for a check and a link. */
   linkRequest: z.object({ applicationId: id, owner: id, documents: z.array(linkDocument).max(100) }),
   /** link-check: 200 with every refused document (empty: all may be linked); `field` is `documents[i].documentId`. */
-  linkCheckResponse: z.object({ rejected: z.array(z.object({ field: z.string(), code: z.string(), detail: z.string() })) }),
+  linkCheckResponse: z.object({
+    rejected: z.array(z.object({ field: z.string(), code: z.string(), detail: z.string() })),
+  }),
   /** links: 200 with the linked documents (in request order, each once) or 422 `links-rejected` naming each refused one; nothing is linked then. */
   linkResponse: z.object({ linked: z.array(linkedDocument) }),
   documentsOfResponse: z.array(linkedDocument.loose()),

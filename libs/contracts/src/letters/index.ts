@@ -18,7 +18,12 @@ export const routes = routeTable('letters', {
   rejectBrief: { method: 'POST', path: '/api/v1/brief/reject', requires: needs('brief:approve') },
   sendBrief: { method: 'POST', path: '/api/v1/brief/send', requires: anyIdentity },
   resetBrief: { method: 'POST', path: '/api/v1/brief/reset', requires: anyIdentity },
-  revealRegisterNummer: { method: 'POST', path: '/api/v1/brief/reveal-registernummer', requires: needs('brief:reveal-registernummer'), auditDenialAs: 'reveal-registernummer' },
+  revealRegisterNummer: {
+    method: 'POST',
+    path: '/api/v1/brief/reveal-registernummer',
+    requires: needs('brief:reveal-registernummer'),
+    auditDenialAs: 'reveal-registernummer',
+  },
   /** Outside the OpenAPI description (spec, Letters): the letter as HTML and as PDF. */
   previewBrief: { method: 'GET', path: '/api/v1/brief/preview', requires: readsLetter },
   briefPdf: { method: 'GET', path: '/api/v1/brief/pdf', requires: readsLetter },
@@ -26,13 +31,22 @@ export const routes = routeTable('letters', {
   getOrgTemplate: { method: 'GET', path: '/api/v1/admin/org-template/:subOrgId', ...orgTemplateAdmin },
   saveOrgTemplate: { method: 'PUT', path: '/api/v1/admin/org-template/:subOrgId', ...orgTemplateAdmin },
   publishOrgTemplate: { method: 'POST', path: '/api/v1/admin/org-template/:subOrgId/publish', ...orgTemplateAdmin },
-  rollbackOrgTemplate: { method: 'POST', path: '/api/v1/admin/org-template/:subOrgId/rollback/:version', ...orgTemplateAdmin },
+  rollbackOrgTemplate: {
+    method: 'POST',
+    path: '/api/v1/admin/org-template/:subOrgId/rollback/:version',
+    ...orgTemplateAdmin,
+  },
   /** Outside the OpenAPI description: a sample letter on the current draft, as PDF. */
   testLetter: { method: 'POST', path: '/api/v1/admin/org-template/:subOrgId/test-letter', ...orgTemplateAdmin },
 });
 
 export const problems = {
-  'step-up-required': { status: 403, title: 'Step-up confirmation required', description: 'Revealing the register number needs the header `X-Step-Up: true`, sent after an explicit confirmation of the user.' },
+  'step-up-required': {
+    status: 403,
+    title: 'Step-up confirmation required',
+    description:
+      'Revealing the register number needs the header `X-Step-Up: true`, sent after an explicit confirmation of the user.',
+  },
 } as const satisfies Record<string, ProblemType>;
 
 /** Audit actions the letters context writes (decisions §12). */

@@ -9,7 +9,11 @@ export const routes = routeTable('reference', {
 });
 
 export const events = {
-  flagChanged: eventContract('register.reference.flag-changed', 'flag-changed', z.object({ key: z.string(), enabled: z.boolean() })),
+  flagChanged: eventContract(
+    'register.reference.flag-changed',
+    'flag-changed',
+    z.object({ key: z.string(), enabled: z.boolean() }),
+  ),
 };
 
 /** The reference service's internal API (GET /internal/flags, GET /internal/stamdata/:table). */

@@ -14,7 +14,14 @@ export interface ServiceMetrics {
 }
 
 /** Default METRICS_PORT per service: the gateway on 9464 (OpenTelemetry's Prometheus port), the rest next to it. */
-export const DEFAULT_METRICS_PORTS: Record<string, number> = { gateway: 9464, applications: 9465, documents: 9466, letters: 9467, reference: 9468, audit: 9469 };
+export const DEFAULT_METRICS_PORTS: Record<string, number> = {
+  gateway: 9464,
+  applications: 9465,
+  documents: 9466,
+  letters: 9467,
+  reference: 9468,
+  audit: 9469,
+};
 
 const METRICS = Symbol.for('register.metrics');
 
@@ -45,7 +52,13 @@ export function createServiceMetrics(service: string, logger: Logger): ServiceMe
 }
 
 /** A gauge read when scraped; a read that fails leaves the gauge out of that scrape. */
-export function gaugeCallback(registry: Registry, name: string, help: string, read: () => Promise<number | Record<string, number>> | number | Record<string, number>, labelName?: string): void {
+export function gaugeCallback(
+  registry: Registry,
+  name: string,
+  help: string,
+  read: () => Promise<number | Record<string, number>> | number | Record<string, number>,
+  labelName?: string,
+): void {
   new Gauge({
     name,
     help,
@@ -63,7 +76,13 @@ export function gaugeCallback(registry: Registry, name: string, help: string, re
 
 /** Connections open, idle and requests waiting for one. */
 export function poolMetrics(registry: Registry, pool: pg.Pool): void {
-  gaugeCallback(registry, 'db_pool_connections', 'Database pool connections by state.', () => ({ total: pool.totalCount, idle: pool.idleCount }), 'state');
+  gaugeCallback(
+    registry,
+    'db_pool_connections',
+    'Database pool connections by state.',
+    () => ({ total: pool.totalCount, idle: pool.idleCount }),
+    'state',
+  );
   gaugeCallback(registry, 'db_pool_waiting', 'Queries waiting for a pool connection.', () => pool.waitingCount);
 }
 
@@ -71,7 +90,12 @@ export function poolMetrics(registry: Registry, pool: pg.Pool): void {
  * GET /metrics (Prometheus text) on its own port; nothing else. A port that is taken leaves the service
  * running without metrics (a warning): the metrics are not the service's reason to exist.
  */
-export async function serveMetrics(metrics: ServiceMetrics, port: number, host: string, logger: Logger): Promise<{ server: http.Server; port: number } | null> {
+export async function serveMetrics(
+  metrics: ServiceMetrics,
+  port: number,
+  host: string,
+  logger: Logger,
+): Promise<{ server: http.Server; port: number } | null> {
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.statusCode = 404;

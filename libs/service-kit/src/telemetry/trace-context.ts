@@ -1,5 +1,17 @@
 import { randomFillSync } from 'node:crypto';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, context, defaultTextMapGetter, defaultTextMapSetter, propagation, trace, type Context, type Span } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  TraceFlags,
+  context,
+  defaultTextMapGetter,
+  defaultTextMapSetter,
+  propagation,
+  trace,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
@@ -48,7 +60,11 @@ function startSpan(name: string, kind: SpanKind, parent: Context): Span {
   const span = tracer.startSpan(name, { kind }, parent);
   if (span.isRecording()) return span;
   const from = trace.getSpanContext(parent);
-  return trace.wrapSpanContext({ traceId: from?.traceId ?? newId(16), spanId: newId(8), traceFlags: from?.traceFlags ?? TraceFlags.SAMPLED });
+  return trace.wrapSpanContext({
+    traceId: from?.traceId ?? newId(16),
+    spanId: newId(8),
+    traceFlags: from?.traceFlags ?? TraceFlags.SAMPLED,
+  });
 }
 
 /** Runs `fn` in a span of its own under `parent`, ended when `fn` settles. */
@@ -70,7 +86,10 @@ export function inActiveSpan<T>(name: string, kind: SpanKind, fn: () => Promise<
  * The server span of an incoming request: it continues the caller's trace (its `traceparent`) or starts one.
  * Recorded and exported when the SDK runs (tracing.ts), otherwise only propagated. The caller ends it.
  */
-export function startRequestSpan(headers: Record<string, string | string[] | undefined>, name: string): { span: Span; context: Context } {
+export function startRequestSpan(
+  headers: Record<string, string | string[] | undefined>,
+  name: string,
+): { span: Span; context: Context } {
   const parent = w3c.extract(ROOT_CONTEXT, headers, defaultTextMapGetter);
   const span = startSpan(name, SpanKind.SERVER, parent);
   return { span, context: trace.setSpan(parent, span) };

@@ -34,10 +34,7 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): boolean {
     // Metrics are prom-client's (metrics.ts), logs are pino's: the SDK exports traces only.
     metricReaders: [],
     logRecordProcessors: [],
-    instrumentations: [
-      new PgInstrumentation(),
-      new UndiciInstrumentation(),
-    ],
+    instrumentations: [new PgInstrumentation(), new UndiciInstrumentation()],
   });
   sdk.start();
   return true;

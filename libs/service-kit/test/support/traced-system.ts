@@ -45,26 +45,46 @@ export interface TracedSystem {
  * The six services as processes (built dist) at LOG_LEVEL info, each with its own METRICS_PORT, on databases,
  * durable consumers and a bucket of their own; `env` adds settings per service (OTEL_EXPORTER_OTLP_ENDPOINT).
  */
-export async function startTracedSystem(env: Partial<Record<Service, Record<string, string>>> = {}): Promise<TracedSystem> {
+export async function startTracedSystem(
+  env: Partial<Record<Service, Record<string, string>>> = {},
+): Promise<TracedSystem> {
   const s3 = testS3();
   const prefix = `tel_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
   const infra: Infrastructure = {
     postgresUrl: process.env['TEST_PG_URL'] as string,
     natsUrl: natsUrl(),
-    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: `documents-${prefix.replace(/_/g, '-')}` },
+    s3: {
+      endpoint: s3.endpoint,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+      bucket: `documents-${prefix.replace(/_/g, '-')}`,
+    },
     embedded: [],
     stop: async () => undefined,
   };
-  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
-  const metricsPorts = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
-  const consumers = { audit: { AUDIT_CONSUMER: `audit_${prefix}` }, documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` }, letters: { APPLICATION_EVENTS_CONSUMER: `letters_${prefix}` } } as Partial<Record<Service, Record<string, string>>>;
-  const extraEnv = Object.fromEntries(SERVICES.map((s) => [s, { METRICS_PORT: String(metricsPorts[s]), ...consumers[s], ...env[s] }]));
+  const ports = Object.fromEntries(
+    await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
+  ) as Record<Service, number>;
+  const metricsPorts = Object.fromEntries(
+    await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
+  ) as Record<Service, number>;
+  const consumers = {
+    audit: { AUDIT_CONSUMER: `audit_${prefix}` },
+    documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` },
+    letters: { APPLICATION_EVENTS_CONSUMER: `letters_${prefix}` },
+  } as Partial<Record<Service, Record<string, string>>>;
+  const extraEnv = Object.fromEntries(
+    SERVICES.map((s) => [s, { METRICS_PORT: String(metricsPorts[s]), ...consumers[s], ...env[s] }]),
+  );
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-telemetry-'));
   const system = new System({ root, infra, ports, databasePrefix: prefix, logDir, logLevel: 'info', extraEnv });
   const cleanUp = async () => {
     await dropSystemDatabases(infra.postgresUrl, prefix);
     await removeBucket(infra.s3.bucket);
-    await removeDurableConsumers(infra.natsUrl, Object.values(consumers).flatMap((c) => Object.values(c ?? {})));
+    await removeDurableConsumers(
+      infra.natsUrl,
+      Object.values(consumers).flatMap((c) => Object.values(c ?? {})),
+    );
     rmSync(logDir, { recursive: true, force: true });
   };
   try {
@@ -72,7 +92,10 @@ export async function startTracedSystem(env: Partial<Record<Service, Record<stri
   } catch (err) {
     await system.stopAll();
     // The failing service's own words, before its log goes with the rest.
-    const logs = SERVICES.map((s) => `${s}: ${(existsSync(path.join(logDir, `${s}.log`)) ? readFileSync(path.join(logDir, `${s}.log`), "utf8") : "").slice(-1500)}`).join('\n');
+    const logs = SERVICES.map(
+      (s) =>
+        `${s}: ${(existsSync(path.join(logDir, `${s}.log`)) ? readFileSync(path.join(logDir, `${s}.log`), 'utf8') : '').slice(-1500)}`,
+    ).join('\n');
     await cleanUp();
     throw Object.assign(new Error(`${(err as Error).message}\n${logs}`), { cause: err });
   }
@@ -91,4 +114,3 @@ export async function startTracedSystem(env: Partial<Record<Service, Record<stri
     },
   };
 }
-

@@ -12,7 +12,9 @@ type LinkRequest = z.input<typeof api.linkRequest>;
 
 /** UploadCategories (spec), as far as submit reads it. */
 const categoriesResponse = z.object({
-  categories: z.array(z.object({ categoryId: z.string(), required: z.boolean(), allowPostDelivery: z.boolean() }).loose()),
+  categories: z.array(
+    z.object({ categoryId: z.string(), required: z.boolean(), allowPostDelivery: z.boolean() }).loose(),
+  ),
 });
 
 function unexpected(what: string, status: number): DomainError {
@@ -22,7 +24,8 @@ function unexpected(what: string, status: number): DomainError {
 /** An answer that breaks the contract is treated like no answer: the request fails with 503, nothing changed. */
 function parsed<S extends z.ZodType>(schema: S, body: unknown, what: string): z.output<S> {
   const result = schema.safeParse(body);
-  if (!result.success) throw new DomainError('unavailable', `The documents service answered ${what} outside its contract.`);
+  if (!result.success)
+    throw new DomainError('unavailable', `The documents service answered ${what} outside its contract.`);
   return result.data;
 }
 
@@ -44,7 +47,10 @@ export interface DocumentsClientOptions {
 
 /** The documents service's internal API (the one source of categories and of the rule that a document may be linked). */
 export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, CaseDocumentsPort, DocumentContentPort {
-  private readonly categoryCache = new Map<string, { expiresAt: number; categories: Promise<readonly CategoryRule[]> }>();
+  private readonly categoryCache = new Map<
+    string,
+    { expiresAt: number; categories: Promise<readonly CategoryRule[]> }
+  >();
 
   constructor(
     private readonly client: InternalClient,
@@ -56,7 +62,10 @@ export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, C
    * CATEGORIES_TTL_MS, concurrent callers share one request, and a failure is never cached (the next
    * caller asks again, so a documents service that is down still means 503 once the entry expired).
    */
-  async categories(wizardId: string, answers: { diplomaHerkomst?: string | null; taalvaardigheid?: string | null }): Promise<CategoryRule[]> {
+  async categories(
+    wizardId: string,
+    answers: { diplomaHerkomst?: string | null; taalvaardigheid?: string | null },
+  ): Promise<CategoryRule[]> {
     const query: Record<string, string> = { wizardId };
     if (answers.diplomaHerkomst) query.diplomaHerkomst = answers.diplomaHerkomst;
     if (answers.taalvaardigheid) query.taalvaardigheid = answers.taalvaardigheid;
@@ -95,7 +104,9 @@ export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, C
       const res = await this.client.request<unknown>('POST', api.paths.link, body);
       if (res.status === 200) {
         // Linking is idempotent there: an answer outside the contract is retried like no answer.
-        return api.linkResponse.safeParse(res.body).success ? { kind: 'linked' } : { kind: 'unavailable', detail: 'link answer outside the contract' };
+        return api.linkResponse.safeParse(res.body).success
+          ? { kind: 'linked' }
+          : { kind: 'unavailable', detail: 'link answer outside the contract' };
       }
       if (res.status === 422) return { kind: 'rejected', detail: 'the documents service refused the link' };
       return { kind: 'unavailable', detail: `documents service answered ${res.status}` };
@@ -106,14 +117,19 @@ export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, C
   }
 
   async documentsOf(applicationId: string): Promise<CaseDocument[]> {
-    const res = await this.client.request<unknown>('GET', api.paths.documentsOf.replace(':applicationId', encodeURIComponent(applicationId)));
+    const res = await this.client.request<unknown>(
+      'GET',
+      api.paths.documentsOf.replace(':applicationId', encodeURIComponent(applicationId)),
+    );
     if (res.status !== 200) throw unexpected('documents of an application', res.status);
     return parsed(api.documentsOfResponse, res.body, 'documents of an application');
   }
 
   /** A linked document's bytes, read into one buffer of the announced length (the mirror holds one document per case at a time). */
   async contentOf(applicationId: string, documentId: string): Promise<DocumentContent | null> {
-    const path = api.paths.content.replace(':applicationId', encodeURIComponent(applicationId)).replace(':documentId', encodeURIComponent(documentId));
+    const path = api.paths.content
+      .replace(':applicationId', encodeURIComponent(applicationId))
+      .replace(':documentId', encodeURIComponent(documentId));
     const res = await this.client.open(path, { timeoutMs: CONTENT_TIMEOUT_MS });
     if (res.status === 404) {
       await res.body?.cancel().catch(() => undefined);
@@ -126,7 +142,11 @@ export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, C
       await res.body?.cancel().catch(() => undefined);
       throw unexpected('document content', res.status);
     }
-    return { bytes: await readExactly(res.body, size), contentType, fileName: fileNameOf(res.headers.get('content-disposition')) ?? documentId };
+    return {
+      bytes: await readExactly(res.body, size),
+      contentType,
+      fileName: fileNameOf(res.headers.get('content-disposition')) ?? documentId,
+    };
   }
 }
 
@@ -144,7 +164,9 @@ async function readExactly(body: ReadableStream<Uint8Array>, size: number): Prom
       at += chunk.length;
     }
   } catch (err) {
-    throw Object.assign(new DomainError('unavailable', 'The documents service cut the document short.'), { cause: err });
+    throw Object.assign(new DomainError('unavailable', 'The documents service cut the document short.'), {
+      cause: err,
+    });
   }
   if (at !== size) throw new DomainError('unavailable', 'The documents service cut the document short.');
   return bytes;

@@ -8,7 +8,8 @@ export class ReferenceClient implements StamdataSource {
 
   private async rows<T>(table: string): Promise<T[]> {
     const res = await this.client.request<{ rows: T[] | null }>('GET', `/internal/stamdata/${table}`);
-    if (res.status !== 200) throw new DomainError('unavailable', `The reference service answered ${res.status} for stamdata ${table}.`);
+    if (res.status !== 200)
+      throw new DomainError('unavailable', `The reference service answered ${res.status} for stamdata ${table}.`);
     return res.body.rows ?? [];
   }
 

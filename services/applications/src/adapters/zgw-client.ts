@@ -73,7 +73,13 @@ export class ZgwClient implements ZgwPort {
 
   /** A fresh HS256 JWT (decisions §11): `iss` = `client_id`, `iat` now, the actor as `user_id`/`user_representation`. */
   token(actor: ZgwActor): string {
-    const claims = { client_id: this.options.clientId, user_id: actor.userId, user_representation: actor.representation, iss: this.options.clientId, iat: Math.floor(Date.now() / 1000) };
+    const claims = {
+      client_id: this.options.clientId,
+      user_id: actor.userId,
+      user_representation: actor.representation,
+      iss: this.options.clientId,
+      iat: Math.floor(Date.now() / 1000),
+    };
     const signingInput = `${JWT_HEADER}.${base64url(JSON.stringify(claims))}`;
     return `${signingInput}.${createHmac('sha256', this.options.secret).update(signingInput).digest('base64url')}`;
   }
@@ -89,14 +95,29 @@ export class ZgwClient implements ZgwPort {
    * nothing, so the caller sees the answer instead of a transport failure. Writes are never resent here; the
    * mirror's own attempts and lookups decide about those.
    */
-  private async send(method: 'GET' | 'POST' | 'DELETE', url: string, actor: ZgwActor, body?: unknown): Promise<ZgwAnswer> {
+  private async send(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    actor: ZgwActor,
+    body?: unknown,
+  ): Promise<ZgwAnswer> {
     let answer = await this.once(method, url, actor, body);
-    if (method === 'GET' && answer.kind === 'transport' && answer.staleConnection) answer = await this.once(method, url, actor, body);
+    if (method === 'GET' && answer.kind === 'transport' && answer.staleConnection)
+      answer = await this.once(method, url, actor, body);
     return answer.kind === 'transport' ? { kind: 'transport', detail: answer.detail } : answer;
   }
 
-  private once(method: 'GET' | 'POST' | 'DELETE', url: string, actor: ZgwActor, body?: unknown): Promise<ZgwAnswer & { staleConnection?: boolean }> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${this.token(actor)}`, Accept: 'application/json', ...traceHeaders() };
+  private once(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    actor: ZgwActor,
+    body?: unknown,
+  ): Promise<ZgwAnswer & { staleConnection?: boolean }> {
+    const headers: Record<string, string> = {
+      Authorization: `Bearer ${this.token(actor)}`,
+      Accept: 'application/json',
+      ...traceHeaders(),
+    };
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     if (payload) {
       headers['Content-Type'] = 'application/json';
@@ -120,10 +141,20 @@ export class ZgwClient implements ZgwPort {
         clearTimeout(timer);
         resolve(answer);
       };
-      const fail = (err: unknown) => settle({ kind: 'transport', detail: transportDetail(err), staleConnection: staleReset(req, err) });
+      const fail = (err: unknown) =>
+        settle({ kind: 'transport', detail: transportDetail(err), staleConnection: staleReset(req, err) });
       const client = target.protocol === 'https:' ? https : http;
       const agent = target.protocol === 'https:' ? this.agents['https:'] : this.agents['http:'];
-      const timer = setTimeout(() => req.destroy(Object.assign(new Error(`no answer within ${this.options.timeoutMs} ms`), { name: 'TimeoutError', code: 'ETIMEDOUT' })), this.options.timeoutMs);
+      const timer = setTimeout(
+        () =>
+          req.destroy(
+            Object.assign(new Error(`no answer within ${this.options.timeoutMs} ms`), {
+              name: 'TimeoutError',
+              code: 'ETIMEDOUT',
+            }),
+          ),
+        this.options.timeoutMs,
+      );
       let req: http.ClientRequest;
       try {
         req = client.request(target, { method, headers, agent }, onAnswer);
@@ -140,7 +171,11 @@ export class ZgwClient implements ZgwPort {
         res.on('aborted', () => fail(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' })));
         res.on('end', () => {
           if (!res.complete) return fail(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }));
-          settle({ kind: 'http', status: res.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString('utf8')) });
+          settle({
+            kind: 'http',
+            status: res.statusCode ?? 0,
+            body: parseJson(Buffer.concat(chunks).toString('utf8')),
+          });
         });
       }
     });

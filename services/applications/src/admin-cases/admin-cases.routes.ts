@@ -21,7 +21,8 @@ const deleteAdminCase = defineOperation({
   rule: applications.routes.adminDeleteCase,
   operationId: 'deleteAdminCase',
   summary: 'Delete a case',
-  description: 'Removes the application in any state, writes a `case:admin-delete` audit row and has the documents service remove its documents.',
+  description:
+    'Removes the application in any state, writes a `case:admin-delete` audit row and has the documents service remove its documents.',
   params: IdParams,
   responses: { 204: null },
   handle: async (ctx: Context, { params, identity }) => {

@@ -19,8 +19,14 @@ export async function adminDeleteCase(ctx: Context, identity: Identity | null, c
   const zaakOwed = ctx.mirror !== null && ref.referentie !== null;
   await ctx.db.transaction().execute(async (trx) => {
     if (ref.applicationId && !(await deleteApplication(trx, ref.applicationId))) throw new NotFoundError('case');
-    await enqueue(trx, auditEvent('applications'), { action: 'case:admin-delete', resource: 'case', decision: 'allow', role: auditRole(identity) }, correlationId);
-    if (ref.applicationId) await enqueue(trx, applications.events.deleted, { applicationId: ref.applicationId }, correlationId);
+    await enqueue(
+      trx,
+      auditEvent('applications'),
+      { action: 'case:admin-delete', resource: 'case', decision: 'allow', role: auditRole(identity) },
+      correlationId,
+    );
+    if (ref.applicationId)
+      await enqueue(trx, applications.events.deleted, { applicationId: ref.applicationId }, correlationId);
     if (zaakOwed) await oweDelete(trx, { referentie: ref.referentie!, correlationId });
   });
   if (zaakOwed && ctx.mirror) mirrorNow(ctx.mirror, ref.referentie!);

@@ -16,7 +16,8 @@ const listWerkvoorraad = defineOperation({
     'Every application in `Ingediend`, oldest `submittedAt` first, owner masked. Paged with `limit` (1–1000; without it at most 1000 rows) and `cursor`; `Link: rel="next"` names the next page while rows remain.',
   query: pageQuery,
   responses: { 200: z.array(ApplicationSummary) },
-  handle: async (ctx: Context, { query, req }) => pageReply(req.originalUrl, await ctx.cases.werkvoorraad(pageRequest(query))),
+  handle: async (ctx: Context, { query, req }) =>
+    pageReply(req.originalUrl, await ctx.cases.werkvoorraad(pageRequest(query))),
 });
 
 const getBeoordeling = defineOperation({
@@ -44,7 +45,9 @@ const recordBesluitOperation = defineOperation({
   load: async (ctx: Context, { params }) => resolveCase(ctx, params.id),
   responses: { 200: RecordBesluitResponse },
   problems: [409],
-  handle: async (ctx: Context, { loaded, body, identity }) => ({ body: await recordBesluit(ctx, identity, loaded, body) }),
+  handle: async (ctx: Context, { loaded, body, identity }) => ({
+    body: await recordBesluit(ctx, identity, loaded, body),
+  }),
 });
 
 export const assessmentRoutes = [listWerkvoorraad, getBeoordeling, recordBesluitOperation];

@@ -4,11 +4,19 @@ import { ApplicationStatus, ApplicationSummary } from '../cases/application.sche
 const s = z.string().nullable();
 
 /** decisions §8: besluit value → status tag. */
-export const BESLUITEN = { toekennen: 'Toegekend', afwijzen: 'Afgewezen', 'buiten-behandeling': 'BuitenBehandeling' } as const;
-export const Besluit = z.enum(['toekennen', 'afwijzen', 'buiten-behandeling'], { error: 'besluit must be toekennen, afwijzen or buiten-behandeling.' });
+export const BESLUITEN = {
+  toekennen: 'Toegekend',
+  afwijzen: 'Afgewezen',
+  'buiten-behandeling': 'BuitenBehandeling',
+} as const;
+export const Besluit = z.enum(['toekennen', 'afwijzen', 'buiten-behandeling'], {
+  error: 'besluit must be toekennen, afwijzen or buiten-behandeling.',
+});
 export type Besluit = z.infer<typeof Besluit>;
 
-const BeoordelingDocument = z.strictObject({ documentId: s, categoryId: s, fileName: s }).meta({ id: 'BeoordelingDocument' });
+const BeoordelingDocument = z
+  .strictObject({ documentId: s, categoryId: s, fileName: s })
+  .meta({ id: 'BeoordelingDocument' });
 export const BeoordelingView = z
   .strictObject({
     aanvraag: ApplicationSummary,
@@ -19,7 +27,11 @@ export const BeoordelingView = z
 export type BeoordelingView = z.infer<typeof BeoordelingView>;
 
 /** `toelichting` is required (non-blank) for afwijzen and buiten-behandeling: the besluit rule checks it. */
-export const RecordBesluitRequest = z.object({ besluit: Besluit, toelichting: z.string().nullish() }).meta({ id: 'RecordBesluitRequest' });
+export const RecordBesluitRequest = z
+  .object({ besluit: Besluit, toelichting: z.string().nullish() })
+  .meta({ id: 'RecordBesluitRequest' });
 export type RecordBesluitRequest = z.output<typeof RecordBesluitRequest>;
-export const RecordBesluitResponse = z.strictObject({ status: ApplicationStatus }).meta({ id: 'RecordBesluitResponse' });
+export const RecordBesluitResponse = z
+  .strictObject({ status: ApplicationStatus })
+  .meta({ id: 'RecordBesluitResponse' });
 export type RecordBesluitResponse = z.infer<typeof RecordBesluitResponse>;

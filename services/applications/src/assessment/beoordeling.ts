@@ -18,7 +18,11 @@ export async function resolveCase(ctx: Context, caseId: string): Promise<Applica
   return row;
 }
 
-export async function beoordeling(ctx: Context, identity: Identity | null, row: ApplicationRow): Promise<BeoordelingView> {
+export async function beoordeling(
+  ctx: Context,
+  identity: Identity | null,
+  row: ApplicationRow,
+): Promise<BeoordelingView> {
   const documenten = await ctx.documents.documentsOf(row.id);
   return {
     aanvraag: toSummary(row, 'masked'),

@@ -13,30 +13,53 @@ import { canBesluiten } from './beoordeling';
 /** decisions §8: afwijzen and buiten-behandeling need a non-blank toelichting. */
 function checkToelichting(req: RecordBesluitRequest): void {
   if (req.besluit !== 'toekennen' && (req.toelichting ?? '').trim() === '') {
-    throw validationError([{ field: 'toelichting', code: 'required', detail: 'afwijzen and buiten-behandeling need a toelichting.' }]);
+    throw validationError([
+      { field: 'toelichting', code: 'required', detail: 'afwijzen and buiten-behandeling need a toelichting.' },
+    ]);
   }
 }
 
 /** The besluit, application.decided and (mirroring on) the owed besluit status commit together; 409 unless the case is still Ingediend. */
-export async function recordBesluit(ctx: Context, identity: Identity | null, found: ApplicationRow, req: RecordBesluitRequest): Promise<RecordBesluitResponse> {
+export async function recordBesluit(
+  ctx: Context,
+  identity: Identity | null,
+  found: ApplicationRow,
+  req: RecordBesluitRequest,
+): Promise<RecordBesluitResponse> {
   checkToelichting(req);
   const row = await ctx.db.transaction().execute(async (trx) => {
     const locked = await findById(trx, found.id, true);
     if (!locked) throw new NotFoundError('case');
-    if (!canBesluiten(identity, locked.status_tag)) throw new DomainError('conflict', 'A besluit can only be recorded on an Ingediend application.');
+    if (!canBesluiten(identity, locked.status_tag))
+      throw new DomainError('conflict', 'A besluit can only be recorded on an Ingediend application.');
     const now = ctx.clock.now();
-    const decided = await markDecided(trx, locked.id, { tag: BESLUITEN[req.besluit], besluit: req.besluit, toelichting: req.toelichting ?? null, now });
-    await enqueue(trx, applications.events.decided, {
-      applicationId: decided.id,
-      referentie: decided.referentie,
-      type: decided.type as 'intake' | 'herregistratie',
+    const decided = await markDecided(trx, locked.id, {
+      tag: BESLUITEN[req.besluit],
       besluit: req.besluit,
-      status: decided.status_tag,
-      decidedAt: now.toISOString(),
-    }, currentCorrelationId());
+      toelichting: req.toelichting ?? null,
+      now,
+    });
+    await enqueue(
+      trx,
+      applications.events.decided,
+      {
+        applicationId: decided.id,
+        referentie: decided.referentie,
+        type: decided.type as 'intake' | 'herregistratie',
+        besluit: req.besluit,
+        status: decided.status_tag,
+        decidedAt: now.toISOString(),
+      },
+      currentCorrelationId(),
+    );
     // decisions §11: the besluit status is the mirror's, after this commit; the JWT names the case handler.
     if (ctx.mirror && decided.referentie) {
-      await oweBesluit(trx, { referentie: decided.referentie, applicationId: decided.id, by: identity?.caseHandler?.medewerker ?? 'onbekend', correlationId: currentCorrelationId() });
+      await oweBesluit(trx, {
+        referentie: decided.referentie,
+        applicationId: decided.id,
+        by: identity?.caseHandler?.medewerker ?? 'onbekend',
+        correlationId: currentCorrelationId(),
+      });
     }
     return decided;
   });

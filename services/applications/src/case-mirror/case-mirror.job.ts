@@ -13,7 +13,12 @@ export function caseMirrorJob(ctx: Context): Job {
   const mirror = ctx.mirror;
   if (!mirror) return idle('case-mirror');
   const batch = ctx.config.ZGW_MIRROR_CONCURRENCY;
-  return workersJob('case-mirror', mirror.logger, new MirrorWorkers(mirror, 'pending', batch), ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS);
+  return workersJob(
+    'case-mirror',
+    mirror.logger,
+    new MirrorWorkers(mirror, 'pending', batch),
+    ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS,
+  );
 }
 
 /**
@@ -25,8 +30,17 @@ export function reconcilerJob(ctx: Context): Job {
   const mirror = ctx.mirror;
   if (!mirror) return idle('case-reconciler');
   const batch = ctx.config.ZGW_MIRROR_CONCURRENCY;
-  const intervalMs = Math.min(ctx.config.ZGW_RECONCILE_INTERVAL_MS, 5000, Math.max(1000, 10 * ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS));
-  return workersJob('case-reconciler', mirror.logger.child({ subsystem: 'reconciler' }), new MirrorWorkers(mirror, 'diverged', batch), intervalMs);
+  const intervalMs = Math.min(
+    ctx.config.ZGW_RECONCILE_INTERVAL_MS,
+    5000,
+    Math.max(1000, 10 * ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS),
+  );
+  return workersJob(
+    'case-reconciler',
+    mirror.logger.child({ subsystem: 'reconciler' }),
+    new MirrorWorkers(mirror, 'diverged', batch),
+    intervalMs,
+  );
 }
 
 /** The kit's job loop driving the workers; its stop also waits for the cases under way. */

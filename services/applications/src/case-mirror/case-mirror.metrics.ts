@@ -6,7 +6,10 @@ import { countCases, oldestDivergenceSeconds } from './case-mirror.repository';
 export function mirrorGauges(db: Db): NonNullable<Built<unknown>['metrics']> {
   return {
     case_mirror_backlog: { help: 'Cases with mirror work owed (state pending)', read: () => countCases(db, 'pending') },
-    case_mirror_divergences: { help: 'Cases whose mirror diverged and wait for the reconciler', read: () => countCases(db, 'diverged') },
+    case_mirror_divergences: {
+      help: 'Cases whose mirror diverged and wait for the reconciler',
+      read: () => countCases(db, 'diverged'),
+    },
     case_mirror_oldest_divergence_seconds: {
       help: 'Age of the oldest open divergence (0: none); the reconciler gives up after ZGW_RECONCILE_WINDOW',
       read: () => oldestDivergenceSeconds(db),

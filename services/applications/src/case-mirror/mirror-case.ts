@@ -4,7 +4,17 @@ import type { AppDatabase } from '../database';
 import { linkPending, recordStep } from './case-mirror.repository';
 import type { DocumentContentPort } from './document-content';
 import type { MirrorCase, MirrorTarget } from './mirror-case.types';
-import { diverged, MAX_ATTEMPTS, ok, plannedSteps, remainingSteps, retryDelayMs, type Failure, type Result, type Step } from './mirror-rules';
+import {
+  diverged,
+  MAX_ATTEMPTS,
+  ok,
+  plannedSteps,
+  remainingSteps,
+  retryDelayMs,
+  type Failure,
+  type Result,
+  type Step,
+} from './mirror-rules';
 import { MissingFact, STEPS, type CreateStep, type FileContent, type StepEnv } from './mirror-steps';
 import { SYSTEM, type ZgwPort } from './zgw';
 import type { ZgwCatalog } from './zgw-catalog';
@@ -26,7 +36,10 @@ export interface MirrorDeps {
   windowMs: number;
 }
 
-export type CaseOutcome = { kind: 'complete' } | { kind: 'diverged'; step: string; detail: string; correlationId: string | null } | { kind: 'postponed'; detail: string };
+export type CaseOutcome =
+  | { kind: 'complete' }
+  | { kind: 'diverged'; step: string; detail: string; correlationId: string | null }
+  | { kind: 'postponed'; detail: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -47,7 +60,10 @@ export async function withRetries<T>(attempt: (n: number) => Promise<Result<T>>)
  * sending), the lookup comes first; a create refused as a second copy is settled by the lookup as well.
  */
 async function attemptStep(env: StepEnv, step: CreateStep, maybeSent: boolean): Promise<Result<string>> {
-  const spec = STEPS[step.kind] as { lookup(env: StepEnv, step: CreateStep): Promise<Result<string | null>>; create(env: StepEnv, step: CreateStep): ReturnType<(typeof STEPS)['zaak']['create']> };
+  const spec = STEPS[step.kind] as {
+    lookup(env: StepEnv, step: CreateStep): Promise<Result<string | null>>;
+    create(env: StepEnv, step: CreateStep): ReturnType<(typeof STEPS)['zaak']['create']>;
+  };
   try {
     if (maybeSent) {
       const found = await spec.lookup(env, step);
@@ -66,20 +82,30 @@ async function attemptStep(env: StepEnv, step: CreateStep, maybeSent: boolean): 
 }
 
 const correlationOf = (c: MirrorCase, step: Step): string | null =>
-  step.kind === 'besluit' ? c.correlation.besluit : step.kind === 'delete' ? c.correlation.delete : c.correlation.submit;
+  step.kind === 'besluit'
+    ? c.correlation.besluit
+    : step.kind === 'delete'
+      ? c.correlation.delete
+      : c.correlation.submit;
 
 /**
  * Works the steps a case still owes, in order, recording each as it completes (decisions §11). The first step
  * that cannot be completed ends the pass as a divergence; the reconciler continues from there later.
  */
 export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseOutcome> {
-  const planned = plannedSteps({ documentIds: c.application?.documents.map((d) => d.documentId) ?? [], decided: c.application?.besluit != null, deleteRequested: c.deleteRequested });
+  const planned = plannedSteps({
+    documentIds: c.application?.documents.map((d) => d.documentId) ?? [],
+    decided: c.application?.besluit != null,
+    deleteRequested: c.deleteRequested,
+  });
   const todo = remainingSteps(planned, new Set(c.recorded.keys()));
   if (todo[0]?.kind === 'delete') return deleteZaak(deps, c, todo[0]);
-  if (!c.application) return { kind: 'diverged', step: 'zaak', detail: 'the application is gone', correlationId: c.correlation.submit };
+  if (!c.application)
+    return { kind: 'diverged', step: 'zaak', detail: 'the application is gone', correlationId: c.correlation.submit };
   if (todo.length === 0) return { kind: 'complete' };
   const types = await withRetries(() => deps.catalog.types());
-  if (types.kind !== 'ok') return { kind: 'diverged', step: 'catalogus', detail: types.detail, correlationId: correlationOf(c, todo[0]!) };
+  if (types.kind !== 'ok')
+    return { kind: 'diverged', step: 'catalogus', detail: types.detail, correlationId: correlationOf(c, todo[0]!) };
   const env: StepEnv = { zgw: deps.zgw, target: deps.target, types: types.value, c, content: contentLoader(deps, c) };
   // Only the first step owed may have been sent by an earlier claim; a retry in this pass knows it sent.
   let uncertain = c.attempts > 1;
@@ -94,7 +120,8 @@ export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseO
       throw err;
     }
     uncertain = false;
-    if (result.kind !== 'ok') return { kind: 'diverged', step: step.key, detail: result.detail, correlationId: correlationOf(c, step) };
+    if (result.kind !== 'ok')
+      return { kind: 'diverged', step: step.key, detail: result.detail, correlationId: correlationOf(c, step) };
     await recordStep(deps.db, c.referentie, step.key, result.value, deps.leaseMs);
     c.recorded.set(step.key, result.value);
     if (step.kind === 'zaak') c.zaakUrl = result.value;
@@ -104,7 +131,12 @@ export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseO
 
 /** An admin delete (decisions §8): the zaak by its recorded URL or its identificatie; none, or already gone, is done. */
 async function deleteZaak(deps: MirrorDeps, c: MirrorCase, step: Step): Promise<CaseOutcome> {
-  const fail = (detail: string): CaseOutcome => ({ kind: 'diverged', step: step.key, detail, correlationId: correlationOf(c, step) });
+  const fail = (detail: string): CaseOutcome => ({
+    kind: 'diverged',
+    step: step.key,
+    detail,
+    correlationId: correlationOf(c, step),
+  });
   let zaakUrl = c.zaakUrl;
   if (!zaakUrl) {
     const env = { zgw: deps.zgw, target: deps.target, c } as StepEnv;
@@ -148,8 +180,16 @@ async function fetchContent(deps: MirrorDeps, c: MirrorCase, documentId: string)
     throw new DocumentsNotReady(`documents service: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!content) {
-    if (await linkPending(deps.db, applicationId)) throw new DocumentsNotReady(`document ${documentId} is not linked yet`);
-    throw new MissingFact(`its content (the documents service has no document ${documentId} linked to the application)`);
+    if (await linkPending(deps.db, applicationId))
+      throw new DocumentsNotReady(`document ${documentId} is not linked yet`);
+    throw new MissingFact(
+      `its content (the documents service has no document ${documentId} linked to the application)`,
+    );
   }
-  return { inhoud: content.bytes.toString('base64'), size: content.bytes.length, contentType: content.contentType, fileName: content.fileName };
+  return {
+    inhoud: content.bytes.toString('base64'),
+    size: content.bytes.length,
+    contentType: content.contentType,
+    fileName: content.fileName,
+  };
 }

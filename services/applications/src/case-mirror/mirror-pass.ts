@@ -1,6 +1,15 @@
 import { auditEvent } from '@register/contracts';
 import { SpanKind, backoffMs, enqueue, inSpan, traceContextOf } from '@register/service-kit';
-import { claimCases, clearDivergence, flagDivergence, forgetCase, loadCases, markDiverged, markDone, postponeCase } from './case-mirror.repository';
+import {
+  claimCases,
+  clearDivergence,
+  flagDivergence,
+  forgetCase,
+  loadCases,
+  markDiverged,
+  markDone,
+  postponeCase,
+} from './case-mirror.repository';
 import { mirrorCase, type CaseOutcome, type MirrorDeps } from './mirror-case';
 import type { MirrorCase } from './mirror-case.types';
 
@@ -12,10 +21,22 @@ export const HERSTELD = 'zaaksysteem-hersteld';
  * One pass of the mirror (`pending`) or the reconciler (`diverged`): claim due cases for a lease, work them
  * side by side (each case's steps in order), and settle each outcome in one transaction.
  */
-export async function mirrorPass(deps: MirrorDeps, state: 'pending' | 'diverged', limit: number, referentie?: string): Promise<number> {
-  const rows = await claimCases(deps.db, state, { limit, leaseMs: deps.leaseMs, windowMs: deps.windowMs, ...(referentie ? { referentie } : {}) });
+export async function mirrorPass(
+  deps: MirrorDeps,
+  state: 'pending' | 'diverged',
+  limit: number,
+  referentie?: string,
+): Promise<number> {
+  const rows = await claimCases(deps.db, state, {
+    limit,
+    leaseMs: deps.leaseMs,
+    windowMs: deps.windowMs,
+    ...(referentie ? { referentie } : {}),
+  });
   const cases = await loadCases(deps.db, rows);
-  const settled = await Promise.allSettled(cases.map((c) => inCaseTrace(c, async () => settle(deps, c, await mirrorCase(deps, c)))));
+  const settled = await Promise.allSettled(
+    cases.map((c) => inCaseTrace(c, async () => settle(deps, c, await mirrorCase(deps, c)))),
+  );
   // A database failure leaves the case's lease to run out: it is claimed again, and continues where it stopped.
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
@@ -45,7 +66,11 @@ export class MirrorWorkers {
     while (this.concurrency - this.inFlight.size < minClaim) await Promise.race(this.inFlight);
     this.throwFailure();
     const free = this.concurrency - this.inFlight.size;
-    const rows = await claimCases(this.deps.db, this.state, { limit: free, leaseMs: this.deps.leaseMs, windowMs: this.deps.windowMs });
+    const rows = await claimCases(this.deps.db, this.state, {
+      limit: free,
+      leaseMs: this.deps.leaseMs,
+      windowMs: this.deps.windowMs,
+    });
     for (const c of await loadCases(this.deps.db, rows)) {
       const work: Promise<void> = inCaseTrace(c, async () => settle(this.deps, c, await mirrorCase(this.deps, c)))
         .catch((err: unknown) => {
@@ -77,7 +102,9 @@ function inCaseTrace<T>(c: MirrorCase, fn: () => Promise<T>): Promise<T> {
 
 /** Works one case now, if it is due and nobody holds it, without waiting for the loop; the loop is the net. */
 export function mirrorNow(deps: MirrorDeps, referentie: string): void {
-  mirrorPass(deps, 'pending', 1, referentie).catch((err: unknown) => deps.logger.warn({ err, referentie }, 'immediate mirror attempt failed; the mirror retries'));
+  mirrorPass(deps, 'pending', 1, referentie).catch((err: unknown) =>
+    deps.logger.warn({ err, referentie }, 'immediate mirror attempt failed; the mirror retries'),
+  );
 }
 
 const resourceOf = (c: MirrorCase) => `case/${c.referentie}`;
@@ -91,13 +118,25 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome): Pr
   }
   if (outcome.kind === 'diverged') {
     await db.transaction().execute(async (trx) => {
-      await markDiverged(trx, c.referentie, { correlationId: outcome.correlationId, detail: `${outcome.step}: ${outcome.detail}`, reconcileMs: deps.reconcileMs });
+      await markDiverged(trx, c.referentie, {
+        correlationId: outcome.correlationId,
+        detail: `${outcome.step}: ${outcome.detail}`,
+        reconcileMs: deps.reconcileMs,
+      });
       // Exactly one audit row per divergence: only the case that was not diverged yet is flagged.
       if (c.state === 'diverged') return;
       if (c.applicationId) await flagDivergence(trx, c.applicationId, DIVERGENCE);
-      await enqueue(trx, auditEvent('applications'), { action: DIVERGENCE, resource: resourceOf(c), decision: 'flagged', role: 'system' }, outcome.correlationId);
+      await enqueue(
+        trx,
+        auditEvent('applications'),
+        { action: DIVERGENCE, resource: resourceOf(c), decision: 'flagged', role: 'system' },
+        outcome.correlationId,
+      );
     });
-    logger.warn({ referentie: c.referentie, step: outcome.step, detail: outcome.detail, reconciled: c.state === 'diverged' }, 'zaaksysteem diverged');
+    logger.warn(
+      { referentie: c.referentie, step: outcome.step, detail: outcome.detail, reconciled: c.state === 'diverged' },
+      'zaaksysteem diverged',
+    );
     return;
   }
   if (c.state !== 'diverged') {
@@ -110,7 +149,12 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome): Pr
     if (c.deleteRequested) await forgetCase(trx, c.referentie);
     else if (!(await markDone(trx, c))) return false;
     if (c.applicationId && !c.deleteRequested) await clearDivergence(trx, c.applicationId, DIVERGENCE);
-    await enqueue(trx, auditEvent('applications'), { action: HERSTELD, resource: resourceOf(c), decision: 'allow', role: 'system' }, c.correlation.diverged);
+    await enqueue(
+      trx,
+      auditEvent('applications'),
+      { action: HERSTELD, resource: resourceOf(c), decision: 'allow', role: 'system' },
+      c.correlation.diverged,
+    );
     return true;
   });
   if (healed) logger.info({ referentie: c.referentie }, 'zaaksysteem divergence healed');

@@ -26,9 +26,17 @@ export type Step =
  * decisions §11: zaak → status (lowest volgnummer) → initiator rol → per digital document the information
  * object and its relation; after a besluit the next status. An admin delete replaces whatever was still owed.
  */
-export function plannedSteps(c: { documentIds: readonly string[]; decided: boolean; deleteRequested: boolean }): Step[] {
+export function plannedSteps(c: {
+  documentIds: readonly string[];
+  decided: boolean;
+  deleteRequested: boolean;
+}): Step[] {
   if (c.deleteRequested) return [{ kind: 'delete', key: 'delete' }];
-  const steps: Step[] = [{ kind: 'zaak', key: 'zaak' }, { kind: 'ingediend', key: 'status:ingediend' }, { kind: 'initiator', key: 'rol:initiator' }];
+  const steps: Step[] = [
+    { kind: 'zaak', key: 'zaak' },
+    { kind: 'ingediend', key: 'status:ingediend' },
+    { kind: 'initiator', key: 'rol:initiator' },
+  ];
   c.documentIds.forEach((documentId, index) => {
     steps.push({ kind: 'document', key: `eio:${documentId}`, documentId, index });
     steps.push({ kind: 'relation', key: `zio:${documentId}`, documentId });
@@ -83,5 +91,10 @@ const DUPLICATE_CODES = new Set(['identificatie-niet-uniek', 'unique', 'max-occu
 export function isDuplicateRefusal(status: number, body: unknown): boolean {
   if (status !== 400 || typeof body !== 'object' || body === null) return false;
   const params = (body as { invalidParams?: unknown }).invalidParams;
-  return Array.isArray(params) && params.some((p) => typeof p === 'object' && p !== null && DUPLICATE_CODES.has(String((p as { code?: unknown }).code)));
+  return (
+    Array.isArray(params) &&
+    params.some(
+      (p) => typeof p === 'object' && p !== null && DUPLICATE_CODES.has(String((p as { code?: unknown }).code)),
+    )
+  );
 }

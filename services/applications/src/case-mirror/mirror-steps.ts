@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { todayInAmsterdam } from '@register/service-kit';
 import type { MirrorCase, MirrorTarget } from './mirror-case.types';
-import { besluitToelichting, betrokkeneIdentificatie, documentIdentificatie, isDuplicateRefusal, ok, type Result, type Step } from './mirror-rules';
+import {
+  besluitToelichting,
+  betrokkeneIdentificatie,
+  documentIdentificatie,
+  isDuplicateRefusal,
+  ok,
+  type Result,
+  type Step,
+} from './mirror-rules';
 import { SELF_SERVICE, SYSTEM, type ZgwActor, type ZgwAnswer, type ZgwPort } from './zgw';
 import type { CatalogTypes } from './zgw-catalog';
 import { Page, Resource, readAnswer } from './zgw-read';
@@ -35,7 +43,8 @@ const first = (a: ZgwAnswer, what: string): Result<string | null> => {
   return page.kind === 'ok' ? ok(page.value.results[0]?.url ?? null) : page;
 };
 const created = (a: ZgwAnswer, what: string): Created => {
-  if (a.kind === 'http' && isDuplicateRefusal(a.status, a.body)) return { kind: 'duplicate', detail: `${what} answered 400 (already exists)` };
+  if (a.kind === 'http' && isDuplicateRefusal(a.status, a.body))
+    return { kind: 'duplicate', detail: `${what} answered 400 (already exists)` };
   const r = readAnswer(a, 201, Resource, what);
   return r.kind === 'ok' ? ok(r.value.url) : r;
 };
@@ -63,9 +72,22 @@ export function actorOf(env: StepEnv, step: Step): ZgwActor {
 export type CreateStep = Exclude<Step, { kind: 'delete' }>;
 
 /** How each step finds what an earlier try created (a lost answer) and how it creates it (decisions §11 payloads). */
-export const STEPS: { [K in CreateStep['kind']]: { lookup(env: StepEnv, step: Extract<Step, { kind: K }>): Promise<Result<string | null>>; create(env: StepEnv, step: Extract<Step, { kind: K }>): Promise<Created> } } = {
+export const STEPS: {
+  [K in CreateStep['kind']]: {
+    lookup(env: StepEnv, step: Extract<Step, { kind: K }>): Promise<Result<string | null>>;
+    create(env: StepEnv, step: Extract<Step, { kind: K }>): Promise<Created>;
+  };
+} = {
   zaak: {
-    lookup: async ({ zgw, target, c }) => first(await zgw.call('GET', `${target.zakenUrl}/zaken?${q({ identificatie: c.referentie, bronorganisatie: target.rsin })}`, SELF_SERVICE), 'zaak lookup'),
+    lookup: async ({ zgw, target, c }) =>
+      first(
+        await zgw.call(
+          'GET',
+          `${target.zakenUrl}/zaken?${q({ identificatie: c.referentie, bronorganisatie: target.rsin })}`,
+          SELF_SERVICE,
+        ),
+        'zaak lookup',
+      ),
     create: async ({ zgw, target, c }) => {
       const app = need(c.application, 'application');
       const datum = dateOf(app.submittedAt);
@@ -84,12 +106,24 @@ export const STEPS: { [K in CreateStep['kind']]: { lookup(env: StepEnv, step: Ex
   ingediend: {
     lookup: (env) => statusLookup(env, 0),
     create: async ({ zgw, target, types, c }) => {
-      const body = { zaak: need(c.zaakUrl, 'zaak'), statustype: types.statustypen[0]!.url, datumStatusGezet: need(c.application, 'application').submittedAt.toISOString() };
+      const body = {
+        zaak: need(c.zaakUrl, 'zaak'),
+        statustype: types.statustypen[0]!.url,
+        datumStatusGezet: need(c.application, 'application').submittedAt.toISOString(),
+      };
       return created(await zgw.call('POST', `${target.zakenUrl}/statussen`, SELF_SERVICE, body), 'status');
     },
   },
   initiator: {
-    lookup: async ({ zgw, target, c }) => first(await zgw.call('GET', `${target.zakenUrl}/rollen?${q({ zaak: need(c.zaakUrl, 'zaak'), omschrijvingGeneriek: 'initiator' })}`, SELF_SERVICE), 'rol lookup'),
+    lookup: async ({ zgw, target, c }) =>
+      first(
+        await zgw.call(
+          'GET',
+          `${target.zakenUrl}/rollen?${q({ zaak: need(c.zaakUrl, 'zaak'), omschrijvingGeneriek: 'initiator' })}`,
+          SELF_SERVICE,
+        ),
+        'rol lookup',
+      ),
     create: async ({ zgw, target, types, c }) => {
       const body = {
         zaak: need(c.zaakUrl, 'zaak'),
@@ -103,7 +137,14 @@ export const STEPS: { [K in CreateStep['kind']]: { lookup(env: StepEnv, step: Ex
   },
   document: {
     lookup: async ({ zgw, target, c }, step) =>
-      first(await zgw.call('GET', `${target.documentenUrl}/enkelvoudiginformatieobjecten?${q({ identificatie: documentIdentificatie(c.referentie, step.index), bronorganisatie: target.rsin })}`, SELF_SERVICE), 'document lookup'),
+      first(
+        await zgw.call(
+          'GET',
+          `${target.documentenUrl}/enkelvoudiginformatieobjecten?${q({ identificatie: documentIdentificatie(c.referentie, step.index), bronorganisatie: target.rsin })}`,
+          SELF_SERVICE,
+        ),
+        'document lookup',
+      ),
     create: async ({ zgw, target, types, c, content }, step) => {
       const app = need(c.application, 'application');
       const file = await content(step.documentId);
@@ -123,18 +164,31 @@ export const STEPS: { [K in CreateStep['kind']]: { lookup(env: StepEnv, step: Ex
         inhoud: file.inhoud,
         beschrijving: `Bijlage ${categoryId ?? ''} bij ${c.referentie}.`.slice(0, 1000),
       };
-      return created(await zgw.call('POST', `${target.documentenUrl}/enkelvoudiginformatieobjecten`, SELF_SERVICE, body), 'enkelvoudiginformatieobject');
+      return created(
+        await zgw.call('POST', `${target.documentenUrl}/enkelvoudiginformatieobjecten`, SELF_SERVICE, body),
+        'enkelvoudiginformatieobject',
+      );
     },
   },
   relation: {
     lookup: async ({ zgw, target, c }, step) => {
-      const a = await zgw.call('GET', `${target.zakenUrl}/zaakinformatieobjecten?${q({ zaak: need(c.zaakUrl, 'zaak'), informatieobject: need(c.recorded.get(`eio:${step.documentId}`), 'document') })}`, SELF_SERVICE);
+      const a = await zgw.call(
+        'GET',
+        `${target.zakenUrl}/zaakinformatieobjecten?${q({ zaak: need(c.zaakUrl, 'zaak'), informatieobject: need(c.recorded.get(`eio:${step.documentId}`), 'document') })}`,
+        SELF_SERVICE,
+      );
       const list = readAnswer(a, 200, z.array(Resource), 'zaakinformatieobject lookup');
       return list.kind === 'ok' ? ok(list.value[0]?.url ?? null) : list;
     },
     create: async ({ zgw, target, c }, step) => {
-      const body = { zaak: need(c.zaakUrl, 'zaak'), informatieobject: need(c.recorded.get(`eio:${step.documentId}`), 'document') };
-      return created(await zgw.call('POST', `${target.zakenUrl}/zaakinformatieobjecten`, SELF_SERVICE, body), 'zaakinformatieobject');
+      const body = {
+        zaak: need(c.zaakUrl, 'zaak'),
+        informatieobject: need(c.recorded.get(`eio:${step.documentId}`), 'document'),
+      };
+      return created(
+        await zgw.call('POST', `${target.zakenUrl}/zaakinformatieobjecten`, SELF_SERVICE, body),
+        'zaakinformatieobject',
+      );
     },
   },
   besluit: {
@@ -149,12 +203,24 @@ export const STEPS: { [K in CreateStep['kind']]: { lookup(env: StepEnv, step: Ex
         datumStatusGezet: need(app.decidedAt, 'decidedAt').toISOString(),
         statustoelichting: besluitToelichting(need(app.besluit, 'besluit'), app.toelichting),
       };
-      return created(await zgw.call('POST', `${target.zakenUrl}/statussen`, actorOf(env, { kind: 'besluit', key: 'status:besluit' }), body), 'status');
+      return created(
+        await zgw.call(
+          'POST',
+          `${target.zakenUrl}/statussen`,
+          actorOf(env, { kind: 'besluit', key: 'status:besluit' }),
+          body,
+        ),
+        'status',
+      );
     },
   },
 };
 
 async function statusLookup({ zgw, target, types, c }: StepEnv, index: number): Promise<Result<string | null>> {
-  const a = await zgw.call('GET', `${target.zakenUrl}/statussen?${q({ zaak: need(c.zaakUrl, 'zaak'), statustype: types.statustypen[index]!.url })}`, SELF_SERVICE);
+  const a = await zgw.call(
+    'GET',
+    `${target.zakenUrl}/statussen?${q({ zaak: need(c.zaakUrl, 'zaak'), statustype: types.statustypen[index]!.url })}`,
+    SELF_SERVICE,
+  );
   return first(a, 'status lookup');
 }

@@ -11,20 +11,44 @@ import { SYSTEM, type ZgwPort } from './zgw';
 import type { CatalogTypes } from './zgw-catalog';
 import { Page, readAnswer } from './zgw-read';
 
-export const Zaak = z.object({ url: z.url(), uuid: z.string(), identificatie: z.string(), zaaktype: z.string(), status: z.string().nullable() }).loose();
+export const Zaak = z
+  .object({
+    url: z.url(),
+    uuid: z.string(),
+    identificatie: z.string(),
+    zaaktype: z.string(),
+    status: z.string().nullable(),
+  })
+  .loose();
 export type Zaak = z.infer<typeof Zaak>;
 const Status = z.object({ statustype: z.string(), statustoelichting: z.string().nullish() }).loose();
-const Rol = z.object({ betrokkeneIdentificatie: z.object({ inpBsn: z.string().nullish(), anpIdentificatie: z.string().nullish() }).loose().nullish() }).loose();
+const Rol = z
+  .object({
+    betrokkeneIdentificatie: z
+      .object({ inpBsn: z.string().nullish(), anpIdentificatie: z.string().nullish() })
+      .loose()
+      .nullish(),
+  })
+  .loose();
 
 /** A ZGW answer the listing cannot do without: no answer, or not the one expected, is a 503 (nothing is guessed). */
-export async function must<S extends z.ZodType>(zgw: ZgwPort, url: string, schema: S, what: string): Promise<z.output<S>> {
+export async function must<S extends z.ZodType>(
+  zgw: ZgwPort,
+  url: string,
+  schema: S,
+  what: string,
+): Promise<z.output<S>> {
   const result = readAnswer(await zgw.call('GET', url, SYSTEM), 200, schema, what);
   if (result.kind !== 'ok') throw new DomainError('unavailable', `The zaaksysteem could not list ${what}.`);
   return result.value;
 }
 
 /** One page of the zaken of ZGW_ZAAKTYPE_URL (Open Zaak pages by 100; `page` counts from 1). */
-export async function zakenPage(zgw: ZgwPort, target: MirrorTarget, page: number): Promise<{ zaken: Zaak[]; hasNext: boolean }> {
+export async function zakenPage(
+  zgw: ZgwPort,
+  target: MirrorTarget,
+  page: number,
+): Promise<{ zaken: Zaak[]; hasNext: boolean }> {
   const url = `${target.zakenUrl}/zaken?${new URLSearchParams({ zaaktype: target.zaaktypeUrl, page: String(page) }).toString()}`;
   const body = await must(zgw, url, Page(Zaak), 'zaken');
   return { zaken: body.results, hasNext: Boolean(body.next) };
@@ -85,13 +109,24 @@ async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Pr
  * from its current status's type, the owner masked from the initiator role; type, documents, timestamps and
  * the flag from the local application where there is one (the zaaksysteem does not hold them).
  */
-export async function summariesOf(deps: { db: Db; zgw: ZgwPort; target: MirrorTarget; types: CatalogTypes }, zaken: Zaak[]): Promise<ApplicationSummary[]> {
+export async function summariesOf(
+  deps: { db: Db; zgw: ZgwPort; target: MirrorTarget; types: CatalogTypes },
+  zaken: Zaak[],
+): Promise<ApplicationSummary[]> {
   const { db, zgw, target, types } = deps;
-  const local = await localFacts(db, zaken.map((z) => z.identificatie));
+  const local = await localFacts(
+    db,
+    zaken.map((z) => z.identificatie),
+  );
   return mapLimited(zaken, 8, async (zaak) => {
     const [status, rollen] = await Promise.all([
       zaak.status ? must(zgw, zaak.status, Status, 'statussen') : null,
-      must(zgw, `${target.zakenUrl}/rollen?${new URLSearchParams({ zaak: zaak.url, omschrijvingGeneriek: 'initiator' }).toString()}`, Page(Rol), 'rollen'),
+      must(
+        zgw,
+        `${target.zakenUrl}/rollen?${new URLSearchParams({ zaak: zaak.url, omschrijvingGeneriek: 'initiator' }).toString()}`,
+        Page(Rol),
+        'rollen',
+      ),
     ]);
     const who = rollen.results[0]?.betrokkeneIdentificatie;
     const owner = who?.inpBsn || who?.anpIdentificatie || null;
@@ -99,7 +134,14 @@ export async function summariesOf(deps: { db: Db; zgw: ZgwPort; target: MirrorTa
     return {
       id: zaak.uuid,
       type: l?.type ?? null,
-      status: { tag: tagOf(types, status), stepIndex: l?.step_index ?? null, stepCount: l?.step_count ?? null, referentie: zaak.identificatie, manual: l?.manual ?? false, reden: l?.reden ?? null },
+      status: {
+        tag: tagOf(types, status),
+        stepIndex: l?.step_index ?? null,
+        stepCount: l?.step_count ?? null,
+        referentie: zaak.identificatie,
+        manual: l?.manual ?? false,
+        reden: l?.reden ?? null,
+      },
       documentIds: l?.document_ids ?? null,
       createdAt: l?.created_iso ?? null,
       updatedAt: l?.updated_iso ?? null,

@@ -33,7 +33,10 @@ export class ZgwCaseSource implements CaseSource {
 
   async werkvoorraad(page: PageRequest): Promise<Page<ApplicationSummary>> {
     const listed = await this.local.werkvoorraad(page);
-    const zaken = await zaakUuidsOf(this.deps.db, listed.items.flatMap((i) => (i.status.referentie ? [i.status.referentie] : [])));
+    const zaken = await zaakUuidsOf(
+      this.deps.db,
+      listed.items.flatMap((i) => (i.status.referentie ? [i.status.referentie] : [])),
+    );
     return { ...listed, items: listed.items.map((i) => ({ ...i, id: zaken.get(i.status.referentie ?? '') ?? i.id })) };
   }
 
@@ -46,7 +49,12 @@ export class ZgwCaseSource implements CaseSource {
       const take = onPage.slice(skip, skip + page.limit - zaken.length);
       zaken.push(...take);
       if (zaken.length === page.limit) {
-        next = skip + take.length < onPage.length ? { page: n, skip: skip + take.length } : hasNext ? { page: n + 1, skip: 0 } : null;
+        next =
+          skip + take.length < onPage.length
+            ? { page: n, skip: skip + take.length }
+            : hasNext
+              ? { page: n + 1, skip: 0 }
+              : null;
         break;
       }
       if (!hasNext) break;
@@ -58,7 +66,10 @@ export class ZgwCaseSource implements CaseSource {
   }
 
   async resolveSubmitted(caseId: string): Promise<CaseRef | null> {
-    return (await this.mirrored(caseId)) ?? ((await this.local.resolveAny(caseId)) ? this.local.resolveSubmitted(caseId) : this.remote(caseId));
+    return (
+      (await this.mirrored(caseId)) ??
+      ((await this.local.resolveAny(caseId)) ? this.local.resolveSubmitted(caseId) : this.remote(caseId))
+    );
   }
 
   async resolveAny(caseId: string): Promise<(CaseRef & { applicationId: string | null }) | null> {
@@ -82,7 +93,8 @@ export class ZgwCaseSource implements CaseSource {
     if (!isApplicationId(caseId)) return null;
     const uuid = caseId.toLowerCase();
     const answer = await this.deps.zgw.call('GET', `${this.deps.target.zakenUrl}/zaken/${uuid}`, SYSTEM);
-    if (answer.kind === 'transport' || answer.status >= 500) throw new DomainError('unavailable', 'The zaaksysteem could not be reached.');
+    if (answer.kind === 'transport' || answer.status >= 500)
+      throw new DomainError('unavailable', 'The zaaksysteem could not be reached.');
     if (answer.status !== 200) return null;
     const zaak = Zaak.safeParse(answer.body);
     if (!zaak.success || zaak.data.zaaktype !== this.deps.target.zaaktypeUrl) return null;

@@ -4,8 +4,17 @@ import { mask } from './mask';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-export function toStatus(row: Pick<ApplicationRow, 'status_tag' | 'step_index' | 'step_count' | 'referentie' | 'manual' | 'reden'>): ApplicationStatus {
-  return { tag: row.status_tag, stepIndex: row.step_index, stepCount: row.step_count, referentie: row.referentie, manual: row.manual, reden: row.reden };
+export function toStatus(
+  row: Pick<ApplicationRow, 'status_tag' | 'step_index' | 'step_count' | 'referentie' | 'manual' | 'reden'>,
+): ApplicationStatus {
+  return {
+    tag: row.status_tag,
+    stepIndex: row.step_index,
+    stepCount: row.step_count,
+    referentie: row.referentie,
+    manual: row.manual,
+    reden: row.reden,
+  };
 }
 
 /** The owner is shown as-is in the practitioner's own list and masked everywhere a case handler looks. */
@@ -18,7 +27,13 @@ export function toListSummary(row: ListRow, owner: 'plain' | 'masked'): Applicat
   return summary(row, row.created_iso, row.updated_iso, row.submitted_iso, owner);
 }
 
-function summary(row: ListRow | ApplicationRow, createdAt: string, updatedAt: string, submittedAt: string | null, owner: 'plain' | 'masked'): ApplicationSummary {
+function summary(
+  row: ListRow | ApplicationRow,
+  createdAt: string,
+  updatedAt: string,
+  submittedAt: string | null,
+  owner: 'plain' | 'masked',
+): ApplicationSummary {
   return {
     id: row.id,
     type: row.type,

@@ -12,7 +12,14 @@ export const ApplicationType = z.enum(APPLICATION_TYPES, { error: 'type must be 
 export type ApplicationType = z.infer<typeof ApplicationType>;
 
 export const ApplicationStatus = z
-  .strictObject({ tag: s, stepIndex: int32.nullable(), stepCount: int32.nullable(), referentie: s, manual: z.boolean().nullable(), reden: s })
+  .strictObject({
+    tag: s,
+    stepIndex: int32.nullable(),
+    stepCount: int32.nullable(),
+    referentie: s,
+    manual: z.boolean().nullable(),
+    reden: s,
+  })
   .meta({ id: 'ApplicationStatus' });
 export type ApplicationStatus = z.infer<typeof ApplicationStatus>;
 

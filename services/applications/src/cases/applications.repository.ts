@@ -12,7 +12,10 @@ export type ApplicationRow = Selectable<ApplicationsTable>;
  * Date parse does). Formatting in the query saves parsing ~300 timestamps into Dates per page of
  * 100 and serialising them again (the largest allocation of these routes, and so their GC pauses).
  */
-export interface ListRow extends Pick<ApplicationRow, 'id' | 'owner' | 'type' | 'status_tag' | 'step_index' | 'step_count' | 'referentie' | 'manual' | 'reden'> {
+export interface ListRow extends Pick<
+  ApplicationRow,
+  'id' | 'owner' | 'type' | 'status_tag' | 'step_index' | 'step_count' | 'referentie' | 'manual' | 'reden'
+> {
   document_ids: string[];
   created_iso: string;
   updated_iso: string;
@@ -24,9 +27,19 @@ export interface ListRow extends Pick<ApplicationRow, 'id' | 'owner' | 'type' | 
 const ISO_MS = sql.lit('YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
 const ISO_US = sql.lit('YYYY-MM-DD"T"HH24:MI:SS.US"Z"');
 /** Exact, unlike the millisecond columns: a cursor from a rounded timestamp would repeat or skip rows. */
-const keyAt = (column: 'created_at' | 'submitted_at') => sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', ${ISO_US})`.as('key_at');
+const keyAt = (column: 'created_at' | 'submitted_at') =>
+  sql<string>`to_char(${sql.ref(column)} AT TIME ZONE 'UTC', ${ISO_US})`.as('key_at');
 const listColumns = [
-  'id', 'owner', 'type', 'status_tag', 'step_index', 'step_count', 'referentie', 'manual', 'reden', 'document_ids',
+  'id',
+  'owner',
+  'type',
+  'status_tag',
+  'step_index',
+  'step_count',
+  'referentie',
+  'manual',
+  'reden',
+  'document_ids',
   // Aliases differ from the column names: ORDER BY created_at must keep meaning the column (and its index).
   sql<string>`to_char(created_at AT TIME ZONE 'UTC', ${ISO_MS})`.as('created_iso'),
   sql<string>`to_char(updated_at AT TIME ZONE 'UTC', ${ISO_MS})`.as('updated_iso'),
@@ -61,14 +74,20 @@ export async function findByReferentie(db: Db, referentie: string, lock = false)
 
 /** The owner's applications, newest first; served by applications_owner_created. */
 export async function listByOwner(db: Db, owner: string, limit: number, after: Keyset | null): Promise<ListRow[]> {
-  let q = db.selectFrom('applications').select([...listColumns, keyAt('created_at')]).where('owner', '=', owner);
+  let q = db
+    .selectFrom('applications')
+    .select([...listColumns, keyAt('created_at')])
+    .where('owner', '=', owner);
   if (after) q = q.where(sql<boolean>`(created_at, id) < (${after.at}::timestamptz, ${after.id}::uuid)`);
   return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
 }
 
 /** The work queue, oldest submittedAt first; served by the partial index applications_werkvoorraad. */
 export async function listSubmitted(db: Db, limit: number, after: Keyset | null): Promise<ListRow[]> {
-  let q = db.selectFrom('applications').select([...listColumns, keyAt('submitted_at')]).where('status_tag', '=', 'Ingediend');
+  let q = db
+    .selectFrom('applications')
+    .select([...listColumns, keyAt('submitted_at')])
+    .where('status_tag', '=', 'Ingediend');
   if (after) q = q.where(sql<boolean>`(submitted_at, id) > (${after.at}::timestamptz, ${after.id}::uuid)`);
   return q.orderBy('submitted_at', 'asc').orderBy('id', 'asc').limit(limit).execute();
 }

@@ -18,7 +18,11 @@ const keyset = z.object({ at: z.iso.datetime().refine((at) => !at.startsWith('00
 export class LocalCaseSource implements CaseSource {
   constructor(private readonly db: Kysely<AppDatabase>) {}
 
-  private async page(req: PageRequest, fetch: (limit: number, after: Keyset | null) => Promise<ListRow[]>, owner: 'plain' | 'masked'): Promise<Page<ApplicationSummary>> {
+  private async page(
+    req: PageRequest,
+    fetch: (limit: number, after: Keyset | null) => Promise<ListRow[]>,
+    owner: 'plain' | 'masked',
+  ): Promise<Page<ApplicationSummary>> {
     // One row more than asked tells whether a next page exists without a count.
     const rows = await fetch(req.limit + 1, decodeCursor(req.cursor, keyset));
     const items = rows.slice(0, req.limit);

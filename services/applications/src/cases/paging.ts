@@ -8,5 +8,7 @@ export function pageRequest(query: PageQuery): PageRequest {
 
 /** A list answer: the items as a plain array, and `Link: rel="next"` while rows remain. */
 export function pageReply<T>(originalUrl: string, page: Page<T>): { body: T[]; headers?: Record<string, string> } {
-  return page.nextCursor ? { body: page.items, headers: { Link: nextLink(originalUrl, page.nextCursor) } } : { body: page.items };
+  return page.nextCursor
+    ? { body: page.items, headers: { Link: nextLink(originalUrl, page.nextCursor) } }
+    : { body: page.items };
 }

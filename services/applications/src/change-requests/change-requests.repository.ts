@@ -8,6 +8,12 @@ export async function nextWijzigingReferentie(db: Db, prefix: string): Promise<s
   return formatReferentie(prefix, Number(rows[0]!.n));
 }
 
-export async function insertChangeRequest(db: Db, row: { id: string; referentie: string; owner: string; telefoon: string; now: Date }): Promise<void> {
-  await db.insertInto('change_requests').values({ id: row.id, referentie: row.referentie, owner: row.owner, telefoon: row.telefoon, created_at: row.now }).execute();
+export async function insertChangeRequest(
+  db: Db,
+  row: { id: string; referentie: string; owner: string; telefoon: string; now: Date },
+): Promise<void> {
+  await db
+    .insertInto('change_requests')
+    .values({ id: row.id, referentie: row.referentie, owner: row.owner, telefoon: row.telefoon, created_at: row.now })
+    .execute();
 }

@@ -15,7 +15,9 @@ const createChangeRequest = defineOperation({
   example: { telefoon: '+31 6 1234 5678' },
   responses: { 200: ReferentieResponse },
   problems: [422],
-  handle: async (ctx: Context, { body, identity }) => ({ body: await requestPhoneChange(ctx, ownerOf(identity), body.telefoon) }),
+  handle: async (ctx: Context, { body, identity }) => ({
+    body: await requestPhoneChange(ctx, ownerOf(identity), body.telefoon),
+  }),
 });
 
 export const changeRequestsRoutes = [createChangeRequest];

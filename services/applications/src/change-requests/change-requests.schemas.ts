@@ -5,7 +5,13 @@ import { z } from 'zod';
  * (docs/decisions-applications.md): such a value reaches the rule as null instead of failing here.
  */
 export const ChangeRequestRequest = z
-  .object({ telefoon: z.preprocess((v) => (typeof v === 'string' ? v : null), z.string().nullable()).meta({ example: '06 12 34 56 78' }) })
+  .object({
+    telefoon: z
+      .preprocess((v) => (typeof v === 'string' ? v : null), z.string().nullable())
+      .meta({ example: '06 12 34 56 78' }),
+  })
   .meta({ id: 'ChangeRequestRequest' });
 
-export const ReferentieResponse = z.strictObject({ referentie: z.string().nullable() }).meta({ id: 'ReferentieResponse' });
+export const ReferentieResponse = z
+  .strictObject({ referentie: z.string().nullable() })
+  .meta({ id: 'ReferentieResponse' });

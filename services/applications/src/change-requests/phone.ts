@@ -16,6 +16,10 @@ export function normalisePhone(input: string | null): string {
 // The detail never echoes the number: it is personal data and problem bodies get logged.
 function invalid(): DomainError {
   return new DomainError('invalid-phone-number', 'The phone number is not a valid Dutch number.', [
-    { field: 'telefoon', code: 'invalid-phone-number', detail: 'After removing formatting, the number must be 0 followed by nine digits.' },
+    {
+      field: 'telefoon',
+      code: 'invalid-phone-number',
+      detail: 'After removing formatting, the number must be 0 followed by nine digits.',
+    },
   ]);
 }

@@ -7,13 +7,22 @@ import { insertChangeRequest, nextWijzigingReferentie } from './change-requests.
 import { normalisePhone } from './phone';
 
 /** Stores the normalised number with a WV-<year>-<6 digits> referentie; the event carries no number. */
-export async function requestPhoneChange(ctx: Context, owner: string, telefoon: string | null): Promise<{ referentie: string }> {
+export async function requestPhoneChange(
+  ctx: Context,
+  owner: string,
+  telefoon: string | null,
+): Promise<{ referentie: string }> {
   const normalised = normalisePhone(telefoon);
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.clock.now();
     const referentie = await nextWijzigingReferentie(trx, referentiePrefix('WV', now));
     await insertChangeRequest(trx, { id: randomUUID(), referentie, owner, telefoon: normalised, now });
-    await enqueue(trx, applications.events.changeRequested, { referentie, kind: 'telefoon', requestedAt: now.toISOString() }, currentCorrelationId());
+    await enqueue(
+      trx,
+      applications.events.changeRequested,
+      { referentie, kind: 'telefoon', requestedAt: now.toISOString() },
+      currentCorrelationId(),
+    );
     return { referentie };
   });
 }

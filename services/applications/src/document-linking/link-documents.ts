@@ -49,10 +49,16 @@ async function processJob(deps: LinkDeps, job: LinkJob): Promise<void> {
       await flagManual(trx, job.application_id, LINK_FAILED_REDEN);
       await completeJob(trx, job.application_id);
     });
-    logger.warn({ applicationId: job.application_id }, 'documents could not be linked; application flagged for manual handling');
+    logger.warn(
+      { applicationId: job.application_id },
+      'documents could not be linked; application flagged for manual handling',
+    );
   } else {
     const delay = backoffMs(job.attempts, RETRY_BASE_MS, RETRY_MAX_MS);
     await postponeJob(db, job.application_id, delay, outcome.detail);
-    logger.warn({ applicationId: job.application_id, attempts: job.attempts, backoffMs: delay }, 'documents service unavailable; link retried later');
+    logger.warn(
+      { applicationId: job.application_id, attempts: job.attempts, backoffMs: delay },
+      'documents service unavailable; link retried later',
+    );
   }
 }

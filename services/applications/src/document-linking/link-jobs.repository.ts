@@ -5,16 +5,28 @@ import type { DocumentLinkJobsTable } from './link-jobs.table';
 
 export type LinkJob = Selectable<DocumentLinkJobsTable>;
 
-const LINK_JOBS = { table: 'document_link_jobs', key: 'application_id', dueColumn: 'next_attempt_at', attemptsColumn: 'attempts' };
+const LINK_JOBS = {
+  table: 'document_link_jobs',
+  key: 'application_id',
+  dueColumn: 'next_attempt_at',
+  attemptsColumn: 'attempts',
+};
 
 /**
  * Claims due jobs by pushing their next attempt a lease ahead (and counting the attempt). SKIP LOCKED keeps
  * two claimers (replicas, or the inline attempt and the loop) off the same row; the lease makes a crashed
  * claimer's job due again without a transaction held open across the HTTP call. `applicationId`: only its job.
  */
-export async function claimLinkJobs(db: Db, options: { limit: number; leaseMs: number; applicationId?: string }): Promise<LinkJob[]> {
+export async function claimLinkJobs(
+  db: Db,
+  options: { limit: number; leaseMs: number; applicationId?: string },
+): Promise<LinkJob[]> {
   const where = options.applicationId ? sql`application_id = ${options.applicationId}::uuid` : undefined;
-  return claimLeased<LinkJob>(db as Kysely<unknown>, LINK_JOBS, { limit: options.limit, leaseMs: options.leaseMs, ...(where ? { where } : {}) });
+  return claimLeased<LinkJob>(db as Kysely<unknown>, LINK_JOBS, {
+    limit: options.limit,
+    leaseMs: options.leaseMs,
+    ...(where ? { where } : {}),
+  });
 }
 
 export async function completeJob(db: Db, applicationId: string): Promise<void> {

@@ -9,10 +9,15 @@ import { insertApplication } from './drafts.repository';
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
 /** decisions §5: one Concept per type; a herregistratie only when the dashboard says eligible. */
-export async function createApplication(ctx: Context, owner: string, type: ApplicationType): Promise<ApplicationDetail> {
+export async function createApplication(
+  ctx: Context,
+  owner: string,
+  type: ApplicationType,
+): Promise<ApplicationDetail> {
   if (type === 'herregistratie') {
     const { decisions } = await herregistratieFor(ctx, owner);
-    if (!decisions.eligibleForHerregistratie) throw new DomainError('conflict', `No herregistratie possible now: ${decisions.herregistratieReason}.`);
+    if (!decisions.eligibleForHerregistratie)
+      throw new DomainError('conflict', `No herregistratie possible now: ${decisions.herregistratieReason}.`);
   }
   try {
     // The partial unique index holds the one-Concept rule even when two creates race.

@@ -8,7 +8,8 @@ export async function deleteApplication(ctx: Context, owner: string, id: string)
     const row = await findOwned(trx, owner, id);
     if (!row) throw new NotFoundError('application');
     const locked = await findById(trx, id, true);
-    if (locked?.status_tag !== 'Concept') throw new DomainError('conflict', 'Only a Concept application can be deleted.');
+    if (locked?.status_tag !== 'Concept')
+      throw new DomainError('conflict', 'Only a Concept application can be deleted.');
     await deleteRow(trx, id);
   });
 }

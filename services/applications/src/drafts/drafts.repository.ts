@@ -1,14 +1,29 @@
 import type { ApplicationRow, Db } from '../cases/applications.repository';
 
-export async function insertApplication(db: Db, row: { id: string; owner: string; type: string; now: Date }): Promise<ApplicationRow> {
+export async function insertApplication(
+  db: Db,
+  row: { id: string; owner: string; type: string; now: Date },
+): Promise<ApplicationRow> {
   return db
     .insertInto('applications')
-    .values({ id: row.id, owner: row.owner, type: row.type, status_tag: 'Concept', document_ids: '[]', created_at: row.now, updated_at: row.now })
+    .values({
+      id: row.id,
+      owner: row.owner,
+      type: row.type,
+      status_tag: 'Concept',
+      document_ids: '[]',
+      created_at: row.now,
+      updated_at: row.now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
 
-export async function updateDraft(db: Db, id: string, values: { draft: unknown; stepIndex: number; stepCount: number; documentIds: string[] | null; now: Date }): Promise<void> {
+export async function updateDraft(
+  db: Db,
+  id: string,
+  values: { draft: unknown; stepIndex: number; stepCount: number; documentIds: string[] | null; now: Date },
+): Promise<void> {
   await db
     .updateTable('applications')
     .set({

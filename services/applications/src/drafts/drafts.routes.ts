@@ -21,7 +21,8 @@ const listApplications = defineOperation({
     'Newest first, owner unmasked, read through the case source. Paged with `limit` (1–1000; without it at most 1000 rows) and `cursor`; `Link: rel="next"` names the next page while rows remain.',
   query: pageQuery,
   responses: { 200: z.array(ApplicationSummary) },
-  handle: async (ctx: Context, { query, identity, req }) => pageReply(req.originalUrl, await ctx.cases.listOwn(ownerOf(identity), pageRequest(query))),
+  handle: async (ctx: Context, { query, identity, req }) =>
+    pageReply(req.originalUrl, await ctx.cases.listOwn(ownerOf(identity), pageRequest(query))),
 });
 
 const createApplicationOperation = defineOperation({
@@ -43,11 +44,13 @@ const createApplicationOperation = defineOperation({
 const getApplication = defineOperation({
   rule: applications.routes.getApplication,
   operationId: 'getApplication',
-  summary: 'Read one of the caller\'s applications',
-  description: 'With its draft. Another owner\'s application is a bare 404.',
+  summary: "Read one of the caller's applications",
+  description: "With its draft. Another owner's application is a bare 404.",
   params: IdParams,
   responses: { 200: ApplicationDetail },
-  handle: async (ctx: Context, { params, identity }) => ({ body: toDetail(await requireOwned(ctx, ownerOf(identity), params.id)) }),
+  handle: async (ctx: Context, { params, identity }) => ({
+    body: toDetail(await requireOwned(ctx, ownerOf(identity), params.id)),
+  }),
 });
 
 const syncDraftOperation = defineOperation({
@@ -82,4 +85,11 @@ const deleteApplicationOperation = defineOperation({
   },
 });
 
-export const draftsRoutes = [listApplications, createApplicationOperation, getApplication, syncDraftOperation, deleteApplicationOperation, getUploadTarget];
+export const draftsRoutes = [
+  listApplications,
+  createApplicationOperation,
+  getApplication,
+  syncDraftOperation,
+  deleteApplicationOperation,
+  getUploadTarget,
+];

@@ -9,9 +9,12 @@ export const MAX_DRAFT_BYTES = 256 * 1024;
 /** decisions §5, draft sync: the 400 rules, each naming its field. */
 export function draftErrors(body: DraftSync): FieldError[] {
   const errors: FieldError[] = [];
-  if (body.stepCount < 1) errors.push({ field: 'stepCount', code: 'too-small', detail: 'stepCount must be at least 1.' });
-  if (body.stepIndex < 0) errors.push({ field: 'stepIndex', code: 'too-small', detail: 'stepIndex must be at least 0.' });
-  else if (body.stepIndex >= body.stepCount) errors.push({ field: 'stepIndex', code: 'too-big', detail: 'stepIndex must be below stepCount.' });
+  if (body.stepCount < 1)
+    errors.push({ field: 'stepCount', code: 'too-small', detail: 'stepCount must be at least 1.' });
+  if (body.stepIndex < 0)
+    errors.push({ field: 'stepIndex', code: 'too-small', detail: 'stepIndex must be at least 0.' });
+  else if (body.stepIndex >= body.stepCount)
+    errors.push({ field: 'stepIndex', code: 'too-big', detail: 'stepIndex must be below stepCount.' });
   if (Buffer.byteLength(JSON.stringify(body.draft ?? null), 'utf8') > MAX_DRAFT_BYTES) {
     errors.push({ field: 'draft', code: 'too-big', detail: 'The serialized draft exceeds 256 KiB.' });
   }
@@ -26,6 +29,12 @@ export async function syncDraft(ctx: Context, id: string, body: DraftSync): Prom
     const row = await findById(trx, id, true);
     if (!row) throw new NotFoundError('application');
     if (row.status_tag !== 'Concept') throw new DomainError('conflict', 'Only a Concept application can be edited.');
-    await updateDraft(trx, id, { draft: body.draft, stepIndex: body.stepIndex, stepCount: body.stepCount, documentIds: body.documentIds ?? null, now: ctx.clock.now() });
+    await updateDraft(trx, id, {
+      draft: body.draft,
+      stepIndex: body.stepIndex,
+      stepCount: body.stepCount,
+      documentIds: body.documentIds ?? null,
+      now: ctx.clock.now(),
+    });
   });
 }

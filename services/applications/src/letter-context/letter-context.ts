@@ -7,12 +7,26 @@ import type { Context } from '../context';
 
 export type LetterContext = z.infer<typeof applications.internal.letterContext>;
 
-const NO_CASE = { applicationId: null, referentie: null, type: null, besluit: null, toelichting: null, decidedAt: null } as const;
+const NO_CASE = {
+  applicationId: null,
+  referentie: null,
+  type: null,
+  besluit: null,
+  toelichting: null,
+  decidedAt: null,
+} as const;
 
 /** The practitioner as the register knows them (letters masks the register number itself). */
-async function practitioner(ctx: Context, subject: string): Promise<Pick<LetterContext, 'beroep' | 'zorgverlenerNaam' | 'registerNummer'>> {
+async function practitioner(
+  ctx: Context,
+  subject: string,
+): Promise<Pick<LetterContext, 'beroep' | 'zorgverlenerNaam' | 'registerNummer'>> {
   const registration = await ctx.register.registrationOf(subject, todayInAmsterdam(ctx.clock));
-  return { beroep: registration.beroep, zorgverlenerNaam: registration.naam, registerNummer: registration.registerNummer };
+  return {
+    beroep: registration.beroep,
+    zorgverlenerNaam: registration.naam,
+    registerNummer: registration.registerNummer,
+  };
 }
 
 /** A decided application's letter context; 404 when unknown or not decided (there is no letter to write yet). */

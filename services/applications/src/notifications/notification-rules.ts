@@ -21,7 +21,9 @@ export function secretMatches(configured: string | undefined, given: string | st
  */
 export function notificationKey(n: Notificatie): string {
   const kenmerken = Object.entries(n.kenmerken ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return digest(JSON.stringify([n.kanaal, n.hoofdObject, n.resource, n.resourceUrl, n.actie, n.aanmaakdatum, kenmerken])).toString('hex');
+  return digest(
+    JSON.stringify([n.kanaal, n.hoofdObject, n.resource, n.resourceUrl, n.actie, n.aanmaakdatum, kenmerken]),
+  ).toString('hex');
 }
 
 /** The audit row's resource: what kind of notification it was, never its URLs. */

@@ -7,6 +7,10 @@ const KEEP = '7 days';
 /** True when this key is new (the notification was not received before); old keys are let go on the way. */
 export async function rememberNotification(db: Db, key: string): Promise<boolean> {
   await sql`DELETE FROM received_notifications WHERE received_at < now() - ${KEEP}::interval`.execute(db);
-  const res = await db.insertInto('received_notifications').values({ key }).onConflict((oc) => oc.column('key').doNothing()).executeTakeFirst();
+  const res = await db
+    .insertInto('received_notifications')
+    .values({ key })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .executeTakeFirst();
   return Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
 }

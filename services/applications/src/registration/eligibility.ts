@@ -10,7 +10,11 @@ export const HERREGISTRATIE_FLAG = 'herregistratie-aanvragen';
  * decisions §7: the one rule behind the dashboard's flag AND the 409 on creating a herregistratie,
  * so the two cannot disagree. The first reason that applies wins.
  */
-export function herregistratieDecisions(registration: Registration, today: string, flagEnabled: boolean): HerregistratieDecisions {
+export function herregistratieDecisions(
+  registration: Registration,
+  today: string,
+  flagEnabled: boolean,
+): HerregistratieDecisions {
   const reason = firstReason(registration, today, flagEnabled);
   return { eligibleForHerregistratie: reason === null, herregistratieReason: reason };
 }
@@ -33,7 +37,10 @@ export interface EligibilityDeps {
 }
 
 /** The one place that decides eligibility for a subject: used by the dashboard and by create. */
-export async function herregistratieFor(deps: EligibilityDeps, subject: string): Promise<{ registration: Registration; decisions: HerregistratieDecisions }> {
+export async function herregistratieFor(
+  deps: EligibilityDeps,
+  subject: string,
+): Promise<{ registration: Registration; decisions: HerregistratieDecisions }> {
   const today = todayInAmsterdam(deps.clock);
   const registration = await deps.register.registrationOf(subject, today);
   const decisions = herregistratieDecisions(registration, today, await deps.flags.isEnabled(HERREGISTRATIE_FLAG));

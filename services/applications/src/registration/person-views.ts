@@ -1,10 +1,20 @@
 import type { Context } from '../context';
 import { herregistratieFor } from './eligibility';
-import type { Aantekening, Address, DashboardView, EducationLookup, PolicyQuestion, PopulationAddress } from './registration.schemas';
+import type {
+  Aantekening,
+  Address,
+  DashboardView,
+  EducationLookup,
+  PolicyQuestion,
+  PopulationAddress,
+} from './registration.schemas';
 import { NO_ADDRESS, type Beleidsvraag } from './sources';
 
 /** Server rule: which policy questions a diploma raises. A foreign diploma needs recognition and language. */
-export const DIPLOMA_QUESTIONS = { binnenlands: [] as string[], buitenlands: ['buitenlands-diploma-erkend', 'taalvaardigheid'] };
+export const DIPLOMA_QUESTIONS = {
+  binnenlands: [] as string[],
+  buitenlands: ['buitenlands-diploma-erkend', 'taalvaardigheid'],
+};
 /** A manually entered diploma's origin is unknown, so every question applies. */
 export const MANUAL_QUESTIONS = ['buitenlands-diploma-erkend', 'taalvaardigheid', 'werkervaring-buitenland'];
 
@@ -31,7 +41,11 @@ export async function populationAddress(ctx: Context, subject: string): Promise<
 }
 
 export async function educationLookup(ctx: Context, subject: string): Promise<EducationLookup> {
-  const [diplomas, vragen, beroepen] = await Promise.all([ctx.education.diplomasOf(subject), ctx.stamdata.beleidsvragen(), ctx.stamdata.beroepCodes()]);
+  const [diplomas, vragen, beroepen] = await Promise.all([
+    ctx.education.diplomasOf(subject),
+    ctx.stamdata.beleidsvragen(),
+    ctx.stamdata.beroepCodes(),
+  ]);
   const byId = new Map(vragen.map((v) => [v.id, v]));
   return {
     diplomas: diplomas.map((d) => ({

@@ -22,7 +22,8 @@ const listNotes = defineOperation({
   rule: applications.routes.notes,
   operationId: 'listNotes',
   summary: "The register's notes (aantekeningen) on the caller",
-  description: 'Newest register order as the register keeps it; `limit` (1–1000) and `cursor` page them (decisions §14), `Link: rel="next"` while notes remain.',
+  description:
+    'Newest register order as the register keeps it; `limit` (1–1000) and `cursor` page them (decisions §14), `Link: rel="next"` while notes remain.',
   query: pageQuery,
   responses: { 200: z.array(Aantekening) },
   handle: async (ctx: Context, { identity, query, req }) => {
@@ -31,7 +32,9 @@ const listNotes = defineOperation({
     const start = decodeCursor(query.cursor, notesPosition)?.offset ?? 0;
     const page = all.slice(start, start + (query.limit ?? 1000));
     const next = start + page.length;
-    return next < all.length ? { body: page, headers: { Link: nextLink(req.originalUrl, encodeCursor({ offset: next })) } } : { body: page };
+    return next < all.length
+      ? { body: page, headers: { Link: nextLink(req.originalUrl, encodeCursor({ offset: next })) } }
+      : { body: page };
   },
 });
 
@@ -59,9 +62,16 @@ const getIntakePolicy = defineOperation({
   rule: applications.routes.intakePolicy,
   operationId: 'getIntakePolicy',
   summary: 'The intake policy',
-  description: 'Below `scholingThreshold` worked hours an intake needs the scholing answer; submit applies the same configured value.',
+  description:
+    'Below `scholingThreshold` worked hours an intake needs the scholing answer; submit applies the same configured value.',
   responses: { 200: IntakePolicy },
   handle: (ctx: Context) => ({ body: { scholingThreshold: ctx.config.SCHOLING_THRESHOLD } }),
 });
 
-export const registrationRoutes = [getDashboardView, listNotes, getPopulationAddress, getEducationDiplomas, getIntakePolicy];
+export const registrationRoutes = [
+  getDashboardView,
+  listNotes,
+  getPopulationAddress,
+  getEducationDiplomas,
+  getIntakePolicy,
+];

@@ -7,7 +7,12 @@ import type { DocumentLinkRef } from '../document-linking/link-jobs.table';
 /** Only the type of the caller's own application (submit needs no draft, which can be large). */
 export async function findOwnedType(db: Db, owner: string, id: string): Promise<ApplicationType | undefined> {
   if (!isApplicationId(id)) return undefined;
-  const row = await db.selectFrom('applications').select('type').where('id', '=', id).where('owner', '=', owner).executeTakeFirst();
+  const row = await db
+    .selectFrom('applications')
+    .select('type')
+    .where('id', '=', id)
+    .where('owner', '=', owner)
+    .executeTakeFirst();
   // Create admits only the two types, so the column holds nothing else.
   return row?.type as ApplicationType | undefined;
 }
@@ -29,7 +34,10 @@ export interface SubmitValues {
 }
 
 /** What submit answers with (the status); never the draft, which can be large. */
-export type SubmittedRow = Pick<ApplicationRow, 'status_tag' | 'step_index' | 'step_count' | 'referentie' | 'manual' | 'reden'>;
+export type SubmittedRow = Pick<
+  ApplicationRow,
+  'status_tag' | 'step_index' | 'step_count' | 'referentie' | 'manual' | 'reden'
+>;
 
 /**
  * Submit's transaction as ONE statement (docs/decisions-applications.md, crash-safe submit, step 2):
@@ -72,5 +80,12 @@ export async function submitConcept(db: Db, v: SubmitValues): Promise<SubmittedR
     FROM submitted`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
-  return { status_tag: row.status_tag, step_index: row.step_index, step_count: row.step_count, referentie: row.referentie, manual: row.manual, reden: row.reden };
+  return {
+    status_tag: row.status_tag,
+    step_index: row.step_index,
+    step_count: row.step_count,
+    referentie: row.referentie,
+    manual: row.manual,
+    reden: row.reden,
+  };
 }

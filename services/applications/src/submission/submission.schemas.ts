@@ -17,7 +17,10 @@ export const DocumentRef = z
  * Rule S1 judges the scholing answers (slug scholing-incompleet): an `aanvullendeScholing` that is not a
  * boolean counts as not answered, and `scholingPunten` may be any number in range (S1 wants an integer ≥ 1).
  */
-const aanvullendeScholing = z.preprocess((v) => (v === undefined || v === null || typeof v === 'boolean' ? v : null), z.boolean().nullish());
+const aanvullendeScholing = z.preprocess(
+  (v) => (v === undefined || v === null || typeof v === 'boolean' ? v : null),
+  z.boolean().nullish(),
+);
 const scholingPunten = z
   .number()
   .min(-2147483648)
@@ -36,5 +39,7 @@ export const SubmitApplicationRequest = z
   .meta({ id: 'SubmitApplicationRequest' });
 export type SubmitRequest = z.output<typeof SubmitApplicationRequest>;
 
-export const SubmitApplicationResponse = z.strictObject({ referentie: z.string().nullable(), status: ApplicationStatus }).meta({ id: 'SubmitApplicationResponse' });
+export const SubmitApplicationResponse = z
+  .strictObject({ referentie: z.string().nullable(), status: ApplicationStatus })
+  .meta({ id: 'SubmitApplicationResponse' });
 export type SubmitApplicationResponse = z.infer<typeof SubmitApplicationResponse>;

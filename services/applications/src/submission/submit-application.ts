@@ -28,9 +28,15 @@ export async function requireSubmittable(ctx: Context, owner: string, id: string
  * statement commits Ingediend, the referentie, a link job and the outbox event. Linking happens only after
  * that commit (never on a Concept) and is retried from the job until confirmed (never lost).
  */
-export async function submitApplication(ctx: Context, application: Submittable, req: SubmitRequest): Promise<SubmitApplicationResponse> {
+export async function submitApplication(
+  ctx: Context,
+  application: Submittable,
+  req: SubmitRequest,
+): Promise<SubmitApplicationResponse> {
   // The documents service unreachable while checking: 503 and nothing changed; the client simply retries.
-  const outcome = await evaluateSubmit(application.type, req, ctx.config.SCHOLING_THRESHOLD, (query) => documentFacts(ctx, application, query));
+  const outcome = await evaluateSubmit(application.type, req, ctx.config.SCHOLING_THRESHOLD, (query) =>
+    documentFacts(ctx, application, query),
+  );
   if (!outcome.ok) throw new DomainError(outcome.slug, outcome.detail, outcome.errors);
 
   const digitaal = [...new Map(outcome.digitaal.map((d) => [d.documentId, d])).values()];
@@ -50,7 +56,8 @@ export async function submitApplication(ctx: Context, application: Submittable, 
   });
   if (!submitted) {
     // Nothing changed: another submit (or a decision) got there first, or the draft was deleted meanwhile.
-    if (await findOwnedType(ctx.db, application.owner, application.id)) throw new DomainError('conflict', 'Only a Concept application can be submitted.');
+    if (await findOwnedType(ctx.db, application.owner, application.id))
+      throw new DomainError('conflict', 'Only a Concept application can be submitted.');
     throw new NotFoundError('application');
   }
   // First attempt at once; if the documents service is down now, the job stays and the loop retries.
@@ -62,7 +69,13 @@ async function documentFacts(ctx: Context, application: Submittable, query: Fact
   const [categories, rejected] = await Promise.all([
     ctx.documents.categories(query.wizardId, { diplomaHerkomst: query.diplomaHerkomst }),
     // Without digital documents a submit needs no link check (and, with categories cached, no documents service).
-    query.candidates.length > 0 ? ctx.documents.checkLink({ applicationId: application.id, owner: application.owner, documents: query.candidates }) : [],
+    query.candidates.length > 0
+      ? ctx.documents.checkLink({
+          applicationId: application.id,
+          owner: application.owner,
+          documents: query.candidates,
+        })
+      : [],
   ]);
   return { categories, rejected };
 }
@@ -70,7 +83,13 @@ async function documentFacts(ctx: Context, application: Submittable, query: Fact
 /** application.submitted, checked against its contract; the statement writes the referentie it draws. */
 function submittedEvent(application: Submittable, documentIds: string[], now: Date) {
   const contract = applications.events.submitted;
-  const data = contract.data.parse({ applicationId: application.id, referentie: '', type: application.type, documentIds, submittedAt: now.toISOString() });
+  const data = contract.data.parse({
+    applicationId: application.id,
+    referentie: '',
+    type: application.type,
+    documentIds,
+    submittedAt: now.toISOString(),
+  });
   return { subject: contract.subject, envelope: newEvent(contract.type, data, currentCorrelationId(), now) };
 }
 

@@ -12,7 +12,11 @@ export function client(baseUrl: string, identity: Identity | null) {
   async function call<T = any>(method: string, path: string, body?: unknown): Promise<Reply<T>> {
     const headers: Record<string, string> = { ...asUser(identity) };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${baseUrl}${path}`, { method, headers, ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) });
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null) as T, headers: res.headers };
   }

@@ -32,11 +32,20 @@ export interface ApplicationsOptions {
 export async function startApplications(options: ApplicationsOptions): Promise<ApplicationsHarness> {
   const service = await startService(start, {
     name: 'applications',
-    env: { REFERENCE_URL: options.referenceUrl, DOCUMENTS_URL: options.documentsUrl, LINK_POLL_INTERVAL_MS: '200', ...options.env },
+    env: {
+      REFERENCE_URL: options.referenceUrl,
+      DOCUMENTS_URL: options.documentsUrl,
+      LINK_POLL_INTERVAL_MS: '200',
+      ...options.env,
+    },
     ...(options.database ? { database: options.database } : {}),
     override: (ctx: Context): Context => ({
       ...ctx,
-      flags: new FlagsClient(new InternalClient({ baseUrl: options.referenceUrl, secret: TEST_SECRET, caller: 'applications' }), logger, 0),
+      flags: new FlagsClient(
+        new InternalClient({ baseUrl: options.referenceUrl, secret: TEST_SECRET, caller: 'applications' }),
+        logger,
+        0,
+      ),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.documents ? { documents: options.documents(ctx.documents) } : {}),
     }),

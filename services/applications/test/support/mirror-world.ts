@@ -30,11 +30,20 @@ export interface MirrorWorld extends World {
  * neighbours as processes, its own database; the reconciler's interval is `reconcileMs` (default 60 s, so a
  * divergence stays until a test heals it).
  */
-export async function startMirrorWorld(options: { reconcileMs?: number; env?: Record<string, string>; pageSize?: number } = {}): Promise<MirrorWorld> {
+export async function startMirrorWorld(
+  options: { reconcileMs?: number; env?: Record<string, string>; pageSize?: number } = {},
+): Promise<MirrorWorld> {
   // Resource URLs name the proxy (the simulator's baseUrl), so that every call passes it, also to a zaak's own URL.
   const proxy = await zgwProxy();
   const port = await freePort();
-  const sim = await startZgwSimulator({ secret: ZGW_SECRET, clientId: ZGW_CLIENT_ID, port, baseUrl: proxy.url, logger: pino({ level: 'silent' }), ...(options.pageSize ? { pageSize: options.pageSize } : {}) });
+  const sim = await startZgwSimulator({
+    secret: ZGW_SECRET,
+    clientId: ZGW_CLIENT_ID,
+    port,
+    baseUrl: proxy.url,
+    logger: pino({ level: 'silent' }),
+    ...(options.pageSize ? { pageSize: options.pageSize } : {}),
+  });
   proxy.target(`http://127.0.0.1:${port}`);
   const [reference, documents] = await Promise.all([startReference(), startDocuments()]);
   const database: TestDatabase = await createTestDatabase('applications');
@@ -83,7 +92,12 @@ export async function startMirrorWorld(options: { reconcileMs?: number; env?: Re
 export async function mirrored(world: MirrorWorld, referentie: string, { statussen = 1, documents = 0 } = {}) {
   return eventually(async () => {
     const [view] = world.sim.state.zakenWithIdentificatie(referentie);
-    return view && view.statussen.length === statussen && view.rollen.length === 1 && view.zaakinformatieobjecten.length === documents ? view : undefined;
+    return view &&
+      view.statussen.length === statussen &&
+      view.rollen.length === 1 &&
+      view.zaakinformatieobjecten.length === documents
+      ? view
+      : undefined;
   });
 }
 
@@ -94,18 +108,32 @@ export function logFrom(world: MirrorWorld) {
 }
 
 /** A notification as Open Notificaties delivers it, straight to the service (the gateway forwards Authorization). */
-export async function notify(world: World, body: unknown, authorization: string | null = NOTIFICATIES_AUTH): Promise<{ status: number; correlationId: string; body: any }> {
+export async function notify(
+  world: World,
+  body: unknown,
+  authorization: string | null = NOTIFICATIES_AUTH,
+): Promise<{ status: number; correlationId: string; body: any }> {
   const headers: Record<string, string> = { ...asUser(null), 'content-type': 'application/json' };
   if (authorization !== null) headers['authorization'] = authorization;
-  const res = await fetch(`${world.apps.url}/api/v1/notificaties`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${world.apps.url}/api/v1/notificaties`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
-  return { status: res.status, correlationId: res.headers.get('x-correlation-id') ?? '', body: text ? JSON.parse(text) : null };
+  return {
+    status: res.status,
+    correlationId: res.headers.get('x-correlation-id') ?? '',
+    body: text ? JSON.parse(text) : null,
+  };
 }
 
 /** A 9-digit subject that passes the eleven-test, so the initiator is written with `inpBsn`. */
 export function bsnSubject(): string {
   for (;;) {
-    const digits = Array.from({ length: 8 }, (_, i) => (i === 0 ? 1 + Math.floor(Math.random() * 9) : Math.floor(Math.random() * 10)));
+    const digits = Array.from({ length: 8 }, (_, i) =>
+      i === 0 ? 1 + Math.floor(Math.random() * 9) : Math.floor(Math.random() * 10),
+    );
     const sum = digits.reduce((t, d, i) => t + d * (9 - i), 0);
     const last = sum % 11;
     if (last <= 9) return [...digits, last].join('');
@@ -124,7 +152,11 @@ export async function uploadFile(world: World, owner: string, categoryId: string
   form.set('wizardId', 'intake');
   form.set('categoryId', categoryId);
   form.set('file', new Blob([new Uint8Array(file.bytes)], { type: 'application/pdf' }), file.name);
-  const res = await fetch(`${world.documents.url}/api/v1/uploads`, { method: 'POST', headers: asUser(practitioner(owner)), body: form });
+  const res = await fetch(`${world.documents.url}/api/v1/uploads`, {
+    method: 'POST',
+    headers: asUser(practitioner(owner)),
+    body: form,
+  });
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { documentId: string }).documentId;
 }
@@ -133,18 +165,40 @@ export async function uploadFile(world: World, owner: string, categoryId: string
  * A submitted intake of `subject` with `documents` digital documents (a count of the neighbour's standard PDF,
  * or these files; the first the diploma, the others overig); its referentie and id.
  */
-export async function submitIntake(world: World, subject: string, documents: number | UploadFile[] = 1): Promise<{ id: string; referentie: string; docs: string[]; submittedAt: string; correlationId: string; status: unknown }> {
+export async function submitIntake(
+  world: World,
+  subject: string,
+  documents: number | UploadFile[] = 1,
+): Promise<{
+  id: string;
+  referentie: string;
+  docs: string[];
+  submittedAt: string;
+  correlationId: string;
+  status: unknown;
+}> {
   const me = as.practitioner(world, subject);
   const created = await me.post('/api/v1/applications', { type: 'intake' });
   if (created.status !== 201) throw new Error(`create answered ${created.status}`);
   const docs: string[] = [];
   const category = (i: number) => (i === 0 ? 'diploma' : 'overig');
-  if (typeof documents === 'number') for (let i = 0; i < documents; i++) docs.push(await world.documents.upload(subject, 'intake', category(i)));
+  if (typeof documents === 'number')
+    for (let i = 0; i < documents; i++) docs.push(await world.documents.upload(subject, 'intake', category(i)));
   else for (const [i, file] of documents.entries()) docs.push(await uploadFile(world, subject, category(i), file));
   const refs = docs.map((documentId, i) => ({ categoryId: category(i), channel: 'digitaal', documentId }));
-  const body = docs.length > 0 ? { diplomaHerkomst: 'handmatig', uren: 3000, documents: refs } : { diplomaHerkomst: 'digitaal', uren: 3000 };
+  const body =
+    docs.length > 0
+      ? { diplomaHerkomst: 'handmatig', uren: 3000, documents: refs }
+      : { diplomaHerkomst: 'digitaal', uren: 3000 };
   const res = await me.post(`/api/v1/applications/${created.body.id}/submit`, body);
   if (res.status !== 200) throw new Error(`submit answered ${res.status}: ${JSON.stringify(res.body)}`);
   const detail = await me.get(`/api/v1/applications/${created.body.id}`);
-  return { id: created.body.id as string, referentie: res.body.referentie as string, docs, submittedAt: detail.body.submittedAt as string, correlationId: res.headers.get('x-correlation-id') ?? '', status: res.body.status };
+  return {
+    id: created.body.id as string,
+    referentie: res.body.referentie as string,
+    docs,
+    submittedAt: detail.body.submittedAt as string,
+    correlationId: res.headers.get('x-correlation-id') ?? '',
+    status: res.body.status,
+  };
 }

@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { asUser, natsUrl, practitioner, removeDurableConsumers, startNeighbour, removeBucket, testS3, type Neighbour } from '@register/testkit';
+import {
+  asUser,
+  natsUrl,
+  practitioner,
+  removeDurableConsumers,
+  startNeighbour,
+  removeBucket,
+  testS3,
+  type Neighbour,
+} from '@register/testkit';
 
 /** The reference service, spawned from its build (`npx turbo run build` after changing it). */
 export async function startReference(): Promise<Neighbour & { setFlag(key: string, enabled: boolean): Promise<void> }> {
@@ -27,7 +36,9 @@ export interface DocumentsNeighbour extends Neighbour {
 
 /** A small real PDF; the documents service checks the bytes' type. */
 export function pdfBytes(): Buffer {
-  return Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+  return Buffer.from(
+    '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+  );
 }
 
 /**
@@ -62,7 +73,11 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
       form.set('categoryId', categoryId);
       form.set('localId', localId);
       form.set('file', new Blob([new Uint8Array(pdfBytes())], { type: 'application/pdf' }), 'bewijs.pdf');
-      const res = await fetch(`${documents.url}/api/v1/uploads`, { method: 'POST', headers: asUser(practitioner(owner)), body: form });
+      const res = await fetch(`${documents.url}/api/v1/uploads`, {
+        method: 'POST',
+        headers: asUser(practitioner(owner)),
+        body: form,
+      });
       if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
       const { documentId } = (await res.json()) as { documentId: string };
       localIds.set(documentId, localId);
@@ -71,7 +86,9 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
     async statusOf(owner: string, documentId: string) {
       const localId = localIds.get(documentId);
       if (!localId) throw new Error(`${documentId} was not uploaded through this neighbour`);
-      const res = await fetch(`${documents.url}/api/v1/uploads/status?localIds=${localId}`, { headers: asUser(practitioner(owner)) });
+      const res = await fetch(`${documents.url}/api/v1/uploads/status?localIds=${localId}`, {
+        headers: asUser(practitioner(owner)),
+      });
       if (res.status !== 200) throw new Error(`upload status answered ${res.status}`);
       const item = ((await res.json()) as { results: Array<{ status: string }> }).results[0];
       return !item || item.status === 'onbekend' ? null : item.status;
@@ -84,4 +101,3 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
     },
   });
 }
-

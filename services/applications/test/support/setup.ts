@@ -26,7 +26,8 @@ export async function startWorld(): Promise<World> {
 }
 
 export const as = {
-  practitioner: (world: World, subject = uniqueSubject()) => Object.assign(client(world.apps.url, practitioner(subject)), { subject }),
+  practitioner: (world: World, subject = uniqueSubject()) =>
+    Object.assign(client(world.apps.url, practitioner(subject)), { subject }),
   beoordelaar: (world: World) => client(world.apps.url, caseHandler('mw-1', ['beoordelaar'])),
   admin: (world: World) => client(world.apps.url, practitioner('100000009', 'admin')),
   caseHandlerWithout: (world: World) => client(world.apps.url, caseHandler('mw-2', ['lezer'])),

@@ -21,7 +21,13 @@ export interface Mangle {
  * keeps the JWT claims but not the headers) and can replace the next matching answer with another one:
  * a body that is not the JSON the mirror expects. A cut upstream connection cuts the client's.
  */
-export async function zgwProxy(): Promise<{ url: string; target(url: string): void; seen: SeenRequest[]; mangleNext(m: Mangle): void; close(): Promise<void> }> {
+export async function zgwProxy(): Promise<{
+  url: string;
+  target(url: string): void;
+  seen: SeenRequest[];
+  mangleNext(m: Mangle): void;
+  close(): Promise<void>;
+}> {
   let target = '';
   const seen: SeenRequest[] = [];
   const mangles: Mangle[] = [];
@@ -30,16 +36,20 @@ export async function zgwProxy(): Promise<{ url: string; target(url: string): vo
     seen.push({ method: req.method ?? '', path, headers: req.headers });
     const mangleAt = mangles.findIndex((m) => m.method === req.method && path.split('?')[0] === m.path);
     const mangle = mangleAt >= 0 ? mangles.splice(mangleAt, 1)[0] : undefined;
-    const upstream = http.request(new URL(path, target), { method: req.method, headers: req.headers, agent: false }, (answer) => {
-      if (mangle) {
-        answer.resume();
-        answer.on('end', () => res.writeHead(mangle.status, { 'content-type': mangle.contentType }).end(mangle.body));
-        return;
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-      answer.on('error', () => res.destroy());
-    });
+    const upstream = http.request(
+      new URL(path, target),
+      { method: req.method, headers: req.headers, agent: false },
+      (answer) => {
+        if (mangle) {
+          answer.resume();
+          answer.on('end', () => res.writeHead(mangle.status, { 'content-type': mangle.contentType }).end(mangle.body));
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('error', () => res.destroy());
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });

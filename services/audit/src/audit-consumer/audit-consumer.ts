@@ -23,5 +23,10 @@ export function auditConsumer(ctx: Context): Job {
       return 'handled';
     },
   });
-  return { name: 'consumer', start: () => consumer.start(), stop: () => consumer.stop(), ready: () => consumer.isRunning() };
+  return {
+    name: 'consumer',
+    start: () => consumer.start(),
+    stop: () => consumer.stop(),
+    ready: () => consumer.isRunning(),
+  };
 }

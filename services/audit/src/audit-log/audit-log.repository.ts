@@ -18,7 +18,11 @@ const atKey = sql<string>`to_char(at AT TIME ZONE 'UTC', ${sql.lit('YYYY-MM-DD"T
 
 /** Inserts once per event id: a redelivered or re-published event changes nothing. */
 export async function insertAuditRow(db: Kysely<AuditDb>, row: AuditRow): Promise<void> {
-  await db.insertInto('authz_audit').values(row).onConflict((oc) => oc.column('event_id').doNothing()).execute();
+  await db
+    .insertInto('authz_audit')
+    .values(row)
+    .onConflict((oc) => oc.column('event_id').doNothing())
+    .execute();
 }
 
 export async function listAuditRows(db: Kysely<AuditDb>, filter: AuditFilter, limit: number): Promise<AuditListRow[]> {

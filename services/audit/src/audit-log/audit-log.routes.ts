@@ -8,7 +8,14 @@ import { AuditListParams, AuditListQuery, AuthzAudit } from './audit-log.schemas
 import { readAuditTrail } from './read-audit-trail';
 
 function toAuthzAudit(row: AuditRow): AuthzAudit {
-  return { at: row.at.toISOString(), action: row.action, resource: row.resource, decision: row.decision, role: row.role, correlationId: row.correlation_id };
+  return {
+    at: row.at.toISOString(),
+    action: row.action,
+    resource: row.resource,
+    decision: row.decision,
+    role: row.role,
+    correlationId: row.correlation_id,
+  };
 }
 
 function parseQuery(raw: unknown): AuditListQuery {

@@ -56,9 +56,16 @@ async function removeConsumerAndSubject(url: string, durable: string, subject: s
   }
 }
 
-export function auditEvent(data: Partial<AuditEventData> & { correlationId: string; occurredAt?: Date }): EventEnvelope<AuditEventData> {
+export function auditEvent(
+  data: Partial<AuditEventData> & { correlationId: string; occurredAt?: Date },
+): EventEnvelope<AuditEventData> {
   const { correlationId, occurredAt, ...rest } = data;
-  return newEvent('audit', { action: 'flag:set', resource: 'flag/x', decision: 'allow', role: 'admin', ...rest }, correlationId, occurredAt);
+  return newEvent(
+    'audit',
+    { action: 'flag:set', resource: 'flag/x', decision: 'allow', role: 'admin', ...rest },
+    correlationId,
+    occurredAt,
+  );
 }
 
 /** Publishes as the outbox relay does: `Nats-Msg-Id` = event id unless another id is forced. */

@@ -12,7 +12,8 @@ export function applicationsDirectory(client: InternalClient): ApplicationDirect
       const path = `${paths.uploadTarget.replace(':applicationId', encodeURIComponent(applicationId))}?owner=${encodeURIComponent(owner)}`;
       const { status, body } = await client.request<unknown>('GET', path);
       const parsed = uploadTarget.safeParse(body);
-      if (status !== 200 || !parsed.success) throw new DomainError('unavailable', 'The applications service gave no usable answer.');
+      if (status !== 200 || !parsed.success)
+        throw new DomainError('unavailable', 'The applications service gave no usable answer.');
       return parsed.data.uploadable;
     },
   };

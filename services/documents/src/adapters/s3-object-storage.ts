@@ -23,13 +23,24 @@ export interface S3ObjectStorage extends ObjectStorage {
 }
 
 function unavailable(err: unknown): DomainError {
-  return Object.assign(new DomainError('unavailable', 'The document store cannot be reached right now.'), { cause: err });
+  return Object.assign(new DomainError('unavailable', 'The document store cannot be reached right now.'), {
+    cause: err,
+  });
 }
 
 /** Transport failures (no S3 answer at all) become 503; S3 error answers stay what they are. */
 function isTransportError(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code ?? '';
-  return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'ESOCKETTIMEDOUT'].includes(code);
+  return [
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'ETIMEDOUT',
+    'EHOSTUNREACH',
+    'ENOTFOUND',
+    'EAI_AGAIN',
+    'EPIPE',
+    'ESOCKETTIMEDOUT',
+  ].includes(code);
 }
 
 /** Document bytes in an S3 bucket (MinIO in production, s3rver embedded), through the minio client. */
@@ -77,11 +88,19 @@ export function createObjectStorage(config: StorageConfig): S3ObjectStorage {
       }
       const transport = target.protocol === 'https:' ? https : http;
       await new Promise<void>((resolve, reject) => {
-        const req = transport.request(target, { method: 'PUT', headers: { 'content-length': String(sizeBytes), 'content-type': contentType }, timeout: timeoutMs });
+        const req = transport.request(target, {
+          method: 'PUT',
+          headers: { 'content-length': String(sizeBytes), 'content-type': contentType },
+          timeout: timeoutMs,
+        });
         req.on('timeout', () => req.destroy(Object.assign(new Error('S3 request timed out'), { code: 'ETIMEDOUT' })));
         req.on('response', (res) => {
           res.resume();
-          res.on('end', () => (res.statusCode && res.statusCode < 300 ? resolve() : reject(unavailable(new Error(`S3 PUT answered ${res.statusCode}`)))));
+          res.on('end', () =>
+            res.statusCode && res.statusCode < 300
+              ? resolve()
+              : reject(unavailable(new Error(`S3 PUT answered ${res.statusCode}`))),
+          );
           res.on('error', (err) => reject(unavailable(err)));
         });
         pipeline(createReadStream(filePath), req).catch((err: unknown) => reject(unavailable(err)));

@@ -8,13 +8,28 @@ import { deleteDocument, findDocumentForUpdate } from '../uploads/documents.repo
 import { removeOrLeaveToSweeper } from '../uploads/object-storage';
 
 /** Admin delete: any document, also a linked one, with an audit event in the same transaction. */
-export async function adminDeleteDocument(deps: Pick<Context, 'db' | 'storage' | 'logger'>, identity: Identity, documentId: string, correlationId: string | null): Promise<void> {
+export async function adminDeleteDocument(
+  deps: Pick<Context, 'db' | 'storage' | 'logger'>,
+  identity: Identity,
+  documentId: string,
+  correlationId: string | null,
+): Promise<void> {
   if (!isDocumentId(documentId)) throw new NotFoundError('document');
   const objectKey = await deps.db.transaction().execute(async (trx) => {
     const row = await findDocumentForUpdate(trx, documentId);
     if (!row) throw new NotFoundError('document');
     await deleteDocument(trx, documentId);
-    await enqueue(trx, auditEvent('documents'), { action: 'document:admin-delete', resource: `document/${documentId}`, decision: 'allow', role: auditRole(identity) }, correlationId);
+    await enqueue(
+      trx,
+      auditEvent('documents'),
+      {
+        action: 'document:admin-delete',
+        resource: `document/${documentId}`,
+        decision: 'allow',
+        role: auditRole(identity),
+      },
+      correlationId,
+    );
     return row.object_key;
   });
   await removeOrLeaveToSweeper(deps, objectKey);

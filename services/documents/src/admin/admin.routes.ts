@@ -9,7 +9,8 @@ const adminDeleteUpload = defineOperation({
   rule: documents.routes.adminDelete,
   operationId: 'adminDeleteUpload',
   summary: 'Delete any uploaded document (administration)',
-  description: 'Needs `uploads:admin-delete`. Removes the document and its bytes, also when it is linked to a submitted application, and writes a `document:admin-delete` audit row. An unknown document is a bare 404.',
+  description:
+    'Needs `uploads:admin-delete`. Removes the document and its bytes, also when it is linked to a submitted application, and writes a `document:admin-delete` audit row. An unknown document is a bare 404.',
   params: DocumentIdParams,
   responses: { 204: null },
   handle: async (ctx: Context, { params, identity }) => {

@@ -10,7 +10,10 @@ import { openContent, openLinkedContent, openOrgLogo } from './open-content';
 
 /** RFC 5987/6266 `filename*` value: UTF-8, percent-encoded, also the characters encodeURIComponent keeps. */
 function dispositionOf(fileName: string): string {
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(fileName).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   return `attachment; filename*=UTF-8''${encoded}`;
 }
 
@@ -34,29 +37,33 @@ const downloadUpload = defineOperation({
   operationId: 'downloadUpload',
   summary: 'Download an uploaded document',
   description:
-    'The stored bytes with their detected `Content-Type`, `Content-Disposition: attachment; filename*=UTF-8\'\'…` and `X-Content-Type-Options: nosniff`. The owner reads their own documents; `CanBeoordelen` reads documents linked to a submitted application. Anyone else gets a bare 404.',
+    "The stored bytes with their detected `Content-Type`, `Content-Disposition: attachment; filename*=UTF-8''…` and `X-Content-Type-Options: nosniff`. The owner reads their own documents; `CanBeoordelen` reads documents linked to a submitted application. Anyone else gets a bare 404.",
   params: DocumentIdParams,
   responses: { 200: { description: 'The file, as stored', contentType: 'application/octet-stream' } },
   problems: [503],
-  handle: async (ctx: Context, { params, identity, res }) => sendContent(ctx, res, await openContent(ctx, identity, params.documentId)),
+  handle: async (ctx: Context, { params, identity, res }) =>
+    sendContent(ctx, res, await openContent(ctx, identity, params.documentId)),
 });
 
 const readApplicationDocument = defineOperation({
   internal: { method: 'GET', path: documents.internal.paths.content },
   operationId: 'readApplicationDocumentContent',
   summary: 'The bytes of a document linked to an application (internal)',
-  description: 'Streams the stored bytes with `Content-Type`, `Content-Length` and the file name in `Content-Disposition` (the case mirror copies them into the zaaksysteem). A document that is unknown or not linked to this application: a bare 404.',
+  description:
+    'Streams the stored bytes with `Content-Type`, `Content-Length` and the file name in `Content-Disposition` (the case mirror copies them into the zaaksysteem). A document that is unknown or not linked to this application: a bare 404.',
   params: documents.internal.contentParams,
   responses: { 200: { description: 'The file, as stored', contentType: 'application/octet-stream' } },
   problems: [503],
-  handle: async (ctx: Context, { params, res }) => sendContent(ctx, res, await openLinkedContent(ctx, params.applicationId, params.documentId)),
+  handle: async (ctx: Context, { params, res }) =>
+    sendContent(ctx, res, await openLinkedContent(ctx, params.applicationId, params.documentId)),
 });
 
 const readOrgLogo = defineOperation({
   internal: { method: 'GET', path: documents.internal.paths.orgLogoContent },
   operationId: 'readOrgLogoContent',
   summary: 'The bytes of an organisation logo (internal)',
-  description: 'Streams an `organisatie-logo` upload with its `Content-Type` and `Content-Length` (letters draws it on the letterhead). Any other document, or an unknown id: a bare 404.',
+  description:
+    'Streams an `organisatie-logo` upload with its `Content-Type` and `Content-Length` (letters draws it on the letterhead). Any other document, or an unknown id: a bare 404.',
   params: documents.internal.orgLogoParams,
   responses: { 200: { description: 'The logo, as stored', contentType: 'application/octet-stream' } },
   problems: [503],

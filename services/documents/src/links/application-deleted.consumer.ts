@@ -25,5 +25,10 @@ export function applicationDeletedConsumer(ctx: Context): Job {
       return 'handled';
     },
   });
-  return { name: 'consumer', start: () => consumer.start(), stop: () => consumer.stop(), ready: () => consumer.isRunning() };
+  return {
+    name: 'consumer',
+    start: () => consumer.start(),
+    stop: () => consumer.stop(),
+    ready: () => consumer.isRunning(),
+  };
 }

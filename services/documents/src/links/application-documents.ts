@@ -7,7 +7,10 @@ import { findDocument } from '../uploads/documents.repository';
 import { findLinkedTo } from './links.repository';
 import type { LinkedDocument } from './links.schemas';
 
-export async function documentsOfApplication(db: Kysely<DocumentsDb>, applicationId: string): Promise<LinkedDocument[]> {
+export async function documentsOfApplication(
+  db: Kysely<DocumentsDb>,
+  applicationId: string,
+): Promise<LinkedDocument[]> {
   const rows = await findLinkedTo(db, applicationId);
   return rows.map((r) => ({ documentId: r.id, categoryId: r.category_id, fileName: r.file_name }));
 }

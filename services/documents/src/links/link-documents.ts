@@ -31,7 +31,11 @@ export async function checkLink(db: Kysely<DocumentsDb>, request: LinkRequest): 
  * Links the owner's documents to a submitted application, all or nothing, in one transaction. Repeating
  * the same call links nothing new and answers the same, so a submit that crashed after linking can retry.
  */
-export async function linkToApplication(db: Kysely<DocumentsDb>, request: LinkRequest, now: Date): Promise<LinkedDocument[]> {
+export async function linkToApplication(
+  db: Kysely<DocumentsDb>,
+  request: LinkRequest,
+  now: Date,
+): Promise<LinkedDocument[]> {
   return db.transaction().execute(async (trx) => {
     await lockApplication(trx, request.applicationId);
     // Rows are locked so a concurrent link to another application cannot slip in between check and update.

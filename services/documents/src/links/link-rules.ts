@@ -5,7 +5,12 @@ import type { LinkCheckRejection, LinkRequest } from './links.schemas';
 /** Why a document (or the whole request) may not be linked. */
 export type LinkRefusal =
   | { reason: 'application-deleted' }
-  | { reason: 'unknown-document' | 'category-mismatch' | 'linked-elsewhere'; index: number; documentId: string; categoryId: string | null };
+  | {
+      reason: 'unknown-document' | 'category-mismatch' | 'linked-elsewhere';
+      index: number;
+      documentId: string;
+      categoryId: string | null;
+    };
 
 /** A document as the link rule needs it. */
 export type LinkCandidate = Pick<DocumentRow, 'id' | 'category_id' | 'linked_application_id'>;
@@ -15,13 +20,19 @@ export type LinkCandidate = Pick<DocumentRow, 'id' | 'category_id' | 'linked_app
  * and every document is the owner's (`owned` holds only those), in the named category, and not linked to
  * another application. A document already linked to this application passes, so a repeated link is allowed.
  */
-export function linkRefusals(request: LinkRequest, owned: ReadonlyMap<string, LinkCandidate>, applicationDeleted: boolean): LinkRefusal[] {
+export function linkRefusals(
+  request: LinkRequest,
+  owned: ReadonlyMap<string, LinkCandidate>,
+  applicationDeleted: boolean,
+): LinkRefusal[] {
   if (applicationDeleted) return [{ reason: 'application-deleted' }];
   return request.documents.flatMap(({ documentId, categoryId }, index): LinkRefusal[] => {
     const row = owned.get(documentId);
     if (!row) return [{ reason: 'unknown-document', index, documentId, categoryId: null }];
-    if (row.category_id !== categoryId) return [{ reason: 'category-mismatch', index, documentId, categoryId: row.category_id }];
-    if (row.linked_application_id !== null && row.linked_application_id !== request.applicationId) return [{ reason: 'linked-elsewhere', index, documentId, categoryId: null }];
+    if (row.category_id !== categoryId)
+      return [{ reason: 'category-mismatch', index, documentId, categoryId: row.category_id }];
+    if (row.linked_application_id !== null && row.linked_application_id !== request.applicationId)
+      return [{ reason: 'linked-elsewhere', index, documentId, categoryId: null }];
     return [];
   });
 }
@@ -32,11 +43,23 @@ export function linkErrorOf(refusal: LinkRefusal): FieldError {
     case 'application-deleted':
       return { field: 'applicationId', code: 'application-deleted', detail: 'The application was deleted.' };
     case 'unknown-document':
-      return { field: `documents.${refusal.index}.documentId`, code: refusal.reason, detail: `Document ${refusal.documentId} does not exist or is not the owner's.` };
+      return {
+        field: `documents.${refusal.index}.documentId`,
+        code: refusal.reason,
+        detail: `Document ${refusal.documentId} does not exist or is not the owner's.`,
+      };
     case 'category-mismatch':
-      return { field: `documents.${refusal.index}.categoryId`, code: refusal.reason, detail: `Document ${refusal.documentId} is in category ${refusal.categoryId}.` };
+      return {
+        field: `documents.${refusal.index}.categoryId`,
+        code: refusal.reason,
+        detail: `Document ${refusal.documentId} is in category ${refusal.categoryId}.`,
+      };
     case 'linked-elsewhere':
-      return { field: `documents.${refusal.index}.documentId`, code: refusal.reason, detail: `Document ${refusal.documentId} is linked to another application.` };
+      return {
+        field: `documents.${refusal.index}.documentId`,
+        code: refusal.reason,
+        detail: `Document ${refusal.documentId} is linked to another application.`,
+      };
   }
 }
 
@@ -48,8 +71,18 @@ export function linkErrorOf(refusal: LinkRefusal): FieldError {
 export function checkRejectionsOf(refusals: LinkRefusal[], request: LinkRequest): LinkCheckRejection[] {
   return refusals.flatMap((refusal): LinkCheckRejection[] => {
     if (refusal.reason === 'application-deleted') {
-      return request.documents.map((_d, i) => ({ field: `documents[${i}].documentId`, code: 'application-deleted', detail: 'The application was deleted.' }));
+      return request.documents.map((_d, i) => ({
+        field: `documents[${i}].documentId`,
+        code: 'application-deleted',
+        detail: 'The application was deleted.',
+      }));
     }
-    return [{ field: `documents[${refusal.index}].documentId`, code: 'invalid-document', detail: 'Not an upload of the caller in this category.' }];
+    return [
+      {
+        field: `documents[${refusal.index}].documentId`,
+        code: 'invalid-document',
+        detail: 'Not an upload of the caller in this category.',
+      },
+    ];
   });
 }

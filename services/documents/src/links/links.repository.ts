@@ -10,13 +10,29 @@ export async function findOwnedDocuments(db: Db, owner: string, ids: string[], l
   return lock ? q.forUpdate().execute() : q.execute();
 }
 
-export async function linkDocuments(trx: Transaction<DocumentsDb>, ids: string[], applicationId: string, at: Date): Promise<void> {
+export async function linkDocuments(
+  trx: Transaction<DocumentsDb>,
+  ids: string[],
+  applicationId: string,
+  at: Date,
+): Promise<void> {
   if (ids.length === 0) return;
-  await trx.updateTable('document').set({ linked_application_id: applicationId, linked_at: at }).where('id', 'in', ids).where('linked_application_id', 'is', null).execute();
+  await trx
+    .updateTable('document')
+    .set({ linked_application_id: applicationId, linked_at: at })
+    .where('id', 'in', ids)
+    .where('linked_application_id', 'is', null)
+    .execute();
 }
 
 export async function findLinkedTo(db: Db, applicationId: string): Promise<DocumentRow[]> {
-  return db.selectFrom('document').selectAll().where('linked_application_id', '=', applicationId).orderBy('created_at').orderBy('id').execute();
+  return db
+    .selectFrom('document')
+    .selectAll()
+    .where('linked_application_id', '=', applicationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 /**
@@ -28,12 +44,29 @@ export async function lockApplication(trx: Transaction<DocumentsDb>, application
 }
 
 /** Marks the application deleted (idempotent) and removes its linked documents; returns their object keys. */
-export async function deleteApplicationDocuments(trx: Transaction<DocumentsDb>, applicationId: string): Promise<string[]> {
-  await trx.insertInto('deleted_application').values({ application_id: applicationId }).onConflict((oc) => oc.doNothing()).execute();
-  const rows = await trx.deleteFrom('document').where('linked_application_id', '=', applicationId).returning('object_key').execute();
+export async function deleteApplicationDocuments(
+  trx: Transaction<DocumentsDb>,
+  applicationId: string,
+): Promise<string[]> {
+  await trx
+    .insertInto('deleted_application')
+    .values({ application_id: applicationId })
+    .onConflict((oc) => oc.doNothing())
+    .execute();
+  const rows = await trx
+    .deleteFrom('document')
+    .where('linked_application_id', '=', applicationId)
+    .returning('object_key')
+    .execute();
   return rows.map((r) => r.object_key);
 }
 
 export async function isDeletedApplication(db: Db, applicationId: string): Promise<boolean> {
-  return (await db.selectFrom('deleted_application').select('application_id').where('application_id', '=', applicationId).executeTakeFirst()) !== undefined;
+  return (
+    (await db
+      .selectFrom('deleted_application')
+      .select('application_id')
+      .where('application_id', '=', applicationId)
+      .executeTakeFirst()) !== undefined
+  );
 }

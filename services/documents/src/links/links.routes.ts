@@ -14,7 +14,8 @@ const checkDocumentLinks = defineOperation({
   internal: { method: 'POST', path: internal.paths.linkCheck },
   operationId: 'checkDocumentLinks',
   summary: 'Check whether documents may be linked to an application (internal)',
-  description: 'The dry run of the link: 200 with every document the link would refuse (`documents[i].documentId`); an empty list means every document may be linked. Links nothing.',
+  description:
+    'The dry run of the link: 200 with every document the link would refuse (`documents[i].documentId`); an empty list means every document may be linked. Links nothing.',
   body: internal.linkRequest,
   responses: { 200: internal.linkCheckResponse },
   handle: async (ctx: Context, { body }) => ({ body: { rejected: await checkLink(ctx.db, body) } }),
@@ -24,11 +25,14 @@ const linkDocumentsOperation = defineOperation({
   internal: { method: 'POST', path: internal.paths.link },
   operationId: 'linkDocuments',
   summary: 'Link documents to a submitted application (internal)',
-  description: 'All or nothing; repeating the same call answers the same. 422 `links-rejected` names each refused document and links none.',
+  description:
+    'All or nothing; repeating the same call answers the same. 422 `links-rejected` names each refused document and links none.',
   body: internal.linkRequest,
   responses: { 200: internal.linkResponse },
   problems: [422],
-  handle: async (ctx: Context, { body }) => ({ body: { linked: await linkToApplication(ctx.db, body, ctx.clock.now()) } }),
+  handle: async (ctx: Context, { body }) => ({
+    body: { linked: await linkToApplication(ctx.db, body, ctx.clock.now()) },
+  }),
 });
 
 const listApplicationDocuments = defineOperation({
@@ -49,4 +53,9 @@ const confirmOrgLogoOperation = defineOperation({
   handle: async (ctx: Context, { params }) => ({ body: await confirmOrgLogo(ctx.db, params.documentId) }),
 });
 
-export const linksRoutes = [checkDocumentLinks, linkDocumentsOperation, listApplicationDocuments, confirmOrgLogoOperation];
+export const linksRoutes = [
+  checkDocumentLinks,
+  linkDocumentsOperation,
+  listApplicationDocuments,
+  confirmOrgLogoOperation,
+];

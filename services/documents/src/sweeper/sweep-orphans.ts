@@ -13,7 +13,10 @@ const BATCH = 500;
  * Removes crash leftovers: objects without a document row, older than `minAgeMs` (younger ones may
  * belong to an upload whose row is being written), and stale incomplete multipart uploads.
  */
-export async function sweepOrphans(deps: Pick<Context, 'db' | 'storage' | 'logger' | 'clock'>, minAgeMs: number): Promise<SweepResult> {
+export async function sweepOrphans(
+  deps: Pick<Context, 'db' | 'storage' | 'logger' | 'clock'>,
+  minAgeMs: number,
+): Promise<SweepResult> {
   const cutoff = new Date(deps.clock.now().getTime() - minAgeMs);
   let removedObjects = 0;
   let batch: string[] = [];
@@ -32,6 +35,7 @@ export async function sweepOrphans(deps: Pick<Context, 'db' | 'storage' | 'logge
   }
   await flush();
   const abortedUploads = await deps.storage.abortIncompleteUploads(cutoff);
-  if (removedObjects > 0 || abortedUploads) deps.logger.info({ removedObjects, abortedUploads }, 'swept orphan objects');
+  if (removedObjects > 0 || abortedUploads)
+    deps.logger.info({ removedObjects, abortedUploads }, 'swept orphan objects');
   return { removedObjects, abortedUploads };
 }

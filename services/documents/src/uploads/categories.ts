@@ -36,7 +36,8 @@ export const WIZARDS: Readonly<Record<string, readonly CategoryConfig[]>> = {
     {
       categoryId: 'diploma',
       label: 'Diploma',
-      description: 'Een kopie van uw diploma. Nodig als u uw diploma zelf heeft ingevoerd; een digitaal gecontroleerd diploma hoeft u niet te uploaden.',
+      description:
+        'Een kopie van uw diploma. Nodig als u uw diploma zelf heeft ingevoerd; een digitaal gecontroleerd diploma hoeft u niet te uploaden.',
       acceptedTypes: PROOF,
       maxSizeMb: 10,
       multiple: false,
@@ -60,7 +61,8 @@ export const WIZARDS: Readonly<Record<string, readonly CategoryConfig[]>> = {
     {
       categoryId: 'werkervaring',
       label: 'Bewijs van werkervaring',
-      description: 'Een werkgeversverklaring of ander bewijs van de uren die u de afgelopen vijf jaar in uw beroep heeft gewerkt.',
+      description:
+        'Een werkgeversverklaring of ander bewijs van de uren die u de afgelopen vijf jaar in uw beroep heeft gewerkt.',
       acceptedTypes: PROOF,
       maxSizeMb: 10,
       multiple: false,
@@ -99,8 +101,15 @@ const MIB = 1024 * 1024;
 /** The categories of a wizard with `required` computed from the answers (the DocumentCategory view). */
 export function categoriesFor(wizardId: string, answers: WizardAnswers) {
   const wizard = WIZARDS[wizardId];
-  if (!wizard) throw new DomainError('validation', 'Unknown wizard.', [{ field: 'wizardId', code: 'unknown', detail: `Unknown wizard ${wizardId}.` }]);
-  return wizard.map(({ requiredWhen, ...category }) => ({ ...category, acceptedTypes: [...category.acceptedTypes], required: requiredWhen(answers) }));
+  if (!wizard)
+    throw new DomainError('validation', 'Unknown wizard.', [
+      { field: 'wizardId', code: 'unknown', detail: `Unknown wizard ${wizardId}.` },
+    ]);
+  return wizard.map(({ requiredWhen, ...category }) => ({
+    ...category,
+    acceptedTypes: [...category.acceptedTypes],
+    required: requiredWhen(answers),
+  }));
 }
 
 export type Category = Omit<CategoryConfig, 'requiredWhen'>;

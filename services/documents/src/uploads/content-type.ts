@@ -1,7 +1,8 @@
 /** How many leading bytes the spooler keeps for type detection. */
 export const SNIFF_BYTES = 8192;
 
-const SVG_PATTERN = /^(?:\s*<\?xml[^>]*\?>)?(?:\s*<!--[\s\S]*?-->)*(?:\s*<!DOCTYPE\s+svg[^>]*>)?(?:\s*<!--[\s\S]*?-->)*\s*<svg[\s>/]/i;
+const SVG_PATTERN =
+  /^(?:\s*<\?xml[^>]*\?>)?(?:\s*<!--[\s\S]*?-->)*(?:\s*<!DOCTYPE\s+svg[^>]*>)?(?:\s*<!--[\s\S]*?-->)*\s*<svg[\s>/]/i;
 
 /** file-type does not detect SVG (it is text), so the first KB is checked for an XML/SVG prologue. */
 function looksLikeSvg(head: Buffer): boolean {

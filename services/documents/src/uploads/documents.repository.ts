@@ -18,11 +18,17 @@ export async function findDocument(db: Db, id: string): Promise<DocumentRow | un
   return db.selectFrom('document').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function findDocumentForUpdate(trx: Transaction<DocumentsDb>, id: string): Promise<DocumentRow | undefined> {
+export async function findDocumentForUpdate(
+  trx: Transaction<DocumentsDb>,
+  id: string,
+): Promise<DocumentRow | undefined> {
   return trx.selectFrom('document').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
 }
 
-export async function hasUnlinkedInSlot(db: Db, slot: { owner: string; wizardId: string; categoryId: string; applicationId: string | null }): Promise<boolean> {
+export async function hasUnlinkedInSlot(
+  db: Db,
+  slot: { owner: string; wizardId: string; categoryId: string; applicationId: string | null },
+): Promise<boolean> {
   let q = db
     .selectFrom('document')
     .select('id')
@@ -30,7 +36,10 @@ export async function hasUnlinkedInSlot(db: Db, slot: { owner: string; wizardId:
     .where('wizard_id', '=', slot.wizardId)
     .where('category_id', '=', slot.categoryId)
     .where('linked_application_id', 'is', null);
-  q = slot.applicationId === null ? q.where('application_id', 'is', null) : q.where('application_id', '=', slot.applicationId);
+  q =
+    slot.applicationId === null
+      ? q.where('application_id', 'is', null)
+      : q.where('application_id', '=', slot.applicationId);
   return (await q.limit(1).executeTakeFirst()) !== undefined;
 }
 
@@ -41,6 +50,12 @@ export async function deleteDocument(db: Db, id: string): Promise<void> {
 /** The newest document of the owner per localId. */
 export async function findByLocalIds(db: Db, owner: string, localIds: string[]): Promise<Map<string, DocumentRow>> {
   if (localIds.length === 0) return new Map();
-  const rows = await db.selectFrom('document').selectAll().where('owner', '=', owner).where('local_id', 'in', localIds).orderBy('created_at', 'asc').execute();
+  const rows = await db
+    .selectFrom('document')
+    .selectAll()
+    .where('owner', '=', owner)
+    .where('local_id', 'in', localIds)
+    .orderBy('created_at', 'asc')
+    .execute();
   return new Map(rows.map((r) => [r.local_id as string, r]));
 }

@@ -21,6 +21,11 @@ export interface ObjectStorage {
 }
 
 /** After the row is gone: bytes that cannot be removed now are an orphan that the sweeper removes later. */
-export async function removeOrLeaveToSweeper(deps: { storage: ObjectStorage; logger: Logger }, objectKey: string): Promise<void> {
-  await deps.storage.remove(objectKey).catch((err: unknown) => deps.logger.warn({ err, objectKey }, 'object not removed; left for the sweeper'));
+export async function removeOrLeaveToSweeper(
+  deps: { storage: ObjectStorage; logger: Logger },
+  objectKey: string,
+): Promise<void> {
+  await deps.storage
+    .remove(objectKey)
+    .catch((err: unknown) => deps.logger.warn({ err, objectKey }, 'object not removed; left for the sweeper'));
 }

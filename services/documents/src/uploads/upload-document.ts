@@ -14,18 +14,32 @@ const conflict = () => new DomainError('conflict', 'This category already holds 
 /** Checks a spooled file against its category (413, 415, 409), stores the bytes, then records the document. */
 export async function uploadDocument(deps: Deps, owner: string, request: UploadRequest): Promise<UploadedDocument> {
   const { wizardId, category, file } = request;
-  if (file.sizeBytes > maxBytesOf(category)) throw new DomainError('payload-too-large', `The file is larger than ${category.maxSizeMb} MB.`);
+  if (file.sizeBytes > maxBytesOf(category))
+    throw new DomainError('payload-too-large', `The file is larger than ${category.maxSizeMb} MB.`);
   const contentType = await detectContentType(file.head);
   if (!contentType || !category.acceptedTypes.includes(contentType)) {
-    throw new DomainError('unsupported-media-type', `The file is ${contentType ?? 'of an unknown type'}; this category accepts ${category.acceptedTypes.join(', ')}.`);
+    throw new DomainError(
+      'unsupported-media-type',
+      `The file is ${contentType ?? 'of an unknown type'}; this category accepts ${category.acceptedTypes.join(', ')}.`,
+    );
   }
   const applicationId = request.applicationId ?? null;
   // decisions §15: only the caller's own Concept application; nothing is stored for any other.
   if (applicationId !== null && !(await deps.applications.uploadable(owner, applicationId))) {
-    throw validationError([{ field: 'applicationId', code: 'not-own-concept', detail: 'applicationId must be one of your own applications in Concept.' }]);
+    throw validationError([
+      {
+        field: 'applicationId',
+        code: 'not-own-concept',
+        detail: 'applicationId must be one of your own applications in Concept.',
+      },
+    ]);
   }
   // Checked before storing bytes to spare the work; the unique index below settles a race.
-  if (!category.multiple && (await hasUnlinkedInSlot(deps.db, { owner, wizardId, categoryId: category.categoryId, applicationId }))) throw conflict();
+  if (
+    !category.multiple &&
+    (await hasUnlinkedInSlot(deps.db, { owner, wizardId, categoryId: category.categoryId, applicationId }))
+  )
+    throw conflict();
 
   const objectKey = randomUUID();
   await deps.storage.put(objectKey, file.path, file.sizeBytes, contentType);
@@ -50,7 +64,11 @@ export async function uploadDocument(deps: Deps, owner: string, request: UploadR
     return toUploadedDocument(row);
   } catch (err) {
     // No row, so the bytes must go too; if S3 refuses now, the sweeper removes the orphan later.
-    await deps.storage.remove(objectKey).catch((removeErr: unknown) => deps.logger.warn({ err: removeErr, objectKey }, 'orphan object left for the sweeper'));
+    await deps.storage
+      .remove(objectKey)
+      .catch((removeErr: unknown) =>
+        deps.logger.warn({ err: removeErr, objectKey }, 'orphan object left for the sweeper'),
+      );
     if (isSingleSlotConflict(err)) throw conflict();
     throw err;
   }

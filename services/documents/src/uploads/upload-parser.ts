@@ -81,16 +81,22 @@ function spoolStorage(tmpDir: string, admit: AdmitFile): StorageEngine {
       }
       const filePath = path.join(tmpDir, `upload-${randomUUID()}`);
       const measure = new Measure(maxBytes);
-      pipeline(file.stream, measure, createWriteStream(filePath, { flags: 'wx' })).then(
-        () => {
+      pipeline(file.stream, measure, createWriteStream(filePath, { flags: 'wx' }))
+        .then(() => {
           // busboy truncates at multer's ceiling instead of failing: a truncated part is too large.
           if ((file.stream as { truncated?: boolean }).truncated) throw payloadTooLarge();
-          const spooled: SpooledFile = { path: filePath, sizeBytes: measure.sizeBytes, sha256: measure.hash.digest('hex'), head: measure.head, originalName: file.originalname };
+          const spooled: SpooledFile = {
+            path: filePath,
+            sizeBytes: measure.sizeBytes,
+            sha256: measure.hash.digest('hex'),
+            head: measure.head,
+            originalName: file.originalname,
+          };
           cb(null, { path: filePath, size: measure.sizeBytes, spooled } as Partial<Express.Multer.File>);
-        },
-      ).catch((err: Error) => {
-        void removeQuietly(filePath).finally(() => cb(err));
-      });
+        })
+        .catch((err: Error) => {
+          void removeQuietly(filePath).finally(() => cb(err));
+        });
     },
     _removeFile(_req, file, cb) {
       if (!file.path) return cb(null);
@@ -112,14 +118,20 @@ const FORM_OVERHEAD_BYTES = 64 * 1024;
 function toDomainError(err: unknown): unknown {
   if (!(err instanceof MulterError)) return err;
   if (err.code === 'LIMIT_FILE_SIZE') return payloadTooLarge();
-  return new DomainError('validation', 'The multipart form is invalid.', [{ field: err.field ?? 'file', code: err.code, detail: err.message }]);
+  return new DomainError('validation', 'The multipart form is invalid.', [
+    { field: err.field ?? 'file', code: err.code, detail: err.message },
+  ]);
 }
 
 /**
  * Receives a multipart upload with multer (every limit set explicitly: its defaults are Infinity) and the
  * spooling engine. Rejects with a domain error (413, 400, or what `admit` threw); the temp file is then gone.
  */
-export async function receiveUpload(req: MultipartRequest, res: MultipartResponse, options: ReceiveOptions): Promise<ReceivedForm> {
+export async function receiveUpload(
+  req: MultipartRequest,
+  res: MultipartResponse,
+  options: ReceiveOptions,
+): Promise<ReceivedForm> {
   // A declared length beyond any category is answered 413 at once, before any of it is spooled.
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) {
@@ -132,9 +144,21 @@ export async function receiveUpload(req: MultipartRequest, res: MultipartRespons
     storage: spoolStorage(options.tmpDir, options.admit),
     // Browsers send UTF-8 file names without a charset parameter.
     defParamCharset: 'utf8',
-    limits: { fileSize: options.maxFileBytes, files: 1, fields: 8, parts: 9, fieldNameSize: 64, fieldSize: 512, headerPairs: 20, fieldNestingDepth: 0, fieldArrayIndexLimit: 0 },
+    limits: {
+      fileSize: options.maxFileBytes,
+      files: 1,
+      fields: 8,
+      parts: 9,
+      fieldNameSize: 64,
+      fieldSize: 512,
+      headerPairs: 20,
+      fieldNestingDepth: 0,
+      fieldArrayIndexLimit: 0,
+    },
   }).single('file');
-  await new Promise<void>((resolve, reject) => upload(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(toDomainError(err)))));
+  await new Promise<void>((resolve, reject) =>
+    upload(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(toDomainError(err)))),
+  );
   const file = (req.file as (Express.Multer.File & { spooled?: SpooledFile }) | undefined)?.spooled ?? null;
   return { fields: { ...(req.body as Record<string, unknown> | undefined) }, file };
 }

@@ -7,7 +7,10 @@ type Target = { wizardId?: unknown; categoryId?: unknown };
 
 /** The category the fields name, if they name one; the organisation logo only with `orgtemplate:edit` (403). */
 export function admitUpload(fields: Target, canEditOrgTemplate: boolean): Category | null {
-  const category = typeof fields.wizardId === 'string' && typeof fields.categoryId === 'string' ? findCategory(fields.wizardId, fields.categoryId) : null;
+  const category =
+    typeof fields.wizardId === 'string' && typeof fields.categoryId === 'string'
+      ? findCategory(fields.wizardId, fields.categoryId)
+      : null;
   if (category?.categoryId === ORGANISATIE_LOGO && !canEditOrgTemplate) {
     throw new DomainError('forbidden', 'Uploading an organisation logo needs the capability orgtemplate:edit.');
   }
@@ -22,7 +25,16 @@ export function fileLimitOf(fieldsSoFar: Target, canEditOrgTemplate: boolean): n
   const category = admitUpload(fieldsSoFar, canEditOrgTemplate);
   if (category) return maxBytesOf(category);
   if (typeof fieldsSoFar.wizardId === 'string' && typeof fieldsSoFar.categoryId === 'string') {
-    throw validationError([{ field: 'categoryId', code: 'unknown', detail: `Unknown category ${fieldsSoFar.categoryId} for wizard ${fieldsSoFar.wizardId}.` }], 'The upload is invalid.');
+    throw validationError(
+      [
+        {
+          field: 'categoryId',
+          code: 'unknown',
+          detail: `Unknown category ${fieldsSoFar.categoryId} for wizard ${fieldsSoFar.wizardId}.`,
+        },
+      ],
+      'The upload is invalid.',
+    );
   }
   return LARGEST_UPLOAD_BYTES;
 }

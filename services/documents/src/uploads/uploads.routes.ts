@@ -9,7 +9,14 @@ import { uploadDocument } from './upload-document';
 import { receiveUpload } from './upload-parser';
 import { acceptUploadForm, fileLimitOf } from './upload-rules';
 import { uploadStatus } from './upload-status';
-import { DocumentIdParams, StatusQuery, UploadCategoriesSchema, UploadedDocumentSchema, UploadForm, UploadStatusSchema } from './uploads.schemas';
+import {
+  DocumentIdParams,
+  StatusQuery,
+  UploadCategoriesSchema,
+  UploadedDocumentSchema,
+  UploadForm,
+  UploadStatusSchema,
+} from './uploads.schemas';
 
 /** The route rules guarantee `applications:own`, which only a practitioner holds. */
 const ownerOf = (identity: Identity | null): string => (identity?.practitioner as { subject: string }).subject;
@@ -37,7 +44,11 @@ const uploadDocumentOperation = defineOperation({
   handle: async (ctx: Context, { req, res, identity }) => {
     const canEditLogo = hasCapability(identity, 'orgtemplate:edit');
     // Fields sent before the file let us refuse (403/400) or cut off (413) before the bytes are read.
-    const form = await receiveUpload(req, res, { tmpDir: ctx.config.UPLOAD_TMP_DIR, maxFileBytes: LARGEST_UPLOAD_BYTES, admit: (fields) => fileLimitOf(fields, canEditLogo) });
+    const form = await receiveUpload(req, res, {
+      tmpDir: ctx.config.UPLOAD_TMP_DIR,
+      maxFileBytes: LARGEST_UPLOAD_BYTES,
+      admit: (fields) => fileLimitOf(fields, canEditLogo),
+    });
     try {
       const document = await uploadDocument(ctx, ownerOf(identity), acceptUploadForm(form, canEditLogo));
       return { status: 201, headers: { Location: `/api/v1/uploads/${document.documentId}/content` }, body: document };
@@ -52,17 +63,21 @@ const getUploadStatus = defineOperation({
   rule: documents.routes.status,
   operationId: 'getUploadStatus',
   summary: 'Poll uploads by the client’s own localIds',
-  description: '`ontvangen` (stored), `gekoppeld` (linked to a submitted application) or `onbekend` (no document of the caller with that localId), in the order asked. At most 100 localIds.',
+  description:
+    '`ontvangen` (stored), `gekoppeld` (linked to a submitted application) or `onbekend` (no document of the caller with that localId), in the order asked. At most 100 localIds.',
   query: StatusQuery,
   responses: { 200: UploadStatusSchema },
-  handle: async (ctx: Context, { query, identity }) => ({ body: { results: await uploadStatus(ctx.db, ownerOf(identity), query.localIds) } }),
+  handle: async (ctx: Context, { query, identity }) => ({
+    body: { results: await uploadStatus(ctx.db, ownerOf(identity), query.localIds) },
+  }),
 });
 
 const deleteOwnUpload = defineOperation({
   rule: documents.routes.deleteOwn,
   operationId: 'deleteOwnUpload',
   summary: 'Delete one of the caller’s uploads',
-  description: 'Removes the document and its bytes. Someone else’s document is a bare 404; a document linked to a submitted application is a 409.',
+  description:
+    'Removes the document and its bytes. Someone else’s document is a bare 404; a document linked to a submitted application is a 409.',
   params: DocumentIdParams,
   responses: { 204: null },
   problems: [409],
@@ -82,4 +97,10 @@ const internalUploadCategories = defineOperation({
   handle: (_ctx: Context, { query }) => ({ body: { categories: categoriesFor(query.wizardId, query) } }),
 });
 
-export const uploadsRoutes = [listUploadCategories, uploadDocumentOperation, getUploadStatus, deleteOwnUpload, internalUploadCategories];
+export const uploadsRoutes = [
+  listUploadCategories,
+  uploadDocumentOperation,
+  getUploadStatus,
+  deleteOwnUpload,
+  internalUploadCategories,
+];

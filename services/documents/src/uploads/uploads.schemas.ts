@@ -5,7 +5,12 @@ import type { SpooledFile } from './upload-parser';
 export const StatusQuery = z.object({
   localIds: z
     .string()
-    .transform((s) => s.split(',').map((id) => id.trim()).filter((id) => id !== ''))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((id) => id.trim())
+        .filter((id) => id !== ''),
+    )
     .pipe(z.array(z.string().max(64)).max(100))
     .meta({ description: 'Comma-separated localIds of the caller, at most 100.' }),
 });
@@ -26,14 +31,18 @@ export const DocumentCategorySchema = z
   .meta({ id: 'DocumentCategory' });
 export type DocumentCategory = z.infer<typeof DocumentCategorySchema>;
 
-export const UploadCategoriesSchema = z.object({ categories: z.array(DocumentCategorySchema).nullable() }).meta({ id: 'UploadCategories' });
+export const UploadCategoriesSchema = z
+  .object({ categories: z.array(DocumentCategorySchema).nullable() })
+  .meta({ id: 'UploadCategories' });
 
 export const UploadStatusItemSchema = z
   .object({ localId: z.string().nullable(), status: z.string().nullable(), documentId: z.string().nullable() })
   .meta({ id: 'UploadStatusItem' });
 export type UploadStatusItem = z.infer<typeof UploadStatusItemSchema>;
 
-export const UploadStatusSchema = z.object({ results: z.array(UploadStatusItemSchema).nullable() }).meta({ id: 'UploadStatus' });
+export const UploadStatusSchema = z
+  .object({ results: z.array(UploadStatusItemSchema).nullable() })
+  .meta({ id: 'UploadStatus' });
 
 export const UploadedDocumentSchema = z
   .object({
@@ -57,10 +66,28 @@ const APPLICATION_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** The text fields of the upload form, as the form's schema and its description share them. */
 const uploadFields = {
-  wizardId: z.string({ error: 'wizardId is required.' }).min(1, 'wizardId is required.').meta({ description: '`intake`, `herregistratie` or `orgtemplate`.' }),
-  categoryId: z.string({ error: 'categoryId is required.' }).min(1, 'categoryId is required.').meta({ description: 'A category of the wizard (its maximal set).' }),
-  localId: z.string().min(1, 'localId has 1 to 64 characters.').max(64, 'localId has 1 to 64 characters.').optional().meta({ description: 'The client’s own id; poll it with GET /api/v1/uploads/status.' }),
-  applicationId: z.string().regex(APPLICATION_ID, 'applicationId is not a valid id.').optional().meta({ description: 'The caller’s own application in Concept (checked with the applications service; any other is a 400 naming applicationId).' }),
+  wizardId: z
+    .string({ error: 'wizardId is required.' })
+    .min(1, 'wizardId is required.')
+    .meta({ description: '`intake`, `herregistratie` or `orgtemplate`.' }),
+  categoryId: z
+    .string({ error: 'categoryId is required.' })
+    .min(1, 'categoryId is required.')
+    .meta({ description: 'A category of the wizard (its maximal set).' }),
+  localId: z
+    .string()
+    .min(1, 'localId has 1 to 64 characters.')
+    .max(64, 'localId has 1 to 64 characters.')
+    .optional()
+    .meta({ description: 'The client’s own id; poll it with GET /api/v1/uploads/status.' }),
+  applicationId: z
+    .string()
+    .regex(APPLICATION_ID, 'applicationId is not a valid id.')
+    .optional()
+    .meta({
+      description:
+        'The caller’s own application in Concept (checked with the applications service; any other is a 400 naming applicationId).',
+    }),
 };
 
 /** The multipart form as the description shows it (Swagger UI's upload form). Send the fields before the file. */
@@ -76,7 +103,11 @@ const spooledFile = z
 export const UploadRequest = z.object({ ...uploadFields, file: spooledFile }).transform((form, ctx) => {
   const category = findCategory(form.wizardId, form.categoryId);
   if (!category) {
-    ctx.addIssue({ code: 'custom', path: ['categoryId'], message: `Unknown category ${form.categoryId} for wizard ${form.wizardId}.` });
+    ctx.addIssue({
+      code: 'custom',
+      path: ['categoryId'],
+      message: `Unknown category ${form.categoryId} for wizard ${form.wizardId}.`,
+    });
     return z.NEVER;
   }
   return { ...form, category };

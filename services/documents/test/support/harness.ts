@@ -4,7 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { asUser, natsUrl, practitioner, removeDurableConsumers, startService, removeBucket, testS3, type TestService } from '@register/testkit';
+import {
+  asUser,
+  natsUrl,
+  practitioner,
+  removeDurableConsumers,
+  startService,
+  removeBucket,
+  testS3,
+  type TestService,
+} from '@register/testkit';
 import type { Identity } from '@register/authz';
 import type { Context } from '../../src/context';
 import { start } from '../../src/main';
@@ -68,7 +77,6 @@ export async function startDocuments(env: Record<string, string> = {}): Promise<
   };
 }
 
-
 // ---- fixtures: real file formats, padded to a chosen size ----
 
 function crc32(buf: Buffer): number {
@@ -98,18 +106,27 @@ function pad(head: Buffer, size: number): Buffer {
 export function png(size = 200): Buffer {
   const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
   const idat = deflateSync(Buffer.from([0, 255, 0, 0]));
-  const head = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  const head = Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
   return pad(head, size);
 }
 
 /** A small valid-looking PDF, padded with a comment to `size` bytes. */
 export function pdf(size = 400): Buffer {
-  const head = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n%');
+  const head = Buffer.from(
+    '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n%',
+  );
   return pad(head, size);
 }
 
 export function svg(): Buffer {
-  return Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n');
+  return Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n',
+  );
 }
 
 // ---- calls ----
@@ -128,13 +145,27 @@ export async function upload(h: { url: string }, identity: Identity | null, opti
     const value = options[name];
     if (value !== undefined) form.append(name, value);
   }
-  if (options.file) form.append('file', new Blob([new Uint8Array(options.file.bytes)], { type: options.file.type ?? 'application/octet-stream' }), options.file.name);
+  if (options.file)
+    form.append(
+      'file',
+      new Blob([new Uint8Array(options.file.bytes)], { type: options.file.type ?? 'application/octet-stream' }),
+      options.file.name,
+    );
   return fetch(`${h.url}/api/v1/uploads`, { method: 'POST', headers: asUser(identity), body: form });
 }
 
 /** Uploads a PDF into intake/overig (multiple) and returns the 201 body. */
-export async function uploadPdf(h: { url: string }, subject: string, extra: Partial<UploadOptions> = {}): Promise<{ documentId: string; [k: string]: unknown }> {
-  const res = await upload(h, practitioner(subject), { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'bewijs.pdf', type: 'application/pdf' }, ...extra });
+export async function uploadPdf(
+  h: { url: string },
+  subject: string,
+  extra: Partial<UploadOptions> = {},
+): Promise<{ documentId: string; [k: string]: unknown }> {
+  const res = await upload(h, practitioner(subject), {
+    wizardId: 'intake',
+    categoryId: 'overig',
+    file: { bytes: pdf(), name: 'bewijs.pdf', type: 'application/pdf' },
+    ...extra,
+  });
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { documentId: string };
 }
@@ -142,7 +173,7 @@ export async function uploadPdf(h: { url: string }, subject: string, extra: Part
 declare global {
   interface Response {
     // Test bodies are asserted field by field; `unknown` would only add casts.
-     
+
     json(): Promise<any>;
   }
 }

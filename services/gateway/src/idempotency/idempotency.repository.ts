@@ -9,13 +9,22 @@ export interface RecordKey {
   idempotency_key: string;
 }
 
-export type StoredRecord = Pick<IdempotencyRecordTable, 'state' | 'request_hash' | 'status' | 'content_type' | 'location' | 'body'>;
+export type StoredRecord = Pick<
+  IdempotencyRecordTable,
+  'state' | 'request_hash' | 'status' | 'content_type' | 'location' | 'body'
+>;
 
 /**
  * Claims the key for a first request. Returns null when this request owns it now; otherwise the existing
  * record. A running claim whose lock expired (a crashed gateway) is taken over.
  */
-export async function claim(db: Kysely<GatewayDb>, key: RecordKey, lockMs: number, ttlMs: number, at: Date): Promise<StoredRecord | null> {
+export async function claim(
+  db: Kysely<GatewayDb>,
+  key: RecordKey,
+  lockMs: number,
+  ttlMs: number,
+  at: Date,
+): Promise<StoredRecord | null> {
   const now = at.getTime();
   const inserted = await db
     .insertInto('idempotency_record')
@@ -23,7 +32,14 @@ export async function claim(db: Kysely<GatewayDb>, key: RecordKey, lockMs: numbe
     .onConflict((oc) =>
       oc
         .columns(['caller_hash', 'method', 'path', 'idempotency_key'])
-        .doUpdateSet({ state: 'running', request_hash: null, status: null, body: null, locked_until: new Date(now + lockMs), expires_at: new Date(now + ttlMs) })
+        .doUpdateSet({
+          state: 'running',
+          request_hash: null,
+          status: null,
+          body: null,
+          locked_until: new Date(now + lockMs),
+          expires_at: new Date(now + ttlMs),
+        })
         .where((eb) =>
           eb.or([
             eb('idempotency_record.expires_at', '<', at),
@@ -42,10 +58,16 @@ export async function claim(db: Kysely<GatewayDb>, key: RecordKey, lockMs: numbe
     .where('path', '=', key.path)
     .where('idempotency_key', '=', key.idempotency_key)
     .executeTakeFirst();
-  return existing ?? { state: 'running', request_hash: null, status: null, content_type: null, location: null, body: null };
+  return (
+    existing ?? { state: 'running', request_hash: null, status: null, content_type: null, location: null, body: null }
+  );
 }
 
-export async function complete(db: Kysely<GatewayDb>, key: RecordKey, response: Omit<StoredRecord, 'state'>): Promise<void> {
+export async function complete(
+  db: Kysely<GatewayDb>,
+  key: RecordKey,
+  response: Omit<StoredRecord, 'state'>,
+): Promise<void> {
   await db
     .updateTable('idempotency_record')
     .set({ ...response, state: 'done' })

@@ -83,9 +83,16 @@ export class Idempotency {
     const value = Array.isArray(header) ? header.join(',') : header;
     if (value.length < 1 || value.length > 255) {
       req.resume();
-      throw new DomainError('validation', 'Idempotency-Key must be 1 to 255 characters.', [{ field: 'Idempotency-Key', code: 'too_long', detail: 'Idempotency-Key must be 1 to 255 characters.' }]);
+      throw new DomainError('validation', 'Idempotency-Key must be 1 to 255 characters.', [
+        { field: 'Idempotency-Key', code: 'too_long', detail: 'Idempotency-Key must be 1 to 255 characters.' },
+      ]);
     }
-    const key: RecordKey = { caller_hash: callerHash(identity), method: req.method, path: instanceOf(req), idempotency_key: value };
+    const key: RecordKey = {
+      caller_hash: callerHash(identity),
+      method: req.method,
+      path: instanceOf(req),
+      idempotency_key: value,
+    };
     const existing = await claim(this.db, key, this.lockMs, this.ttlMs, now);
     if (!existing) {
       const state: IdempotencyState = { key, settled: false };
@@ -129,6 +136,8 @@ export class Idempotency {
 
   async fail(state: IdempotencyState): Promise<void> {
     state.settled = true;
-    await release(this.db, state.key).catch((err: unknown) => this.logger.error({ err }, 'could not release an idempotency key'));
+    await release(this.db, state.key).catch((err: unknown) =>
+      this.logger.error({ err }, 'could not release an idempotency key'),
+    );
   }
 }

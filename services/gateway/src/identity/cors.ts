@@ -15,7 +15,16 @@ const ALLOWED_HEADERS = [
   'X-Rollen',
   'X-Admin',
 ].join(', ');
-const EXPOSED_HEADERS = ['X-Correlation-Id', 'API-Version', 'Link', 'Location', 'ETag', 'Idempotent-Replayed', 'Content-Disposition', 'WWW-Authenticate'].join(', ');
+const EXPOSED_HEADERS = [
+  'X-Correlation-Id',
+  'API-Version',
+  'Link',
+  'Location',
+  'ETag',
+  'Idempotent-Replayed',
+  'Content-Disposition',
+  'WWW-Authenticate',
+].join(', ');
 const METHODS = 'GET, POST, PUT, DELETE';
 
 /** `CORS_ORIGINS`: comma-separated origins (`https://portal.example.nl`), default none. */

@@ -10,10 +10,15 @@ import { acrRanks } from './step-up';
 /** The provider `IDENTITY_PROVIDER` names (the header stand-in by default), with CORS and the step-up rule. */
 export function buildIdentityFront(
   config: IdentitySettings,
-  deps: { logger: Logger; clock: Clock; auditDenial: (rule: RouteRule, identity: Identity, correlationId: string) => Promise<void> },
+  deps: {
+    logger: Logger;
+    clock: Clock;
+    auditDenial: (rule: RouteRule, identity: Identity, correlationId: string) => Promise<void>;
+  },
 ): IdentityFront {
   const common = { corsOrigins: new Set(config.CORS_ORIGINS), clock: deps.clock, auditDenial: deps.auditDenial };
-  if (config.IDENTITY_PROVIDER === 'headers') return { ...common, provider: headerCallerProvider(new HeaderIdentityProvider()), stepUp: null };
+  if (config.IDENTITY_PROVIDER === 'headers')
+    return { ...common, provider: headerCallerProvider(new HeaderIdentityProvider()), stepUp: null };
   const issuer = config.OIDC_ISSUER as string;
   const logger = deps.logger.child({ subsystem: 'oidc' });
   const keys = new RemoteKeySet(
@@ -26,7 +31,12 @@ export function buildIdentityFront(
       issuer,
       audience: config.OIDC_AUDIENCE as string,
       clockToleranceSeconds: config.OIDC_CLOCK_TOLERANCE,
-      claims: { subject: config.OIDC_SUBJECT_CLAIM, role: config.OIDC_ROLE_CLAIM, employee: config.OIDC_EMPLOYEE_CLAIM, roles: config.OIDC_ROLES_CLAIM },
+      claims: {
+        subject: config.OIDC_SUBJECT_CLAIM,
+        role: config.OIDC_ROLE_CLAIM,
+        employee: config.OIDC_EMPLOYEE_CLAIM,
+        roles: config.OIDC_ROLES_CLAIM,
+      },
     },
     keys,
     logger,

@@ -8,7 +8,12 @@ export interface ClaimNames {
   roles: string;
 }
 
-export const DEFAULT_CLAIM_NAMES: ClaimNames = { subject: 'bsn', role: 'role', employee: 'medewerker', roles: 'rollen' };
+export const DEFAULT_CLAIM_NAMES: ClaimNames = {
+  subject: 'bsn',
+  role: 'role',
+  employee: 'medewerker',
+  roles: 'rollen',
+};
 
 function identifier(value: unknown): string | null {
   return typeof value === 'string' && IDENTIFIER_PATTERN.test(value) ? value : null;
@@ -20,7 +25,11 @@ function toRole(value: unknown): Role {
 
 /** An array of strings or one comma-separated string, as `X-Rollen` is read: trimmed, lower-cased, no blanks. */
 function toRollen(value: unknown): string[] {
-  const parts = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? value.split(',') : [];
+  const parts = Array.isArray(value)
+    ? value.filter((v): v is string => typeof v === 'string')
+    : typeof value === 'string'
+      ? value.split(',')
+      : [];
   return parts.map((r) => r.trim().toLowerCase()).filter((r) => r !== '');
 }
 
@@ -28,7 +37,10 @@ function toRollen(value: unknown): string[] {
  * The identity a verified token names, exactly as the header stand-in would build it from the same values; null
  * when it names neither a practitioner nor a case handler. The admin seam (`X-Admin`) is a header: a token has none.
  */
-export function identityFromClaims(claims: Record<string, unknown>, names: ClaimNames = DEFAULT_CLAIM_NAMES): Identity | null {
+export function identityFromClaims(
+  claims: Record<string, unknown>,
+  names: ClaimNames = DEFAULT_CLAIM_NAMES,
+): Identity | null {
   const subject = identifier(claims[names.subject]);
   const medewerker = identifier(claims[names.employee]);
   if (!subject && !medewerker) return null;

@@ -63,10 +63,18 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
     }
     const authentication: Authentication = {
       identity,
-      assurance: { acr: typeof payload.acr === 'string' ? payload.acr : null, authTime: typeof payload['auth_time'] === 'number' ? payload['auth_time'] : null },
+      assurance: {
+        acr: typeof payload.acr === 'string' ? payload.acr : null,
+        authTime: typeof payload['auth_time'] === 'number' ? payload['auth_time'] : null,
+      },
     };
     const frozen = deepFreeze(authentication);
-    this.verified.set(authorization, frozen, ((payload.exp as number) + this.settings.clockToleranceSeconds) * 1000, now);
+    this.verified.set(
+      authorization,
+      frozen,
+      ((payload.exp as number) + this.settings.clockToleranceSeconds) * 1000,
+      now,
+    );
     return frozen;
   }
 

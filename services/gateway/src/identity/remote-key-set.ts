@@ -1,4 +1,6 @@
-import type { CryptoKey, FlattenedJWSInput, JSONWebKeySet, JWSHeaderParameters, LocalJWKSet } from 'jose' with { 'resolution-mode': 'import' };
+import type { CryptoKey, FlattenedJWSInput, JSONWebKeySet, JWSHeaderParameters, LocalJWKSet } from 'jose' with {
+  'resolution-mode': 'import',
+};
 import type { Logger } from '@register/service-kit';
 
 // jose is published as ES modules only; a dynamic import keeps this CommonJS package loadable.
@@ -72,7 +74,10 @@ export class RemoteKeySet {
       this.logger.info({ keys: jwks.keys.length }, 'issuer signing keys fetched');
     } catch (err) {
       // Keys already cached stay in use; a token whose key is unknown is refused (401) until the IdP is back.
-      this.logger.warn({ reason: err instanceof Error ? err.message : String(err), cached: this.local !== null }, 'issuer signing keys could not be fetched');
+      this.logger.warn(
+        { reason: err instanceof Error ? err.message : String(err), cached: this.local !== null },
+        'issuer signing keys could not be fetched',
+      );
     }
   }
 }

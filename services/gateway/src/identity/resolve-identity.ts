@@ -31,7 +31,8 @@ export function resolveIdentity(front: IdentityFront): RequestHandler {
   return async (req, res, next) => {
     if (applyCors(front.corsOrigins, req, res)) return;
     const sharedSecret = sharedSecretPaths.has(req.baseUrl + req.path);
-    const authentication = sharedSecret && front.provider.readsAuthorization ? null : await front.provider.authenticate(req.headers);
+    const authentication =
+      sharedSecret && front.provider.readsAuthorization ? null : await front.provider.authenticate(req.headers);
     res.locals['identity'] = authentication?.identity ?? null;
     res.locals['authentication'] = authentication;
     if (!authentication && !sharedSecret) {
@@ -57,10 +58,16 @@ export function stepUpCheck(front: IdentityFront): { rule: RouteRule; check: Req
       // Without the capability the route table answers 403 forbidden first (decisions §10), audited there.
       if (!identity || !hasCapability(identity, 'brief:reveal-registernummer')) return next();
       const authentication = res.locals['authentication'] as Authentication | null;
-      if (stepUpSatisfied(authentication?.assurance ?? null, stepUp, Math.floor(front.clock.now().getTime() / 1000))) return next();
+      if (stepUpSatisfied(authentication?.assurance ?? null, stepUp, Math.floor(front.clock.now().getTime() / 1000)))
+        return next();
       req.resume();
       await front.auditDenial(reveal, identity, String(res.locals['correlationId']));
-      next(new DomainError('step-up-required', 'Revealing the register number needs a recent or stronger sign-in (acr or auth_time of the token) and the header X-Step-Up: true.'));
+      next(
+        new DomainError(
+          'step-up-required',
+          'Revealing the register number needs a recent or stronger sign-in (acr or auth_time of the token) and the header X-Step-Up: true.',
+        ),
+      );
     },
   };
 }

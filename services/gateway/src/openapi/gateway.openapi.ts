@@ -1,4 +1,10 @@
-import { API_VERSION_HEADER, AUDIENCE, OpenAPIRegistry, describeOperations, generateOpenApi } from '@register/service-kit';
+import {
+  API_VERSION_HEADER,
+  AUDIENCE,
+  OpenAPIRegistry,
+  describeOperations,
+  generateOpenApi,
+} from '@register/service-kit';
 import { meRoutes } from '../identity/me.routes';
 
 /** The identity headers of decisions §1 (the header stand-in) and the webhook's shared secret (§11). */
@@ -13,17 +19,28 @@ const SECURITY_SCHEMES = {
 /** The gateway's own part of the public description: its operations, the probes and the security schemes. */
 export function gatewayOpenApi(): object {
   const r = new OpenAPIRegistry();
-  for (const [id, scheme] of Object.entries(SECURITY_SCHEMES)) r.registerComponent('securitySchemes', id, { type: 'apiKey', in: 'header', ...scheme });
+  for (const [id, scheme] of Object.entries(SECURITY_SCHEMES))
+    r.registerComponent('securitySchemes', id, { type: 'apiKey', in: 'header', ...scheme });
   describeOperations(r, meRoutes);
   const system = [AUDIENCE.system];
-  r.registerPath({ method: 'get', path: '/health', operationId: 'getHealth', summary: 'Liveness', tags: system, responses: { 200: { description: 'Live', headers: API_VERSION_HEADER } } });
+  r.registerPath({
+    method: 'get',
+    path: '/health',
+    operationId: 'getHealth',
+    summary: 'Liveness',
+    tags: system,
+    responses: { 200: { description: 'Live', headers: API_VERSION_HEADER } },
+  });
   r.registerPath({
     method: 'get',
     path: '/health/ready',
     operationId: 'getReadiness',
     summary: 'Readiness of the gateway and every service behind it',
     tags: system,
-    responses: { 200: { description: 'Every service ready', headers: API_VERSION_HEADER }, 503: { description: 'A service or dependency is not ready' } },
+    responses: {
+      200: { description: 'Every service ready', headers: API_VERSION_HEADER },
+      503: { description: 'A service or dependency is not ready' },
+    },
   });
   return generateOpenApi(r, 'Gateway');
 }

@@ -48,10 +48,23 @@ const API_PREFIX = '/api/v1';
 
 /** Audience tags, in the order a portal developer reads them. */
 const TAGS = [
-  { name: 'Practitioner', description: 'A practitioner\'s own registration, applications, uploads and change requests (`X-Subject`).' },
-  { name: 'Case handler', description: 'The work queue, assessment and decisions (`X-Medewerker` with role `beoordelaar`).' },
-  { name: 'Letters', description: 'Decision letters under the four-eyes rule: drafter (`X-Role: drafter`) and approver (`X-Role: approver`).' },
-  { name: 'Administration', description: 'Organisation templates, feature flags, cases, uploads and the audit log (`X-Role: admin`).' },
+  {
+    name: 'Practitioner',
+    description: "A practitioner's own registration, applications, uploads and change requests (`X-Subject`).",
+  },
+  {
+    name: 'Case handler',
+    description: 'The work queue, assessment and decisions (`X-Medewerker` with role `beoordelaar`).',
+  },
+  {
+    name: 'Letters',
+    description:
+      'Decision letters under the four-eyes rule: drafter (`X-Role: drafter`) and approver (`X-Role: approver`).',
+  },
+  {
+    name: 'Administration',
+    description: 'Organisation templates, feature flags, cases, uploads and the audit log (`X-Role: admin`).',
+  },
   { name: 'Reference data', description: 'Reference tables with valid time and feature flags.' },
   { name: 'Identity', description: 'Who the caller is and what it may do.' },
   { name: 'System', description: 'Probes, and the notification webhook of the case system.' },
@@ -94,7 +107,8 @@ export function mergeDescriptions(parts: OpenApiDoc[]): Record<string, unknown> 
     }
     Object.assign(securitySchemes, part.components?.securitySchemes ?? {});
   }
-  if (clashes.length > 0) throw new Error(`schema names defined differently by two services: ${[...new Set(clashes)].join(', ')}`);
+  if (clashes.length > 0)
+    throw new Error(`schema names defined differently by two services: ${[...new Set(clashes)].join(', ')}`);
   return {
     openapi: '3.1.0',
     info: INFO,

@@ -14,9 +14,17 @@ export interface OpenApiIdentity {
 }
 
 /** With `IDENTITY_PROVIDER=oidc` the description offers the issuer's OpenID Connect scheme; else null. */
-export function openApiIdentity(config: { IDENTITY_PROVIDER: string; OIDC_ISSUER?: string | undefined; OIDC_DOCS_CLIENT_ID?: string }): OpenApiIdentity | null {
+export function openApiIdentity(config: {
+  IDENTITY_PROVIDER: string;
+  OIDC_ISSUER?: string | undefined;
+  OIDC_DOCS_CLIENT_ID?: string;
+}): OpenApiIdentity | null {
   if (config.IDENTITY_PROVIDER !== 'oidc' || !config.OIDC_ISSUER) return null;
-  return { openIdConnectUrl: discoveryUrl(config.OIDC_ISSUER), issuerOrigin: new URL(config.OIDC_ISSUER).origin, docsClientId: config.OIDC_DOCS_CLIENT_ID ?? 'register-swagger-ui' };
+  return {
+    openIdConnectUrl: discoveryUrl(config.OIDC_ISSUER),
+    issuerOrigin: new URL(config.OIDC_ISSUER).origin,
+    docsClientId: config.OIDC_DOCS_CLIENT_ID ?? 'register-swagger-ui',
+  };
 }
 
 const OIDC_PARAGRAPH =
@@ -33,11 +41,14 @@ interface Doc {
  * asks for the `oidc` scheme instead (the headers are ignored then), and only that scheme is described.
  */
 export function withOidcSecurity<D extends Doc>(doc: D, identity: OpenApiIdentity): D {
-  const schemes = Object.fromEntries(Object.entries(doc.components?.securitySchemes ?? {}).filter(([name]) => !HEADER_SCHEMES.has(name)));
+  const schemes = Object.fromEntries(
+    Object.entries(doc.components?.securitySchemes ?? {}).filter(([name]) => !HEADER_SCHEMES.has(name)),
+  );
   schemes['oidc'] = {
     type: 'openIdConnect',
     openIdConnectUrl: identity.openIdConnectUrl,
-    description: 'Sign in at the identity provider; the API takes the access token as `Authorization: Bearer <JWT>`. Identity headers are ignored.',
+    description:
+      'Sign in at the identity provider; the API takes the access token as `Authorization: Bearer <JWT>`. Identity headers are ignored.',
   };
   const paths: Record<string, unknown> = {};
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -47,15 +58,29 @@ export function withOidcSecurity<D extends Doc>(doc: D, identity: OpenApiIdentit
     }
     paths[path] = Object.fromEntries(
       Object.entries(item as Record<string, unknown>).map(([method, op]) => {
-        if (!METHODS.includes(method) || !op || typeof op !== 'object' || !('security' in op) || !Array.isArray(op.security)) return [method, op];
+        if (
+          !METHODS.includes(method) ||
+          !op ||
+          typeof op !== 'object' ||
+          !('security' in op) ||
+          !Array.isArray(op.security)
+        )
+          return [method, op];
         const security = op.security as Array<Record<string, string[]>>;
-        const rewritten = security.map((req) => (Object.keys(req).some((k) => HEADER_SCHEMES.has(k)) ? { oidc: [] } : req));
+        const rewritten = security.map((req) =>
+          Object.keys(req).some((k) => HEADER_SCHEMES.has(k)) ? { oidc: [] } : req,
+        );
         const unique = [...new Map(rewritten.map((r) => [JSON.stringify(r), r])).values()];
         return [method, { ...op, security: unique }];
       }),
     );
   }
-  return { ...doc, info: { ...doc.info, description: withIdentityParagraph(doc.info?.['description']) }, paths, components: { ...doc.components, securitySchemes: schemes } };
+  return {
+    ...doc,
+    info: { ...doc.info, description: withIdentityParagraph(doc.info?.['description']) },
+    paths,
+    components: { ...doc.components, securitySchemes: schemes },
+  };
 }
 
 /** The description's paragraph about identity (the header stand-in) replaced by the bearer token's. */

@@ -19,7 +19,8 @@ export function apiRouter(ctx: Context): Router {
   for (const rule of ROUTES) {
     const method = rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     const path = rule.path.replace(/^\/api\/v1/, '');
-    if (stepUp && rule.method === stepUp.rule.method && rule.path === stepUp.rule.path) router[method](path, stepUp.check);
+    if (stepUp && rule.method === stepUp.rule.method && rule.path === stepUp.rule.path)
+      router[method](path, stepUp.check);
     router[method](path, async (req, res, next) => {
       const identity = identityOf(res);
       const correlationId = String(res.locals['correlationId']);
@@ -27,11 +28,21 @@ export function apiRouter(ctx: Context): Router {
       if (outcome !== 'allow') {
         req.resume();
         if (outcome === 'forbidden') await auditDenial(ctx.db, rule, identity, correlationId);
-        return next(new DomainError(outcome, outcome === 'forbidden' ? 'The caller lacks the capability this route needs.' : 'No identity.'));
+        return next(
+          new DomainError(
+            outcome,
+            outcome === 'forbidden' ? 'The caller lacks the capability this route needs.' : 'No identity.',
+          ),
+        );
       }
       if (rule.service === 'gateway') return next();
       if (!(await ctx.idempotency.begin(req, res, identity, ctx.clock.now()))) return;
-      req.headers = forwardedHeaders(req.headers, { secret: ctx.config.INTERNAL_IDENTITY_SECRET, identity, correlationId, passAuthorization: rule.requires.kind === 'shared-secret' });
+      req.headers = forwardedHeaders(req.headers, {
+        secret: ctx.config.INTERNAL_IDENTITY_SECRET,
+        identity,
+        correlationId,
+        passAuthorization: rule.requires.kind === 'shared-secret',
+      });
       // Mounted under /api/v1, Express stripped the prefix from req.url; the service owns the full path.
       req.url = req.originalUrl;
       const upstream = ctx.upstreams[rule.service];

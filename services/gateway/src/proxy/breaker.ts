@@ -33,12 +33,16 @@ export class Breaker {
   close(): void {
     if (this.probe) clearInterval(this.probe);
     this.probe = null;
-    if (this.openSince !== null) this.logger.info({ upstream: this.name, openMs: Date.now() - this.openSince }, 'upstream answers again');
+    if (this.openSince !== null)
+      this.logger.info({ upstream: this.name, openMs: Date.now() - this.openSince }, 'upstream answers again');
     this.openSince = null;
   }
 
   private async tryAgain(): Promise<void> {
-    const ok = await fetch(new URL('/health', this.target), { signal: AbortSignal.timeout(1000) }).then((r) => r.ok, () => false);
+    const ok = await fetch(new URL('/health', this.target), { signal: AbortSignal.timeout(1000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) this.close();
   }
 }

@@ -27,6 +27,10 @@ export function forwardedHeaders(
   out['x-correlation-id'] = input.correlationId;
   // W3C Trace Context: the client's trace (or the one the gateway started), with the gateway's span as parent.
   Object.assign(out, traceHeaders());
-  out[INTERNAL_IDENTITY_HEADER] = signInternalIdentity(input.secret, { identity: input.identity, service: null, correlationId: input.correlationId });
+  out[INTERNAL_IDENTITY_HEADER] = signInternalIdentity(input.secret, {
+    identity: input.identity,
+    service: null,
+    correlationId: input.correlationId,
+  });
   return out as IncomingHttpHeaders;
 }

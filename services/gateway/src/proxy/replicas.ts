@@ -9,7 +9,12 @@ export const upstreamUrls = (fallback: string) =>
   z
     .string()
     .default(fallback)
-    .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url !== ''))
+    .transform((value) =>
+      value
+        .split(',')
+        .map((url) => url.trim())
+        .filter((url) => url !== ''),
+    )
     .pipe(z.array(z.url()).min(1, 'one URL or more, comma-separated'));
 
 /** How long a copy that refused a connection is passed over before it gets requests again. */

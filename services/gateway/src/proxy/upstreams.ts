@@ -1,7 +1,12 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler, Request, Response } from 'express';
-import { createProxyMiddleware, debugProxyErrorsPlugin, proxyEventsPlugin, responseInterceptor } from 'http-proxy-middleware';
+import {
+  createProxyMiddleware,
+  debugProxyErrorsPlugin,
+  proxyEventsPlugin,
+  responseInterceptor,
+} from 'http-proxy-middleware';
 import { sendProblem } from '@register/problem';
 import type { ServiceName } from '@register/authz';
 import { discardRequestBody, type Logger } from '@register/service-kit';
@@ -22,7 +27,12 @@ export interface UpstreamOptions {
   /** The same for uploads and content downloads, where bytes move slowly but keep moving (30 s). */
   streamIdleTimeoutMs?: number;
   /** Called with the proxied response of a request that carries an Idempotency-Key and whose whole body was read (state.requestHash set). */
-  onIdempotentResponse: (state: IdempotencyState, status: number, headers: http.IncomingHttpHeaders, body: Buffer) => Promise<void>;
+  onIdempotentResponse: (
+    state: IdempotencyState,
+    status: number,
+    headers: http.IncomingHttpHeaders,
+    body: Buffer,
+  ) => Promise<void>;
   /** Called when such a request failed, or was answered before its whole body arrived (nothing to compare a retry with). */
   onIdempotentFailure: (state: IdempotencyState) => Promise<void>;
 }
@@ -40,21 +50,39 @@ export interface Upstream {
 function proxyTarget(url: string): { protocol: string; host: string; hostname: string; port: string; path: string } {
   const u = new URL(url);
   // An IPv6 literal without its brackets, as http.request wants a hostname.
-  return { protocol: u.protocol, host: u.host, hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port, path: u.pathname };
+  return {
+    protocol: u.protocol,
+    host: u.host,
+    hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: u.port,
+    path: u.pathname,
+  };
 }
 
 /** Routes whose bodies are large: the idle limit applies while bytes keep moving. */
 function isStreamingRoute(req: http.IncomingMessage): boolean {
   const url = req.url ?? '';
-  return (req.method === 'POST' && url.startsWith('/api/v1/uploads')) || /^\/api\/v1\/uploads\/[^/]+\/content/.test(url);
+  return (
+    (req.method === 'POST' && url.startsWith('/api/v1/uploads')) || /^\/api\/v1\/uploads\/[^/]+\/content/.test(url)
+  );
 }
 
-
 /** RFC 9110 §7.6.1: connection-specific fields a proxy does not pass on, plus those the Connection field names. */
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade'];
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
 
 function dropHopByHop(headers: http.IncomingHttpHeaders): void {
-  const named = typeof headers.connection === 'string' ? headers.connection.split(',').map((h) => h.trim().toLowerCase()) : [];
+  const named =
+    typeof headers.connection === 'string' ? headers.connection.split(',').map((h) => h.trim().toLowerCase()) : [];
   for (const name of [...HOP_BY_HOP, ...named]) delete headers[name];
 }
 
@@ -105,7 +133,12 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
   const entries = (Object.keys(options.targets) as UpstreamName[]).map((name) => {
     // Keep-alive with a bound: without an agent every request opens (and closes) a connection.
     // The idle timeout stays below the services' keepAliveTimeout (65 s) so a reused socket is never one the service just closed.
-    const agent = new http.Agent({ keepAlive: true, maxSockets: options.maxSocketsPerService, maxFreeSockets: options.maxSocketsPerService, timeout: 30_000 });
+    const agent = new http.Agent({
+      keepAlive: true,
+      maxSockets: options.maxSocketsPerService,
+      maxFreeSockets: options.maxSocketsPerService,
+      timeout: 30_000,
+    });
     const target = options.targets[name];
     const replicas = new Replicas(typeof target === 'string' ? [target] : target);
     const breaker = new Breaker(name, replicas.urls[0]!, options.logger);
@@ -118,7 +151,8 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       const response = res as Response;
       const state = idempotencyOf(req);
       if (state && !state.settled) void options.onIdempotentFailure(state);
-      if (response.headersSent === false) sendProblem(req as Request, response, 'unavailable', `The ${name} service is unavailable.`);
+      if (response.headersSent === false)
+        sendProblem(req as Request, response, 'unavailable', `The ${name} service is unavailable.`);
       else response.destroy?.();
     };
     const streamIdle = options.streamIdleTimeoutMs ?? 30_000;
@@ -157,7 +191,10 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       asClientAnswer(proxyRes, req);
       cutWithService(proxyRes, res);
     };
-    const stream = createProxyMiddleware({ ...common, on: { error: onError, proxyReq: onProxyReq, proxyRes: onProxyRes } });
+    const stream = createProxyMiddleware({
+      ...common,
+      on: { error: onError, proxyReq: onProxyReq, proxyRes: onProxyRes },
+    });
     const keepResponse = responseInterceptor(async (body, proxyRes, req) => {
       const state = idempotencyOf(req);
       if (state?.requestHash === undefined) {
@@ -184,14 +221,21 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       if (state) hashWhileStreaming(req, res, state);
       return idempotentProxy(req, res, next);
     };
-    const failFast = (handler: RequestHandler): RequestHandler => (req, res, next) => {
-      if (!breaker.isOpen()) return handler(req, res, next);
-      const state = idempotencyOf(req);
-      if (state && !state.settled) void options.onIdempotentFailure(state);
-      discardRequestBody(req, DISCARD_LIMIT_BYTES);
-      sendProblem(req, res, 'unavailable', `The ${name} service is not answering; retry in a few seconds.`);
+    const failFast =
+      (handler: RequestHandler): RequestHandler =>
+      (req, res, next) => {
+        if (!breaker.isOpen()) return handler(req, res, next);
+        const state = idempotencyOf(req);
+        if (state && !state.settled) void options.onIdempotentFailure(state);
+        discardRequestBody(req, DISCARD_LIMIT_BYTES);
+        sendProblem(req, res, 'unavailable', `The ${name} service is not answering; retry in a few seconds.`);
+      };
+    const upstream: Upstream = {
+      stream: failFast(stream as unknown as RequestHandler),
+      idempotent: failFast(idempotent),
+      agent,
+      breaker,
     };
-    const upstream: Upstream = { stream: failFast(stream as unknown as RequestHandler), idempotent: failFast(idempotent), agent, breaker };
     return [name, upstream] as const;
   });
   return Object.fromEntries(entries) as unknown as Record<UpstreamName, Upstream>;

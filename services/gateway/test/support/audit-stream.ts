@@ -19,14 +19,22 @@ async function outboxEmpty(databaseUrl: string): Promise<boolean> {
  * The audit events of one request (by its correlation id) as they are on the stream. It first waits until the
  * gateway's outbox is drained, so what is on the stream is all the gateway wrote.
  */
-export async function auditEventsOf(gatewayDatabaseUrl: string, correlationId: string, since: Date): Promise<AuditEventData[]> {
+export async function auditEventsOf(
+  gatewayDatabaseUrl: string,
+  correlationId: string,
+  since: Date,
+): Promise<AuditEventData[]> {
   await eventually(async () => ((await outboxEmpty(gatewayDatabaseUrl)) ? true : undefined), 20_000, 100);
   const nc = await connect({ servers: natsUrl(), name: 'gateway-test-audit-reader' });
   try {
     const js = jetstream(nc);
     // The run's own stream and subject prefix (the jest global setup makes them; startService passes them on).
     const { stream, prefix } = testEvents();
-    const consumer = await js.consumers.get(stream, { filter_subjects: prefix + AUDIT_SUBJECTS, deliver_policy: DeliverPolicy.StartTime, opt_start_time: since.toISOString() });
+    const consumer = await js.consumers.get(stream, {
+      filter_subjects: prefix + AUDIT_SUBJECTS,
+      deliver_policy: DeliverPolicy.StartTime,
+      opt_start_time: since.toISOString(),
+    });
     const found: AuditEventData[] = [];
     for (;;) {
       const batch = await consumer.fetch({ max_messages: 500, expires: 1000 });

@@ -28,7 +28,13 @@ export interface DemoIdpProcess {
 export async function startDemoIdpProcess(port: number, gatewayUrl: string): Promise<DemoIdpProcess> {
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [SCRIPT], {
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TMPDIR: process.env['TMPDIR'], DEMO_IDP_PORT: String(port), GATEWAY_URL: gatewayUrl },
+    env: {
+      PATH: process.env['PATH'],
+      HOME: process.env['HOME'],
+      TMPDIR: process.env['TMPDIR'],
+      DEMO_IDP_PORT: String(port),
+      GATEWAY_URL: gatewayUrl,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
@@ -36,11 +42,15 @@ export async function startDemoIdpProcess(port: number, gatewayUrl: string): Pro
   const issuer = `http://localhost:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
-    await eventually(async () => {
-      if (child.exitCode !== null) throw new Error(`the demo IdP exited: ${output}`);
-      const res = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(1000) });
-      return res.ok ? true : undefined;
-    }, 30_000, 200);
+    await eventually(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the demo IdP exited: ${output}`);
+        const res = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(1000) });
+        return res.ok ? true : undefined;
+      },
+      30_000,
+      200,
+    );
   } catch (err) {
     child.kill('SIGKILL');
     throw new Error(`${String(err)}\n${output}`, { cause: err });

@@ -34,18 +34,27 @@ export interface TestSystem {
  * The whole system as separate processes (built dist), on databases of its own (`<prefix>_<service>`),
  * the test NATS (or the one given) and the test S3 endpoint.
  */
-export async function startSystem(options: { nats?: string; env?: Partial<Record<Service, Record<string, string>>> } = {}): Promise<TestSystem> {
+export async function startSystem(
+  options: { nats?: string; env?: Partial<Record<Service, Record<string, string>>> } = {},
+): Promise<TestSystem> {
   const s3 = testS3();
   const prefix = `sys_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
   const infra: Infrastructure = {
     postgresUrl: process.env['TEST_PG_URL'] as string,
     natsUrl: options.nats ?? natsUrl(),
     // A bucket of its own, removed at close (a persistent S3 endpoint keeps nothing of a test run).
-    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: `documents-${prefix.replace(/_/g, '-')}` },
+    s3: {
+      endpoint: s3.endpoint,
+      accessKey: s3.accessKey,
+      secretKey: s3.secretKey,
+      bucket: `documents-${prefix.replace(/_/g, '-')}`,
+    },
     embedded: [],
     stop: async () => undefined,
   };
-  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const))) as Record<Service, number>;
+  const ports = Object.fromEntries(
+    await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
+  ) as Record<Service, number>;
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-system-'));
   const system = new System({
     root,
@@ -102,7 +111,13 @@ export async function startSystem(options: { nats?: string; env?: Partial<Record
     resume: (service) => signal(service, 'SIGCONT'),
     async auditSettled(services) {
       for (const service of services) {
-        await eventually(async () => ((await query<{ n: number }>(service, 'SELECT count(*)::int AS n FROM outbox'))[0]?.n === 0 ? true : undefined), 30_000);
+        await eventually(
+          async () =>
+            (await query<{ n: number }>(service, 'SELECT count(*)::int AS n FROM outbox'))[0]?.n === 0
+              ? true
+              : undefined,
+          30_000,
+        );
       }
       const nc = await connect({ servers: infra.natsUrl, name: 'system-test-audit-settled' });
       try {
@@ -119,11 +134,11 @@ export async function startSystem(options: { nats?: string; env?: Partial<Record
       await system.stopAll();
       await cleanUp();
       // Its durable consumers go too, so test runs leave no consumers behind on the shared NATS.
-      if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await removeDurableConsumers(infra.natsUrl, [`audit_${prefix}`, `documents_${prefix}`]);
+      if (infra.natsUrl !== IN_PROCESS_EVENTS_URL)
+        await removeDurableConsumers(infra.natsUrl, [`audit_${prefix}`, `documents_${prefix}`]);
     },
   };
 }
-
 
 export const users = {
   none: {},

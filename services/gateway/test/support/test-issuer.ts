@@ -16,7 +16,13 @@ export interface SigningKey {
 export async function signingKey(kid: string, alg: 'RS256' | 'ES256' = 'RS256'): Promise<SigningKey> {
   const { exportJWK, exportSPKI, generateKeyPair } = await jose;
   const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
-  return { kid, alg, privateKey, publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' }, publicPem: await exportSPKI(publicKey) };
+  return {
+    kid,
+    alg,
+    privateKey,
+    publicJwk: { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' },
+    publicPem: await exportSPKI(publicKey),
+  };
 }
 
 /**
@@ -53,7 +59,14 @@ export class TestIssuer {
     }
     res.setHeader('content-type', 'application/json');
     if (req.url === '/.well-known/openid-configuration') {
-      res.end(JSON.stringify({ issuer: this.issuer, jwks_uri: `${this.issuer}/jwks`, authorization_endpoint: `${this.issuer}/auth`, token_endpoint: `${this.issuer}/token` }));
+      res.end(
+        JSON.stringify({
+          issuer: this.issuer,
+          jwks_uri: `${this.issuer}/jwks`,
+          authorization_endpoint: `${this.issuer}/auth`,
+          token_endpoint: `${this.issuer}/token`,
+        }),
+      );
     } else if (req.url === '/jwks') {
       this.jwksFetches += 1;
       res.end(JSON.stringify({ keys: this.keys.map((k) => k.publicJwk) }));
@@ -99,7 +112,12 @@ export async function mint(claims: JWTPayload, options: MintOptions): Promise<st
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 /** The classic forgeries: an unsigned token, and an HMAC "signed" with the issuer's public key. */
-export async function forge(kind: 'none' | 'hs256-public-key', claims: JWTPayload, key: SigningKey, issuer: string): Promise<string> {
+export async function forge(
+  kind: 'none' | 'hs256-public-key',
+  claims: JWTPayload,
+  key: SigningKey,
+  issuer: string,
+): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   const payload = { ...claims, iss: issuer, aud: 'register-api', iat: now, exp: now + 300 };
   if (kind === 'none') return `${b64({ alg: 'none', typ: 'JWT' })}.${b64(payload)}.`;

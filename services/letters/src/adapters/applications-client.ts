@@ -21,7 +21,8 @@ export class ApplicationsClient implements CaseContextSource {
     const res = await this.http.request<unknown>('GET', url);
     if (res.status === 404) return null;
     const parsed = applications.internal.letterContext.safeParse(res.body);
-    if (res.status !== 200 || !parsed.success) throw new DomainError('unavailable', `The applications service answered the letter context with ${res.status}.`);
+    if (res.status !== 200 || !parsed.success)
+      throw new DomainError('unavailable', `The applications service answered the letter context with ${res.status}.`);
     return parsed.data;
   }
 }

@@ -17,7 +17,10 @@ export class DocumentsClient implements LogoRegistry, LogoSource {
   ) {}
 
   async isOrganisatieLogo(documentId: string): Promise<boolean> {
-    const res = await this.http.request<unknown>('POST', documents.internal.paths.confirmOrgLogo.replace(':documentId', encodeURIComponent(documentId)));
+    const res = await this.http.request<unknown>(
+      'POST',
+      documents.internal.paths.confirmOrgLogo.replace(':documentId', encodeURIComponent(documentId)),
+    );
     // The contract: 200 when the id names an `organisatie-logo` upload, otherwise a bare 404.
     if (res.status === 404) return false;
     if (res.status !== 200 || !documents.internal.confirmOrgLogoResponse.safeParse(res.body).success) {
@@ -30,10 +33,15 @@ export class DocumentsClient implements LogoRegistry, LogoSource {
     const cached = this.cache.get(documentId);
     if (cached) return cached;
     try {
-      const res = await this.http.open(documents.internal.paths.orgLogoContent.replace(':documentId', encodeURIComponent(documentId)));
+      const res = await this.http.open(
+        documents.internal.paths.orgLogoContent.replace(':documentId', encodeURIComponent(documentId)),
+      );
       if (res.status !== 200) {
         await res.body?.cancel().catch(() => undefined);
-        this.logger.warn({ status: res.status }, 'org logo not available from the documents service; the letter goes without');
+        this.logger.warn(
+          { status: res.status },
+          'org logo not available from the documents service; the letter goes without',
+        );
         return null;
       }
       const bytes = Buffer.from(await res.arrayBuffer());

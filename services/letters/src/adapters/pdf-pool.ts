@@ -50,7 +50,8 @@ export class PdfWorkerPool implements PdfRenderer {
 
   render(job: PdfJob): Promise<Buffer> {
     if (this.closed) return Promise.reject(new DomainError('unavailable', 'The PDF renderer is shutting down.'));
-    if (this.queue.length >= this.options.maxQueue) return Promise.reject(new DomainError('unavailable', 'Too many letters are being rendered; retry shortly.'));
+    if (this.queue.length >= this.options.maxQueue)
+      return Promise.reject(new DomainError('unavailable', 'Too many letters are being rendered; retry shortly.'));
     return new Promise<Buffer>((resolve, reject) => {
       this.queue.push({ id: this.nextId++, job, resolve, reject });
       this.dispatch();
@@ -65,25 +66,33 @@ export class PdfWorkerPool implements PdfRenderer {
 
   private dispatch(): void {
     while (this.queue.length > 0) {
-      const slot = this.slots.find((s) => s.task === null) ?? (this.slots.length < this.options.size ? this.spawn() : undefined);
+      const slot =
+        this.slots.find((s) => s.task === null) ?? (this.slots.length < this.options.size ? this.spawn() : undefined);
       if (!slot) return;
       const task = this.queue.shift()!;
       slot.task = task;
-      task.timer = setTimeout(() => this.fail(slot, new DomainError('unavailable', 'Rendering the letter took too long.')), this.options.timeoutMs);
+      task.timer = setTimeout(
+        () => this.fail(slot, new DomainError('unavailable', 'Rendering the letter took too long.')),
+        this.options.timeoutMs,
+      );
       slot.worker.postMessage({ id: task.id, job: task.job });
     }
   }
 
   private spawn(): Slot {
     const entry = workerEntry();
-    const worker = new Worker(entry.file, { execArgv: entry.execArgv, resourceLimits: { maxOldGenerationSizeMb: 256 } });
+    const worker = new Worker(entry.file, {
+      execArgv: entry.execArgv,
+      resourceLimits: { maxOldGenerationSizeMb: 256 },
+    });
     const slot: Slot = { worker, task: null };
     worker.on('message', (message: { id: number; ok: boolean; pdf?: Uint8Array; error?: string }) => {
       const task = slot.task;
       if (!task || task.id !== message.id) return;
       clearTimeout(task.timer);
       slot.task = null;
-      if (message.ok && message.pdf) task.resolve(Buffer.from(message.pdf.buffer, message.pdf.byteOffset, message.pdf.byteLength));
+      if (message.ok && message.pdf)
+        task.resolve(Buffer.from(message.pdf.buffer, message.pdf.byteOffset, message.pdf.byteLength));
       else task.reject(new Error(`PDF rendering failed: ${message.error ?? 'unknown error'}`));
       this.dispatch();
     });

@@ -14,7 +14,14 @@ interface Job {
 for (const [name, data] of Object.entries(vfs)) pdfmake.virtualfs.writeFileSync(name, Buffer.from(data, 'base64'));
 pdfmake.setUrlAccessPolicy(() => false);
 pdfmake.setLocalAccessPolicy(() => false);
-pdfmake.setFonts({ Roboto: { normal: 'Roboto-Regular.ttf', bold: 'Roboto-Medium.ttf', italics: 'Roboto-Italic.ttf', bolditalics: 'Roboto-MediumItalic.ttf' } });
+pdfmake.setFonts({
+  Roboto: {
+    normal: 'Roboto-Regular.ttf',
+    bold: 'Roboto-Medium.ttf',
+    italics: 'Roboto-Italic.ttf',
+    bolditalics: 'Roboto-MediumItalic.ttf',
+  },
+});
 // pdfmake and its SVG converter warn on the console; a failed render is reported to the parent instead.
 globalThis.console.warn = () => undefined;
 
@@ -59,6 +66,7 @@ async function render(job: Job): Promise<Buffer> {
 parentPort?.on('message', (message: { id: number; job: Job }) => {
   render(message.job).then(
     (pdf) => parentPort?.postMessage({ id: message.id, ok: true, pdf }),
-    (err: unknown) => parentPort?.postMessage({ id: message.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
+    (err: unknown) =>
+      parentPort?.postMessage({ id: message.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
   );
 });

@@ -25,7 +25,15 @@ interface Step<P> {
 
 const REVIEW_REFUSED = 'Only an approver who did not submit this letter may review it.';
 
-const VERBS: Record<BriefOperation, string> = { edit: 'edited', submit: 'submitted', approve: 'approved', reject: 'rejected', send: 'sent', reset: 'reset', reveal: 'revealed' };
+const VERBS: Record<BriefOperation, string> = {
+  edit: 'edited',
+  submit: 'submitted',
+  approve: 'approved',
+  reject: 'rejected',
+  send: 'sent',
+  reset: 'reset',
+  reveal: 'revealed',
+};
 
 type Decided = { next: StoredBrief; now: Date };
 /** A write as queued: how it decides on a brief, and whether it may start from the brief this process saw last. */
@@ -41,7 +49,11 @@ interface Write {
  * current); a refusal decided on that, or a lost compare-and-set (another process wrote), decides the batch
  * again on a fresh read. Other writes always read first (send pins the letterhead published at that moment).
  */
-async function applyBatch(deps: OperationDeps, address: BriefAddress, batch: Array<QueuedWrite<Write, LoadedBrief>>): Promise<void> {
+async function applyBatch(
+  deps: OperationDeps,
+  address: BriefAddress,
+  batch: Array<QueuedWrite<Write, LoadedBrief>>,
+): Promise<void> {
   let base = batch.every((w) => w.item.optimistic) ? deps.briefCache.get(keyOf(address)) : undefined;
   let fresh = false;
   for (;;) {
@@ -74,7 +86,17 @@ async function applyBatch(deps: OperationDeps, address: BriefAddress, batch: Arr
       batch.forEach((w, i) => {
         const o = outcomes[i]!;
         if ('error' in o) w.reject(o.error);
-        else w.resolve(o === last ? written : { ...o.next, template: written.template, revision: written.revision, json: { sections: JSON.stringify(o.next.sections), frozenSections: written.json.frozenSections } });
+        else
+          w.resolve(
+            o === last
+              ? written
+              : {
+                  ...o.next,
+                  template: written.template,
+                  revision: written.revision,
+                  json: { sections: JSON.stringify(o.next.sections), frozenSections: written.json.frozenSections },
+                },
+          );
       });
       return;
     }
@@ -88,30 +110,54 @@ async function applyBatch(deps: OperationDeps, address: BriefAddress, batch: Arr
  * decided again on what is there now, finds `goedgekeurd`: 409. Enforcement consults only the state
  * machine's verdict. Returns the fresh view as a body to send.
  */
-async function operate<P>(deps: OperationDeps, address: BriefAddress, identity: Identity | null, op: BriefOperation, step: Step<P>): Promise<JsonBody> {
+async function operate<P>(
+  deps: OperationDeps,
+  address: BriefAddress,
+  identity: Identity | null,
+  op: BriefOperation,
+  step: Step<P>,
+): Promise<JsonBody> {
   const caller = callerOf(identity);
   const decide = (brief: StoredBrief): Decided => {
     const verdict = evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts[op];
     if (verdict === 'forbidden') {
-      throw new DomainError('forbidden', op === 'approve' || op === 'reject' ? REVIEW_REFUSED : `The caller may not have this letter ${VERBS[op]}.`);
+      throw new DomainError(
+        'forbidden',
+        op === 'approve' || op === 'reject' ? REVIEW_REFUSED : `The caller may not have this letter ${VERBS[op]}.`,
+      );
     }
     const prepared = step.prepare ? step.prepare(brief) : (undefined as P);
-    if (verdict === 'conflict') throw new DomainError('conflict', `A letter in status ${brief.status} cannot be ${VERBS[op]}.`);
+    if (verdict === 'conflict')
+      throw new DomainError('conflict', `A letter in status ${brief.status} cannot be ${VERBS[op]}.`);
     const now = deps.clock.now();
     const next: StoredBrief = { ...brief, ...step.change(brief, { caller, now, prepared }) };
     if (NEXT_STATUS[op]) next.status = NEXT_STATUS[op];
     return { next, now };
   };
   const edit = op === 'edit';
-  const written = await deps.briefWrites.submit(keyOf(address), { decide, optimistic: edit }, { batchable: edit, apply: (batch: Array<QueuedWrite<Write, LoadedBrief>>) => applyBatch(deps, address, batch) });
+  const written = await deps.briefWrites.submit(
+    keyOf(address),
+    { decide, optimistic: edit },
+    { batchable: edit, apply: (batch: Array<QueuedWrite<Write, LoadedBrief>>) => applyBatch(deps, address, batch) },
+  );
   return viewBodyOf(deps, written, identity);
 }
 
 /** PUT: replaces the sections (locked ones stay as they are); 400 names each offending node. */
-export function saveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, sections: readonly LetterSectionInput[] | null | undefined): Promise<JsonBody> {
+export function saveBrief(
+  deps: OperationDeps,
+  address: BriefAddress,
+  identity: Identity | null,
+  sections: readonly LetterSectionInput[] | null | undefined,
+): Promise<JsonBody> {
   return operate(deps, address, identity, 'edit', {
     prepare: (brief) => {
-      const outcome = checkSections({ sections, stored: brief.sections, passageContent: (id, v) => deps.passages.content(id, v), newBlockId: deps.newId });
+      const outcome = checkSections({
+        sections,
+        stored: brief.sections,
+        passageContent: (id, v) => deps.passages.content(id, v),
+        newBlockId: deps.newId,
+      });
       if (!outcome.ok) throw validationError(outcome.errors, 'The letter content is invalid.');
       return outcome.sections;
     },
@@ -137,21 +183,35 @@ export function submitBrief(deps: OperationDeps, address: BriefAddress, identity
 }
 
 export function approveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<JsonBody> {
-  return operate(deps, address, identity, 'approve', { change: (_b, { caller, now }) => ({ approvedBy: caller.id, approvedAt: now }) });
+  return operate(deps, address, identity, 'approve', {
+    change: (_b, { caller, now }) => ({ approvedBy: caller.id, approvedAt: now }),
+  });
 }
 
 /**
  * Reject's `load`, before its body is read: the letter exists (404) and the caller may review it, so that
  * rejecting one's own letter is a 403 before a 400 (decisions §2). The write checks again under the lock.
  */
-export async function requireReviewable(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<void> {
+export async function requireReviewable(
+  deps: OperationDeps,
+  address: BriefAddress,
+  identity: Identity | null,
+): Promise<void> {
   const brief = await requireBrief(deps, address);
   const caller = callerOf(identity);
-  if (evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts.reject === 'forbidden') throw new DomainError('forbidden', REVIEW_REFUSED);
+  if (evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts.reject === 'forbidden')
+    throw new DomainError('forbidden', REVIEW_REFUSED);
 }
 
-export function rejectBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null, comments: string | null): Promise<JsonBody> {
-  return operate(deps, address, identity, 'reject', { change: (_b, { caller, now }) => ({ rejectedBy: caller.id, rejectedAt: now, comments }) });
+export function rejectBrief(
+  deps: OperationDeps,
+  address: BriefAddress,
+  identity: Identity | null,
+  comments: string | null,
+): Promise<JsonBody> {
+  return operate(deps, address, identity, 'reject', {
+    change: (_b, { caller, now }) => ({ rejectedBy: caller.id, rejectedAt: now, comments }),
+  });
 }
 
 /** Send: the letter is pinned to the org-template version published at this moment. */

@@ -31,12 +31,18 @@ const editable: readonly BriefStatusTag[] = ['concept', 'afgekeurd'];
  * capability, or reviewing one's own letter, is 403 before a state that does not allow it, 409) and the
  * `decisions` flags from those verdicts, so a flag and its enforcement cannot disagree.
  */
-export function evaluateBrief(status: BriefStatusTag, capabilities: readonly Capability[], caller: string | null, drafterId: string | null): BriefEvaluation {
+export function evaluateBrief(
+  status: BriefStatusTag,
+  capabilities: readonly Capability[],
+  caller: string | null,
+  drafterId: string | null,
+): BriefEvaluation {
   const has = (c: Capability) => capabilities.includes(c);
   const inState = (...allowed: BriefStatusTag[]): Verdict => (allowed.includes(status) ? 'allow' : 'conflict');
   const draft: Verdict = has('brief:edit') ? inState(...editable) : 'forbidden';
   // Four eyes: whoever submitted the letter may not approve or reject it.
-  const review: Verdict = !has('brief:approve') || (caller !== null && caller === drafterId) ? 'forbidden' : inState('ter-goedkeuring');
+  const review: Verdict =
+    !has('brief:approve') || (caller !== null && caller === drafterId) ? 'forbidden' : inState('ter-goedkeuring');
   const verdicts: Record<BriefOperation, Verdict> = {
     edit: draft,
     submit: draft,

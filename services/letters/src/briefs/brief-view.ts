@@ -15,7 +15,10 @@ export interface Caller {
 }
 
 export function callerOf(identity: Identity | null): Caller {
-  return { id: identity?.practitioner?.subject ?? identity?.caseHandler?.medewerker ?? null, capabilities: capabilitiesOf(identity) };
+  return {
+    id: identity?.practitioner?.subject ?? identity?.caseHandler?.medewerker ?? null,
+    capabilities: capabilitiesOf(identity),
+  };
 }
 
 /** The sections a letter shows and renders: the frozen copy once submitted, the working copy while drafted. */

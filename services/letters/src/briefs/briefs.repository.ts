@@ -56,15 +56,41 @@ export interface BriefAddress {
 }
 
 const BRIEF_COLUMNS = [
-  'b.brief_id', 'b.revision', 'b.is_shared', 'b.application_id', 'b.referentie', 'b.beroep', 'b.besluit', 'b.template_id',
-  'b.status_tag', 'b.submitted_by', 'b.submitted_at', 'b.approved_by', 'b.approved_at', 'b.rejected_by', 'b.rejected_at', 'b.comments', 'b.sent_at',
-  'b.drafter_id', 'b.template_version',
-  'c.brief_id as context_brief_id', 'c.application_id as c_application_id', 'c.referentie as c_referentie', 'c.type as c_type', 'c.besluit as c_besluit',
-  'c.toelichting as c_toelichting', 'c.decided_at as c_decided_at', 'c.beroep as c_beroep', 'c.zorgverlener_naam as c_naam', 'c.register_nummer as c_register_nummer',
-  'v.version as letterhead_version', 'v.template as letterhead',
+  'b.brief_id',
+  'b.revision',
+  'b.is_shared',
+  'b.application_id',
+  'b.referentie',
+  'b.beroep',
+  'b.besluit',
+  'b.template_id',
+  'b.status_tag',
+  'b.submitted_by',
+  'b.submitted_at',
+  'b.approved_by',
+  'b.approved_at',
+  'b.rejected_by',
+  'b.rejected_at',
+  'b.comments',
+  'b.sent_at',
+  'b.drafter_id',
+  'b.template_version',
+  'c.brief_id as context_brief_id',
+  'c.application_id as c_application_id',
+  'c.referentie as c_referentie',
+  'c.type as c_type',
+  'c.besluit as c_besluit',
+  'c.toelichting as c_toelichting',
+  'c.decided_at as c_decided_at',
+  'c.beroep as c_beroep',
+  'c.zorgverlener_naam as c_naam',
+  'c.register_nummer as c_register_nummer',
+  'v.version as letterhead_version',
+  'v.template as letterhead',
 ] as const;
 
-const where = (address: BriefAddress) => (address.referentie === null ? sql<boolean>`b.is_shared` : sql<boolean>`b.referentie = ${address.referentie}`);
+const where = (address: BriefAddress) =>
+  address.referentie === null ? sql<boolean>`b.is_shared` : sql<boolean>`b.referentie = ${address.referentie}`;
 
 /** Whether the addressed brief exists (its id), without reading it. */
 export async function findBriefId(db: Db, address: BriefAddress): Promise<string | undefined> {
@@ -88,9 +114,17 @@ function briefRowQuery(db: Db, address: BriefAddress, knownRevision: string | nu
     .selectFrom('brief as b')
     .leftJoin('case_context as c', 'c.brief_id', 'b.brief_id')
     .innerJoin('org_template as t', 't.sub_org_id', 'b.template_id')
-    .innerJoin('org_template_version as v', (j) => j.onRef('v.sub_org_id', '=', 'b.template_id').on(sql<boolean>`v.version = coalesce(b.template_version, t.published_version)`))
+    .innerJoin('org_template_version as v', (j) =>
+      j
+        .onRef('v.sub_org_id', '=', 'b.template_id')
+        .on(sql<boolean>`v.version = coalesce(b.template_version, t.published_version)`),
+    )
     .select(BRIEF_COLUMNS)
-    .select([known.as('content_known'), sql<LetterSection[] | null>`case when ${known} then null else b.sections end`.as('sections'), sql<LetterSection[] | null>`case when ${known} then null else b.frozen_sections end`.as('frozen_sections')])
+    .select([
+      known.as('content_known'),
+      sql<LetterSection[] | null>`case when ${known} then null else b.sections end`.as('sections'),
+      sql<LetterSection[] | null>`case when ${known} then null else b.frozen_sections end`.as('frozen_sections'),
+    ])
     .where(where(address));
 }
 type BriefRowRecord = Awaited<ReturnType<ReturnType<typeof briefRowQuery>['executeTakeFirstOrThrow']>>;
@@ -112,7 +146,10 @@ const compiled = new Map<boolean, CompiledQuery<BriefRowRecord>>();
 const compiledRevision = new Map<boolean, CompiledQuery<RevisionRecord>>();
 
 /** The addressed brief's revision and the letterhead version it uses now (its pinned one, else the published one). */
-export async function findBriefRevision(db: Db, address: BriefAddress): Promise<{ revision: string; letterheadVersion: number } | undefined> {
+export async function findBriefRevision(
+  db: Db,
+  address: BriefAddress,
+): Promise<{ revision: string; letterheadVersion: number } | undefined> {
   const shared = address.referentie === null;
   let query = compiledRevision.get(shared);
   if (!query) {
@@ -128,14 +165,20 @@ export async function findBriefRevision(db: Db, address: BriefAddress): Promise<
  * One brief with its case context and letterhead, in one read. The content comes along unless its revision is
  * `knownRevision`. A sent brief's `template_version` is its pinned one; unsent ones have none.
  */
-export async function findBriefRow(db: Db, address: BriefAddress, knownRevision: string | null): Promise<BriefRow | undefined> {
+export async function findBriefRow(
+  db: Db,
+  address: BriefAddress,
+  knownRevision: string | null,
+): Promise<BriefRow | undefined> {
   const shared = address.referentie === null;
   let query = compiled.get(shared);
   if (!query) {
     query = briefRowQuery(db, { referentie: shared ? null : REFERENTIE }, REVISION).compile();
     compiled.set(shared, query);
   }
-  const parameters = query.parameters.map((p) => (p === REVISION ? knownRevision : p === REFERENTIE ? address.referentie : p));
+  const parameters = query.parameters.map((p) =>
+    p === REVISION ? knownRevision : p === REFERENTIE ? address.referentie : p,
+  );
   const r = (await db.executeQuery<BriefRowRecord>({ ...query, parameters })).rows[0];
   if (!r) return undefined;
   return {
@@ -185,7 +228,10 @@ export async function findBrief(db: Db, address: BriefAddress): Promise<StoredBr
 }
 
 export async function briefExistsForApplication(db: Db, applicationId: string): Promise<boolean> {
-  return (await db.selectFrom('brief').select('brief_id').where('application_id', '=', applicationId).executeTakeFirst()) !== undefined;
+  return (
+    (await db.selectFrom('brief').select('brief_id').where('application_id', '=', applicationId).executeTakeFirst()) !==
+    undefined
+  );
 }
 
 /** The content as JSON text, serialised once for the row and the view. */
@@ -230,7 +276,12 @@ export async function updateBriefState(
     })
     .where('brief_id', '=', briefId)
     .where('revision', '=', revision)
-    .returning(['revision', sql<number>`(select coalesce(brief.template_version, t.published_version) from org_template t where t.sub_org_id = brief.template_id)`.as('letterhead_version')])
+    .returning([
+      'revision',
+      sql<number>`(select coalesce(brief.template_version, t.published_version) from org_template t where t.sub_org_id = brief.template_id)`.as(
+        'letterhead_version',
+      ),
+    ])
     .executeTakeFirst();
   return row && { revision: row.revision, letterheadVersion: row.letterhead_version };
 }

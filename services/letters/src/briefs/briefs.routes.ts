@@ -3,7 +3,15 @@ import { letters } from '@register/contracts';
 import { defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
 import { sendJsonBody } from '../shared/json-reply';
-import { approveBrief, rejectBrief, requireReviewable, resetBrief, saveBrief, sendBrief, submitBrief } from './brief-operations';
+import {
+  approveBrief,
+  rejectBrief,
+  requireReviewable,
+  resetBrief,
+  saveBrief,
+  sendBrief,
+  submitBrief,
+} from './brief-operations';
 import { exampleSections } from './brief-example';
 import { BriefQuery, BriefView, RejectBriefRequest, SaveBriefRequest } from './briefs.schemas';
 import { requireBrief, requireBriefExists, viewBodyOf } from './find-brief';
@@ -13,7 +21,8 @@ type Addressed = { query: { referentie?: string | undefined } };
 const loadBrief = (ctx: Context, { query }: Addressed) => requireBrief(ctx, address(query));
 /** Writes only check that the brief exists (404 before the body's 400); they read it under lock. */
 const briefExists = (ctx: Context, { query }: Addressed) => requireBriefExists(ctx, address(query));
-const ADDRESSING = 'Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case\'s brief (unknown: a bare 404).';
+const ADDRESSING =
+  "Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).";
 
 const getBrief = defineOperation({
   rule: letters.routes.getBrief,
@@ -37,7 +46,8 @@ const putBrief = defineOperation({
   example: { sections: exampleSections() },
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, body, res }) => sendJsonBody(res, await saveBrief(ctx, address(query), identity, body.sections)),
+  handle: async (ctx: Context, { query, identity, body, res }) =>
+    sendJsonBody(res, await saveBrief(ctx, address(query), identity, body.sections)),
 });
 
 const submit = defineOperation({
@@ -49,7 +59,8 @@ const submit = defineOperation({
   load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, res }) => sendJsonBody(res, await submitBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, res }) =>
+    sendJsonBody(res, await submitBrief(ctx, address(query), identity)),
 });
 
 const approve = defineOperation({
@@ -61,7 +72,8 @@ const approve = defineOperation({
   load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, res }) => sendJsonBody(res, await approveBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, res }) =>
+    sendJsonBody(res, await approveBrief(ctx, address(query), identity)),
 });
 
 const reject = defineOperation({
@@ -71,12 +83,14 @@ const reject = defineOperation({
   description: `Needs \`canReject\` (as approve). Records \`rejectedBy\`, \`rejectedAt\` and \`comments\`; the drafter may edit again. ${ADDRESSING}`,
   query: BriefQuery,
   // Rejecting one's own letter is refused (403) before the body is looked at (400).
-  load: (ctx: Context, { query, identity }: Addressed & { identity: Identity | null }) => requireReviewable(ctx, address(query), identity),
+  load: (ctx: Context, { query, identity }: Addressed & { identity: Identity | null }) =>
+    requireReviewable(ctx, address(query), identity),
   body: RejectBriefRequest,
   example: { comments: 'Graag de reden van afwijzing concreter maken.' },
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, body, res }) => sendJsonBody(res, await rejectBrief(ctx, address(query), identity, body.comments ?? null)),
+  handle: async (ctx: Context, { query, identity, body, res }) =>
+    sendJsonBody(res, await rejectBrief(ctx, address(query), identity, body.comments ?? null)),
 });
 
 const send = defineOperation({
@@ -88,7 +102,8 @@ const send = defineOperation({
   load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, res }) => sendJsonBody(res, await sendBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, res }) =>
+    sendJsonBody(res, await sendBrief(ctx, address(query), identity)),
 });
 
 const reset = defineOperation({
@@ -99,7 +114,8 @@ const reset = defineOperation({
   query: BriefQuery,
   load: briefExists,
   responses: { 200: BriefView },
-  handle: async (ctx: Context, { query, identity, res }) => sendJsonBody(res, await resetBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, res }) =>
+    sendJsonBody(res, await resetBrief(ctx, address(query), identity)),
 });
 
 export const briefsRoutes = [getBrief, putBrief, submit, approve, reject, send, reset];

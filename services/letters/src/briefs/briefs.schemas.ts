@@ -35,28 +35,49 @@ export const Brief = z
   .meta({ id: 'Brief' });
 
 export const BriefDecisions = z
-  .strictObject({ canEdit: z.boolean(), canApprove: z.boolean(), canReject: z.boolean(), canSend: z.boolean(), canRevealRegisterNummer: z.boolean() })
+  .strictObject({
+    canEdit: z.boolean(),
+    canApprove: z.boolean(),
+    canReject: z.boolean(),
+    canSend: z.boolean(),
+    canRevealRegisterNummer: z.boolean(),
+  })
   .meta({ id: 'BriefDecisions' });
 
 export const CaseContext = z
   .strictObject({
     zorgverlenerNaam: z.string().nullable(),
-    registerNummer: z.string().nullable().meta({ description: 'Always masked (`******001`); only the audited reveal route gives the number.' }),
+    registerNummer: z
+      .string()
+      .nullable()
+      .meta({ description: 'Always masked (`******001`); only the audited reveal route gives the number.' }),
     beroep: z.string().nullable(),
     aanvraagReferentie: z.string().nullable(),
   })
   .meta({ id: 'CaseContext' });
 
 export const BriefView = z
-  .strictObject({ brief: Brief, availablePassages: z.array(LibraryPassage).nullable(), decisions: BriefDecisions, orgTemplate: OrgTemplate, caseContext: CaseContext })
+  .strictObject({
+    brief: Brief,
+    availablePassages: z.array(LibraryPassage).nullable(),
+    decisions: BriefDecisions,
+    orgTemplate: OrgTemplate,
+    caseContext: CaseContext,
+  })
   .meta({ id: 'BriefView' });
 export type BriefView = z.infer<typeof BriefView>;
 
-export const SaveBriefRequest = withBracketPaths(z.strictObject({ sections: z.array(LetterSectionInput).max(12).nullish() }).meta({ id: 'SaveBriefRequest' }));
+export const SaveBriefRequest = withBracketPaths(
+  z.strictObject({ sections: z.array(LetterSectionInput).max(12).nullish() }).meta({ id: 'SaveBriefRequest' }),
+);
 export type SaveBriefRequest = z.infer<typeof SaveBriefRequest>;
 
-export const RejectBriefRequest = withBracketPaths(z.strictObject({ comments: cleanString(2000).nullish() }).meta({ id: 'RejectBriefRequest' }));
+export const RejectBriefRequest = withBracketPaths(
+  z.strictObject({ comments: cleanString(2000).nullish() }).meta({ id: 'RejectBriefRequest' }),
+);
 
 export const BriefQuery = z.object({
-  referentie: cleanString(64).optional().meta({ description: "A case's brief; without it, the shared working brief.", example: 'AV-2026-000042' }),
+  referentie: cleanString(64)
+    .optional()
+    .meta({ description: "A case's brief; without it, the shared working brief.", example: 'AV-2026-000042' }),
 });

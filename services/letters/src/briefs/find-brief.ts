@@ -5,7 +5,14 @@ import { findVersion } from '../templates/templates.repository';
 import type { BriefCache, LoadedBrief } from './brief-cache';
 import type { JsonBody } from '../shared/json-reply';
 import { briefViewParts, callerOf } from './brief-view';
-import { findBriefId, findBriefRevision, findBriefRow, updateBriefState, type BriefAddress, type StoredBrief } from './briefs.repository';
+import {
+  findBriefId,
+  findBriefRevision,
+  findBriefRow,
+  updateBriefState,
+  type BriefAddress,
+  type StoredBrief,
+} from './briefs.repository';
 import type { ViewBodies } from './view-bodies';
 
 export type { LoadedBrief } from './brief-cache';
@@ -40,7 +47,14 @@ export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise
   if (!row) return undefined;
   const { content, ...rest } = row;
   const brief: LoadedBrief = content
-    ? { ...rest, ...content, json: { sections: JSON.stringify(content.sections), frozenSections: content.frozenSections && JSON.stringify(content.frozenSections) } }
+    ? {
+        ...rest,
+        ...content,
+        json: {
+          sections: JSON.stringify(content.sections),
+          frozenSections: content.frozenSections && JSON.stringify(content.frozenSections),
+        },
+      }
     : { ...rest, sections: known!.sections, frozenSections: known!.frozenSections, json: known!.json };
   deps.briefCache.remember(key, brief);
   return brief;
@@ -50,12 +64,28 @@ export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise
  * Writes `next` if the brief is still at the revision `brief` was read at; the written brief with the
  * letterhead it uses now, or undefined when another write (another replica) came first.
  */
-export async function writeBrief(deps: BriefDeps, address: BriefAddress, brief: LoadedBrief, next: StoredBrief, now: Date): Promise<LoadedBrief | undefined> {
-  const jsonOf = (value: StoredBrief['sections'] | null, was: StoredBrief['sections'] | null, wasJson: string | null) => (value === null ? null : value === was ? wasJson : JSON.stringify(value));
-  const json = { sections: jsonOf(next.sections, brief.sections, brief.json.sections)!, frozenSections: jsonOf(next.frozenSections, brief.frozenSections, brief.json.frozenSections) };
+export async function writeBrief(
+  deps: BriefDeps,
+  address: BriefAddress,
+  brief: LoadedBrief,
+  next: StoredBrief,
+  now: Date,
+): Promise<LoadedBrief | undefined> {
+  const jsonOf = (
+    value: StoredBrief['sections'] | null,
+    was: StoredBrief['sections'] | null,
+    wasJson: string | null,
+  ) => (value === null ? null : value === was ? wasJson : JSON.stringify(value));
+  const json = {
+    sections: jsonOf(next.sections, brief.sections, brief.json.sections)!,
+    frozenSections: jsonOf(next.frozenSections, brief.frozenSections, brief.json.frozenSections),
+  };
   // The row holds `brief`'s content while its revision is `brief.revision` (the compare-and-set checks that), so
   // content that is the same text is left as stored: not sent, parsed or written again.
-  const changed = { sections: json.sections !== brief.json.sections, frozenSections: json.frozenSections !== brief.json.frozenSections };
+  const changed = {
+    sections: json.sections !== brief.json.sections,
+    frozenSections: json.frozenSections !== brief.json.frozenSections,
+  };
   const written = await updateBriefState(deps.db, brief.briefId, brief.revision, next, json, now, changed);
   if (!written) return undefined;
   let template = next.template;
@@ -70,7 +100,11 @@ export async function writeBrief(deps: BriefDeps, address: BriefAddress, brief: 
 }
 
 /** The shared working brief is written on first use from the demo case's context, which the applications service gives once. */
-async function orCreateShared<T>(deps: BriefDeps, address: BriefAddress, find: () => Promise<T | undefined>): Promise<T> {
+async function orCreateShared<T>(
+  deps: BriefDeps,
+  address: BriefAddress,
+  find: () => Promise<T | undefined>,
+): Promise<T> {
   let found = await find();
   if (found === undefined && address.referentie === null) {
     await createSharedBrief(deps, deps.sharedSubject);
@@ -95,5 +129,8 @@ export async function requireBriefExists(deps: BriefDeps, address: BriefAddress)
 
 /** The caller's BriefView as a body to send (the large parts serialised once, the body reused while unchanged). */
 export function viewBodyOf(deps: BriefDeps, brief: LoadedBrief, identity: Identity | null): JsonBody {
-  return deps.viewBodies.bodyOf(briefViewParts(brief, brief.json, callerOf(identity)), deps.passages.availableJsonFor(brief.beroep));
+  return deps.viewBodies.bodyOf(
+    briefViewParts(brief, brief.json, callerOf(identity)),
+    deps.passages.availableJsonFor(brief.beroep),
+  );
 }

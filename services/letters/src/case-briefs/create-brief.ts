@@ -66,10 +66,17 @@ export async function createCaseBrief(deps: CreateBriefDeps, event: Decided): Pr
   const context = await deps.caseContexts.ofCase(event.applicationId);
   if (!context) {
     // Deleted since, or not this deployment's case: nothing to write a letter for.
-    deps.logger.warn({ applicationId: event.applicationId }, 'decided case unknown to the applications service; no brief');
+    deps.logger.warn(
+      { applicationId: event.applicationId },
+      'decided case unknown to the applications service; no brief',
+    );
     return;
   }
-  await create(deps, copyOf({ ...context, applicationId: event.applicationId, besluit: context.besluit ?? event.besluit }), false);
+  await create(
+    deps,
+    copyOf({ ...context, applicationId: event.applicationId, besluit: context.besluit ?? event.besluit }),
+    false,
+  );
 }
 
 /** The shared working brief (decisions §10): the demo case of one practitioner, created on first use. */

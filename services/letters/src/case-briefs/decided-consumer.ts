@@ -24,5 +24,10 @@ export function decidedConsumer(ctx: Context): Job {
       return 'handled';
     },
   });
-  return { name: 'decisions-consumer', start: () => consumer.start(), stop: () => consumer.stop(), ready: () => consumer.isRunning() };
+  return {
+    name: 'decisions-consumer',
+    start: () => consumer.start(),
+    stop: () => consumer.stop(),
+    ready: () => consumer.isRunning(),
+  };
 }

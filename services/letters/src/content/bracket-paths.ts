@@ -22,7 +22,15 @@ function bracketed(issues: RawIssue[]): RawIssue[] {
   return issues.flatMap((issue): RawIssue[] => {
     const path = issue.path ?? [];
     if (issue.code !== 'unrecognized_keys') return [{ ...issue, path: [bracketPath(path)] } as RawIssue];
-    return (issue.keys ?? []).map((key) => ({ code: 'unrecognized_key', path: [bracketPath([...path, key])], message: `Unknown field ${key}.`, input: issue.input }) as unknown as RawIssue);
+    return (issue.keys ?? []).map(
+      (key) =>
+        ({
+          code: 'unrecognized_key',
+          path: [bracketPath([...path, key])],
+          message: `Unknown field ${key}.`,
+          input: issue.input,
+        }) as unknown as RawIssue,
+    );
   });
 }
 

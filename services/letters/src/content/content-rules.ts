@@ -1,5 +1,11 @@
 import type { FieldError } from '@register/problem';
-import type { LetterBlock, LetterBlockInput, LetterSection, LetterSectionInput, RichTextBlock } from './content.schemas';
+import type {
+  LetterBlock,
+  LetterBlockInput,
+  LetterSection,
+  LetterSectionInput,
+  RichTextBlock,
+} from './content.schemas';
 import { firstDifference, normalizeContent, sameContent } from './normalize';
 import { PLACEHOLDER_BY_KEY } from './placeholders';
 import { SECTION_BY_KEY, SECTIONS } from './sections';
@@ -24,15 +30,24 @@ function checkStructure(sections: readonly LetterSectionInput[]): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
   sections.forEach((s, i) => {
-    if (seen.has(s.sectionKey)) errors.push(err(`sections[${i}].sectionKey`, 'duplicate-section', `Section ${s.sectionKey} is given twice.`));
+    if (seen.has(s.sectionKey))
+      errors.push(err(`sections[${i}].sectionKey`, 'duplicate-section', `Section ${s.sectionKey} is given twice.`));
     seen.add(s.sectionKey);
   });
   for (const def of SECTIONS) {
-    if (def.required && !seen.has(def.sectionKey)) errors.push(err('sections', 'required-section-missing', `Section ${def.sectionKey} is required.`));
+    if (def.required && !seen.has(def.sectionKey))
+      errors.push(err('sections', 'required-section-missing', `Section ${def.sectionKey} is required.`));
   }
   if (errors.length > 0) return errors;
   sections.forEach((s, i) => {
-    if (SECTIONS[i]?.sectionKey !== s.sectionKey) errors.push(err(`sections[${i}].sectionKey`, 'section-order', `Section ${SECTIONS[i]?.sectionKey} belongs at position ${i}.`));
+    if (SECTIONS[i]?.sectionKey !== s.sectionKey)
+      errors.push(
+        err(
+          `sections[${i}].sectionKey`,
+          'section-order',
+          `Section ${SECTIONS[i]?.sectionKey} belongs at position ${i}.`,
+        ),
+      );
   });
   return errors;
 }
@@ -43,39 +58,81 @@ function checkDefinition(section: LetterSectionInput, i: number): FieldError[] {
   const errors: FieldError[] = [];
   for (const field of ['title', 'required', 'locked'] as const) {
     const given = section[field];
-    if (given !== null && given !== undefined && given !== def[field]) errors.push(err(`sections[${i}].${field}`, 'section-definition', `The ${field} of section ${def.sectionKey} is fixed.`));
+    if (given !== null && given !== undefined && given !== def[field])
+      errors.push(
+        err(`sections[${i}].${field}`, 'section-definition', `The ${field} of section ${def.sectionKey} is fixed.`),
+      );
   }
   return errors;
 }
 
 /** What a locked section's blocks are compared on (block ids and `edited` are the server's). */
-const comparable = (blocks: ReadonlyArray<{ type: string; content: RichTextBlock; sourcePassageId?: string | null; sourceVersion?: number | null }>) =>
-  blocks.map((b) => ({ type: b.type, content: b.content, sourcePassageId: b.sourcePassageId ?? null, sourceVersion: b.sourceVersion ?? null }));
-const normalized = (blocks: readonly LetterBlockInput[] | null | undefined) => (blocks ?? []).map((b) => ({ ...b, content: normalizeContent(b.content) }));
+const comparable = (
+  blocks: ReadonlyArray<{
+    type: string;
+    content: RichTextBlock;
+    sourcePassageId?: string | null;
+    sourceVersion?: number | null;
+  }>,
+) =>
+  blocks.map((b) => ({
+    type: b.type,
+    content: b.content,
+    sourcePassageId: b.sourcePassageId ?? null,
+    sourceVersion: b.sourceVersion ?? null,
+  }));
+const normalized = (blocks: readonly LetterBlockInput[] | null | undefined) =>
+  (blocks ?? []).map((b) => ({ ...b, content: normalizeContent(b.content) }));
 
-function checkBlock(block: LetterBlockInput, path: string, input: ContentRulesInput, blockIds: Set<string>): { errors: FieldError[]; block: LetterBlock } {
+function checkBlock(
+  block: LetterBlockInput,
+  path: string,
+  input: ContentRulesInput,
+  blockIds: Set<string>,
+): { errors: FieldError[]; block: LetterBlock } {
   const errors: FieldError[] = [];
   const content = normalizeContent(block.content);
   content.paragraphs?.forEach((p, pi) =>
     p.nodes?.forEach((n, ni) => {
       if (n.type === 'placeholder' && !PLACEHOLDER_BY_KEY.has(n.key ?? '')) {
-        errors.push(err(`${path}.content.paragraphs[${pi}].nodes[${ni}].key`, 'unknown-placeholder', `Placeholder ${n.key} is not one of this letter's placeholders.`));
+        errors.push(
+          err(
+            `${path}.content.paragraphs[${pi}].nodes[${ni}].key`,
+            'unknown-placeholder',
+            `Placeholder ${n.key} is not one of this letter's placeholders.`,
+          ),
+        );
       }
     }),
   );
   const blockId = block.blockId ?? input.newBlockId();
-  if (blockIds.has(blockId)) errors.push(err(`${path}.blockId`, 'duplicate-block', `Block id ${blockId} is used twice.`));
+  if (blockIds.has(blockId))
+    errors.push(err(`${path}.blockId`, 'duplicate-block', `Block id ${blockId} is used twice.`));
   blockIds.add(blockId);
   const sourcePassageId = block.sourcePassageId ?? null;
   const sourceVersion = block.sourceVersion ?? null;
   let edited: boolean | null = null;
   if (block.type === 'tekst') {
-    if (sourcePassageId !== null || sourceVersion !== null) errors.push(err(`${path}.sourcePassageId`, 'not-a-passage', 'A tekst block has no source passage.'));
+    if (sourcePassageId !== null || sourceVersion !== null)
+      errors.push(err(`${path}.sourcePassageId`, 'not-a-passage', 'A tekst block has no source passage.'));
   } else if (sourcePassageId === null || sourceVersion === null) {
-    errors.push(err(`${path}.${sourcePassageId === null ? 'sourcePassageId' : 'sourceVersion'}`, 'passage-source-required', 'A passage block names its passage and version.'));
+    errors.push(
+      err(
+        `${path}.${sourcePassageId === null ? 'sourcePassageId' : 'sourceVersion'}`,
+        'passage-source-required',
+        'A passage block names its passage and version.',
+      ),
+    );
   } else {
     const original = input.passageContent(sourcePassageId, sourceVersion);
-    if (!original) errors.push(err(`${path}.sourcePassageId`, 'unknown-passage', `The library has no passage ${sourcePassageId} version ${sourceVersion}.`));
+    if (!original)
+      errors.push(
+        err(
+          `${path}.sourcePassageId`,
+          'unknown-passage',
+          `The library has no passage ${sourcePassageId} version ${sourceVersion}.`,
+        ),
+      );
     else edited = !sameContent(content, original);
   }
   return { errors, block: { type: block.type, blockId, content, sourcePassageId, sourceVersion, edited } };
@@ -87,7 +144,11 @@ function checkBlock(block: LetterBlockInput, path: string, input: ContentRulesIn
  * Returns the sections as stored: normalized, with block ids given and `edited` decided by the server.
  */
 export function checkSections(input: ContentRulesInput): ContentRulesOutcome {
-  if (!input.sections) return { ok: false, errors: SECTIONS.map((s) => err('sections', 'required-section-missing', `Section ${s.sectionKey} is required.`)) };
+  if (!input.sections)
+    return {
+      ok: false,
+      errors: SECTIONS.map((s) => err('sections', 'required-section-missing', `Section ${s.sectionKey} is required.`)),
+    };
   const structure = checkStructure(input.sections);
   if (structure.length > 0) return { ok: false, errors: structure };
   const errors: FieldError[] = [];
@@ -97,7 +158,11 @@ export function checkSections(input: ContentRulesInput): ContentRulesOutcome {
     errors.push(...checkDefinition(section, i));
     const stored = input.stored.find((s) => s.sectionKey === def.sectionKey);
     if (def.locked && stored) {
-      const diff = firstDifference(comparable(normalized(section.blocks)), comparable(stored.blocks ?? []), `sections[${i}].blocks`);
+      const diff = firstDifference(
+        comparable(normalized(section.blocks)),
+        comparable(stored.blocks ?? []),
+        `sections[${i}].blocks`,
+      );
       if (diff !== null) errors.push(err(diff, 'locked-section', `Section ${def.sectionKey} is locked.`));
       for (const b of stored.blocks ?? []) if (b.blockId) blockIds.add(b.blockId);
       return stored;

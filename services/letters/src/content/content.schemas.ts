@@ -14,10 +14,18 @@ export const RichTextNode = z
   .meta({ id: 'RichTextNode' });
 
 export const Paragraph = z
-  .strictObject({ nodes: z.array(RichTextNode).nullable(), list: z.enum(LIST_KINDS).nullable().meta({ description: 'List kind of the paragraph: `bullet`, `ordered` or null.' }) })
+  .strictObject({
+    nodes: z.array(RichTextNode).nullable(),
+    list: z
+      .enum(LIST_KINDS)
+      .nullable()
+      .meta({ description: 'List kind of the paragraph: `bullet`, `ordered` or null.' }),
+  })
   .meta({ id: 'Paragraph' });
 
-export const RichTextBlock = z.strictObject({ paragraphs: z.array(Paragraph).nullable() }).meta({ id: 'RichTextBlock' });
+export const RichTextBlock = z
+  .strictObject({ paragraphs: z.array(Paragraph).nullable() })
+  .meta({ id: 'RichTextBlock' });
 
 export const LetterBlock = z
   .strictObject({
@@ -26,7 +34,10 @@ export const LetterBlock = z
     content: RichTextBlock,
     sourcePassageId: z.string().nullable(),
     sourceVersion: z.number().int().nullable(),
-    edited: z.boolean().nullable().meta({ description: 'For a passage block: true once its content differs from that passage version.' }),
+    edited: z
+      .boolean()
+      .nullable()
+      .meta({ description: 'For a passage block: true once its content differs from that passage version.' }),
   })
   .meta({ id: 'LetterBlock' });
 
@@ -41,7 +52,13 @@ export const LetterSection = z
   .meta({ id: 'LetterSection' });
 
 export const PlaceholderDef = z
-  .strictObject({ key: z.string().nullable(), label: z.string().nullable(), autoResolvable: z.boolean(), fillable: z.boolean().nullable(), deprecated: z.boolean().nullable() })
+  .strictObject({
+    key: z.string().nullable(),
+    label: z.string().nullable(),
+    autoResolvable: z.boolean(),
+    fillable: z.boolean().nullable(),
+    deprecated: z.boolean().nullable(),
+  })
   .meta({ id: 'PlaceholderDef' });
 
 export type RichTextNode = z.infer<typeof RichTextNode>;
@@ -59,26 +76,50 @@ const Marks = z
   .refine((marks) => new Set(marks).size === marks.length, { message: 'A mark is given twice.' });
 const noValue = z.null().optional();
 
-const TextNodeInput = z.strictObject({ type: z.literal('text'), text: cleanString(10_000), marks: Marks.nullish(), key: noValue });
+const TextNodeInput = z.strictObject({
+  type: z.literal('text'),
+  text: cleanString(10_000),
+  marks: Marks.nullish(),
+  key: noValue,
+});
 const PlaceholderNodeInput = z.strictObject({
   type: z.literal('placeholder'),
   key: cleanString(100),
-  text: cleanString(200).nullish().meta({ description: 'For a fillable placeholder: the value the drafter filled in.' }),
+  text: cleanString(200)
+    .nullish()
+    .meta({ description: 'For a fillable placeholder: the value the drafter filled in.' }),
   marks: Marks.nullish(),
 });
-const HardBreakInput = z.strictObject({ type: z.literal('hardBreak'), text: noValue, marks: z.array(z.enum(MARKS)).max(0).nullish(), key: noValue });
+const HardBreakInput = z.strictObject({
+  type: z.literal('hardBreak'),
+  text: noValue,
+  marks: z.array(z.enum(MARKS)).max(0).nullish(),
+  key: noValue,
+});
 
-export const RichTextNodeInput = z.discriminatedUnion('type', [TextNodeInput, PlaceholderNodeInput, HardBreakInput]).meta({ id: 'RichTextNodeInput' });
-const ParagraphInput = z.strictObject({ nodes: z.array(RichTextNodeInput).max(500).nullish(), list: z.enum(LIST_KINDS).nullish() });
+export const RichTextNodeInput = z
+  .discriminatedUnion('type', [TextNodeInput, PlaceholderNodeInput, HardBreakInput])
+  .meta({ id: 'RichTextNodeInput' });
+const ParagraphInput = z.strictObject({
+  nodes: z.array(RichTextNodeInput).max(500).nullish(),
+  list: z.enum(LIST_KINDS).nullish(),
+});
 export const RichTextBlockInput = z.strictObject({ paragraphs: z.array(ParagraphInput).max(200).nullish() });
 
 export const LetterBlockInput = z.strictObject({
   type: z.enum(BLOCK_TYPES),
-  blockId: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/).nullish().meta({ description: 'Kept when given; a new block gets one from the server.' }),
+  blockId: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,64}$/)
+    .nullish()
+    .meta({ description: 'Kept when given; a new block gets one from the server.' }),
   content: RichTextBlockInput,
   sourcePassageId: cleanString(100).nullish(),
   sourceVersion: z.int().min(1).max(2_147_483_647).nullish(),
-  edited: z.boolean().nullish().meta({ description: 'Ignored: the server decides by comparing with the passage version.' }),
+  edited: z
+    .boolean()
+    .nullish()
+    .meta({ description: 'Ignored: the server decides by comparing with the passage version.' }),
 });
 
 export const LetterSectionInput = z.strictObject({

@@ -15,7 +15,12 @@ function normalizeNode(node: RichTextNodeInput): RichTextNode {
     case 'placeholder': {
       // Only a fillable placeholder keeps a value; an auto-resolvable one is resolved when rendered.
       const fillable = PLACEHOLDER_BY_KEY.get(node.key)?.fillable === true;
-      return { type: 'placeholder', text: fillable ? (node.text ?? null) : null, marks: canonicalMarks(node.marks), key: node.key };
+      return {
+        type: 'placeholder',
+        text: fillable ? (node.text ?? null) : null,
+        marks: canonicalMarks(node.marks),
+        key: node.key,
+      };
     }
     case 'hardBreak':
       return { type: 'hardBreak', text: null, marks: null, key: null };
@@ -24,7 +29,10 @@ function normalizeNode(node: RichTextNodeInput): RichTextNode {
 
 /** Rich text in the one form the server stores and delivers: every field present, nulls made explicit. */
 export function normalizeContent(content: RichTextBlockInput): RichTextBlock {
-  const paragraphs: Paragraph[] = (content.paragraphs ?? []).map((p) => ({ nodes: (p.nodes ?? []).map(normalizeNode), list: p.list ?? null }));
+  const paragraphs: Paragraph[] = (content.paragraphs ?? []).map((p) => ({
+    nodes: (p.nodes ?? []).map(normalizeNode),
+    list: p.list ?? null,
+  }));
   return { paragraphs };
 }
 
@@ -58,7 +66,14 @@ function differenceAt(a: unknown, b: unknown): string | null {
     }
     return null;
   }
-  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+  if (
+    a !== null &&
+    b !== null &&
+    typeof a === 'object' &&
+    typeof b === 'object' &&
+    !Array.isArray(a) &&
+    !Array.isArray(b)
+  ) {
     const x = a as Record<string, unknown>;
     const y = b as Record<string, unknown>;
     // a's keys, then those only b has: the order the first difference is looked for in.

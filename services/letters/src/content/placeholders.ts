@@ -7,14 +7,40 @@ import type { PlaceholderDef } from './content.schemas';
  */
 export const PLACEHOLDERS: readonly PlaceholderDef[] = [
   { key: 'zorgverlener.naam', label: 'Naam zorgverlener', autoResolvable: true, fillable: false, deprecated: false },
-  { key: 'zorgverlener.registerNummer', label: 'Registernummer (afgeschermd)', autoResolvable: true, fillable: false, deprecated: false },
+  {
+    key: 'zorgverlener.registerNummer',
+    label: 'Registernummer (afgeschermd)',
+    autoResolvable: true,
+    fillable: false,
+    deprecated: false,
+  },
   { key: 'beroep.naam', label: 'Beroep', autoResolvable: true, fillable: false, deprecated: false },
-  { key: 'aanvraag.referentie', label: 'Referentie aanvraag', autoResolvable: true, fillable: false, deprecated: false },
+  {
+    key: 'aanvraag.referentie',
+    label: 'Referentie aanvraag',
+    autoResolvable: true,
+    fillable: false,
+    deprecated: false,
+  },
   { key: 'besluit.datum', label: 'Datum besluit', autoResolvable: true, fillable: false, deprecated: false },
-  { key: 'besluit.toelichting', label: 'Toelichting bij het besluit', autoResolvable: true, fillable: false, deprecated: false },
+  {
+    key: 'besluit.toelichting',
+    label: 'Toelichting bij het besluit',
+    autoResolvable: true,
+    fillable: false,
+    deprecated: false,
+  },
   { key: 'datum.vandaag', label: 'Datum van de brief', autoResolvable: true, fillable: false, deprecated: false },
   { key: 'termijn.weken', label: 'Termijn (weken)', autoResolvable: false, fillable: true, deprecated: false },
-  { key: 'brief.datum', label: 'Datum van de brief (vervangen door datum.vandaag)', autoResolvable: true, fillable: false, deprecated: true },
+  {
+    key: 'brief.datum',
+    label: 'Datum van de brief (vervangen door datum.vandaag)',
+    autoResolvable: true,
+    fillable: false,
+    deprecated: true,
+  },
 ];
 
-export const PLACEHOLDER_BY_KEY: ReadonlyMap<string, PlaceholderDef> = new Map(PLACEHOLDERS.map((p) => [p.key as string, p]));
+export const PLACEHOLDER_BY_KEY: ReadonlyMap<string, PlaceholderDef> = new Map(
+  PLACEHOLDERS.map((p) => [p.key as string, p]),
+);

@@ -7,7 +7,12 @@ import type { PassageLibrary } from './passage-library';
  * A fresh concept (decisions §10): every section in order, filled with the default passages for the brief's
  * beroep and besluit. Blocks remember their passage and version and start unedited.
  */
-export function composeSections(library: PassageLibrary, beroep: string | null, besluit: Besluit, newBlockId: () => string): LetterSection[] {
+export function composeSections(
+  library: PassageLibrary,
+  beroep: string | null,
+  besluit: Besluit,
+  newBlockId: () => string,
+): LetterSection[] {
   return SECTIONS.map((def) => ({
     sectionKey: def.sectionKey,
     title: def.title,

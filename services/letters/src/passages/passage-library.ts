@@ -45,8 +45,12 @@ export class PassageLibrary {
    * passage of the brief's beroep beats an `algemeen` one.
    */
   defaultsFor(sectionKey: SectionKey, beroep: string | null, besluit: Besluit): LibraryPassage[] {
-    const candidates = this.availableFor(beroep).filter((p) => p.isDefault && p.sectionKey === sectionKey && (p.besluit === null || p.besluit === besluit));
-    const byBesluit = candidates.some((p) => p.besluit === besluit) ? candidates.filter((p) => p.besluit === besluit) : candidates;
+    const candidates = this.availableFor(beroep).filter(
+      (p) => p.isDefault && p.sectionKey === sectionKey && (p.besluit === null || p.besluit === besluit),
+    );
+    const byBesluit = candidates.some((p) => p.besluit === besluit)
+      ? candidates.filter((p) => p.besluit === besluit)
+      : candidates;
     return byBesluit.some((p) => p.scope === 'beroep') ? byBesluit.filter((p) => p.scope === 'beroep') : byBesluit;
   }
 }

@@ -5,7 +5,18 @@ import type { LibraryPassage } from './passages.schemas';
 
 type Row = Omit<LibraryPassage, 'version'>;
 
-function toPassage(r: { passage_id: string; version: number; scope: string; section_key: string; label: string; content: LibraryPassage['content']; beroep: string | null; is_default: boolean; besluit: string | null; reason: string | null }): LibraryPassage {
+function toPassage(r: {
+  passage_id: string;
+  version: number;
+  scope: string;
+  section_key: string;
+  label: string;
+  content: LibraryPassage['content'];
+  beroep: string | null;
+  is_default: boolean;
+  besluit: string | null;
+  reason: string | null;
+}): LibraryPassage {
   return {
     passageId: r.passage_id,
     scope: r.scope as LibraryPassage['scope'],
@@ -54,6 +65,11 @@ export async function seedPassages(db: Kysely<LettersDb>, seed: readonly Row[]):
         besluit: p.besluit,
         reason: p.reason,
       }));
-    if (rows.length > 0) await trx.insertInto('passage').values(rows).onConflict((oc) => oc.columns(['passage_id', 'version']).doNothing()).execute();
+    if (rows.length > 0)
+      await trx
+        .insertInto('passage')
+        .values(rows)
+        .onConflict((oc) => oc.columns(['passage_id', 'version']).doNothing())
+        .execute();
   });
 }

@@ -19,7 +19,12 @@ export function beroepNaam(code: string | null): string | null {
 }
 
 const dayFormat = new Intl.DateTimeFormat('nl-NL', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
-const amsterdamDay = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric', month: '2-digit', day: '2-digit' });
+const amsterdamDay = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/Amsterdam',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 
 /** `2026-11-22` → `22 november 2026`. */
 export function dutchDate(isoDate: string): string {

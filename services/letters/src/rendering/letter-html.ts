@@ -63,7 +63,10 @@ export function renderLetterHtml(model: LetterModel): string {
     'section h2 { font-size: 10pt; margin: 6mm 0 1mm; } .ondertekening { margin-top: 8mm; } footer { margin-top: 12mm; font-size: 7.5pt; color: #333; border-top: 0.3pt solid #999; padding-top: 2mm; }',
   ].join('\n');
   const sections = model.sections
-    .map((s) => `<section data-section="${escapeHtml(s.sectionKey)}">${s.sectionKey === 'bezwaar' && s.title ? `<h2>${escapeHtml(s.title)}</h2>` : ''}${paragraphs(s.paragraphs)}</section>`)
+    .map(
+      (s) =>
+        `<section data-section="${escapeHtml(s.sectionKey)}">${s.sectionKey === 'bezwaar' && s.title ? `<h2>${escapeHtml(s.title)}</h2>` : ''}${paragraphs(s.paragraphs)}</section>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="nl"><head><meta charset="utf-8"><title>${escapeHtml(model.title)}</title><style>${style}</style></head>

@@ -79,10 +79,19 @@ function runOf(node: RichTextNode, facts: LetterFacts): LetterRun {
   const marks = new Set(node.marks ?? []);
   const style = { bold: marks.has('bold'), italic: marks.has('italic'), underline: marks.has('underline') };
   if (node.type === 'hardBreak') return { text: '', bold: false, italic: false, underline: false, lineBreak: true };
-  return { text: node.type === 'placeholder' ? resolvePlaceholder(node, facts) : (node.text ?? ''), ...style, lineBreak: false };
+  return {
+    text: node.type === 'placeholder' ? resolvePlaceholder(node, facts) : (node.text ?? ''),
+    ...style,
+    lineBreak: false,
+  };
 }
 
-export function resolveLetter(sections: readonly LetterSection[], template: TemplateContent, facts: LetterFacts, logo: LetterLogo | null): LetterModel {
+export function resolveLetter(
+  sections: readonly LetterSection[],
+  template: TemplateContent,
+  facts: LetterFacts,
+  logo: LetterLogo | null,
+): LetterModel {
   return {
     title: facts.referentie ? `Besluit op uw aanvraag ${facts.referentie}` : 'Besluit op uw aanvraag',
     letterDate: facts.letterDate,
@@ -93,7 +102,9 @@ export function resolveLetter(sections: readonly LetterSection[], template: Temp
     sections: sections.map((s) => ({
       sectionKey: s.sectionKey,
       title: s.title,
-      paragraphs: (s.blocks ?? []).flatMap((b) => (b.content.paragraphs ?? []).map((p) => ({ runs: (p.nodes ?? []).map((n) => runOf(n, facts)), list: p.list }))),
+      paragraphs: (s.blocks ?? []).flatMap((b) =>
+        (b.content.paragraphs ?? []).map((p) => ({ runs: (p.nodes ?? []).map((n) => runOf(n, facts)), list: p.list })),
+      ),
     })),
     signature: { closing: template.signatureClosing, name: template.signatureName, role: template.signatureRole },
     footer: { contact: template.footerContact, legal: template.footerLegal },

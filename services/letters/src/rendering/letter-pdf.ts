@@ -9,7 +9,12 @@ export const mmToPt = (mm: number) => Math.round(mm * MM * 100) / 100;
 
 function run(r: LetterRun): Record<string, unknown> | string {
   if (r.lineBreak) return '\n';
-  return { text: r.text, ...(r.bold ? { bold: true } : {}), ...(r.italic ? { italics: true } : {}), ...(r.underline ? { decoration: 'underline' } : {}) };
+  return {
+    text: r.text,
+    ...(r.bold ? { bold: true } : {}),
+    ...(r.italic ? { italics: true } : {}),
+    ...(r.underline ? { decoration: 'underline' } : {}),
+  };
 }
 
 const paragraph = (p: LetterParagraph) => ({ text: p.runs.map(run) });
@@ -17,7 +22,7 @@ const paragraph = (p: LetterParagraph) => ({ text: p.runs.map(run) });
 /** Paragraphs as pdfmake nodes, consecutive list items of one kind in one list. */
 function body(items: readonly LetterParagraph[]): unknown[] {
   const nodes: unknown[] = [];
-  for (let i = 0; i < items.length; ) {
+  for (let i = 0; i < items.length;) {
     const kind = items[i]!.list;
     if (kind === null) {
       nodes.push({ ...paragraph(items[i]!), margin: [0, 0, 0, 6] });
@@ -40,17 +45,34 @@ export function letterPdfJob(model: LetterModel): PdfJob {
   const m = model.margins;
   const margins = [mmToPt(m.leftMm), mmToPt(m.topMm), mmToPt(m.rightMm), mmToPt(Math.max(m.bottomMm, FOOTER_MIN_MM))];
   const content: unknown[] = [
-    { columns: [{ width: LOGO_BOX.width, text: '' }, { width: '*', text: model.orgName, bold: true, fontSize: 12, alignment: 'right' }], margin: [0, 0, 0, 24] },
+    {
+      columns: [
+        { width: LOGO_BOX.width, text: '' },
+        { width: '*', text: model.orgName, bold: true, fontSize: 12, alignment: 'right' },
+      ],
+      margin: [0, 0, 0, 24],
+    },
     { text: model.returnAddress ? `Retouradres: ${model.returnAddress}` : '', fontSize: 7, margin: [0, 0, 0, 4] },
     { text: model.addressee ?? '', margin: [0, 0, 0, 24] },
   ];
   for (const section of model.sections) {
-    if (section.sectionKey === 'bezwaar' && section.title) content.push({ text: section.title, bold: true, margin: [0, 6, 0, 2] });
+    if (section.sectionKey === 'bezwaar' && section.title)
+      content.push({ text: section.title, bold: true, margin: [0, 6, 0, 2] });
     content.push(...body(section.paragraphs));
     if (section.sectionKey === 'kenmerk') content.push({ text: '', margin: [0, 0, 0, 12] });
   }
   const s = model.signature;
-  content.push({ stack: [s.closing ?? '', { text: ' ', margin: [0, 18, 0, 0] }, { text: s.name ?? '', bold: true }, s.role ?? '', model.orgName], margin: [0, 18, 0, 0], unbreakable: true });
+  content.push({
+    stack: [
+      s.closing ?? '',
+      { text: ' ', margin: [0, 18, 0, 0] },
+      { text: s.name ?? '', bold: true },
+      s.role ?? '',
+      model.orgName,
+    ],
+    margin: [0, 18, 0, 0],
+    unbreakable: true,
+  });
   return {
     doc: {
       pageSize: 'A4',

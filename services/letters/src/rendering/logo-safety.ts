@@ -19,7 +19,10 @@ const HOSTILE_SVG = [
 
 /** Every `href`/`xlink:href` value and every `url(…)` must point at a fragment of the logo itself (`#id`). */
 function refersOutside(svg: string): boolean {
-  const references = [...svg.matchAll(/(?:xlink:)?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*))/gi), ...svg.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\)/gi)];
+  const references = [
+    ...svg.matchAll(/(?:xlink:)?href\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]*))/gi),
+    ...svg.matchAll(/url\(\s*(?:"([^"]*)"|'([^']*)'|([^)]*))\)/gi),
+  ];
   return references.some((m) => !(m[1] ?? m[2] ?? m[3] ?? '').trim().startsWith('#'));
 }
 
@@ -29,7 +32,8 @@ function refersOutside(svg: string): boolean {
  */
 export function safeLogo(bytes: Buffer): LetterLogo | null {
   if (bytes.length === 0 || bytes.length > MAX_LOGO_BYTES) return null;
-  if (bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE)) return { kind: 'png', data: bytes.toString('base64') };
+  if (bytes.subarray(0, PNG_SIGNATURE.length).equals(PNG_SIGNATURE))
+    return { kind: 'png', data: bytes.toString('base64') };
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   if (!isCleanText(text) || !/<svg[\s>]/i.test(text)) return null;
   return HOSTILE_SVG.some((pattern) => pattern.test(text)) || refersOutside(text) ? null : { kind: 'svg', data: text };

@@ -27,7 +27,12 @@ async function logoOf(deps: RenderDeps, template: TemplateContent) {
   return bytes ? safeLogo(bytes) : null;
 }
 
-async function build(deps: RenderDeps, sections: readonly LetterSection[], template: TemplateContent, facts: LetterFacts): Promise<LetterModel> {
+async function build(
+  deps: RenderDeps,
+  sections: readonly LetterSection[],
+  template: TemplateContent,
+  facts: LetterFacts,
+): Promise<LetterModel> {
   return resolveLetter(sections, template, facts, await logoOf(deps, template));
 }
 
@@ -61,6 +66,14 @@ export async function testLetterPdf(deps: RenderDeps, subOrgId: string): Promise
   const today = todayInAmsterdam(deps.clock);
   let n = 0;
   const sections = composeSections(deps.passages, 'arts', 'toekennen', () => `voorbeeld-${++n}`);
-  const facts: LetterFacts = { zorgverlenerNaam: 'J. Voorbeeld', registerNummerMasked: mask('19000000789'), beroep: 'arts', referentie: 'AV-0000-000000', besluitDatum: today, toelichting: null, letterDate: today };
+  const facts: LetterFacts = {
+    zorgverlenerNaam: 'J. Voorbeeld',
+    registerNummerMasked: mask('19000000789'),
+    beroep: 'arts',
+    referentie: 'AV-0000-000000',
+    besluitDatum: today,
+    toelichting: null,
+    letterDate: today,
+  };
   return deps.pdf.render(letterPdfJob(await build(deps, sections, template.draft, facts)));
 }

@@ -17,10 +17,16 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, part: string): z.
 
 const address = (req: Request) => ({ referentie: parse(BriefQuery, req.query, 'query').referentie ?? null });
 
-const HTML_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+const HTML_POLICY =
+  "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 function pdfHeaders(name: string): Record<string, string> {
-  return { 'Content-Type': 'application/pdf', 'Content-Disposition': `inline; filename="${name}.pdf"`, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+  return {
+    'Content-Type': 'application/pdf',
+    'Content-Disposition': `inline; filename="${name}.pdf"`,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  };
 }
 
 /**
@@ -31,12 +37,21 @@ export function renderingRouter(ctx: Context): Router {
   const router = Router();
   router.get(letters.routes.previewBrief.path, guardFor(letters.routes.previewBrief), async (req, res) => {
     const html = await letterHtml(ctx, address(req));
-    res.set({ 'Content-Type': 'text/html; charset=utf-8', 'Content-Security-Policy': HTML_POLICY, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' }).send(html);
+    res
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': HTML_POLICY,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(html);
   });
   router.get(letters.routes.briefPdf.path, guardFor(letters.routes.briefPdf), async (req, res) => {
     const target = address(req);
     const pdf = await letterPdf(ctx, target);
-    res.set(pdfHeaders(target.referentie ? `brief-${target.referentie.replace(/[^A-Za-z0-9-]/g, '')}` : 'brief')).send(pdf);
+    res
+      .set(pdfHeaders(target.referentie ? `brief-${target.referentie.replace(/[^A-Za-z0-9-]/g, '')}` : 'brief'))
+      .send(pdf);
   });
   router.post(letters.routes.testLetter.path, guardFor(letters.routes.testLetter), async (req, res) => {
     const { subOrgId } = parse(SubOrgParams, req.params, 'params');

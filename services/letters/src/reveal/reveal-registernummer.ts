@@ -9,8 +9,19 @@ import { findBrief } from '../briefs/briefs.repository';
 import { BriefQuery } from '../briefs/briefs.schemas';
 import type { LettersDb } from '../database';
 
-async function audit(db: Kysely<LettersDb>, identity: Identity | null, resource: string, decision: 'allow' | 'deny', correlationId: string | null): Promise<void> {
-  await enqueue(db, auditEvent('letters'), { action: letters.auditActions.reveal, resource, decision, role: auditRole(identity) }, correlationId);
+async function audit(
+  db: Kysely<LettersDb>,
+  identity: Identity | null,
+  resource: string,
+  decision: 'allow' | 'deny',
+  correlationId: string | null,
+): Promise<void> {
+  await enqueue(
+    db,
+    auditEvent('letters'),
+    { action: letters.auditActions.reveal, resource, decision, role: auditRole(identity) },
+    correlationId,
+  );
 }
 
 /**
@@ -19,7 +30,13 @@ async function audit(db: Kysely<LettersDb>, identity: Identity | null, resource:
  * exactly one audit row, allowed or denied (a malformed `referentie`, 400, is a denied attempt too), naming the
  * letter, never the number or the person. (A missing capability is refused, and audited, at the gateway already.)
  */
-export async function revealRegisterNummer(db: Kysely<LettersDb>, identity: Identity | null, referentie: unknown, stepUp: boolean, correlationId: string | null): Promise<{ registerNummer: string | null }> {
+export async function revealRegisterNummer(
+  db: Kysely<LettersDb>,
+  identity: Identity | null,
+  referentie: unknown,
+  stepUp: boolean,
+  correlationId: string | null,
+): Promise<{ registerNummer: string | null }> {
   const caller = callerOf(identity);
   if (evaluateBrief('concept', caller.capabilities, caller.id, null).verdicts.reveal !== 'allow') {
     await audit(db, identity, letters.routes.revealRegisterNummer.path, 'deny', correlationId);

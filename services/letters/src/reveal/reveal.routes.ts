@@ -6,16 +6,28 @@ import type { Context } from '../context';
 import { revealRegisterNummer } from './reveal-registernummer';
 
 export const RevealRegisterNummerResponse = z
-  .strictObject({ registerNummer: z.string().nullable().meta({ description: 'Unmasked; null when the case has none.' }) })
+  .strictObject({
+    registerNummer: z.string().nullable().meta({ description: 'Unmasked; null when the case has none.' }),
+  })
   .meta({ id: 'RevealRegisterNummerResponse' });
 
 /**
  * The query as every brief route describes it (the same description), parsed leniently here: the use case refuses a malformed
  * `referentie` itself (400) so that this attempt, too, writes its audit row.
  */
-const RevealQuery = z.object({ referentie: z.unknown().optional().meta({ type: 'string', maxLength: 64, ...BriefQuery.shape.referentie.meta() }) });
+const RevealQuery = z.object({
+  referentie: z
+    .unknown()
+    .optional()
+    .meta({ type: 'string', maxLength: 64, ...BriefQuery.shape.referentie.meta() }),
+});
 
-const StepUpHeaders = z.object({ 'x-step-up': z.string().optional().meta({ description: '`true`, sent only after an explicit confirmation of the user.' }) });
+const StepUpHeaders = z.object({
+  'x-step-up': z
+    .string()
+    .optional()
+    .meta({ description: '`true`, sent only after an explicit confirmation of the user.' }),
+});
 
 const reveal = defineOperation({
   rule: letters.routes.revealRegisterNummer,
@@ -27,7 +39,13 @@ const reveal = defineOperation({
   headers: StepUpHeaders,
   responses: { 200: RevealRegisterNummerResponse },
   handle: async (ctx: Context, { query, headers, identity }) => ({
-    body: await revealRegisterNummer(ctx.db, identity, query.referentie, headers['x-step-up']?.trim().toLowerCase() === 'true', currentCorrelationId()),
+    body: await revealRegisterNummer(
+      ctx.db,
+      identity,
+      query.referentie,
+      headers['x-step-up']?.trim().toLowerCase() === 'true',
+      currentCorrelationId(),
+    ),
   }),
 });
 

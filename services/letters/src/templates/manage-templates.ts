@@ -4,7 +4,16 @@ import { z } from 'zod';
 import { decodeCursor, encodeCursor, type Clock, type PageQuery } from '@register/service-kit';
 import type { LettersDb } from '../database';
 import type { LogoRegistry } from './logo-registry';
-import { appendVersion, countUnsentBriefs, findTemplate, findVersion, listTemplates, listVersions, saveDraft, type TemplateRow } from './templates.repository';
+import {
+  appendVersion,
+  countUnsentBriefs,
+  findTemplate,
+  findVersion,
+  listTemplates,
+  listVersions,
+  saveDraft,
+  type TemplateRow,
+} from './templates.repository';
 import type { OrgTemplateAdminView, SaveOrgTemplateRequest } from './templates.schemas';
 import { toContent, toOrgTemplate } from './template-view';
 
@@ -19,8 +28,13 @@ const SubOrgCursor = z.object({ after: z.string() });
 /** decisions §14: in id order, `limit` (default and at most 1000) per page, a cursor to the next page while rows remain. */
 export async function listSubOrgs(db: Kysely<LettersDb>, page: PageQuery) {
   const limit = page.limit ?? 1000;
-  const rows = await listTemplates(db, { after: decodeCursor(page.cursor, SubOrgCursor)?.after ?? null, limit: limit + 1 });
-  const items = rows.slice(0, limit).map((r) => ({ subOrgId: r.subOrgId, orgName: r.publishedOrgName, publishedVersion: r.publishedVersion }));
+  const rows = await listTemplates(db, {
+    after: decodeCursor(page.cursor, SubOrgCursor)?.after ?? null,
+    limit: limit + 1,
+  });
+  const items = rows
+    .slice(0, limit)
+    .map((r) => ({ subOrgId: r.subOrgId, orgName: r.publishedOrgName, publishedVersion: r.publishedVersion }));
   return { items, nextCursor: rows.length > limit ? encodeCursor({ after: items.at(-1)!.subOrgId }) : null };
 }
 
@@ -37,26 +51,54 @@ export async function adminView(db: Kysely<LettersDb>, subOrgId: string): Promis
   return {
     draft: toOrgTemplate(subOrgId, row.draft, row.publishedVersion + 1),
     publishedVersion: row.publishedVersion,
-    history: history.map((v) => ({ version: v.version, publishedAt: v.publishedAt.toISOString(), template: toOrgTemplate(subOrgId, v.template, v.version) })),
+    history: history.map((v) => ({
+      version: v.version,
+      publishedAt: v.publishedAt.toISOString(),
+      template: toOrgTemplate(subOrgId, v.template, v.version),
+    })),
     unsentBriefs,
   };
 }
 
 /** Replaces the draft (decisions §10): a logo must be an `organisatie-logo` upload, confirmed by the documents service. */
-export async function saveTemplate(deps: TemplatesDeps, subOrgId: string, request: SaveOrgTemplateRequest): Promise<OrgTemplateAdminView> {
+export async function saveTemplate(
+  deps: TemplatesDeps,
+  subOrgId: string,
+  request: SaveOrgTemplateRequest,
+): Promise<OrgTemplateAdminView> {
   const { draft } = request;
-  if (draft.subOrgId && draft.subOrgId !== subOrgId) throw validationError([{ field: 'draft.subOrgId', code: 'sub-org-mismatch', detail: 'The draft belongs to the sub-organisation of the path.' }]);
+  if (draft.subOrgId && draft.subOrgId !== subOrgId)
+    throw validationError([
+      {
+        field: 'draft.subOrgId',
+        code: 'sub-org-mismatch',
+        detail: 'The draft belongs to the sub-organisation of the path.',
+      },
+    ]);
   const content = toContent(draft);
   const current = await requireTemplate(deps.db, subOrgId);
-  if (content.logoDocumentId !== null && content.logoDocumentId !== current.draft.logoDocumentId && !(await deps.logos.isOrganisatieLogo(content.logoDocumentId))) {
-    throw validationError([{ field: 'draft.logoDocumentId', code: 'not-an-organisatie-logo', detail: 'The logo must be a document uploaded in the organisatie-logo category.' }]);
+  if (
+    content.logoDocumentId !== null &&
+    content.logoDocumentId !== current.draft.logoDocumentId &&
+    !(await deps.logos.isOrganisatieLogo(content.logoDocumentId))
+  ) {
+    throw validationError([
+      {
+        field: 'draft.logoDocumentId',
+        code: 'not-an-organisatie-logo',
+        detail: 'The logo must be a document uploaded in the organisatie-logo category.',
+      },
+    ]);
   }
   await saveDraft(deps.db, subOrgId, content);
   return adminView(deps.db, subOrgId);
 }
 
 /** Publishes the draft as `publishedVersion + 1`; the count of unsent briefs says how many letters change letterhead. */
-export async function publishTemplate(deps: TemplatesDeps, subOrgId: string): Promise<{ version: number; affectedUnsentBriefs: number }> {
+export async function publishTemplate(
+  deps: TemplatesDeps,
+  subOrgId: string,
+): Promise<{ version: number; affectedUnsentBriefs: number }> {
   const version = await deps.db.transaction().execute(async (trx) => {
     const row = await findTemplate(trx, subOrgId, { forUpdate: true });
     if (!row) throw new NotFoundError('org template');
@@ -72,7 +114,11 @@ const VERSION = /^[1-9]\d{0,8}$/;
  * decisions §10: rollback publishes a new version with that version's content and resets the draft to it;
  * the history only grows, and sent letters keep the version they were sent with. An unknown version is 404.
  */
-export async function rollbackTemplate(deps: TemplatesDeps, subOrgId: string, versionParam: string): Promise<OrgTemplateAdminView> {
+export async function rollbackTemplate(
+  deps: TemplatesDeps,
+  subOrgId: string,
+  versionParam: string,
+): Promise<OrgTemplateAdminView> {
   await deps.db.transaction().execute(async (trx) => {
     const row = await findTemplate(trx, subOrgId, { forUpdate: true });
     if (!row) throw new NotFoundError('org template');

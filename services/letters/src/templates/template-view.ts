@@ -18,7 +18,9 @@ export function toOrgTemplate(subOrgId: string, content: TemplateContent, versio
 }
 
 /** The content a version stores, from an OrgTemplate-shaped value. */
-type TemplateLike = { [K in Exclude<keyof TemplateContent, 'margins'>]?: string | null } & { margins: TemplateContent['margins'] };
+type TemplateLike = { [K in Exclude<keyof TemplateContent, 'margins'>]?: string | null } & {
+  margins: TemplateContent['margins'];
+};
 
 export function toContent(t: TemplateLike): TemplateContent {
   return {
@@ -30,6 +32,11 @@ export function toContent(t: TemplateLike): TemplateContent {
     signatureName: t.signatureName ?? null,
     signatureRole: t.signatureRole ?? null,
     signatureClosing: t.signatureClosing ?? null,
-    margins: { topMm: t.margins.topMm, rightMm: t.margins.rightMm, bottomMm: t.margins.bottomMm, leftMm: t.margins.leftMm },
+    margins: {
+      topMm: t.margins.topMm,
+      rightMm: t.margins.rightMm,
+      bottomMm: t.margins.bottomMm,
+      leftMm: t.margins.leftMm,
+    },
   };
 }

@@ -2,12 +2,28 @@ import { z } from 'zod';
 import { letters } from '@register/contracts';
 import { defineOperation, nextLink, pageQuery } from '@register/service-kit';
 import type { Context } from '../context';
-import { adminView, listSubOrgs, publishTemplate, requireTemplate, rollbackTemplate, saveTemplate } from './manage-templates';
+import {
+  adminView,
+  listSubOrgs,
+  publishTemplate,
+  requireTemplate,
+  rollbackTemplate,
+  saveTemplate,
+} from './manage-templates';
 import { TEMPLATES_SEED } from './templates.seed';
-import { OrgTemplateAdminView, PublishOrgTemplateResponse, RollbackParams, SaveOrgTemplateRequest, SubOrgParams, SubOrgSummary } from './templates.schemas';
+import {
+  OrgTemplateAdminView,
+  PublishOrgTemplateResponse,
+  RollbackParams,
+  SaveOrgTemplateRequest,
+  SubOrgParams,
+  SubOrgSummary,
+} from './templates.schemas';
 
-const ADMIN = 'Needs `orgtemplate:edit` (role admin); every denial is written to the audit log (`orgtemplate:edit`, `deny`).';
-const loadTemplate = (ctx: Context, { params }: { params: { subOrgId: string } }) => requireTemplate(ctx.db, params.subOrgId);
+const ADMIN =
+  'Needs `orgtemplate:edit` (role admin); every denial is written to the audit log (`orgtemplate:edit`, `deny`).';
+const loadTemplate = (ctx: Context, { params }: { params: { subOrgId: string } }) =>
+  requireTemplate(ctx.db, params.subOrgId);
 
 const list = defineOperation({
   rule: letters.routes.orgTemplates,
@@ -18,7 +34,9 @@ const list = defineOperation({
   responses: { 200: z.array(SubOrgSummary) },
   handle: async (ctx: Context, { query, req }) => {
     const page = await listSubOrgs(ctx.db, query);
-    return page.nextCursor ? { body: page.items, headers: { Link: nextLink(req.originalUrl, page.nextCursor) } } : { body: page.items };
+    return page.nextCursor
+      ? { body: page.items, headers: { Link: nextLink(req.originalUrl, page.nextCursor) } }
+      : { body: page.items };
   },
 });
 

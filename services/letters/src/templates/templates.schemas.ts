@@ -3,7 +3,12 @@ import { withBracketPaths } from '../content/bracket-paths';
 import { cleanString } from '../shared/text';
 
 export const Margins = z
-  .strictObject({ topMm: z.number().int(), rightMm: z.number().int(), bottomMm: z.number().int(), leftMm: z.number().int() })
+  .strictObject({
+    topMm: z.number().int(),
+    rightMm: z.number().int(),
+    bottomMm: z.number().int(),
+    leftMm: z.number().int(),
+  })
   .meta({ id: 'Margins', description: 'Page margins in millimetres.' });
 
 export const OrgTemplate = z
@@ -11,14 +16,20 @@ export const OrgTemplate = z
     subOrgId: z.string().nullable(),
     orgName: z.string().nullable(),
     returnAddress: z.string().nullable(),
-    logoDocumentId: z.string().nullable().meta({ description: 'A document uploaded in the `organisatie-logo` category (PNG or SVG).' }),
+    logoDocumentId: z
+      .string()
+      .nullable()
+      .meta({ description: 'A document uploaded in the `organisatie-logo` category (PNG or SVG).' }),
     footerContact: z.string().nullable(),
     footerLegal: z.string().nullable(),
     signatureName: z.string().nullable(),
     signatureRole: z.string().nullable(),
     signatureClosing: z.string().nullable(),
     margins: Margins,
-    version: z.number().int().meta({ description: 'A published version; for the draft, the version it becomes when published.' }),
+    version: z
+      .number()
+      .int()
+      .meta({ description: 'A published version; for the draft, the version it becomes when published.' }),
   })
   .meta({ id: 'OrgTemplate' });
 export type OrgTemplate = z.infer<typeof OrgTemplate>;
@@ -26,14 +37,21 @@ export type OrgTemplate = z.infer<typeof OrgTemplate>;
 export type TemplateContent = Omit<OrgTemplate, 'subOrgId' | 'version'>;
 
 export const OrgTemplateVersion = z
-  .strictObject({ version: z.number().int(), publishedAt: z.string().nullable().meta({ format: 'date-time' }), template: OrgTemplate })
+  .strictObject({
+    version: z.number().int(),
+    publishedAt: z.string().nullable().meta({ format: 'date-time' }),
+    template: OrgTemplate,
+  })
   .meta({ id: 'OrgTemplateVersion' });
 
 export const OrgTemplateAdminView = z
   .strictObject({
     draft: OrgTemplate,
     publishedVersion: z.number().int(),
-    history: z.array(OrgTemplateVersion).nullable().meta({ description: 'Every published version, newest first (append-only).' }),
+    history: z
+      .array(OrgTemplateVersion)
+      .nullable()
+      .meta({ description: 'Every published version, newest first (append-only).' }),
     unsentBriefs: z.number().int().meta({ description: 'Briefs of this sub-organisation that are not `verzonden`.' }),
   })
   .meta({ id: 'OrgTemplateAdminView' });
@@ -65,7 +83,12 @@ export const SaveOrgTemplateRequest = withBracketPaths(
         signatureRole: text(200),
         signatureClosing: text(200),
         margins: z.strictObject({ topMm: margin, rightMm: margin, bottomMm: margin, leftMm: margin }),
-        version: z.int().min(0).max(2_147_483_647).nullish().meta({ description: 'Ignored: the server numbers versions.' }),
+        version: z
+          .int()
+          .min(0)
+          .max(2_147_483_647)
+          .nullish()
+          .meta({ description: 'Ignored: the server numbers versions.' }),
       }),
     })
     .meta({ id: 'SaveOrgTemplateRequest' }),

@@ -21,12 +21,23 @@ async function outboxEmpty(databaseUrl: string): Promise<boolean> {
  * first waits until the gateway's and letters' outboxes are drained, so what is on the stream is all there is.
  */
 export async function auditEventsOf(world: World, correlationId: string, since: Date): Promise<AuditEventData[]> {
-  await eventually(async () => ((await outboxEmpty(world.letters.databaseUrl)) && (await outboxEmpty(world.gateway.databaseUrl)) ? true : undefined), 20_000, 100);
+  await eventually(
+    async () =>
+      (await outboxEmpty(world.letters.databaseUrl)) && (await outboxEmpty(world.gateway.databaseUrl))
+        ? true
+        : undefined,
+    20_000,
+    100,
+  );
   const nc = await connect({ servers: world.nats, name: 'letters-test-audit-reader' });
   try {
     const js = jetstream(nc);
     const { stream, prefix } = testEvents();
-    const consumer = await js.consumers.get(stream, { filter_subjects: prefix + AUDIT_SUBJECTS, deliver_policy: DeliverPolicy.StartTime, opt_start_time: since.toISOString() });
+    const consumer = await js.consumers.get(stream, {
+      filter_subjects: prefix + AUDIT_SUBJECTS,
+      deliver_policy: DeliverPolicy.StartTime,
+      opt_start_time: since.toISOString(),
+    });
     const found: AuditEventData[] = [];
     for (;;) {
       const batch = await consumer.fetch({ max_messages: 500, expires: 1000 });
@@ -45,4 +56,3 @@ export async function auditEventsOf(world: World, correlationId: string, since: 
     await nc.close();
   }
 }
-

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock, Events } from '@register/service-kit';
-import { natsUrl, removeDurableConsumers, startService, testEvents, type TestDatabase, type TestService } from '@register/testkit';
+import {
+  natsUrl,
+  removeDurableConsumers,
+  startService,
+  testEvents,
+  type TestDatabase,
+  type TestService,
+} from '@register/testkit';
 import type { Context } from '../../src/context';
 import type { LettersDb } from '../../src/database';
 import { start } from '../../src/main';
@@ -45,7 +52,11 @@ export async function startLetters(options: LettersOptions = {}): Promise<Letter
       APPLICATIONS_URL: options.applicationsUrl ?? 'http://127.0.0.1:9',
       DOCUMENTS_URL: options.documentsUrl ?? 'http://127.0.0.1:9',
     },
-    override: (ctx: Context): Context => ({ ...ctx, redelivery: { retryDelayMs: 200, restartDelayMs: 200 }, ...(options.clock ? { clock: options.clock } : {}) }),
+    override: (ctx: Context): Context => ({
+      ...ctx,
+      redelivery: { retryDelayMs: 200, restartDelayMs: 200 },
+      ...(options.clock ? { clock: options.clock } : {}),
+    }),
   });
   return {
     ...service,

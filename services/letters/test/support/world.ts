@@ -2,7 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { eventually, natsUrl, removeDurableConsumers, startNeighbour, testEvents, testS3, type Neighbour } from '@register/testkit';
+import {
+  eventually,
+  natsUrl,
+  removeDurableConsumers,
+  startNeighbour,
+  testEvents,
+  testS3,
+  type Neighbour,
+} from '@register/testkit';
 import { startLetters, type LettersHarness } from './harness';
 
 /** The letters service with its real neighbours: applications (and what it needs) and the gateway in front. */
@@ -49,13 +57,26 @@ export async function startWorld(options: { natsUrl?: string } = {}): Promise<Wo
         },
       }),
     );
-    const applications = track(await startNeighbour('applications', { env: { ...common, REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url, LINK_POLL_INTERVAL_MS: '200' } }));
-    const letters = track(await startLetters({ natsUrl: nats, applicationsUrl: applications.url, documentsUrl: documents.url }));
+    const applications = track(
+      await startNeighbour('applications', {
+        env: { ...common, REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url, LINK_POLL_INTERVAL_MS: '200' },
+      }),
+    );
+    const letters = track(
+      await startLetters({ natsUrl: nats, applicationsUrl: applications.url, documentsUrl: documents.url }),
+    );
     // The gateway is ready only when every service behind it is; the audit service is not needed here, so its
     // address is the reference service's (it answers the readiness probe; no test calls the audit routes).
     const gateway = track(
       await startNeighbour('gateway', {
-        env: { ...common, LETTERS_URL: letters.url, APPLICATIONS_URL: applications.url, DOCUMENTS_URL: documents.url, REFERENCE_URL: reference.url, AUDIT_URL: reference.url },
+        env: {
+          ...common,
+          LETTERS_URL: letters.url,
+          APPLICATIONS_URL: applications.url,
+          DOCUMENTS_URL: documents.url,
+          REFERENCE_URL: reference.url,
+          AUDIT_URL: reference.url,
+        },
       }),
     );
     return { letters, gateway, applications, documents, reference, nats, close: cleanUp };
@@ -83,7 +104,12 @@ function parseJson(text: string): unknown {
 
 /** A portal's calls through the gateway with the identity headers of decisions §1. */
 export function portal(world: World, headers: Record<string, string>) {
-  const call = async (method: string, url: string, body?: unknown, extra: Record<string, string> = {}): Promise<Reply> => {
+  const call = async (
+    method: string,
+    url: string,
+    body?: unknown,
+    extra: Record<string, string> = {},
+  ): Promise<Reply> => {
     const res = await fetch(`${world.gateway.url}${url}`, {
       method,
       headers: { ...headers, ...extra, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -112,22 +138,40 @@ export const beoordelaar = { 'X-Medewerker': 'mw-letters', 'X-Rollen': 'beoordel
  * A case decided through the applications service as the portals do it: a new practitioner's intake (digital
  * diploma, enough hours: no documents needed), submitted, and a besluit by a case handler.
  */
-export async function decideCase(world: World, besluit: 'toekennen' | 'afwijzen' | 'buiten-behandeling', subject = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`): Promise<{ id: string; referentie: string }> {
+export async function decideCase(
+  world: World,
+  besluit: 'toekennen' | 'afwijzen' | 'buiten-behandeling',
+  subject = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+): Promise<{ id: string; referentie: string }> {
   const me = portal(world, { 'X-Subject': subject });
   const created = await me.post('/api/v1/applications', { type: 'intake' });
   if (created.status !== 201) throw new Error(`create answered ${created.status}: ${created.text}`);
-  const submitted = await me.post(`/api/v1/applications/${created.body.id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
+  const submitted = await me.post(`/api/v1/applications/${created.body.id}/submit`, {
+    diplomaHerkomst: 'digitaal',
+    uren: 3000,
+  });
   if (submitted.status !== 200) throw new Error(`submit answered ${submitted.status}: ${submitted.text}`);
   const toelichting = besluit === 'toekennen' ? 'Voldoet aan de eisen.' : 'Onvoldoende aangetoond.';
-  const decided = await portal(world, beoordelaar).post(`/api/v1/beoordeling/${created.body.id}/besluit`, { besluit, toelichting });
+  const decided = await portal(world, beoordelaar).post(`/api/v1/beoordeling/${created.body.id}/besluit`, {
+    besluit,
+    toelichting,
+  });
   if (decided.status !== 200) throw new Error(`besluit answered ${decided.status}: ${decided.text}`);
   return { id: created.body.id, referentie: submitted.body.referentie };
 }
 
 /** Waits until letters has written the case's brief (it consumes the besluit durably). */
-export async function caseBrief(world: World, referentie: string, headers: Record<string, string> = drafter()): Promise<Reply> {
-  return eventually(async () => {
-    const res = await portal(world, headers).get(`/api/v1/brief?referentie=${encodeURIComponent(referentie)}`);
-    return res.status === 200 ? res : undefined;
-  }, 30_000, 200);
+export async function caseBrief(
+  world: World,
+  referentie: string,
+  headers: Record<string, string> = drafter(),
+): Promise<Reply> {
+  return eventually(
+    async () => {
+      const res = await portal(world, headers).get(`/api/v1/brief?referentie=${encodeURIComponent(referentie)}`);
+      return res.status === 200 ? res : undefined;
+    },
+    30_000,
+    200,
+  );
 }

@@ -12,14 +12,26 @@ export async function listFlags(db: Kysely<ReferenceDb>): Promise<FlagRow[]> {
 }
 
 export async function findFlag(db: Kysely<ReferenceDb>, key: string): Promise<FlagRow | undefined> {
-  return db.selectFrom('feature_flag').select(['key', 'description', 'enabled']).where('key', '=', key).executeTakeFirst();
+  return db
+    .selectFrom('feature_flag')
+    .select(['key', 'description', 'enabled'])
+    .where('key', '=', key)
+    .executeTakeFirst();
 }
 
 export async function updateFlag(trx: Transaction<ReferenceDb>, key: string, enabled: boolean): Promise<boolean> {
-  const result = await trx.updateTable('feature_flag').set({ enabled, updated_at: new Date() }).where('key', '=', key).executeTakeFirst();
+  const result = await trx
+    .updateTable('feature_flag')
+    .set({ enabled, updated_at: new Date() })
+    .where('key', '=', key)
+    .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
 export async function seedFlags(db: Kysely<ReferenceDb>, flags: FlagRow[]): Promise<void> {
-  await db.insertInto('feature_flag').values(flags).onConflict((oc) => oc.column('key').doNothing()).execute();
+  await db
+    .insertInto('feature_flag')
+    .values(flags)
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
 }

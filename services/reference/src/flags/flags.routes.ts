@@ -15,14 +15,17 @@ const listFeatureFlags = defineOperation({
   query: pageQuery,
   responses: { 200: z.array(FeatureFlag), 304: null },
   handle: (ctx: Context, { query, req, res }) =>
-    query.limit === undefined && query.cursor === undefined ? sendCached(req, res, ctx.snapshot.featureFlags(), 'no-store') : pageOf(ctx.snapshot.featureFlagList(), (f) => f.key, query, req.originalUrl),
+    query.limit === undefined && query.cursor === undefined
+      ? sendCached(req, res, ctx.snapshot.featureFlags(), 'no-store')
+      : pageOf(ctx.snapshot.featureFlagList(), (f) => f.key, query, req.originalUrl),
 });
 
 const setFeatureFlag = defineOperation({
   rule: reference.routes.setFlag,
   operationId: 'setFeatureFlag',
   summary: 'Switch a feature flag on or off',
-  description: 'Writes a `flag:set` audit row and tells every service at once (their caches drop the old value). An unknown key is a bare 404, also with an invalid body.',
+  description:
+    'Writes a `flag:set` audit row and tells every service at once (their caches drop the old value). An unknown key is a bare 404, also with an invalid body.',
   params: FlagParams,
   body: SetFeatureFlagRequest,
   example: { enabled: false },

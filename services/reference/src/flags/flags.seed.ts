@@ -2,5 +2,9 @@ import type { FlagRow } from './flags.repository';
 
 /** Flags shipped with the service (decisions §8); a start adds missing ones and never overwrites a setting. */
 export const FLAGS_SEED: FlagRow[] = [
-  { key: 'herregistratie-aanvragen', description: 'Practitioners can apply for re-registration (herregistratie).', enabled: true },
+  {
+    key: 'herregistratie-aanvragen',
+    description: 'Practitioners can apply for re-registration (herregistratie).',
+    enabled: true,
+  },
 ];

@@ -13,10 +13,21 @@ export async function requireFlag(db: Kysely<ReferenceDb>, key: string): Promise
 }
 
 /** Sets a flag; the audit row and the flag-changed event commit with the change or not at all. */
-export async function setFlag(db: Kysely<ReferenceDb>, identity: Identity | null, key: string, enabled: boolean, correlationId: string | null): Promise<void> {
+export async function setFlag(
+  db: Kysely<ReferenceDb>,
+  identity: Identity | null,
+  key: string,
+  enabled: boolean,
+  correlationId: string | null,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (!(await updateFlag(trx, key, enabled))) throw new NotFoundError('flag');
-    await enqueue(trx, auditEvent('reference'), { action: 'flag:set', resource: `flag/${key}`, decision: 'allow', role: auditRole(identity) }, correlationId);
+    await enqueue(
+      trx,
+      auditEvent('reference'),
+      { action: 'flag:set', resource: `flag/${key}`, decision: 'allow', role: auditRole(identity) },
+      correlationId,
+    );
     await enqueue(trx, reference.events.flagChanged, { key, enabled }, correlationId);
   });
 }

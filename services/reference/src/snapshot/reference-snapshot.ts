@@ -33,7 +33,8 @@ export class ReferenceSnapshot {
   async reload(): Promise<void> {
     const [tables, rows, flags] = await Promise.all([listTables(this.db), listAllRows(this.db), listFlags(this.db)]);
     const next = new Map<string, TableData>(tables.map((t) => [t.id, { ...t, rows: [] }]));
-    for (const r of rows) next.get(r.table_id)?.rows.push({ data: r.data, geldigVanaf: r.geldig_vanaf, geldigTot: r.geldig_tot });
+    for (const r of rows)
+      next.get(r.table_id)?.rows.push({ data: r.data, geldigVanaf: r.geldig_vanaf, geldigTot: r.geldig_tot });
     this.tables = next;
     this.summaryList = tables.map(({ id, label, columns, temporal }) => ({ id, label, columns, temporal }));
     this.summaries = cached(this.summaryList);
@@ -67,15 +68,27 @@ export class ReferenceSnapshot {
     const table = this.tables.get(id);
     if (!table) throw new NotFoundError('stamdata table');
     if (peildatum !== undefined && !isValidDate(peildatum)) {
-      throw validationError([{ field: 'peildatum', code: 'invalid_date', detail: 'peildatum must be a real date in the form YYYY-MM-DD.' }]);
+      throw validationError([
+        { field: 'peildatum', code: 'invalid_date', detail: 'peildatum must be a real date in the form YYYY-MM-DD.' },
+      ]);
     }
     const day = table.temporal ? (peildatum ?? today) : '';
     const key = `${id}\u0000${day}`;
     let body = this.bodies.get(key);
     if (!body) {
       // Valid time: geldigVanaf inclusive, geldigTot exclusive (null = open); YYYY-MM-DD strings compare as dates.
-      const rows = table.temporal ? table.rows.filter((r) => r.geldigVanaf !== null && r.geldigVanaf <= day && (r.geldigTot === null || r.geldigTot > day)) : table.rows;
-      body = cached({ id: table.id, label: table.label, columns: table.columns, temporal: table.temporal, rows: rows.map((r) => r.data) });
+      const rows = table.temporal
+        ? table.rows.filter(
+            (r) => r.geldigVanaf !== null && r.geldigVanaf <= day && (r.geldigTot === null || r.geldigTot > day),
+          )
+        : table.rows;
+      body = cached({
+        id: table.id,
+        label: table.label,
+        columns: table.columns,
+        temporal: table.temporal,
+        rows: rows.map((r) => r.data),
+      });
       if (this.bodies.size >= MAX_CACHED_BODIES) this.bodies.clear();
       this.bodies.set(key, body);
     }

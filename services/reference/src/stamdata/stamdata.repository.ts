@@ -43,6 +43,15 @@ export async function seedTables(db: Kysely<ReferenceDb>, tables: SeedTable[]): 
 }
 
 /** Every row of every table with its valid time, in table order (the snapshot filters by day in memory). */
-export async function listAllRows(db: Kysely<ReferenceDb>): Promise<Array<{ table_id: string; data: Record<string, unknown>; geldig_vanaf: string | null; geldig_tot: string | null }>> {
-  return db.selectFrom('stamdata_row').select(['table_id', 'data', 'geldig_vanaf', 'geldig_tot']).orderBy('table_id').orderBy('position').execute();
+export async function listAllRows(
+  db: Kysely<ReferenceDb>,
+): Promise<
+  Array<{ table_id: string; data: Record<string, unknown>; geldig_vanaf: string | null; geldig_tot: string | null }>
+> {
+  return db
+    .selectFrom('stamdata_row')
+    .select(['table_id', 'data', 'geldig_vanaf', 'geldig_tot'])
+    .orderBy('table_id')
+    .orderBy('position')
+    .execute();
 }

@@ -14,7 +14,9 @@ const listStamdataTables = defineOperation({
   query: pageQuery,
   responses: { 200: z.array(StamdataTableSummary) },
   handle: (ctx: Context, { query, req, res }) =>
-    query.limit === undefined && query.cursor === undefined ? sendCached(req, res, ctx.snapshot.tableSummaries(), 'revalidate') : pageOf(ctx.snapshot.tableSummaryList(), (t) => t.id, query, req.originalUrl),
+    query.limit === undefined && query.cursor === undefined
+      ? sendCached(req, res, ctx.snapshot.tableSummaries(), 'revalidate')
+      : pageOf(ctx.snapshot.tableSummaryList(), (t) => t.id, query, req.originalUrl),
 });
 
 const getStamdataTable = defineOperation({
@@ -26,7 +28,8 @@ const getStamdataTable = defineOperation({
   params: TableParams,
   query: StamdataQuery,
   responses: { 200: StamdataTable, 304: null },
-  handle: (ctx: Context, { params, query, req, res }) => sendCached(req, res, ctx.snapshot.table(params.table, query.peildatum, todayInAmsterdam(ctx.clock)), 'revalidate'),
+  handle: (ctx: Context, { params, query, req, res }) =>
+    sendCached(req, res, ctx.snapshot.table(params.table, query.peildatum, todayInAmsterdam(ctx.clock)), 'revalidate'),
 });
 
 /** Other services read stamdata here (policy question wording, professions). */
@@ -37,7 +40,8 @@ const internalStamdataTable = defineOperation({
   params: TableParams,
   query: StamdataQuery,
   responses: { 200: StamdataTable },
-  handle: (ctx: Context, { params, query, req, res }) => sendCached(req, res, ctx.snapshot.table(params.table, query.peildatum, todayInAmsterdam(ctx.clock)), 'no-store'),
+  handle: (ctx: Context, { params, query, req, res }) =>
+    sendCached(req, res, ctx.snapshot.table(params.table, query.peildatum, todayInAmsterdam(ctx.clock)), 'no-store'),
 });
 
 export const stamdataRoutes = [listStamdataTables, getStamdataTable, internalStamdataTable];

@@ -9,6 +9,9 @@ export interface Harness extends TestService<Context> {
 
 /** The reference service as it runs in production (its own `runService`), on a database of its own and the real NATS. */
 export async function startReference(clock?: Clock): Promise<Harness> {
-  const service = await startService(start, { name: 'reference', ...(clock ? { override: (ctx: Context) => ({ ...ctx, clock }) } : {}) });
+  const service = await startService(start, {
+    name: 'reference',
+    ...(clock ? { override: (ctx: Context) => ({ ...ctx, clock }) } : {}),
+  });
   return { ...service, events: service.context.events as Events };
 }

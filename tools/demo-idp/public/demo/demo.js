@@ -10,7 +10,10 @@ const redirectUri = `${location.origin}/demo/`;
 const show = (id, text) => (document.getElementById(id).textContent = text);
 
 function base64url(bytes) {
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 async function discovery() {
@@ -21,12 +24,23 @@ async function discovery() {
 
 async function signIn() {
   const verifier = base64url(crypto.getRandomValues(new Uint8Array(32)));
-  const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
+  const challenge = base64url(
+    new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))),
+  );
   const state = base64url(crypto.getRandomValues(new Uint8Array(16)));
   sessionStorage.setItem('demo-pkce', JSON.stringify({ verifier, state }));
   const { authorization_endpoint: endpoint } = await discovery();
   const url = new URL(endpoint);
-  const params = { client_id: clientId, response_type: 'code', scope: 'openid api', redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: 'S256', state, prompt: 'login' };
+  const params = {
+    client_id: clientId,
+    response_type: 'code',
+    scope: 'openid api',
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+    prompt: 'login',
+  };
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   location.assign(url.toString());
 }
@@ -38,15 +52,27 @@ async function redeem(query) {
   if (query.get('error')) throw new Error(`${query.get('error')}: ${query.get('error_description') ?? ''}`);
   if (!pending || pending.state !== query.get('state')) throw new Error('state does not match: start again');
   const { token_endpoint: endpoint } = await discovery();
-  const body = new URLSearchParams({ grant_type: 'authorization_code', code: query.get('code'), redirect_uri: redirectUri, client_id: clientId, code_verifier: pending.verifier });
-  const res = await fetch(endpoint, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body });
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: query.get('code'),
+    redirect_uri: redirectUri,
+    client_id: clientId,
+    code_verifier: pending.verifier,
+  });
+  const res = await fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
   const tokens = await res.json();
   if (!res.ok) throw new Error(`token: ${tokens.error ?? res.status} ${tokens.error_description ?? ''}`);
   return tokens.access_token;
 }
 
 async function callApi(path, accessToken) {
-  const res = await fetch(`${gateway}${path}`, { headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' } });
+  const res = await fetch(`${gateway}${path}`, {
+    headers: { Authorization: `Bearer ${accessToken}`, Accept: 'application/json' },
+  });
   const text = await res.text();
   let shown = text;
   try {
@@ -58,7 +84,9 @@ async function callApi(path, accessToken) {
 }
 
 async function main() {
-  document.getElementById('sign-in').addEventListener('click', () => signIn().catch((err) => show('status', `Inloggen mislukt: ${err.message}`)));
+  document
+    .getElementById('sign-in')
+    .addEventListener('click', () => signIn().catch((err) => show('status', `Inloggen mislukt: ${err.message}`)));
   document.getElementById('sign-out').addEventListener('click', () => location.assign(redirectUri));
   const query = new URLSearchParams(location.search);
   if (!query.has('code') && !query.has('error')) return;

@@ -3,7 +3,9 @@ import type { ExpectedVariable } from '../../src';
 /** The case mirror's settings with the defaults of services/applications/src/context.ts (decisions §11). */
 export const MIRROR: ExpectedVariable[] = [
   { name: 'ZGW_ENABLED', default: 'false' },
-  ...['ZGW_ZAKEN_URL', 'ZGW_DOCUMENTEN_URL', 'ZGW_CATALOGI_URL', 'ZGW_ZAAKTYPE_URL', 'ZGW_CLIENT_ID', 'ZGW_RSIN'].map((name) => ({ name })),
+  ...['ZGW_ZAKEN_URL', 'ZGW_DOCUMENTEN_URL', 'ZGW_CATALOGI_URL', 'ZGW_ZAAKTYPE_URL', 'ZGW_CLIENT_ID', 'ZGW_RSIN'].map(
+    (name) => ({ name }),
+  ),
   { name: 'ZGW_TIMEOUT_MS', default: '10000' },
   { name: 'ZGW_RECONCILE_INTERVAL_MS', default: '300000' },
   { name: 'ZGW_RECONCILE_WINDOW', default: '48h' },
@@ -31,4 +33,8 @@ export const IDENTITY: ExpectedVariable[] = [
 ];
 
 /** The issuer's settings: no default and never empty (URLs), set where the gateway verifies tokens. */
-export const ISSUER: ExpectedVariable[] = [{ name: 'OIDC_ISSUER' }, { name: 'OIDC_JWKS_URL' }, { name: 'OIDC_AUDIENCE' }];
+export const ISSUER: ExpectedVariable[] = [
+  { name: 'OIDC_ISSUER' },
+  { name: 'OIDC_JWKS_URL' },
+  { name: 'OIDC_AUDIENCE' },
+];

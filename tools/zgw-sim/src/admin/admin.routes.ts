@@ -39,7 +39,9 @@ export function adminRouter(deps: AdminDeps): Router {
     try {
       res.status(201).json(deps.faults.add(req.body));
     } catch (err) {
-      res.status(400).json({ title: 'Invalid fault', detail: err instanceof z.ZodError ? z.prettifyError(err) : String(err) });
+      res
+        .status(400)
+        .json({ title: 'Invalid fault', detail: err instanceof z.ZodError ? z.prettifyError(err) : String(err) });
     }
   });
   router.delete('/faults', (_req, res) => {

@@ -29,7 +29,8 @@ function read(collection: Collection, path: string): OperationHandler {
   };
 }
 
-export const listCatalogussen: OperationHandler = (request, ctx) => ok(paginate(filtered(request, [ctx.catalogi.seed.catalogus], { domein: 'domein', rsin: 'rsin' }), request, ctx));
+export const listCatalogussen: OperationHandler = (request, ctx) =>
+  ok(paginate(filtered(request, [ctx.catalogi.seed.catalogus], { domein: 'domein', rsin: 'rsin' }), request, ctx));
 
 export const readCatalogus: OperationHandler = (request, ctx) => {
   const catalogus = ctx.catalogi.seed.catalogus;
@@ -38,19 +39,46 @@ export const readCatalogus: OperationHandler = (request, ctx) => {
 };
 
 export const listZaaktypen: OperationHandler = (request, ctx) =>
-  ok(paginate(filtered(request, ctx.catalogi.seed.zaaktypen, { catalogus: 'catalogus', identificatie: 'identificatie' }), request, ctx));
+  ok(
+    paginate(
+      filtered(request, ctx.catalogi.seed.zaaktypen, { catalogus: 'catalogus', identificatie: 'identificatie' }),
+      request,
+      ctx,
+    ),
+  );
 
 // Highest volgnummer first: a client that needs the lowest has to sort, as it must with any provider.
 export const listStatustypen: OperationHandler = (request, ctx) => {
   const items = filtered(request, ctx.catalogi.seed.statustypen, { zaaktype: 'zaaktype' });
-  return ok(paginate([...items].sort((a, b) => Number(b['volgnummer']) - Number(a['volgnummer'])), request, ctx));
+  return ok(
+    paginate(
+      [...items].sort((a, b) => Number(b['volgnummer']) - Number(a['volgnummer'])),
+      request,
+      ctx,
+    ),
+  );
 };
 
 export const listRoltypen: OperationHandler = (request, ctx) =>
-  ok(paginate(filtered(request, ctx.catalogi.seed.roltypen, { zaaktype: 'zaaktype', omschrijvingGeneriek: 'omschrijvingGeneriek' }), request, ctx));
+  ok(
+    paginate(
+      filtered(request, ctx.catalogi.seed.roltypen, {
+        zaaktype: 'zaaktype',
+        omschrijvingGeneriek: 'omschrijvingGeneriek',
+      }),
+      request,
+      ctx,
+    ),
+  );
 
 export const listInformatieobjecttypen: OperationHandler = (request, ctx) =>
-  ok(paginate(filtered(request, ctx.catalogi.seed.informatieobjecttypen, { catalogus: 'catalogus', zaaktype: 'zaaktypen' }), request, ctx));
+  ok(
+    paginate(
+      filtered(request, ctx.catalogi.seed.informatieobjecttypen, { catalogus: 'catalogus', zaaktype: 'zaaktypen' }),
+      request,
+      ctx,
+    ),
+  );
 
 export const readZaaktype = read('zaaktypen', 'zaaktypen');
 export const readStatustype = read('statustypen', 'statustypen');

@@ -5,7 +5,13 @@ export class CatalogiIndex {
   private readonly byUrl = new Map<string, Resource>();
 
   constructor(readonly seed: CatalogiSeed) {
-    for (const resource of [seed.catalogus, ...seed.zaaktypen, ...seed.statustypen, ...seed.roltypen, ...seed.informatieobjecttypen]) {
+    for (const resource of [
+      seed.catalogus,
+      ...seed.zaaktypen,
+      ...seed.statustypen,
+      ...seed.roltypen,
+      ...seed.informatieobjecttypen,
+    ]) {
       this.byUrl.set(resource.url, resource);
     }
   }

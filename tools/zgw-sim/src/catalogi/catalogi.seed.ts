@@ -39,19 +39,75 @@ export function seedCatalogi(catalogiUrl: string, rsin: string): CatalogiSeed {
   const iotype = url('informatieobjecttypen', SEED_UUIDS.informatieobjecttype);
   const otherIotype = url('informatieobjecttypen', SEED_UUIDS.otherInformatieobjecttype);
   const statustypen = [
-    statusType(url('statustypen', SEED_UUIDS.statustypeIngediend), 'Ingediend', 1, false, zaaktype, 'AANVRAAG-REGISTRATIE', catalogus),
-    statusType(url('statustypen', SEED_UUIDS.statustypeBesluitGenomen), 'Besluit genomen', 2, false, zaaktype, 'AANVRAAG-REGISTRATIE', catalogus),
-    statusType(url('statustypen', SEED_UUIDS.statustypeAfgehandeld), 'Afgehandeld', 3, true, zaaktype, 'AANVRAAG-REGISTRATIE', catalogus),
-    statusType(url('statustypen', SEED_UUIDS.otherStatustype), 'Ontvangen', 1, true, otherZaaktype, 'ANDERE-ZAAK', catalogus),
+    statusType(
+      url('statustypen', SEED_UUIDS.statustypeIngediend),
+      'Ingediend',
+      1,
+      false,
+      zaaktype,
+      'AANVRAAG-REGISTRATIE',
+      catalogus,
+    ),
+    statusType(
+      url('statustypen', SEED_UUIDS.statustypeBesluitGenomen),
+      'Besluit genomen',
+      2,
+      false,
+      zaaktype,
+      'AANVRAAG-REGISTRATIE',
+      catalogus,
+    ),
+    statusType(
+      url('statustypen', SEED_UUIDS.statustypeAfgehandeld),
+      'Afgehandeld',
+      3,
+      true,
+      zaaktype,
+      'AANVRAAG-REGISTRATIE',
+      catalogus,
+    ),
+    statusType(
+      url('statustypen', SEED_UUIDS.otherStatustype),
+      'Ontvangen',
+      1,
+      true,
+      otherZaaktype,
+      'ANDERE-ZAAK',
+      catalogus,
+    ),
   ];
   const roltypen = [
-    rolType(url('roltypen', SEED_UUIDS.roltypeInitiator), 'Aanvrager', 'initiator', zaaktype, 'AANVRAAG-REGISTRATIE', catalogus),
+    rolType(
+      url('roltypen', SEED_UUIDS.roltypeInitiator),
+      'Aanvrager',
+      'initiator',
+      zaaktype,
+      'AANVRAAG-REGISTRATIE',
+      catalogus,
+    ),
     rolType(url('roltypen', SEED_UUIDS.otherRoltype), 'Melder', 'initiator', otherZaaktype, 'ANDERE-ZAAK', catalogus),
   ];
-  const ownOf = (items: Resource[], type: string) => items.filter((item) => item['zaaktype'] === type).map((item) => item.url);
+  const ownOf = (items: Resource[], type: string) =>
+    items.filter((item) => item['zaaktype'] === type).map((item) => item.url);
   const zaaktypen = [
-    zaakType(zaaktype, 'AANVRAAG-REGISTRATIE', 'Aanvraag registratie', catalogus, ownOf(statustypen, zaaktype), ownOf(roltypen, zaaktype), [iotype]),
-    zaakType(otherZaaktype, 'ANDERE-ZAAK', 'Andere zaak', catalogus, ownOf(statustypen, otherZaaktype), ownOf(roltypen, otherZaaktype), [otherIotype]),
+    zaakType(
+      zaaktype,
+      'AANVRAAG-REGISTRATIE',
+      'Aanvraag registratie',
+      catalogus,
+      ownOf(statustypen, zaaktype),
+      ownOf(roltypen, zaaktype),
+      [iotype],
+    ),
+    zaakType(
+      otherZaaktype,
+      'ANDERE-ZAAK',
+      'Andere zaak',
+      catalogus,
+      ownOf(statustypen, otherZaaktype),
+      ownOf(roltypen, otherZaaktype),
+      [otherIotype],
+    ),
   ];
   return {
     catalogus: {
@@ -71,7 +127,10 @@ export function seedCatalogi(catalogiUrl: string, rsin: string): CatalogiSeed {
     zaaktypen,
     statustypen,
     roltypen,
-    informatieobjecttypen: [informatieobjectType(iotype, 'Bijlage bij aanvraag', catalogus, zaaktype), informatieobjectType(otherIotype, 'Melding', catalogus, otherZaaktype)],
+    informatieobjecttypen: [
+      informatieobjectType(iotype, 'Bijlage bij aanvraag', catalogus, zaaktype),
+      informatieobjectType(otherIotype, 'Melding', catalogus, otherZaaktype),
+    ],
   };
 }
 
@@ -93,7 +152,15 @@ function informatieobjectType(url: string, omschrijving: string, catalogus: stri
   };
 }
 
-function zaakType(url: string, identificatie: string, omschrijving: string, catalogus: string, statustypen: string[], roltypen: string[], iotypen: string[]): Resource {
+function zaakType(
+  url: string,
+  identificatie: string,
+  omschrijving: string,
+  catalogus: string,
+  statustypen: string[],
+  roltypen: string[],
+  iotypen: string[],
+): Resource {
   return {
     url,
     identificatie,
@@ -139,7 +206,15 @@ function zaakType(url: string, identificatie: string, omschrijving: string, cata
   };
 }
 
-function statusType(url: string, omschrijving: string, volgnummer: number, isEindstatus: boolean, zaaktype: string, zaaktypeIdentificatie: string, catalogus: string): Resource {
+function statusType(
+  url: string,
+  omschrijving: string,
+  volgnummer: number,
+  isEindstatus: boolean,
+  zaaktype: string,
+  zaaktypeIdentificatie: string,
+  catalogus: string,
+): Resource {
   return {
     url,
     omschrijving,
@@ -163,6 +238,24 @@ function statusType(url: string, omschrijving: string, volgnummer: number, isEin
   };
 }
 
-function rolType(url: string, omschrijving: string, omschrijvingGeneriek: string, zaaktype: string, zaaktypeIdentificatie: string, catalogus: string): Resource {
-  return { url, zaaktype, zaaktypeIdentificatie, omschrijving, omschrijvingGeneriek, catalogus, beginGeldigheid: BEGIN, eindeGeldigheid: END, beginObject: BEGIN, eindeObject: END };
+function rolType(
+  url: string,
+  omschrijving: string,
+  omschrijvingGeneriek: string,
+  zaaktype: string,
+  zaaktypeIdentificatie: string,
+  catalogus: string,
+): Resource {
+  return {
+    url,
+    zaaktype,
+    zaaktypeIdentificatie,
+    omschrijving,
+    omschrijvingGeneriek,
+    catalogus,
+    beginGeldigheid: BEGIN,
+    eindeGeldigheid: END,
+    beginObject: BEGIN,
+    eindeObject: END,
+  };
 }

@@ -9,7 +9,8 @@ export interface ContractError {
   message?: string;
 }
 
-export type RouteMatch = { kind: 'operation'; operation: Operation } | { kind: 'not-found' } | { kind: 'method-not-allowed' };
+export type RouteMatch =
+  { kind: 'operation'; operation: Operation } | { kind: 'not-found' } | { kind: 'method-not-allowed' };
 
 export interface Contract {
   readonly component: ComponentName;
@@ -38,7 +39,9 @@ export function loadContracts(): Promise<Contracts> {
 
 async function build(): Promise<Contracts> {
   const documents = loadDocuments();
-  const entries = await Promise.all(COMPONENTS.map(async (name) => [name, await buildContract(name, documents[name])] as const));
+  const entries = await Promise.all(
+    COMPONENTS.map(async (name) => [name, await buildContract(name, documents[name])] as const),
+  );
   return Object.fromEntries(entries) as Contracts;
 }
 
@@ -71,9 +74,11 @@ async function buildContract(component: ComponentName, document: OpenApiDocument
     },
     validateResponseHeaders(operationId, status, headers) {
       const lower = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-      const errors = (validator.validateResponseHeaders(lower, operationId, { statusCode: status }).errors ?? []) as ContractError[];
+      const errors = (validator.validateResponseHeaders(lower, operationId, { statusCode: status }).errors ??
+        []) as ContractError[];
       for (const name of requiredResponseHeaders(api.router.getOperation(operationId), status)) {
-        if (lower[name.toLowerCase()] === undefined) errors.push({ instancePath: `/headers/${name}`, keyword: 'required', params: { missingProperty: name } });
+        if (lower[name.toLowerCase()] === undefined)
+          errors.push({ instancePath: `/headers/${name}`, keyword: 'required', params: { missingProperty: name } });
       }
       return errors;
     },
@@ -103,7 +108,11 @@ function routeTable(api: OpenAPIBackend, basePath: string) {
   api.router.getOperation = (operationId: string) => byId.get(operationId);
   const specificity = (template: string) => template.replace(/\{.*?\}/g, '').length;
   const templates = operations
-    .map((operation) => ({ operation, pattern: new RegExp(pathPattern(operation.path)), specificity: specificity(operation.path) }))
+    .map((operation) => ({
+      operation,
+      pattern: new RegExp(pathPattern(operation.path)),
+      specificity: specificity(operation.path),
+    }))
     // A stable sort, as the router's orderBy.
     .sort((a, b) => b.specificity - a.specificity);
   const root = basePath.replace(/\/$/, '');
@@ -130,7 +139,11 @@ function routeTable(api: OpenAPIBackend, basePath: string) {
 /** openapi-backend's path template as a pattern: `{name}` is one segment, everything else literal. */
 function pathPattern(template: string): string {
   const literal = (part: string) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return `^${template.replace(/\{[^}]+\}/g, '\0').split('\0').map(literal).join('[^/]+')}$`;
+  return `^${template
+    .replace(/\{[^}]+\}/g, '\0')
+    .split('\0')
+    .map(literal)
+    .join('[^/]+')}$`;
 }
 
 function serverPath(document: OpenApiDocument): string {
@@ -146,7 +159,8 @@ const addFormats: AjvCustomizer = (ajv) => {
 };
 
 function requiredResponseHeaders(operation: Operation | undefined, status: number): string[] {
-  const response = operation?.responses?.[String(status)] as { headers?: Record<string, { required?: boolean }> } | undefined;
+  const response = operation?.responses?.[String(status)] as
+    { headers?: Record<string, { required?: boolean }> } | undefined;
   return Object.entries(response?.headers ?? {})
     .filter(([, header]) => header.required === true)
     .map(([name]) => name);

@@ -6,7 +6,8 @@ import type { ContractError } from './contracts';
 const FORMAT_REASONS: Record<string, string> = {
   uri: 'Voer een geldige URL in.',
   date: 'Datum heeft het verkeerde formaat. Gebruik een van deze formaten: YYYY-MM-DD.',
-  'date-time': 'Datetime heeft een ongeldig formaat, gebruik 1 van de volgende formaten: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+  'date-time':
+    'Datetime heeft een ongeldig formaat, gebruik 1 van de volgende formaten: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
   uuid: 'Moet een geldige UUID zijn.',
   email: 'Voer een geldig e-mailadres in.',
   duration: 'Duur heeft het verkeerde formaat.',
@@ -35,7 +36,11 @@ function toInvalidParam(error: ContractError, body: unknown): InvalidParam | und
   if (['if', 'anyOf', 'oneOf', 'allOf', 'then'].includes(error.keyword)) return undefined;
   if (error.keyword === 'type' && error.params['type'] === 'null') return undefined;
   if (where === 'query' && error.keyword === 'additionalProperties') {
-    return { name: 'nonFieldErrors', code: 'unknown-parameters', reason: `Onbekende query parameters: ${String(error.params['additionalProperty'])}` };
+    return {
+      name: 'nonFieldErrors',
+      code: 'unknown-parameters',
+      reason: `Onbekende query parameters: ${String(error.params['additionalProperty'])}`,
+    };
   }
   if (error.keyword === 'required') segments.push(String(error.params['missingProperty']));
   const name = segments.join('.') || 'nonFieldErrors';
@@ -47,7 +52,11 @@ function toInvalidParam(error: ContractError, body: unknown): InvalidParam | und
     case 'type':
       return typeError(name, String(error.params['type']), value);
     case 'maxLength':
-      return { name, code: 'max_length', reason: `Zorg ervoor dat dit veld niet meer dan ${String(limit)} karakters bevat.` };
+      return {
+        name,
+        code: 'max_length',
+        reason: `Zorg ervoor dat dit veld niet meer dan ${String(limit)} karakters bevat.`,
+      };
     case 'minLength':
       return value === ''
         ? { name, code: 'blank', reason: 'Dit veld mag niet leeg zijn.' }
@@ -58,9 +67,17 @@ function toInvalidParam(error: ContractError, body: unknown): InvalidParam | und
     case 'format':
       return { name, code: 'invalid', reason: FORMAT_REASONS[String(error.params['format'])] ?? 'Ongeldige waarde.' };
     case 'minimum':
-      return { name, code: 'min_value', reason: `Zorg ervoor dat deze waarde groter is dan of gelijk is aan ${String(limit)}.` };
+      return {
+        name,
+        code: 'min_value',
+        reason: `Zorg ervoor dat deze waarde groter is dan of gelijk is aan ${String(limit)}.`,
+      };
     case 'maximum':
-      return { name, code: 'max_value', reason: `Zorg ervoor dat deze waarde kleiner is dan of gelijk is aan ${String(limit)}.` };
+      return {
+        name,
+        code: 'max_value',
+        reason: `Zorg ervoor dat deze waarde kleiner is dan of gelijk is aan ${String(limit)}.`,
+      };
     case 'pattern':
       return { name, code: 'invalid', reason: 'Deze waarde komt niet overeen met het vereiste patroon.' };
     case 'parse':

@@ -7,10 +7,14 @@ export const COMPONENTS: readonly ComponentName[] = ['zaken', 'documenten', 'cat
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
-export type OpenApiDocument = JsonObject & { paths: Record<string, JsonObject>; components: { schemas: Record<string, Json> } };
+export type OpenApiDocument = JsonObject & {
+  paths: Record<string, JsonObject>;
+  components: { schemas: Record<string, Json> };
+};
 
 // The Zaken and Documenten documents point at the Catalogi document by this URL; there is no internet here.
-const REMOTE_CATALOGI = 'https://raw.githubusercontent.com/vng-Realisatie/catalogi-api/1.2.0/src/openapi.yaml#/components/schemas/';
+const REMOTE_CATALOGI =
+  'https://raw.githubusercontent.com/vng-Realisatie/catalogi-api/1.2.0/src/openapi.yaml#/components/schemas/';
 const LOCAL_SCHEMAS = '#/components/schemas/';
 const IMPORTED_PREFIX = 'Catalogi_';
 
@@ -113,7 +117,8 @@ function discriminatorAsConditionals(node: JsonObject): JsonObject | undefined {
   if (typeof property !== 'string') return undefined;
   const mapping: Record<string, string> = {};
   if (isObject(discriminator['mapping'])) {
-    for (const [value, ref] of Object.entries(discriminator['mapping'])) if (typeof ref === 'string') mapping[value] = ref;
+    for (const [value, ref] of Object.entries(discriminator['mapping']))
+      if (typeof ref === 'string') mapping[value] = ref;
   } else {
     // Without a mapping, OpenAPI takes the schema names as the discriminator values (GeoJSON: Point, Polygon…).
     for (const variant of variants) {
@@ -152,6 +157,7 @@ function mapRefs(node: Json, map: (ref: string) => string): Json {
   if (Array.isArray(node)) return node.map((item) => mapRefs(item, map));
   if (!isObject(node)) return node;
   const out: JsonObject = {};
-  for (const [key, value] of Object.entries(node)) out[key] = key === '$ref' && typeof value === 'string' ? map(value) : mapRefs(value, map);
+  for (const [key, value] of Object.entries(node))
+    out[key] = key === '$ref' && typeof value === 'string' ? map(value) : mapRefs(value, map);
   return out;
 }

@@ -10,14 +10,29 @@ import { identificatieKey, type DocumentRecord, type Representation } from '../s
 export const createDocument: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
   const errors = new FieldErrors();
-  const iotype = resolveReference(errors, 'informatieobjecttype', body['informatieobjecttype'], `${ctx.urls.catalogi}/informatieobjecttypen`, (_uuid, url) => ctx.catalogi.informatieobjecttype(url), 'loose');
+  const iotype = resolveReference(
+    errors,
+    'informatieobjecttype',
+    body['informatieobjecttype'],
+    `${ctx.urls.catalogi}/informatieobjecttypen`,
+    (_uuid, url) => ctx.catalogi.informatieobjecttype(url),
+    'loose',
+  );
   const bronorganisatie = String(body['bronorganisatie']);
-  if (/^\d{9}$/.test(bronorganisatie) && !passesElevenTest(bronorganisatie)) errors.add('bronorganisatie', 'invalid', 'Onjuist RSIN nummer');
+  if (/^\d{9}$/.test(bronorganisatie) && !passesElevenTest(bronorganisatie))
+    errors.add('bronorganisatie', 'invalid', 'Onjuist RSIN nummer');
   errors.throwIfAny();
-  const identificatie = typeof body['identificatie'] === 'string' && body['identificatie'] !== '' ? body['identificatie'] : ctx.store.nextIdentificatie('DOCUMENT', String(ctx.now().getFullYear()));
+  const identificatie =
+    typeof body['identificatie'] === 'string' && body['identificatie'] !== ''
+      ? body['identificatie']
+      : ctx.store.nextIdentificatie('DOCUMENT', String(ctx.now().getFullYear()));
   // Unique per bronorganisatie, as for zaken (drc-002).
   if (ctx.store.documenten.by(identificatieKey(identificatie, bronorganisatie)).length > 0) {
-    errors.add('identificatie', 'identificatie-niet-uniek', `Deze identificatie (${identificatie}) bestaat al voor deze bronorganisatie`);
+    errors.add(
+      'identificatie',
+      'identificatie-niet-uniek',
+      `Deze identificatie (${identificatie}) bestaat al voor deze bronorganisatie`,
+    );
   }
   const content = typeof body['inhoud'] === 'string' ? Buffer.from(body['inhoud'], 'base64') : Buffer.alloc(0);
   // Open Zaak: a size given beside the inhoud must be the decoded inhoud's (a non-field error).
@@ -67,11 +82,24 @@ export const createDocument: OperationHandler = (request, ctx) => {
 
 export const listDocuments: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['identificatie', 'bronorganisatie', 'informatieobjecttype']);
-  const filters = ['identificatie', 'bronorganisatie', 'informatieobjecttype'].map((name) => [name, request.query.get(name)] as const);
+  const filters = ['identificatie', 'bronorganisatie', 'informatieobjecttype'].map(
+    (name) => [name, request.query.get(name)] as const,
+  );
   const [identificatie, bronorganisatie] = [request.query.get('identificatie'), request.query.get('bronorganisatie')];
-  const candidates = identificatie !== null && bronorganisatie !== null ? ctx.store.documenten.by(identificatieKey(identificatie, bronorganisatie)) : [...ctx.store.documenten.values()];
-  const documents = candidates.filter((doc) => filters.every(([name, value]) => value === null || doc.fields[name] === value));
-  return ok(paginate(documents.map((doc) => doc.fields), request, ctx));
+  const candidates =
+    identificatie !== null && bronorganisatie !== null
+      ? ctx.store.documenten.by(identificatieKey(identificatie, bronorganisatie))
+      : [...ctx.store.documenten.values()];
+  const documents = candidates.filter((doc) =>
+    filters.every(([name, value]) => value === null || doc.fields[name] === value),
+  );
+  return ok(
+    paginate(
+      documents.map((doc) => doc.fields),
+      request,
+      ctx,
+    ),
+  );
 };
 
 export const readDocument: OperationHandler = (request, ctx) => ok(documentOrNotFound(request, ctx).fields);
@@ -85,7 +113,9 @@ export const downloadDocument: OperationHandler = (request, ctx) => {
 export const listObjectInformatieObjecten: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['object', 'informatieobject']);
   const filters = ['object', 'informatieobject'].map((name) => [name, request.query.get(name)] as const);
-  const relations = [...ctx.store.objectinformatieobjecten.values()].filter((oio) => filters.every(([name, value]) => value === null || oio.fields[name] === value));
+  const relations = [...ctx.store.objectinformatieobjecten.values()].filter((oio) =>
+    filters.every(([name, value]) => value === null || oio.fields[name] === value),
+  );
   return ok(relations.map((oio) => oio.fields));
 };
 

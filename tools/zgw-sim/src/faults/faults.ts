@@ -21,8 +21,14 @@ export const faultSpecSchema = z
     forMs: z.number().int().min(1).optional(),
   })
   .strict()
-  .refine((spec) => spec.mode !== 'delay' || spec.delayMs !== undefined, { message: 'mode "delay" needs delayMs', path: ['delayMs'] })
-  .refine((spec) => spec.count === undefined || spec.forMs === undefined, { message: 'give count or forMs, not both', path: ['forMs'] });
+  .refine((spec) => spec.mode !== 'delay' || spec.delayMs !== undefined, {
+    message: 'mode "delay" needs delayMs',
+    path: ['delayMs'],
+  })
+  .refine((spec) => spec.count === undefined || spec.forMs === undefined, {
+    message: 'give count or forMs, not both',
+    path: ['forMs'],
+  });
 
 export type FaultSpec = z.infer<typeof faultSpecSchema>;
 
@@ -47,8 +53,17 @@ export class FaultRegistry {
   add(input: FaultSpec): Fault {
     const spec = faultSpecSchema.parse(input);
     const until = spec.forMs === undefined ? undefined : this.now() + spec.forMs;
-    const fault: Fault = { ...spec, id: randomUUID(), applied: 0, ...(until === undefined ? {} : { expiresAt: new Date(until).toISOString() }) };
-    this.active.push({ fault, ...(spec.count === undefined ? {} : { remaining: spec.count }), ...(until === undefined ? {} : { until }) });
+    const fault: Fault = {
+      ...spec,
+      id: randomUUID(),
+      applied: 0,
+      ...(until === undefined ? {} : { expiresAt: new Date(until).toISOString() }),
+    };
+    this.active.push({
+      fault,
+      ...(spec.count === undefined ? {} : { remaining: spec.count }),
+      ...(until === undefined ? {} : { until }),
+    });
     return fault;
   }
 

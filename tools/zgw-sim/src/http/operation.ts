@@ -38,9 +38,15 @@ export interface SimContext {
   now(): Date;
 }
 
-export type OperationHandler = (request: OperationRequest, ctx: SimContext) => OperationResult | Promise<OperationResult>;
+export type OperationHandler = (
+  request: OperationRequest,
+  ctx: SimContext,
+) => OperationResult | Promise<OperationResult>;
 
-export function created(body: Record<string, unknown> & { url: string }, headers: Record<string, string> = {}): OperationResult {
+export function created(
+  body: Record<string, unknown> & { url: string },
+  headers: Record<string, string> = {},
+): OperationResult {
   return { status: 201, body, headers: { Location: body.url, ...headers } };
 }
 
@@ -52,7 +58,11 @@ export function ok(body: unknown): OperationResult {
  * The candidates of a list filtered on `zaak`: the children of the zaak that URL names (the list's own filter
  * still applies); every record when the list is not filtered on a zaak of this simulator.
  */
-export function childrenOfZaakUrl<T extends { zaakUuid: string }>(ctx: SimContext, records: IndexedMap<T>, zaakUrl: string | null): T[] {
+export function childrenOfZaakUrl<T extends { zaakUuid: string }>(
+  ctx: SimContext,
+  records: IndexedMap<T>,
+  zaakUrl: string | null,
+): T[] {
   const prefix = `${ctx.urls.zaken}/zaken/`;
   if (zaakUrl === null || !zaakUrl.startsWith(prefix)) return [...records.values()];
   return ctx.store.childrenOf(records, zaakUrl.slice(prefix.length));

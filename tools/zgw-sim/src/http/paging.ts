@@ -37,8 +37,14 @@ function pageUrl(request: OperationRequest, ctx: SimContext, page: number): stri
 
 /** Documented filters the simulator does not apply: refusing them beats answering an unfiltered list. */
 export function assertSupportedQuery(request: OperationRequest, supported: readonly string[]): void {
-  const unsupported = [...new Set(request.query.keys())].filter((name) => !supported.includes(name) && name !== 'page' && name !== 'pageSize');
+  const unsupported = [...new Set(request.query.keys())].filter(
+    (name) => !supported.includes(name) && name !== 'page' && name !== 'pageSize',
+  );
   if (unsupported.length > 0) {
-    throw new ZgwError(501, 'NotImplemented', `De simulator ondersteunt deze query parameters niet: ${unsupported.join(', ')}`);
+    throw new ZgwError(
+      501,
+      'NotImplemented',
+      `De simulator ondersteunt deze query parameters niet: ${unsupported.join(', ')}`,
+    );
   }
 }

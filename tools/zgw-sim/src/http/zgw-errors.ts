@@ -20,7 +20,10 @@ const EXCEPTIONS = {
   RequestDataTooBig: { title: 'De aanvraag is te groot.', code: 'request_data_too_big' },
   Throttled: { title: 'Verzoek is afgeremd.', code: 'throttled' },
   APIException: { title: 'Er is een serverfout opgetreden.', code: 'error' },
-  ServiceUnavailable: { title: 'Service is tijdelijk niet beschikbaar, probeer het later opnieuw.', code: 'service_unavailable' },
+  ServiceUnavailable: {
+    title: 'Service is tijdelijk niet beschikbaar, probeer het later opnieuw.',
+    code: 'service_unavailable',
+  },
   // Not Open Zaak's: an operation or filter of the documents that the simulator does not serve.
   NotImplemented: { title: 'Niet geïmplementeerd door de simulator.', code: 'not_implemented' },
 } as const;
@@ -80,6 +83,7 @@ export function errorBody(error: ZgwError, origin: string): Record<string, unkno
     instance: `urn:uuid:${randomUUID()}`,
   };
   // The documents answer every 400 with a ValidatieFout, so a parse error carries its invalidParams too.
-  if (error.status === 400) body['invalidParams'] = error.invalidParams ?? [{ name: 'nonFieldErrors', code: error.code, reason: error.detail }];
+  if (error.status === 400)
+    body['invalidParams'] = error.invalidParams ?? [{ name: 'nonFieldErrors', code: error.code, reason: error.detail }];
   return body;
 }

@@ -20,7 +20,11 @@ const jose = import('jose');
  * Open Zaak's checks, in its order (vng-api-common `JWTAuth.payload`, then the permission's
  * `check_jwt_expiry`): every failure is a 403 `PermissionDenied` with Open Zaak's code.
  */
-export async function verifyZgwJwt(authorization: string | undefined, settings: JwtSettings, now = Date.now()): Promise<JwtClaims> {
+export async function verifyZgwJwt(
+  authorization: string | undefined,
+  settings: JwtSettings,
+  now = Date.now(),
+): Promise<JwtClaims> {
   const token = authorization?.startsWith('Bearer ') ? authorization.slice('Bearer '.length) : undefined;
   // No token: no application, so no permission at all.
   if (!token) throw new ZgwError(403, 'PermissionDenied', 'U heeft geen toestemming om deze actie uit te voeren.');
@@ -31,7 +35,8 @@ export async function verifyZgwJwt(authorization: string | undefined, settings: 
   } catch {
     throw denied('JWT could not be decoded. Possibly you made a copy-paste mistake.', 'jwt-decode-error');
   }
-  if (unverified.client_id === undefined) throw denied('Client identifier is niet aanwezig in JWT', 'missing-client-identifier');
+  if (unverified.client_id === undefined)
+    throw denied('Client identifier is niet aanwezig in JWT', 'missing-client-identifier');
   if (settings.clientId !== undefined && unverified.client_id !== settings.clientId) {
     throw denied('Client identifier bestaat niet', 'invalid-client-identifier');
   }
@@ -65,7 +70,9 @@ const keys = new Map<string, Promise<HmacKey>>();
 function hmacKey(secret: string): Promise<HmacKey> {
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'verify',
+    ]);
     keys.set(secret, key);
   }
   return key;
@@ -92,7 +99,9 @@ function joseFailure(err: unknown): ZgwError {
     case 'ERR_JOSE_NOT_SUPPORTED':
       return pyJwtError('InvalidAlgorithmError');
     case 'ERR_JWT_CLAIM_VALIDATION_FAILED':
-      return pyJwtError(claim === 'nbf' ? 'ImmatureSignatureError' : claim === 'iat' ? 'InvalidIssuedAtError' : 'InvalidTokenError');
+      return pyJwtError(
+        claim === 'nbf' ? 'ImmatureSignatureError' : claim === 'iat' ? 'InvalidIssuedAtError' : 'InvalidTokenError',
+      );
     default:
       return pyJwtError('DecodeError');
   }

@@ -34,7 +34,8 @@ export function zgwRequestHandler(options: ZgwRouterOptions) {
       if (!contract) throw ZgwError.notFound();
       const match = contract.match(req.method, path);
       if (match.kind === 'not-found') throw ZgwError.notFound();
-      if (match.kind === 'method-not-allowed') throw new ZgwError(405, 'MethodNotAllowed', `Methode "${req.method}" niet toegestaan.`);
+      if (match.kind === 'method-not-allowed')
+        throw new ZgwError(405, 'MethodNotAllowed', `Methode "${req.method}" niet toegestaan.`);
       operation = match.operation;
       // Open Zaak's GeoMixin answers Content-Crs on every response of the zaak endpoints, errors included.
       if (isGeoOperation(operation)) headers['Content-Crs'] = CRS;
@@ -68,33 +69,63 @@ export function zgwRequestHandler(options: ZgwRouterOptions) {
   };
 }
 
-async function runOperation(req: Request, contract: Contract, operation: Operation, claims: JwtClaims, ctx: SimContext): Promise<OperationResult> {
+async function runOperation(
+  req: Request,
+  contract: Contract,
+  operation: Operation,
+  claims: JwtClaims,
+  ctx: SimContext,
+): Promise<OperationResult> {
   const operationId = operation.operationId ?? '';
   const handler = HANDLERS[operationId];
   if (!handler) throw new ZgwError(501, 'NotImplemented', `De simulator ondersteunt ${operationId} niet.`);
   const body = operation.requestBody ? parseBody(req) : undefined;
   const queryString = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
-  const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]));
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const errors = contract.validateRequest({ method: req.method, path: req.path, headers, query: queryString, body }, operation);
+  const errors = contract.validateRequest(
+    { method: req.method, path: req.path, headers, query: queryString, body },
+    operation,
+  );
   // A path that does not fit its pattern (a uuid that is not one) does not resolve in Open Zaak: 404.
   if (errors.some((error) => error.instancePath.startsWith('/path'))) throw ZgwError.notFound();
   if (errors.length > 0) throw ZgwError.validation(toInvalidParams(errors, body));
   // Every path parameter the served operations have is the resource's {uuid}.
   const uuid = /\/([0-9a-f-]{36})(?:\/[a-z]+)?\/?$/i.exec(req.path)?.[1];
-  return handler({ method: req.method, path: req.path, params: uuid ? { uuid } : {}, query: new URLSearchParams(queryString), body, claims }, ctx);
+  return handler(
+    {
+      method: req.method,
+      path: req.path,
+      params: uuid ? { uuid } : {},
+      query: new URLSearchParams(queryString),
+      body,
+      claims,
+    },
+    ctx,
+  );
 }
 
 function parseBody(req: Request): unknown {
-  const mediaType = String(req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (mediaType !== 'application/json') throw new ZgwError(415, 'UnsupportedMediaType', `Ongeldig mediatype "${mediaType}" in aanvraag.`);
+  const mediaType = String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    ?.trim()
+    .toLowerCase();
+  if (mediaType !== 'application/json')
+    throw new ZgwError(415, 'UnsupportedMediaType', `Ongeldig mediatype "${mediaType}" in aanvraag.`);
   const raw = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
   // Django REST framework reads an empty body as an empty object.
   if (raw.trim() === '') return {};
   try {
     return JSON.parse(raw) as unknown;
   } catch (err) {
-    throw new ZgwError(400, 'ParseError', `JSON parse error - ${err instanceof Error ? err.message : String(err)}`, 'parse_error');
+    throw new ZgwError(
+      400,
+      'ParseError',
+      `JSON parse error - ${err instanceof Error ? err.message : String(err)}`,
+      'parse_error',
+    );
   }
 }
 
@@ -108,15 +139,22 @@ function checkCrs(req: Request): void {
   if (method === 'DELETE') return;
   // Optional in Open Zaak 1.x; a CRS it cannot deliver is refused.
   const acceptCrs = req.headers['accept-crs'];
-  if (acceptCrs !== undefined && acceptCrs !== CRS) throw new ZgwError(406, 'NotAcceptable', `CRS '${String(acceptCrs)}' is niet ondersteund`);
+  if (acceptCrs !== undefined && acceptCrs !== CRS)
+    throw new ZgwError(406, 'NotAcceptable', `CRS '${String(acceptCrs)}' is niet ondersteund`);
 }
 
 function isGeoOperation(operation: Operation): boolean {
-  return (operation.parameters ?? []).some((parameter) => 'in' in parameter && parameter.in === 'header' && ['Content-Crs', 'Accept-Crs'].includes(parameter.name));
+  return (operation.parameters ?? []).some(
+    (parameter) =>
+      'in' in parameter && parameter.in === 'header' && ['Content-Crs', 'Accept-Crs'].includes(parameter.name),
+  );
 }
 
 function contractFor(contracts: Contracts, path: string): Contract | undefined {
-  const name = COMPONENTS.find((component: ComponentName) => path === contracts[component].basePath || path.startsWith(`${contracts[component].basePath}/`));
+  const name = COMPONENTS.find(
+    (component: ComponentName) =>
+      path === contracts[component].basePath || path.startsWith(`${contracts[component].basePath}/`),
+  );
   return name ? contracts[name] : undefined;
 }
 
@@ -126,7 +164,13 @@ function failure(err: unknown, logger: Logger): OperationResult {
   return { status: 500, body: new ZgwError(500, 'APIException', 'Er is een serverfout opgetreden.') };
 }
 
-function checkedAgainstContract(contract: Contract, operationId: string, result: OperationResult, headers: Record<string, string>, logger: Logger): OperationResult {
+function checkedAgainstContract(
+  contract: Contract,
+  operationId: string,
+  result: OperationResult,
+  headers: Record<string, string>,
+  logger: Logger,
+): OperationResult {
   const body = result.body instanceof ZgwError ? errorBody(result.body, 'http://simulator') : result.body;
   const errors = [
     ...(result.status === 204 ? [] : contract.validateResponse(operationId, result.status, body)),

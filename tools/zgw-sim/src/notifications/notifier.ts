@@ -16,7 +16,12 @@ export interface Notifier {
 
 const DELIVERY_TIMEOUT_MS = 5000;
 
-export function createNotifier(target: NotifyTarget | undefined, store: SimStore, logger: Logger, now: () => Date): Notifier {
+export function createNotifier(
+  target: NotifyTarget | undefined,
+  store: SimStore,
+  logger: Logger,
+  now: () => Date,
+): Notifier {
   // One at a time, in order: a subscriber sees the zaak before its status, as with Open Notificaties.
   let queue: Promise<void> = Promise.resolve();
   return {
@@ -43,7 +48,13 @@ export function createNotifier(target: NotifyTarget | undefined, store: SimStore
   };
 }
 
-async function deliver(target: NotifyTarget, body: Representation, store: SimStore, logger: Logger, now: () => Date): Promise<void> {
+async function deliver(
+  target: NotifyTarget,
+  body: Representation,
+  store: SimStore,
+  logger: Logger,
+  now: () => Date,
+): Promise<void> {
   let outcome: number | 'failed';
   try {
     const response = await fetch(target.url, {
@@ -56,7 +67,10 @@ async function deliver(target: NotifyTarget, body: Representation, store: SimSto
     outcome = response.status;
   } catch (err) {
     outcome = 'failed';
-    logger.warn({ err: err instanceof Error ? err.message : String(err), resource: body['resource'] }, 'notification not delivered');
+    logger.warn(
+      { err: err instanceof Error ? err.message : String(err), resource: body['resource'] },
+      'notification not delivered',
+    );
   }
   store.logNotification({ at: now().toISOString(), body, outcome });
 }

@@ -8,11 +8,17 @@ export interface Instant {
   localDate: string;
 }
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
+const DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const ZONE = 'Europe/Amsterdam';
 // Built once: constructing an Intl.DateTimeFormat costs far more than formatting with it (a tenth of the
 // simulator's time under the mirror's bench went to building them per request).
-const AMSTERDAM_DATE = new Intl.DateTimeFormat('en-CA', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit' });
+const AMSTERDAM_DATE = new Intl.DateTimeFormat('en-CA', {
+  timeZone: ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
 const AMSTERDAM_OFFSET = new Intl.DateTimeFormat('en-US', { timeZone: ZONE, timeZoneName: 'longOffset' });
 
 /** Parses a value the `date-time` format already accepted. */

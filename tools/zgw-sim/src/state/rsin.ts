@@ -2,7 +2,8 @@
 export function passesElevenTest(value: string): boolean {
   if (!/^\d{9}$/.test(value)) return false;
   const digits = [...value].map(Number);
-  const sum = digits.slice(0, 8).reduce((total, digit, index) => total + digit * (9 - index), 0) - (digits[8] as number);
+  const sum =
+    digits.slice(0, 8).reduce((total, digit, index) => total + digit * (9 - index), 0) - (digits[8] as number);
   return sum % 11 === 0;
 }
 

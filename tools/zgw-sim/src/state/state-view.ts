@@ -18,7 +18,13 @@ export interface Counters {
   /** Resources created through the API so far (a `reset` fault's lost answer counts: the resource exists). */
   created: Record<string, number>;
   /** What exists now (a deleted zaak no longer counts). */
-  current: { zaken: number; statussen: number; rollen: number; zaakinformatieobjecten: number; enkelvoudiginformatieobjecten: number };
+  current: {
+    zaken: number;
+    statussen: number;
+    rollen: number;
+    zaakinformatieobjecten: number;
+    enkelvoudiginformatieobjecten: number;
+  };
   faultsApplied: number;
   notificationsDelivered: number;
   notificationsFailed: number;
@@ -42,11 +48,17 @@ export function createStateView(ctx: SimContext) {
       return [...store.zaken.keys()].map(zaakView);
     },
     zakenWithIdentificatie(identificatie: string): ZaakView[] {
-      return [...store.zaken.values()].filter((zaak) => zaak.fields['identificatie'] === identificatie).map((zaak) => zaakView(zaak.uuid));
+      return [...store.zaken.values()]
+        .filter((zaak) => zaak.fields['identificatie'] === identificatie)
+        .map((zaak) => zaakView(zaak.uuid));
     },
     /** The documents without their content: its size and SHA-256 instead. */
     documenten(): Representation[] {
-      return [...store.documenten.values()].map((doc) => ({ ...doc.fields, contentBytes: doc.content.length, contentSha256: createHash('sha256').update(doc.content).digest('hex') }));
+      return [...store.documenten.values()].map((doc) => ({
+        ...doc.fields,
+        contentBytes: doc.content.length,
+        contentSha256: createHash('sha256').update(doc.content).digest('hex'),
+      }));
     },
     documentContent(url: string): Buffer | undefined {
       return [...store.documenten.values()].find((doc) => doc.url === url)?.content;
@@ -70,7 +82,11 @@ export function createStateView(ctx: SimContext) {
         requests: store.requests.length,
         byOperation: count((entry) => entry.operationId),
         byStatus: count((entry) => String(entry.status)),
-        created: count((entry) => (entry.operationId?.endsWith('_create') && (entry.status === 201 || entry.lostStatus === 201) ? entry.operationId.replace(/_create$/, '') : undefined)),
+        created: count((entry) =>
+          entry.operationId?.endsWith('_create') && (entry.status === 201 || entry.lostStatus === 201)
+            ? entry.operationId.replace(/_create$/, '')
+            : undefined,
+        ),
         current: {
           zaken: store.zaken.size,
           statussen: store.statussen.size,
@@ -79,8 +95,12 @@ export function createStateView(ctx: SimContext) {
           enkelvoudiginformatieobjecten: store.documenten.size,
         },
         faultsApplied: store.requests.filter((entry) => entry.faultId !== undefined).length,
-        notificationsDelivered: store.notifications.filter((entry) => typeof entry.outcome === 'number' && entry.outcome < 300).length,
-        notificationsFailed: store.notifications.filter((entry) => entry.outcome === 'failed' || (typeof entry.outcome === 'number' && entry.outcome >= 300)).length,
+        notificationsDelivered: store.notifications.filter(
+          (entry) => typeof entry.outcome === 'number' && entry.outcome < 300,
+        ).length,
+        notificationsFailed: store.notifications.filter(
+          (entry) => entry.outcome === 'failed' || (typeof entry.outcome === 'number' && entry.outcome >= 300),
+        ).length,
       };
     },
     /** Forgets zaken, documents and logs (the catalogue stays). */

@@ -110,14 +110,20 @@ export class IndexedMap<T> extends Map<string, T> {
 }
 
 /** The uniqueness key of a zaak or a document (zrc-002, drc-002): identificatie within the bronorganisatie. */
-export const identificatieKey = (identificatie: unknown, bronorganisatie: unknown): string => `identificatie:${JSON.stringify([identificatie, bronorganisatie])}`;
+export const identificatieKey = (identificatie: unknown, bronorganisatie: unknown): string =>
+  `identificatie:${JSON.stringify([identificatie, bronorganisatie])}`;
 /** The key of a zaak's deelzaken: its URL as their `hoofdzaak`. */
 export const hoofdzaakKey = (zaakUrl: string): string => `hoofdzaak:${zaakUrl}`;
 const byZaak = <T extends { zaakUuid: string }>(record: T) => [record.zaakUuid];
-const identified = (record: { fields: Representation }) => [identificatieKey(record.fields['identificatie'], record.fields['bronorganisatie'])];
+const identified = (record: { fields: Representation }) => [
+  identificatieKey(record.fields['identificatie'], record.fields['bronorganisatie']),
+];
 
 export class SimStore {
-  readonly zaken = new IndexedMap<ZaakRecord>((zaak) => [...identified(zaak), ...(typeof zaak.fields['hoofdzaak'] === 'string' ? [hoofdzaakKey(zaak.fields['hoofdzaak'])] : [])]);
+  readonly zaken = new IndexedMap<ZaakRecord>((zaak) => [
+    ...identified(zaak),
+    ...(typeof zaak.fields['hoofdzaak'] === 'string' ? [hoofdzaakKey(zaak.fields['hoofdzaak'])] : []),
+  ]);
   readonly statussen = new IndexedMap<StatusRecord>(byZaak);
   readonly rollen = new IndexedMap<ChildRecord>(byZaak);
   readonly zaakinformatieobjecten = new IndexedMap<ChildRecord>(byZaak);
@@ -152,7 +158,15 @@ export class SimStore {
 
   /** Forgets every zaak, document and log line; the catalogue stays. */
   reset(): void {
-    for (const map of [this.zaken, this.statussen, this.rollen, this.zaakinformatieobjecten, this.documenten, this.objectinformatieobjecten]) map.clear();
+    for (const map of [
+      this.zaken,
+      this.statussen,
+      this.rollen,
+      this.zaakinformatieobjecten,
+      this.documenten,
+      this.objectinformatieobjecten,
+    ])
+      map.clear();
     this.requests.length = 0;
     this.notifications.length = 0;
     this.identificatieCounters.clear();

@@ -28,14 +28,29 @@ export const createRol: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
   const { store, urls } = ctx;
   const errors = new FieldErrors();
-  const zaak = resolveReference(errors, 'zaak', body['zaak'], `${urls.zaken}/zaken`, (uuid) => store.zaken.get(uuid), 'local');
-  const roltype = resolveReference(errors, 'roltype', body['roltype'], `${urls.catalogi}/roltypen`, (_uuid, url) => ctx.catalogi.roltype(url), 'loose');
+  const zaak = resolveReference(
+    errors,
+    'zaak',
+    body['zaak'],
+    `${urls.zaken}/zaken`,
+    (uuid) => store.zaken.get(uuid),
+    'local',
+  );
+  const roltype = resolveReference(
+    errors,
+    'roltype',
+    body['roltype'],
+    `${urls.catalogi}/roltypen`,
+    (_uuid, url) => ctx.catalogi.roltype(url),
+    'loose',
+  );
   errors.throwIfAny();
   if (!zaak || !roltype) throw new Error('A reference resolved without an error and without a value');
   // Open Zaak's BSNField: the eleven-test, as for an RSIN.
   const inpBsn = (body['betrokkeneIdentificatie'] as Representation | undefined)?.['inpBsn'];
   if (body['betrokkeneType'] === 'natuurlijk_persoon' && typeof inpBsn === 'string' && inpBsn !== '') {
-    if (!/^\d+$/.test(inpBsn)) errors.add('betrokkeneIdentificatie.inpBsn', 'only-digits', 'Voer een numerieke waarde in');
+    if (!/^\d+$/.test(inpBsn))
+      errors.add('betrokkeneIdentificatie.inpBsn', 'only-digits', 'Voer een numerieke waarde in');
     else if (!passesElevenTest(inpBsn)) errors.add('betrokkeneIdentificatie.inpBsn', 'invalid', 'Onjuist BSN nummer');
     errors.throwIfAny();
   }
@@ -47,7 +62,9 @@ export const createRol: OperationHandler = (request, ctx) => {
     errors.add('nonFieldErrors', 'zaaktype-mismatch', 'De referentie hoort niet bij het zaaktype van de zaak.');
   }
   const generiek = String(roltype['omschrijvingGeneriek']);
-  const existing = store.childrenOf(store.rollen, zaak.uuid).filter((rol) => rol.fields['omschrijvingGeneriek'] === generiek).length;
+  const existing = store
+    .childrenOf(store.rollen, zaak.uuid)
+    .filter((rol) => rol.fields['omschrijvingGeneriek'] === generiek).length;
   if (existing >= (MAX_OCCURRENCES[generiek] ?? Infinity)) {
     errors.add('roltype', 'max-occurences', `There are already ${existing} \`${generiek}\` occurences`);
   }
@@ -77,7 +94,12 @@ export const createRol: OperationHandler = (request, ctx) => {
       eindeGeldigheid: body['eindeGeldigheid'] ?? null,
       ...(identificatie === undefined
         ? {}
-        : { betrokkeneIdentificatie: body['betrokkeneType'] === 'natuurlijk_persoon' ? { ...NATUURLIJK_PERSOON_DEFAULTS, ...identificatie } : identificatie }),
+        : {
+            betrokkeneIdentificatie:
+              body['betrokkeneType'] === 'natuurlijk_persoon'
+                ? { ...NATUURLIJK_PERSOON_DEFAULTS, ...identificatie }
+                : identificatie,
+          }),
       authenticatieContext: body['authenticatieContext'] ?? null,
     },
   };
@@ -88,9 +110,19 @@ export const createRol: OperationHandler = (request, ctx) => {
 
 export const listRollen: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['zaak', 'roltype', 'omschrijvingGeneriek', 'betrokkeneType']);
-  const filters = ['zaak', 'roltype', 'omschrijvingGeneriek', 'betrokkeneType'].map((name) => [name, request.query.get(name)] as const);
-  const rollen = childrenOfZaakUrl(ctx, ctx.store.rollen, request.query.get('zaak')).filter((rol) => filters.every(([name, value]) => value === null || rol.fields[name] === value));
-  return ok(paginate(rollen.map((rol) => rol.fields), request, ctx));
+  const filters = ['zaak', 'roltype', 'omschrijvingGeneriek', 'betrokkeneType'].map(
+    (name) => [name, request.query.get(name)] as const,
+  );
+  const rollen = childrenOfZaakUrl(ctx, ctx.store.rollen, request.query.get('zaak')).filter((rol) =>
+    filters.every(([name, value]) => value === null || rol.fields[name] === value),
+  );
+  return ok(
+    paginate(
+      rollen.map((rol) => rol.fields),
+      request,
+      ctx,
+    ),
+  );
 };
 
 export const readRol: OperationHandler = (request, ctx) => {

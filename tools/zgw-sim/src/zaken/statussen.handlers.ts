@@ -10,16 +10,38 @@ export const createStatus: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
   const { store, urls } = ctx;
   const errors = new FieldErrors();
-  const zaak = resolveReference(errors, 'zaak', body['zaak'], `${urls.zaken}/zaken`, (uuid) => store.zaken.get(uuid), 'local');
-  const statustype = resolveReference(errors, 'statustype', body['statustype'], `${urls.catalogi}/statustypen`, (_uuid, url) => ctx.catalogi.statustype(url), 'loose');
+  const zaak = resolveReference(
+    errors,
+    'zaak',
+    body['zaak'],
+    `${urls.zaken}/zaken`,
+    (uuid) => store.zaken.get(uuid),
+    'local',
+  );
+  const statustype = resolveReference(
+    errors,
+    'statustype',
+    body['statustype'],
+    `${urls.catalogi}/statustypen`,
+    (_uuid, url) => ctx.catalogi.statustype(url),
+    'loose',
+  );
   const datumStatusGezet = parseInstant(String(body['datumStatusGezet']));
   // Open Zaak: a status cannot have been set in the future.
   if (datumStatusGezet.micros > nowInstant(ctx.now()).micros) {
     errors.add('datumStatusGezet', 'date-in-future', 'Deze datum mag niet in de toekomst zijn');
   }
   if (typeof body['gezetdoor'] === 'string') {
-    const rol = resolveReference(errors, 'gezetdoor', body['gezetdoor'], `${urls.zaken}/rollen`, (uuid) => store.rollen.get(uuid), 'local');
-    if (rol && zaak && rol.zaakUuid !== zaak.uuid) errors.add('gezetdoor', 'invalid-rol-for-zaak', 'De rol hoort niet bij de zaak van de status.');
+    const rol = resolveReference(
+      errors,
+      'gezetdoor',
+      body['gezetdoor'],
+      `${urls.zaken}/rollen`,
+      (uuid) => store.rollen.get(uuid),
+      'local',
+    );
+    if (rol && zaak && rol.zaakUuid !== zaak.uuid)
+      errors.add('gezetdoor', 'invalid-rol-for-zaak', 'De rol hoort niet bij de zaak van de status.');
   }
   errors.throwIfAny();
   if (!zaak || !statustype) return unreachable();
@@ -35,7 +57,11 @@ export const createStatus: OperationHandler = (request, ctx) => {
   errors.throwIfAny();
   // zrc-007: closing a zaak needs its resultaat, and the simulator keeps no resultaten.
   if (statustype['isEindstatus'] === true) {
-    errors.add('nonFieldErrors', 'resultaat-does-not-exist', 'De zaak heeft geen resultaat; een eindstatus kan niet gezet worden.');
+    errors.add(
+      'nonFieldErrors',
+      'resultaat-does-not-exist',
+      'De zaak heeft geen resultaat; een eindstatus kan niet gezet worden.',
+    );
     errors.throwIfAny();
   }
   const uuid = randomUUID();
@@ -63,9 +89,17 @@ export const listStatussen: OperationHandler = (request, ctx) => {
   const zaak = request.query.get('zaak');
   const statustype = request.query.get('statustype');
   const statussen = childrenOfZaakUrl(ctx, ctx.store.statussen, zaak).filter(
-    (status) => (zaak === null || status.fields['zaak'] === zaak) && (statustype === null || status.fields['statustype'] === statustype),
+    (status) =>
+      (zaak === null || status.fields['zaak'] === zaak) &&
+      (statustype === null || status.fields['statustype'] === statustype),
   );
-  return ok(paginate(statussen.map((status) => renderStatus(status, ctx)), request, ctx));
+  return ok(
+    paginate(
+      statussen.map((status) => renderStatus(status, ctx)),
+      request,
+      ctx,
+    ),
+  );
 };
 
 export const readStatus: OperationHandler = (request, ctx) => {

@@ -49,7 +49,20 @@ const ZAAK_DEFAULTS: Representation = {
 };
 
 // Derived on every read; a client cannot write them.
-const READ_ONLY = ['url', 'uuid', 'einddatum', 'laatstGemuteerd', 'betalingsindicatieWeergave', 'deelzaken', 'eigenschappen', 'rollen', 'status', 'zaakinformatieobjecten', 'zaakobjecten', 'resultaat'];
+const READ_ONLY = [
+  'url',
+  'uuid',
+  'einddatum',
+  'laatstGemuteerd',
+  'betalingsindicatieWeergave',
+  'deelzaken',
+  'eigenschappen',
+  'rollen',
+  'status',
+  'zaakinformatieobjecten',
+  'zaakobjecten',
+  'resultaat',
+];
 
 const BETALINGSINDICATIE_WEERGAVE: Record<string, string> = {
   nvt: 'Er is geen sprake van te betalen, met de zaak gemoeide, kosten.',
@@ -65,9 +78,11 @@ export function zaakFields(body: Representation, derived: Representation): Repre
     if (key in ZAAK_DEFAULTS && !READ_ONLY.includes(key)) fields[key] = value;
   }
   // Open Zaak answers the group, or null, whatever form the client used.
-  if (body['opschorting'] === null || body['opschorting'] === undefined) fields['opschorting'] = ZAAK_DEFAULTS['opschorting'];
+  if (body['opschorting'] === null || body['opschorting'] === undefined)
+    fields['opschorting'] = ZAAK_DEFAULTS['opschorting'];
   else fields['opschorting'] = { eerdereOpschorting: false, ...(body['opschorting'] as Representation) };
-  if (body['processobject'] === null || body['processobject'] === undefined) fields['processobject'] = ZAAK_DEFAULTS['processobject'];
+  if (body['processobject'] === null || body['processobject'] === undefined)
+    fields['processobject'] = ZAAK_DEFAULTS['processobject'];
   const betalingsindicatie = String(fields['betalingsindicatie'] ?? '');
   fields['betalingsindicatieWeergave'] = BETALINGSINDICATIE_WEERGAVE[betalingsindicatie] ?? '';
   return { ...fields, ...derived };
@@ -76,14 +91,18 @@ export function zaakFields(body: Representation, derived: Representation): Repre
 export function renderZaak(record: ZaakRecord, store: SimStore): Representation {
   const statussen = store.childrenOf(store.statussen, record.uuid);
   const current = statussen.reduce<(typeof statussen)[number] | undefined>(
-    (latest, status) => (latest === undefined || status.datumStatusGezet.micros > latest.datumStatusGezet.micros ? status : latest),
+    (latest, status) =>
+      latest === undefined || status.datumStatusGezet.micros > latest.datumStatusGezet.micros ? status : latest,
     undefined,
   );
   const rendered: Representation = { url: record.url, uuid: record.uuid };
-  for (const key of Object.keys(ZAAK_DEFAULTS)) if (record.fields[key] !== undefined) rendered[key] = record.fields[key];
+  for (const key of Object.keys(ZAAK_DEFAULTS))
+    if (record.fields[key] !== undefined) rendered[key] = record.fields[key];
   rendered['deelzaken'] = store.zaken.by(hoofdzaakKey(record.url)).map((zaak) => zaak.url);
   rendered['rollen'] = store.childrenOf(store.rollen, record.uuid).map((rol) => rol.url);
   rendered['status'] = current?.url ?? null;
-  rendered['zaakinformatieobjecten'] = store.childrenOf(store.zaakinformatieobjecten, record.uuid).map((zio) => zio.url);
+  rendered['zaakinformatieobjecten'] = store
+    .childrenOf(store.zaakinformatieobjecten, record.uuid)
+    .map((zio) => zio.url);
   return rendered;
 }

@@ -10,22 +10,56 @@ export const createZaakInformatieObject: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
   const { store, urls } = ctx;
   const errors = new FieldErrors();
-  const zaak = resolveReference(errors, 'zaak', body['zaak'], `${urls.zaken}/zaken`, (uuid) => store.zaken.get(uuid), 'local');
+  const zaak = resolveReference(
+    errors,
+    'zaak',
+    body['zaak'],
+    `${urls.zaken}/zaken`,
+    (uuid) => store.zaken.get(uuid),
+    'local',
+  );
   // zrc-003: the informatieobject must exist in the Documenten API.
-  const document = resolveReference(errors, 'informatieobject', body['informatieobject'], `${urls.documenten}/enkelvoudiginformatieobjecten`, (uuid) => store.documenten.get(uuid), 'loose');
+  const document = resolveReference(
+    errors,
+    'informatieobject',
+    body['informatieobject'],
+    `${urls.documenten}/enkelvoudiginformatieobjecten`,
+    (uuid) => store.documenten.get(uuid),
+    'loose',
+  );
   if (typeof body['status'] === 'string') {
-    const status = resolveReference(errors, 'status', body['status'], `${urls.zaken}/statussen`, (uuid) => store.statussen.get(uuid), 'local');
-    if (status && zaak && status.zaakUuid !== zaak.uuid) errors.add('status', 'invalid', 'De status hoort niet bij de zaak.');
+    const status = resolveReference(
+      errors,
+      'status',
+      body['status'],
+      `${urls.zaken}/statussen`,
+      (uuid) => store.statussen.get(uuid),
+      'local',
+    );
+    if (status && zaak && status.zaakUuid !== zaak.uuid)
+      errors.add('status', 'invalid', 'De status hoort niet bij de zaak.');
   }
   errors.throwIfAny();
   if (!zaak || !document) throw new Error('A reference resolved without an error and without a value');
-  if (store.childrenOf(store.zaakinformatieobjecten, zaak.uuid).some((zio) => zio.fields['informatieobject'] === document.url)) {
+  if (
+    store
+      .childrenOf(store.zaakinformatieobjecten, zaak.uuid)
+      .some((zio) => zio.fields['informatieobject'] === document.url)
+  ) {
     errors.add('nonFieldErrors', 'unique', 'De velden zaak, informatieobject moeten een unieke set zijn.');
   }
   // zrc-017: the document's informatieobjecttype belongs to the zaak's zaaktype.
   const zaaktype = ctx.catalogi.zaaktype(String(zaak.fields['zaaktype']));
-  if (!(zaaktype?.['informatieobjecttypen'] as string[] | undefined)?.includes(String(document.fields['informatieobjecttype']))) {
-    errors.add('nonFieldErrors', 'missing-zaaktype-informatieobjecttype-relation', 'Het informatieobjecttype hoort niet bij het zaaktype van de zaak.');
+  if (
+    !(zaaktype?.['informatieobjecttypen'] as string[] | undefined)?.includes(
+      String(document.fields['informatieobjecttype']),
+    )
+  ) {
+    errors.add(
+      'nonFieldErrors',
+      'missing-zaaktype-informatieobjecttype-relation',
+      'Het informatieobjecttype hoort niet bij het zaaktype van de zaak.',
+    );
   }
   errors.throwIfAny();
   const uuid = randomUUID();
@@ -52,7 +86,11 @@ export const createZaakInformatieObject: OperationHandler = (request, ctx) => {
   // zrc-005: the relation is mirrored in the Documenten API.
   const oioUuid = randomUUID();
   const oioUrl = `${urls.documenten}/objectinformatieobjecten/${oioUuid}`;
-  store.objectinformatieobjecten.set(oioUuid, { uuid: oioUuid, url: oioUrl, fields: { url: oioUrl, informatieobject: document.url, object: zaak.url, objectType: 'zaak' } });
+  store.objectinformatieobjecten.set(oioUuid, {
+    uuid: oioUuid,
+    url: oioUrl,
+    fields: { url: oioUrl, informatieobject: document.url, object: zaak.url, objectType: 'zaak' },
+  });
   ctx.notifier.zaken('zaakinformatieobject', 'create', url, zaak);
   return created(record.fields as Representation & { url: string });
 };
@@ -63,7 +101,9 @@ export const listZaakInformatieObjecten: OperationHandler = (request, ctx) => {
   const zaak = request.query.get('zaak');
   const informatieobject = request.query.get('informatieobject');
   const records: ChildRecord[] = childrenOfZaakUrl(ctx, ctx.store.zaakinformatieobjecten, zaak).filter(
-    (zio) => (zaak === null || zio.fields['zaak'] === zaak) && (informatieobject === null || zio.fields['informatieobject'] === informatieobject),
+    (zio) =>
+      (zaak === null || zio.fields['zaak'] === zaak) &&
+      (informatieobject === null || zio.fields['informatieobject'] === informatieobject),
   );
   return ok(records.map((zio) => zio.fields));
 };

@@ -9,7 +9,13 @@ import { identificatieKey, type IndexedMap, type Representation, type ZaakRecord
 import { renderZaak, zaakFields } from './zaak.representation';
 
 // Fields whose Open Zaak rules need services the simulator does not have (reference lists, other zaken).
-const UNSUPPORTED_FIELDS = ['communicatiekanaal', 'selectielijstklasse', 'hoofdzaak', 'relevanteAndereZaken', 'gerelateerdeZaken'];
+const UNSUPPORTED_FIELDS = [
+  'communicatiekanaal',
+  'selectielijstklasse',
+  'hoofdzaak',
+  'relevanteAndereZaken',
+  'gerelateerdeZaken',
+];
 
 export const createZaak: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
@@ -21,24 +27,52 @@ export const createZaak: OperationHandler = (request, ctx) => {
   }
   const errors = new FieldErrors();
   // zrc-001: the zaaktype must be a zaaktype the Catalogi API knows.
-  const zaaktype = resolveReference(errors, 'zaaktype', body['zaaktype'], `${ctx.urls.catalogi}/zaaktypen`, (_uuid, url) => ctx.catalogi.zaaktype(url), 'loose');
+  const zaaktype = resolveReference(
+    errors,
+    'zaaktype',
+    body['zaaktype'],
+    `${ctx.urls.catalogi}/zaaktypen`,
+    (_uuid, url) => ctx.catalogi.zaaktype(url),
+    'loose',
+  );
   checkRsin(errors, 'bronorganisatie', body['bronorganisatie']);
   checkRsin(errors, 'verantwoordelijkeOrganisatie', body['verantwoordelijkeOrganisatie']);
-  if (typeof body['laatsteBetaaldatum'] === 'string' && parseInstant(body['laatsteBetaaldatum']).micros > nowInstant(ctx.now()).micros) {
+  if (
+    typeof body['laatsteBetaaldatum'] === 'string' &&
+    parseInstant(body['laatsteBetaaldatum']).micros > nowInstant(ctx.now()).micros
+  ) {
     errors.add('laatsteBetaaldatum', 'future_not_allowed', 'Zorg ervoor dat deze waarde niet in de toekomst ligt.');
   }
   errors.throwIfAny();
   // zrc-002: identificatie is unique within the bronorganisatie.
   const identificatie = typeof body['identificatie'] === 'string' ? body['identificatie'] : '';
-  if (identificatie !== '' && findZaken(ctx, { identificatie, bronorganisatie: String(body['bronorganisatie']) }).length > 0) {
-    errors.add('identificatie', 'identificatie-niet-uniek', `Deze identificatie (${identificatie}) bestaat al voor deze bronorganisatie`);
+  if (
+    identificatie !== '' &&
+    findZaken(ctx, { identificatie, bronorganisatie: String(body['bronorganisatie']) }).length > 0
+  ) {
+    errors.add(
+      'identificatie',
+      'identificatie-niet-uniek',
+      `Deze identificatie (${identificatie}) bestaat al voor deze bronorganisatie`,
+    );
   }
   if (body['betalingsindicatie'] === 'nvt' && body['laatsteBetaaldatum']) {
-    errors.add('laatsteBetaaldatum', 'betaling-nvt', 'Laatste betaaldatum kan niet gezet worden als de betalingsindicatie "nvt" is');
+    errors.add(
+      'laatsteBetaaldatum',
+      'betaling-nvt',
+      'Laatste betaaldatum kan niet gezet worden als de betalingsindicatie "nvt" is',
+    );
   }
   const producten = body['productenOfDiensten'];
-  if (Array.isArray(producten) && producten.some((item) => !(zaaktype?.['productenOfDiensten'] as string[]).includes(String(item)))) {
-    errors.add('productenOfDiensten', 'invalid-products-services', 'Niet alle producten/diensten komen voor in de producten/diensten op het zaaktype');
+  if (
+    Array.isArray(producten) &&
+    producten.some((item) => !(zaaktype?.['productenOfDiensten'] as string[]).includes(String(item)))
+  ) {
+    errors.add(
+      'productenOfDiensten',
+      'invalid-products-services',
+      'Niet alle producten/diensten komen voor in de producten/diensten op het zaaktype',
+    );
   }
   errors.throwIfAny();
   const uuid = randomUUID();
@@ -82,15 +116,22 @@ export const deleteZaak: OperationHandler = (request, ctx) => {
   deleteChildren(store.statussen);
   deleteChildren(store.rollen);
   deleteChildren(store.zaakinformatieobjecten);
-  for (const [uuid, relation] of store.objectinformatieobjecten) if (relation.fields['object'] === record.url) store.objectinformatieobjecten.delete(uuid);
+  for (const [uuid, relation] of store.objectinformatieobjecten)
+    if (relation.fields['object'] === record.url) store.objectinformatieobjecten.delete(uuid);
   store.zaken.delete(record.uuid);
   ctx.notifier.zaken('zaak', 'destroy', record.url, record);
   return { status: 204 };
 };
 
-export function findZaken(ctx: SimContext, filter: { identificatie?: string; bronorganisatie?: string; zaaktype?: string }): ZaakRecord[] {
+export function findZaken(
+  ctx: SimContext,
+  filter: { identificatie?: string; bronorganisatie?: string; zaaktype?: string },
+): ZaakRecord[] {
   const { zaken } = ctx.store;
-  const candidates = filter.identificatie !== undefined && filter.bronorganisatie !== undefined ? zaken.by(identificatieKey(filter.identificatie, filter.bronorganisatie)) : [...zaken.values()];
+  const candidates =
+    filter.identificatie !== undefined && filter.bronorganisatie !== undefined
+      ? zaken.by(identificatieKey(filter.identificatie, filter.bronorganisatie))
+      : [...zaken.values()];
   return candidates.filter(
     (zaak) =>
       (filter.identificatie === undefined || zaak.fields['identificatie'] === filter.identificatie) &&

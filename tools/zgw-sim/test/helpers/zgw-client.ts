@@ -14,9 +14,17 @@ export function startSim(options: Partial<ZgwSimulatorOptions> = {}): Promise<Zg
 // jose ships ES modules only; this package is CommonJS.
 export const jose = import('jose');
 
-export async function zgwToken(claims: Record<string, unknown> = {}, options: { secret?: string; iat?: number | null; alg?: string } = {}): Promise<string> {
+export async function zgwToken(
+  claims: Record<string, unknown> = {},
+  options: { secret?: string; iat?: number | null; alg?: string } = {},
+): Promise<string> {
   const { SignJWT } = await jose;
-  const jwt = new SignJWT({ client_id: CLIENT_ID, user_id: 'self-service', user_representation: 'self-service', ...claims })
+  const jwt = new SignJWT({
+    client_id: CLIENT_ID,
+    user_id: 'self-service',
+    user_representation: 'self-service',
+    ...claims,
+  })
     .setProtectedHeader({ alg: options.alg ?? 'HS256', typ: 'JWT' })
     .setIssuer(CLIENT_ID);
   if (options.iat !== null) jwt.setIssuedAt(options.iat ?? Math.floor(Date.now() / 1000));
@@ -39,7 +47,12 @@ export interface CallOptions {
 }
 
 /** A call with what the mirror sends: a fresh JWT, the CRS headers and JSON. */
-export async function zgw(method: string, url: string, body?: unknown, options: CallOptions = {}): Promise<ZgwResponse> {
+export async function zgw(
+  method: string,
+  url: string,
+  body?: unknown,
+  options: CallOptions = {},
+): Promise<ZgwResponse> {
   const hasBody = body !== undefined || options.rawBody !== undefined;
   const defaults: Record<string, string | null> = {
     Authorization: options.authorization === undefined ? `Bearer ${await zgwToken()}` : options.authorization,
@@ -47,11 +60,21 @@ export async function zgw(method: string, url: string, body?: unknown, options: 
     ...(hasBody ? { 'Content-Crs': 'EPSG:4326', 'Content-Type': 'application/json' } : {}),
   };
   const merged = { ...defaults, ...options.headers };
-  const headers = Object.fromEntries(Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== null));
-  const response = await fetch(url, { method, headers, ...(hasBody ? { body: options.rawBody ?? JSON.stringify(body) } : {}) });
+  const headers = Object.fromEntries(
+    Object.entries(merged).filter((entry): entry is [string, string] => entry[1] !== null),
+  );
+  const response = await fetch(url, {
+    method,
+    headers,
+    ...(hasBody ? { body: options.rawBody ?? JSON.stringify(body) } : {}),
+  });
   const text = await response.text();
   const type = response.headers.get('content-type') ?? '';
-  return { status: response.status, headers: response.headers, body: type.includes('json') && text ? JSON.parse(text) : text };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: type.includes('json') && text ? JSON.parse(text) : text,
+  };
 }
 
 export function zaakBody(sim: ZgwSimulator, overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -73,11 +96,24 @@ export async function createZaak(sim: ZgwSimulator, overrides: Record<string, un
   return response.body;
 }
 
-export function statusBody(sim: ZgwSimulator, zaakUrl: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { zaak: zaakUrl, statustype: sim.catalogi.statustypeUrls.ingediend, datumStatusGezet: new Date(Date.now() - 1000).toISOString(), ...overrides };
+export function statusBody(
+  sim: ZgwSimulator,
+  zaakUrl: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    zaak: zaakUrl,
+    statustype: sim.catalogi.statustypeUrls.ingediend,
+    datumStatusGezet: new Date(Date.now() - 1000).toISOString(),
+    ...overrides,
+  };
 }
 
-export function rolBody(sim: ZgwSimulator, zaakUrl: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function rolBody(
+  sim: ZgwSimulator,
+  zaakUrl: string,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     zaak: zaakUrl,
     roltype: sim.catalogi.roltypeInitiatorUrl,
@@ -88,7 +124,11 @@ export function rolBody(sim: ZgwSimulator, zaakUrl: string, overrides: Record<st
   };
 }
 
-export function documentBody(sim: ZgwSimulator, content: Buffer, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function documentBody(
+  sim: ZgwSimulator,
+  content: Buffer,
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     bronorganisatie: sim.rsin,
     creatiedatum: '2025-03-01',
