@@ -77,12 +77,10 @@ describe('POST /api/v1/beoordeling/:id/besluit with mirroring on', () => {
     ).toBe(referentie);
     const log = logFrom(world);
 
-    const res = await as
-      .beoordelaar(world)
-      .post(`/api/v1/beoordeling/${String(zaak['uuid'])}/besluit`, {
-        besluit: 'afwijzen',
-        toelichting: 'Onvoldoende werkervaring aangetoond.',
-      });
+    const res = await as.beoordelaar(world).post(`/api/v1/beoordeling/${String(zaak['uuid'])}/besluit`, {
+      besluit: 'afwijzen',
+      toelichting: 'Onvoldoende werkervaring aangetoond.',
+    });
 
     expect(res.status).toBe(200);
     expect(res.body.status).toMatchObject({ tag: 'Afgewezen', referentie, manual: false });

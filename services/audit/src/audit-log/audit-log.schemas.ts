@@ -25,34 +25,25 @@ export type AuditListQuery = z.output<typeof AuditListQuery>;
  * would name a failing one `query.limit`; the route parses them with AuditListQuery instead (once).
  */
 export const AuditListParams = z.object({
-  limit: z
-    .any()
-    .optional()
-    .meta({
-      type: 'integer',
-      minimum: 1,
-      maximum: 1000,
-      description: 'Rows per page; without it at most 1000',
-      example: 50,
-    }),
-  cursor: z
-    .any()
-    .optional()
-    .meta({
-      type: 'string',
-      maxLength: 500,
-      description: 'The position the `Link: rel="next"` of the page before carries',
-    }),
-  action: z
-    .any()
-    .optional()
-    .meta({
-      type: 'string',
-      minLength: 1,
-      maxLength: 200,
-      description: 'Only rows with this action',
-      example: 'flag:set',
-    }),
+  limit: z.any().optional().meta({
+    type: 'integer',
+    minimum: 1,
+    maximum: 1000,
+    description: 'Rows per page; without it at most 1000',
+    example: 50,
+  }),
+  cursor: z.any().optional().meta({
+    type: 'string',
+    maxLength: 500,
+    description: 'The position the `Link: rel="next"` of the page before carries',
+  }),
+  action: z.any().optional().meta({
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
+    description: 'Only rows with this action',
+    example: 'flag:set',
+  }),
   correlationId: z
     .any()
     .optional()
