@@ -365,6 +365,56 @@ describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELET
     expect(((await change.json()) as { referentie: string }).referentie).toMatch(/^WV-\d{4}-\d{6}$/);
   });
 
+  describe('the scope of a key is the whole identity and the whole target (decisions §13)', () => {
+    const keyedAs = (headers: Record<string, string>, path: string, key: string, body: unknown) =>
+      call(path, {
+        method: 'POST',
+        headers: { ...headers, ...json, 'Idempotency-Key': key },
+        body: JSON.stringify(body),
+      });
+    const replayed = (res: Response) => res.headers.get('idempotent-replayed');
+
+    it('when the same key and body go to another query string, then the second is a request of its own', async () => {
+      const me = subject();
+      const key = randomUUID();
+      const body = { telefoon: '0612345678' };
+      const first = await keyedAs({ 'X-Subject': me }, '/api/v1/change-requests?poging=1', key, body);
+      const second = await keyedAs({ 'X-Subject': me }, '/api/v1/change-requests?poging=2', key, body);
+      expect([first.status, replayed(first), second.status, replayed(second)]).toEqual([200, null, 200, null]);
+      const [a, b] = [(await first.json()) as { referentie: string }, (await second.json()) as { referentie: string }];
+      expect(b.referentie).not.toBe(a.referentie);
+      const again = await keyedAs({ 'X-Subject': me }, '/api/v1/change-requests?poging=2', key, body);
+      expect([again.status, replayed(again)]).toEqual([200, 'true']);
+      expect(((await again.json()) as { referentie: string }).referentie).toBe(b.referentie);
+    });
+
+    it("when one subject sends the same key as drafter and then as approver, then the approver is not answered with the drafter's stored answer", async () => {
+      const me = subject();
+      const key = randomUUID();
+      const body = { telefoon: '0612345678' };
+      const asDrafter = await keyedAs({ 'X-Subject': me, 'X-Role': 'drafter' }, '/api/v1/change-requests', key, body);
+      const asApprover = await keyedAs({ 'X-Subject': me, 'X-Role': 'approver' }, '/api/v1/change-requests', key, body);
+      expect([asDrafter.status, asApprover.status, replayed(asApprover)]).toEqual([200, 200, null]);
+      const again = await keyedAs({ 'X-Subject': me, 'X-Role': 'approver' }, '/api/v1/change-requests', key, body);
+      expect(replayed(again)).toBe('true');
+    });
+
+    it.each([
+      ['another employee with the same roles', { 'X-Medewerker': 'mw-scope-2', 'X-Rollen': 'beoordelaar' }],
+      ['the same employee with other roles', { 'X-Medewerker': 'mw-scope-1', 'X-Rollen': 'beoordelaar,teamleider' }],
+    ])("when a case handler's key is sent by %s, then it is a request of its own", async (_name, other) => {
+      const key = randomUUID();
+      const path = `/api/v1/beoordeling/${randomUUID()}/besluit`;
+      const body = { besluit: 'toekennen' };
+      const first = await keyedAs({ 'X-Medewerker': 'mw-scope-1', 'X-Rollen': 'beoordelaar' }, path, key, body);
+      expect([first.status, replayed(first)]).toEqual([404, null]);
+      const same = await keyedAs({ 'X-Medewerker': 'mw-scope-1', 'X-Rollen': 'beoordelaar' }, path, key, body);
+      expect([same.status, replayed(same)]).toEqual([404, 'true']);
+      const theOther = await keyedAs(other, path, key, body);
+      expect([theOther.status, replayed(theOther)]).toEqual([404, null]);
+    });
+  });
+
   it('when the first answer is a 5xx from the service, then it is not kept: the retry with the same key runs and succeeds', async () => {
     const me = subject();
     const { id } = (await (

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Kysely } from 'kysely';
 import type { Identity } from '@register/authz';
-import { DomainError, instanceOf } from '@register/problem';
+import { DomainError } from '@register/problem';
 import type { Logger } from '@register/service-kit';
 import type { Request, Response } from 'express';
 import type { GatewayDb } from '../database';
@@ -31,10 +31,28 @@ export function trackIdempotency(req: IncomingMessage, state: IdempotencyState):
   states.set(req, state);
 }
 
-/** Scope of a key without keeping who the caller is: a hash of the identity. */
-function callerHash(identity: Identity | null): string {
-  const parts = [identity?.practitioner?.subject ?? '', identity?.caseHandler?.medewerker ?? ''];
+/**
+ * Scope of a key without keeping who the caller is: a hash of the whole identity. Subject and role, employee and
+ * roles (as a set) and the admin seam: the same key from another role of one person is a request of its own.
+ */
+export function callerHash(identity: Identity | null): string {
+  const parts = [
+    identity?.practitioner?.subject ?? '',
+    identity?.practitioner?.role ?? '',
+    identity?.caseHandler?.medewerker ?? '',
+    [...(identity?.caseHandler?.rollen ?? [])].sort(),
+    identity?.adminSeam ?? false,
+  ];
   return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+}
+
+/** Longest target kept as written; a longer one is kept as its hash (the key's index has a row size limit). */
+const MAX_KEPT_TARGET = 512;
+
+/** The request's target, path and query: every brief route picks its letter with `?referentie=`. */
+export function targetOf(req: Pick<Request, 'originalUrl'>): string {
+  const target = req.originalUrl;
+  return target.length <= MAX_KEPT_TARGET ? target : `sha256:${createHash('sha256').update(target).digest('hex')}`;
 }
 
 function hashBody(req: IncomingMessage): Promise<string> {
@@ -65,7 +83,7 @@ export function hashWhileStreaming(req: IncomingMessage, res: ServerResponse, st
 }
 
 /**
- * decisions §13. The first completed response (< 500) for (caller, method, path, key) is kept 24 h and
+ * decisions §13. The first completed response (< 500) for (caller, method, target, key) is kept 24 h and
  * replayed for the same body; another body is 422; a repeat while the first runs is 409.
  */
 export class Idempotency {
@@ -90,7 +108,7 @@ export class Idempotency {
     const key: RecordKey = {
       caller_hash: callerHash(identity),
       method: req.method,
-      path: instanceOf(req),
+      path: targetOf(req),
       idempotency_key: value,
     };
     const existing = await claim(this.db, key, this.lockMs, this.ttlMs, now);
