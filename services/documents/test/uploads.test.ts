@@ -68,6 +68,41 @@ describe('POST /api/v1/uploads', () => {
     expect(h.tmpFiles()).toEqual([]);
   });
 
+  it.each([
+    ['a right-to-left override', 'inv\u202Efdp.exe', 'invfdp.exe'],
+    ['a zero-width space and a left-to-right isolate', 'dip\u200Blo\u2066ma.pdf', 'diploma.pdf'],
+    ['a tab, a line break and a BOM', '\uFEFFdiploma\t2026\n.pdf', 'diploma2026.pdf'],
+  ])(
+    'when the file name holds %s, then it is stored and shown without those characters',
+    async (_name, sent, shown) => {
+      const owner = practitioner(uniqueSubject());
+      const res = await upload(h, owner, {
+        wizardId: 'intake',
+        categoryId: 'overig',
+        file: { bytes: pdf(3000), name: sent, type: 'application/pdf' },
+      });
+      expect(res.status).toBe(201);
+      const { documentId, fileName } = (await res.json()) as { documentId: string; fileName: string };
+      expect(fileName).toBe(shown);
+      const content = await fetch(`${h.url}/api/v1/uploads/${documentId}/content`, { headers: asUser(owner) });
+      expect(content.headers.get('content-disposition')).toBe(
+        `attachment; filename*=UTF-8''${encodeURIComponent(shown)}`,
+      );
+    },
+  );
+
+  it('when the file name holds nothing but control and formatting characters, then 400 naming file and nothing is stored', async () => {
+    const [rows, objects] = [await h.rowCount(), await h.objectKeys()];
+    const res = await upload(h, practitioner(uniqueSubject()), {
+      wizardId: 'intake',
+      categoryId: 'overig',
+      file: { bytes: pdf(3000), name: '\u202E\u200B\u2066', type: 'application/pdf' },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual(['file']);
+    expect([await h.rowCount(), await h.objectKeys(), h.tmpFiles()]).toEqual([rows, objects, []]);
+  });
+
   it('when the caller has no identity, then 401; a case handler without applications:own gets 403', async () => {
     const form = { wizardId: 'intake', categoryId: 'overig', file: { bytes: pdf(), name: 'a.pdf' } };
     expect((await upload(h, null, form)).status).toBe(401);

@@ -52,7 +52,7 @@ export async function uploadDocument(deps: Deps, owner: string, request: UploadR
       category_id: category.categoryId,
       multiple: category.multiple,
       application_id: applicationId,
-      file_name: file.originalName.slice(0, 255),
+      file_name: file.originalName,
       content_type: contentType,
       size_bytes: file.sizeBytes,
       sha256: file.sha256,

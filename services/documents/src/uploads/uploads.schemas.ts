@@ -80,14 +80,10 @@ const uploadFields = {
     .max(64, 'localId has 1 to 64 characters.')
     .optional()
     .meta({ description: 'The client’s own id; poll it with GET /api/v1/uploads/status.' }),
-  applicationId: z
-    .string()
-    .regex(APPLICATION_ID, 'applicationId is not a valid id.')
-    .optional()
-    .meta({
-      description:
-        'The caller’s own application in Concept (checked with the applications service; any other is a 400 naming applicationId).',
-    }),
+  applicationId: z.string().regex(APPLICATION_ID, 'applicationId is not a valid id.').optional().meta({
+    description:
+      'The caller’s own application in Concept (checked with the applications service; any other is a 400 naming applicationId).',
+  }),
 };
 
 /** The multipart form as the description shows it (Swagger UI's upload form). Send the fields before the file. */
@@ -95,9 +91,23 @@ export const UploadForm = z
   .object({ ...uploadFields, file: z.string().meta({ format: 'binary', description: 'Exactly one file part.' }) })
   .meta({ id: 'UploadForm' });
 
+/** Control, formatting (a right-to-left override) and lone surrogate characters: never shown, so never kept. */
+const UNSHOWN = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
+const MAX_FILE_NAME = 255;
+
+/**
+ * decisions §15: a file name as case handlers are shown it. `inv\u202Efdp.exe` would read `invexe.pdf`; without
+ * its hidden characters it reads as what it is. At most 255 characters, never a pair cut in two.
+ */
+export function shownFileName(name: string): string {
+  return [...name.replace(UNSHOWN, '').trim()].slice(0, MAX_FILE_NAME).join('');
+}
+
 const spooledFile = z
   .custom<SpooledFile>((v) => typeof v === 'object' && v !== null, { error: 'One file part named file is required.' })
-  .refine((f) => f.sizeBytes > 0, { error: 'The file is empty.' });
+  .refine((f) => f.sizeBytes > 0, { error: 'The file is empty.' })
+  .transform((f) => ({ ...f, originalName: shownFileName(f.originalName) }))
+  .refine((f) => f.originalName !== '', { error: 'The file name holds no visible character.' });
 
 /** The upload form once received (the fields multer parsed and the spooled file part), with the category it names. */
 export const UploadRequest = z.object({ ...uploadFields, file: spooledFile }).transform((form, ctx) => {
