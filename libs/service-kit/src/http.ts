@@ -1,16 +1,35 @@
-import express, { type Express, type Request, type RequestHandler, type Response, type NextFunction } from 'express';
+import express, {
+  Router,
+  type Express,
+  type Request,
+  type RequestHandler,
+  type Response,
+  type NextFunction,
+} from 'express';
 import type { IncomingMessage } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { INTERNAL_IDENTITY_HEADER, verifyInternalIdentity } from '@register/authz';
 import { bareNotFound, problemErrorHandler, sendProblem } from '@register/problem';
-import { deferBodyErrors } from './body-errors';
 import { CORRELATION_HEADER, acceptCorrelationId, runWithContext } from './context';
-import { refuseHostileJson, refuseHostileUrl } from './hostile-input';
+import { refuseHostileUrl } from './hostile-input';
 import type { Logger } from './logger';
 import { metricsOf } from './telemetry/metrics';
 import { SpanStatusCode, startRequestSpan, withTraceContext } from './telemetry/trace-context';
 
 export type ReadinessCheck = () => Promise<boolean>;
+
+/** decisions §15: paths are case-sensitive, so `/API/V1/...` is an unknown resource, never a route's twin. */
+export function caseSensitiveRouter(): Router {
+  return Router({ caseSensitive: true });
+}
+
+/** An Express app with the register's defaults: case-sensitive paths, no `X-Powered-By`. */
+export function registerApp(): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('case sensitive routing', true);
+  return app;
+}
 
 export interface ServiceAppOptions {
   service: string;
@@ -18,8 +37,6 @@ export interface ServiceAppOptions {
   internalSecret: string;
   readiness: Record<string, ReadinessCheck>;
   openApi: () => object;
-  /** JSON body limit for this service's routes. */
-  jsonLimit?: string;
 }
 
 /** Runs every readiness check at once; a check that throws counts as not ready. */
@@ -138,8 +155,7 @@ export function requestScope(logger: Logger): RequestHandler {
  * health probes and the internal OpenAPI document. The service adds its routers, then calls `finish`.
  */
 export function createServiceApp(options: ServiceAppOptions): { app: Express; finish: () => void } {
-  const app = express();
-  app.disable('x-powered-by');
+  const app = registerApp();
   app.set('trust proxy', 'loopback');
 
   app.use(requestScope(options.logger));
@@ -170,12 +186,6 @@ export function createServiceApp(options: ServiceAppOptions): { app: Express; fi
   });
   // Hostile paths, queries and headers are refused before any handler (after identity: 401 comes first).
   app.use(refuseHostileUrl);
-  app.use(
-    deferBodyErrors(
-      express.json({ limit: options.jsonLimit ?? '300kb', type: ['application/json', 'application/*+json'] }),
-    ),
-  );
-  app.use(deferBodyErrors(refuseHostileJson));
 
   return {
     app,

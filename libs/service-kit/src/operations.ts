@@ -1,9 +1,10 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { guardFor, identityOf, type Identity } from '@register/authz';
 import type { HttpMethod, RouteRule } from '@register/contracts';
 import { DomainError, validationError, zodIssuesToFieldErrors } from '@register/problem';
-import { deferredBodyError } from './body-errors';
+import { findHostileJson } from './hostile-input';
+import { caseSensitiveRouter } from './http';
 import { OpenAPIRegistry, ProblemDetails } from './openapi';
 
 /** What a handler answers: a status and a JSON body (none: no content), and extra headers. */
@@ -51,8 +52,13 @@ export interface Operation<Ctx, P = unknown, Q = unknown, H = unknown, B = unkno
   headers?: H;
   /** A JSON body schema; `multipart` describes a multipart form that the handler streams itself. */
   body?: B;
+  /** The largest JSON body this operation reads (the service's `jsonLimit` otherwise). */
+  bodyLimit?: string | number;
   multipart?: z.ZodType;
-  /** Finds the resource the path names (throw NotFoundError: a bare 404) before the body is parsed. */
+  /**
+   * Finds the resource the path names (throw NotFoundError: a bare 404), or refuses the caller, before a byte of
+   * the body is read: 401, 403 and 404 come before 400, 413 and 415.
+   */
   load?: (ctx: Ctx, input: Omit<Input<P, Q, H, B, undefined>, 'body' | 'loaded'>) => Promise<L>;
   responses: Record<number, ResponseSpec>;
   /** Problem statuses this operation can answer besides the ones its rule implies (401, 403, 404). */
@@ -92,8 +98,36 @@ function methodAndPath(op: AnyOperation<unknown>): { method: HttpMethod; path: s
   return target;
 }
 
-/** The Express handler of an operation: parse params, query and headers, load, parse the body, handle, reply. */
-function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>): RequestHandler {
+const JSON_TYPES = ['application/json', 'application/*+json'];
+
+/** The JSON body, read and parsed only once the operation's checks passed; hostile JSON is a 400. */
+function jsonBodyReader(limit: string | number): (req: Request, res: Response) => Promise<unknown> {
+  const parse = express.json({ limit, type: JSON_TYPES });
+  return (req, res) =>
+    new Promise<void>((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).then(
+      () => {
+        const found = findHostileJson(req.body);
+        if (found) throw validationError([found], 'The request body is not acceptable.');
+        return req.body;
+      },
+      (err: unknown) => {
+        if ((err as { type?: unknown }).type !== 'entity.parse.failed') throw err;
+        throw validationError(
+          [{ field: '', code: 'invalid_json', detail: 'The body is not valid JSON.' }],
+          'The request body is not valid JSON.',
+        );
+      },
+    );
+}
+
+/** How the kit reads the operations' bodies: the service's JSON limit, unless an operation sets its own. */
+export interface OperationsOptions {
+  jsonLimit?: string;
+}
+
+/** The Express handler of an operation: parse params, query and headers, load, read and parse the body, handle. */
+function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>, options: OperationsOptions): RequestHandler {
+  const readBody = op.body ? jsonBodyReader(op.bodyLimit ?? options.jsonLimit ?? '300kb') : null;
   return async (req, res) => {
     const identity = identityOf(res);
     const base = {
@@ -105,9 +139,7 @@ function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>): RequestHandler {
       res,
     };
     const loaded = op.load ? await op.load(ctx, base) : undefined;
-    const refused = deferredBodyError(res);
-    if (refused) throw refused;
-    const body = parsePart(op.body, req.body ?? {}, 'body');
+    const body = readBody ? parsePart(op.body, (await readBody(req, res)) ?? {}, 'body') : undefined;
     const reply = await op.handle(ctx, { ...base, body, loaded });
     if (!reply || res.headersSent) return;
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
@@ -124,12 +156,16 @@ const serviceCallerOnly: RequestHandler = (_req, res, next) => {
 };
 
 /** Mounts operations on a router: public ones behind their rule's guard, internal ones for services only. */
-export function operationsRouter<Ctx>(ctx: Ctx, operations: readonly AnyOperation<Ctx>[]): Router {
-  const router = Router();
+export function operationsRouter<Ctx>(
+  ctx: Ctx,
+  operations: readonly AnyOperation<Ctx>[],
+  options: OperationsOptions = {},
+): Router {
+  const router = caseSensitiveRouter();
   for (const op of operations) {
     const { method, path } = methodAndPath(op as AnyOperation<unknown>);
     const lower = method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    router[lower](path, op.rule ? guardFor(op.rule) : serviceCallerOnly, handlerOf(ctx, op));
+    router[lower](path, op.rule ? guardFor(op.rule) : serviceCallerOnly, handlerOf(ctx, op, options));
   }
   return router;
 }
@@ -223,6 +259,14 @@ function responseSpec(status: string, spec: ResponseSpec): object {
   };
 }
 
+/** What a rule scoped to a query parameter adds, in words (the description's security cannot say it). */
+function scopeText(rule: RouteRule): string | null {
+  const scoped = rule.scoped;
+  if (scoped?.requires.kind !== 'capability') return null;
+  const caps = scoped.requires.anyOf.map((c) => `\`${c}\``).join(', ');
+  return `With \`${scoped.query}\` the caller also needs one of ${caps} (403 otherwise, before the 404).`;
+}
+
 /** Registers the public operations in the description, from the same schemas that parse their requests. */
 export function describeOperations(registry: OpenAPIRegistry, operations: readonly AnyOperation<never>[]): void {
   for (const op of operations) {
@@ -254,12 +298,13 @@ export function describeOperations(registry: OpenAPIRegistry, operations: readon
         ? { content: { 'multipart/form-data': { schema: op.multipart } }, required: true }
         : undefined;
     const write = rule.method !== 'GET';
+    const description = [op.description, scopeText(rule)].filter(Boolean).join(' ');
     registry.registerPath({
       method: rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete',
       path: toOpenApiPath(rule.path),
       operationId: op.operationId,
       summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
+      ...(description ? { description } : {}),
       tags: op.tags ?? [audienceOf(rule)],
       security: securityOf(rule),
       parameters: write ? [CORRELATION_PARAMETER, IDEMPOTENCY_PARAMETER] : [CORRELATION_PARAMETER],

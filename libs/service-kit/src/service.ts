@@ -257,9 +257,9 @@ function buildServiceApp<C extends BaseConfig, DB, Ctx>(
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
     readiness,
     openApi: () => (openApi ??= serviceOpenApi(definition.name, routes as readonly AnyOperation<never>[])),
-    ...(definition.jsonLimit ? { jsonLimit: definition.jsonLimit } : {}),
   });
-  if (routes.length > 0) app.use(operationsRouter(context, routes));
+  if (routes.length > 0)
+    app.use(operationsRouter(context, routes, definition.jsonLimit ? { jsonLimit: definition.jsonLimit } : {}));
   for (const router of definition.routers ?? []) app.use(router(context));
   finish();
   return app;

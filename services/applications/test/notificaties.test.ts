@@ -1,4 +1,6 @@
+import http from 'node:http';
 import { auditEvent } from '@register/contracts';
+import { asUser } from '@register/testkit';
 import { startApplications, type ApplicationsHarness } from './support/harness';
 import { NOTIFICATIES_AUTH, notify, type AuditRow } from './support/mirror-world';
 import { startDocuments, startReference, type DocumentsNeighbour } from './support/neighbours';
@@ -155,6 +157,32 @@ describe('POST /api/v1/notificaties', () => {
     expect((await notify(world(apps), big, 'Token wrong')).status).toBe(401);
     expect(await rowsOf(res.correlationId, await settle())).toHaveLength(0);
     expect((await notify(world(apps), notificatie({ kenmerken: { k: 'x'.repeat(1000) } }))).status).toBe(204);
+  });
+
+  it('when a body over 1 MB comes without the secret, then 401 (not 413): the secret is checked first', async () => {
+    const huge = notificatie({ kenmerken: { k: 'x'.repeat(1_200_000) } });
+    for (const authorization of [null, 'Token wrong']) {
+      const res = await notify(world(apps), huge, authorization);
+      expect([authorization, res.status, res.body?.type]).toEqual([authorization, 401, '/problems/unauthenticated']);
+    }
+  });
+
+  it('when the secret is missing, then the 401 comes while the body is still unsent: nothing of it is read first', async () => {
+    const answer = await new Promise<{ status: number; sent: boolean }>((resolve, reject) => {
+      const req = http.request(`${apps.url}/api/v1/notificaties`, {
+        method: 'POST',
+        headers: { ...asUser(null), 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+      });
+      req.on('response', (res) => {
+        resolve({ status: res.statusCode ?? 0, sent: req.writableEnded });
+        res.resume();
+        req.destroy();
+      });
+      req.on('error', reject);
+      // A quarter of the declared body, and no more: the answer cannot wait for the rest.
+      req.write('{"kanaal":"zaken","kenmerken":{"k":"' + 'x'.repeat(512 * 1024));
+    });
+    expect(answer).toEqual({ status: 401, sent: false });
   });
 
   it('when no NOTIFICATIES_AUTH is configured, then every call is refused with 401 (fail closed)', async () => {

@@ -20,6 +20,11 @@ export interface RouteRule {
   requires: Requirement;
   /** Audit action written for a denial of this route (spec, Authentication 6). */
   auditDenialAs?: string;
+  /**
+   * A further requirement when the query names one case's resource (a case's brief: `?referentie=`): the route's
+   * own requirement and this one must both hold.
+   */
+  scoped?: { query: string; requires: Requirement };
 }
 
 export const needs = (...anyOf: Capability[]): Requirement => ({ kind: 'capability', anyOf });

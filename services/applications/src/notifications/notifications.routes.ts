@@ -1,6 +1,7 @@
 import { applications } from '@register/contracts';
 import { defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
+import { MAX_NOTIFICATION_BYTES } from './notification-rules';
 import { Notificatie } from './notifications.schemas';
 import { checkDelivery, receiveNotification } from './receive-notification';
 
@@ -11,6 +12,7 @@ const receiveNotificatie = defineOperation({
   description:
     'The webhook Open Notificaties delivers to. `Authorization` must be the configured secret exactly (401 otherwise, also while none is configured), checked before anything else; a body over 64 KiB is 413; a body without `kanaal`, `hoofdObject`, `resource`, `resourceUrl`, `actie` or `aanmaakdatum` is 400. 204 and one `notificatie-ontvangen` audit row per notification (also `kanaal: "test"`); the same notification delivered again is answered 204 without a second row.',
   body: Notificatie,
+  bodyLimit: MAX_NOTIFICATION_BYTES,
   example: {
     kanaal: 'zaken',
     hoofdObject: 'https://zaken.example.nl/zaken/api/v1/zaken/3f2b8c1e-8d4a-4c3e-9a51-0d6f1b2a7c90',
@@ -20,7 +22,7 @@ const receiveNotificatie = defineOperation({
     aanmaakdatum: '2026-03-01T10:00:00Z',
     kenmerken: { bronorganisatie: '501234561' },
   },
-  load: async (ctx: Context, { req }) => checkDelivery(ctx, req.headers, req.body),
+  load: async (ctx: Context, { req }) => checkDelivery(ctx, req.headers),
   responses: { 204: null },
   problems: [413],
   handle: async (ctx: Context, { body }) => {

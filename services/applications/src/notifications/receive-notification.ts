@@ -4,17 +4,14 @@ import { DomainError } from '@register/problem';
 import { currentCorrelationId, enqueue } from '@register/service-kit';
 import { dueNowByZaakUrl } from '../case-mirror/case-mirror.repository';
 import type { Context } from '../context';
-import { auditResourceOf, MAX_NOTIFICATION_BYTES, notificationKey, secretMatches } from './notification-rules';
+import { auditResourceOf, notificationKey, secretMatches } from './notification-rules';
 import type { Notificatie } from './notifications.schemas';
 import { rememberNotification } from './notifications.repository';
 
-/** decisions §11 order: the secret first (401), then the size (413); the body's shape (400) comes after. */
-export function checkDelivery(ctx: Context, headers: IncomingHttpHeaders, parsedBody: unknown): void {
+/** decisions §11 order: the secret first (401), before a byte of the body is read; size and shape come after. */
+export function checkDelivery(ctx: Context, headers: IncomingHttpHeaders): void {
   if (!secretMatches(ctx.config.NOTIFICATIES_AUTH, headers.authorization))
     throw new DomainError('unauthenticated', 'The notification carries no valid Authorization.');
-  const declared = Number(headers['content-length']);
-  const size = Number.isFinite(declared) ? declared : Buffer.byteLength(JSON.stringify(parsedBody ?? null), 'utf8');
-  if (size > MAX_NOTIFICATION_BYTES) throw new DomainError('payload-too-large', 'A notification is at most 64 KiB.');
 }
 
 /**
