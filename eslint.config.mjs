@@ -24,6 +24,12 @@ const noAdapters = {
   group: ['**/adapters/*', '**/adapters'],
   message: 'Adapters are wired only in context.ts: depend on the port (an interface in the feature) instead.',
 };
+const noCaseInsensitiveRouter = {
+  name: 'express',
+  importNames: ['Router', 'default'],
+  allowTypeImports: true,
+  message: 'Use caseSensitiveRouter() and registerApp() of @register/service-kit: paths are case-sensitive.',
+};
 const noHttp = {
   name: 'express',
   message: 'Only routes know HTTP: use cases receive typed values and throw domain errors.',
@@ -64,6 +70,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { paths: [noHttp], patterns: [...noOtherService, noReachingOut, noAdapters] }],
     },
+  },
+  {
+    // The gateway's own app and routers are built case-sensitive, as every service's are.
+    files: ['services/gateway/src/**/*.ts', 'services/*/src/**/*.routes.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noCaseInsensitiveRouter] }] },
   },
   {
     // Routes parse and map; they call use cases, never adapters.

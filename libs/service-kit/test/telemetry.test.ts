@@ -116,6 +116,25 @@ describe('GET /metrics', () => {
     expect(audit).toContain('# TYPE event_consumer_dead_letters_total counter');
   });
 
+  it('when a path is sent in another letter case, then it is a bare 404 before any proxying and no route label holds the raw path', async () => {
+    const variants = ['/API/V1/applications', '/api/v1/Applications', '/Api/v1/applications', '/API/V1/me', '/DOCS/'];
+    for (const path of variants) {
+      const res = await fetch(`${sys.gateway}${path}`, { headers: { 'X-Subject': '900000001' } });
+      expect([path, res.status, await res.text()]).toEqual([path, 404, '']);
+    }
+    const routes = (service: string, text: string) =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('http_server_request_duration_seconds_count{'))
+        .map((l) => /route="([^"]*)"/.exec(l)?.[1])
+        .filter((r) => r !== undefined)
+        .map((r) => `${service} ${r}`);
+    const gatewayRoutes = routes('gateway', await (await fetch(sys.metricsUrl('gateway'))).text());
+    const applicationsRoutes = routes('applications', await (await fetch(sys.metricsUrl('applications'))).text());
+    expect(gatewayRoutes).toContain('gateway unmatched');
+    expect([...gatewayRoutes, ...applicationsRoutes].filter((r) => /API|Api|Applications|DOCS/.test(r))).toEqual([]);
+  });
+
   it("when /metrics is asked of the gateway's public port, then a bare 404", async () => {
     const res = await fetch(`${sys.gateway}/metrics`);
     expect(res.status).toBe(404);

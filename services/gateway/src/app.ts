@@ -1,9 +1,10 @@
 import type { RequestListener } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { bareNotFound, problemErrorHandler } from '@register/problem';
 import {
   discardRequestBody,
   operationsRouter,
+  registerApp,
   requestScope,
   type Logger,
   type ReadinessCheck,
@@ -46,8 +47,7 @@ export function gatewayApp(
   // The proxy's path check calls url.parse per request: without its warning given once, a stack walk each (see proxy/legacy-url.ts).
   settleUrlParseWarning();
   const problemAnswer = problemErrorHandler(logger);
-  const app = express();
-  app.disable('x-powered-by');
+  const app = registerApp();
   app.disable('etag');
   // decisions §3: the gateway fixes the correlation id; every response echoes it. decisions §15: nosniff,
   // API-Version, and under /api/v1 no-store and the data CSP (a service's own headers, passed through by the

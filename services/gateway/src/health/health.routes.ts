@@ -1,9 +1,9 @@
-import { Router } from 'express';
-import { checkReadiness, type ReadinessCheck } from '@register/service-kit';
+import { type Router } from 'express';
+import { checkReadiness, type ReadinessCheck, caseSensitiveRouter } from '@register/service-kit';
 
 /** Probes: live as long as the process answers; ready when its database, NATS and every service are. */
 export function healthRouter(readiness: Record<string, ReadinessCheck>): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/health', (_req, res) => {
     res.json({ status: 'ok', service: 'gateway' });
   });

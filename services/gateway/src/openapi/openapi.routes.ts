@@ -1,4 +1,5 @@
-import { Router, type RequestHandler } from 'express';
+import { type Router, type RequestHandler } from 'express';
+import { caseSensitiveRouter } from '@register/service-kit';
 import swaggerUi from 'swagger-ui-express';
 import type { MergedOpenApi } from './merge';
 import type { OpenApiIdentity } from './oidc-security';
@@ -65,7 +66,7 @@ function docsFor(identity: OpenApiIdentity | null): { csp: string; script: strin
 
 /** The public description (no identity needed) and Swagger UI on it. */
 export function openApiRouter(openApi: MergedOpenApi): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   const docs = docsFor(openApi.identity);
   const withDocsCsp: RequestHandler = (_req, res, next) => {
     res.setHeader('Content-Security-Policy', docs.csp);

@@ -1,9 +1,10 @@
-import { Router } from 'express';
+import { type Router } from 'express';
+import { caseSensitiveRouter } from '@register/service-kit';
 import { problemIndex, problemPage, sendNotFound } from '@register/problem';
 
 /** decisions §4: `type` is `/problems/<slug>`; the gateway serves a page for every slug (unknown: bare 404). */
 export function problemsRouter(): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get('/problems', (_req, res) => {
     res.type('html').send(problemIndex());
   });

@@ -1,4 +1,5 @@
-import { Router, type Request } from 'express';
+import { type Router, type Request } from 'express';
+import { caseSensitiveRouter } from '@register/service-kit';
 import type { z } from 'zod';
 import { guardFor } from '@register/authz';
 import { letters } from '@register/contracts';
@@ -34,7 +35,7 @@ function pdfHeaders(name: string): Record<string, string> {
  * Letters), guarded by their rules like every other route.
  */
 export function renderingRouter(ctx: Context): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.get(letters.routes.previewBrief.path, guardFor(letters.routes.previewBrief), async (req, res) => {
     const html = await letterHtml(ctx, address(req));
     res
