@@ -1,17 +1,31 @@
 import { capabilitiesOf } from './capabilities';
 import { isAuthenticated, type Identity } from './identity';
-import type { HttpMethod, RouteRule } from './routes';
+import type { HttpMethod, Requirement, RouteRule } from './routes';
 import { ROUTES } from './routes';
 
 export type AuthorizationOutcome = 'allow' | 'unauthenticated' | 'forbidden';
 
-/** 401 before 403 (decisions §2); deny by default. */
-export function authorize(rule: RouteRule, identity: Identity | null): AuthorizationOutcome {
+function meets(requires: Requirement, identity: Identity): boolean {
+  if (requires.kind !== 'capability') return true;
+  const caps = capabilitiesOf(identity);
+  return requires.anyOf.some((c) => caps.includes(c));
+}
+
+/**
+ * 401 before 403 (decisions §2); deny by default. `query` is the request's parsed query: a rule `scoped` to a
+ * query parameter (a case's brief) also needs its scoped requirement when that parameter is present.
+ */
+export function authorize(
+  rule: RouteRule,
+  identity: Identity | null,
+  query: Readonly<Record<string, unknown>> = {},
+): AuthorizationOutcome {
   if (rule.requires.kind === 'shared-secret') return 'allow';
   if (!isAuthenticated(identity)) return 'unauthenticated';
-  if (rule.requires.kind === 'identity') return 'allow';
-  const caps = capabilitiesOf(identity);
-  return rule.requires.anyOf.some((c) => caps.includes(c)) ? 'allow' : 'forbidden';
+  if (!meets(rule.requires, identity)) return 'forbidden';
+  if (rule.scoped && query[rule.scoped.query] !== undefined && !meets(rule.scoped.requires, identity))
+    return 'forbidden';
+  return 'allow';
 }
 
 export function findRule(method: string, path: string, rules: readonly RouteRule[] = ROUTES): RouteRule | undefined {

@@ -26,8 +26,8 @@ export function requireCapability(res: Response, capability: Capability): Identi
 
 /** The route table's rule as Express middleware: 401, then 403 (decisions §2). */
 export function guardFor(rule: RouteRule): RequestHandler {
-  return (_req: Request, res: Response, next: NextFunction) => {
-    const outcome = authorize(rule, identityOf(res));
+  return (req: Request, res: Response, next: NextFunction) => {
+    const outcome = authorize(rule, identityOf(res), req.query);
     if (outcome === 'unauthenticated')
       return next(new DomainError('unauthenticated', 'This request carries no valid identity.'));
     if (outcome === 'forbidden')

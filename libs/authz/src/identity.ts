@@ -3,7 +3,8 @@ export type Role = (typeof ROLES)[number];
 
 export interface Practitioner {
   subject: string;
-  role: Role;
+  /** null: a citizen signed in without a role claim (OIDC), who holds only `applications:own`. */
+  role: Role | null;
 }
 
 export interface CaseHandler {
@@ -34,12 +35,12 @@ export function isAuthenticated(identity: Identity | null): identity is Identity
 export const MAX_AUDIT_ROLE_LENGTH = 200;
 
 /**
- * The `role` written to audit rows: never the subject or employee id (no personal data). A case handler
- * without roles is `none`; a long list of roles is cut, so a denial is never refused for its audit row.
+ * The `role` written to audit rows: never the subject or employee id (no personal data). A citizen without a
+ * role and a case handler without roles are `none`; a long list of roles is cut, so a denial is never refused for its audit row.
  */
 export function auditRole(identity: Identity | null): string {
   if (!identity) return 'system';
-  if (identity.practitioner) return identity.practitioner.role;
+  if (identity.practitioner) return identity.practitioner.role ?? 'none';
   if (identity.caseHandler) {
     const roles = identity.caseHandler.rollen.join(',');
     if (roles === '') return 'none';

@@ -130,7 +130,7 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
       { bsn: '900000002', role: 'drafter' },
       ['applications:own', 'brief:edit', 'brief:reveal-registernummer'],
     ],
-    ['practitioner 900000003', { bsn: '900000003' }, ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
+    ['a citizen (a bsn and no role claim)', { bsn: '900000003' }, ['applications:own']],
     [
       'practitioner 900000004',
       { bsn: '900000004', role: 'drafter' },
@@ -161,11 +161,7 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
       ['CanBeoordelen', 'stamdata:read'],
     ],
     ['a case handler without roles', { medewerker: 'mw-003' }, []],
-    [
-      'an unknown role (falls back to drafter)',
-      { bsn: '900000001', role: 'root' },
-      ['applications:own', 'brief:edit', 'brief:reveal-registernummer'],
-    ],
+    ['an unknown role (a citizen: no fall-back to drafter)', { bsn: '900000001', role: 'root' }, ['applications:own']],
     [
       'both a practitioner and a case handler',
       { bsn: '900000003', role: 'approver', medewerker: 'mw-001', rollen: 'beoordelaar' },
@@ -334,16 +330,88 @@ describe('POST /api/v1/brief/reveal-registernummer with IDENTITY_PROVIDER=oidc (
     ]);
   });
 
-  it('when the path is written in another case or with a trailing slash, then the step-up is still required', async () => {
-    for (const path of ['/api/v1/Brief/Reveal-Registernummer', '/api/v1/brief/reveal-registernummer/']) {
-      const res = await call(
-        path,
-        { ...bearer(await token({ bsn: '900000001', acr: loa2, auth_time: now() - 3600 })), 'X-Step-Up': 'true' },
-        'POST',
-      );
-      expect(res.status).toBe(403);
-      expect(((await res.json()) as { type: string }).type).toMatch(/\/problems\/step-up-required$/);
-    }
+  it('when the path has a trailing slash, then the step-up is still required; in another letter case it is unknown', async () => {
+    const weak = { bsn: '900000001', role: 'drafter', acr: loa2, auth_time: now() - 3600 };
+    const slash = await call(
+      '/api/v1/brief/reveal-registernummer/',
+      { ...bearer(await token(weak)), 'X-Step-Up': 'true' },
+      'POST',
+    );
+    expect(slash.status).toBe(403);
+    expect(((await slash.json()) as { type: string }).type).toMatch(/\/problems\/step-up-required$/);
+    const correlationId = `oidc-case-${randomUUID()}`;
+    const cased = await call(
+      '/api/v1/Brief/Reveal-Registernummer',
+      { ...bearer(await token(weak)), 'X-Step-Up': 'true', 'X-Correlation-Id': correlationId },
+      'POST',
+    );
+    expect([cased.status, await cased.text()]).toEqual([404, '']);
+    expect(arrived.some((a) => a.headers['x-correlation-id'] === correlationId)).toBe(false);
+  });
+
+  it('when a citizen (a bsn and no role claim) asks with loa4, then 403 forbidden, audited with role none', async () => {
+    const { res, correlationId, since, reachedLetters } = await reveal({
+      bsn: '900000001',
+      acr: 'urn:etoegang:core:assurance-class:loa4',
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { type: string }).type).toMatch(/\/problems\/forbidden$/);
+    expect(reachedLetters).toBe(false);
+    expect(await auditEventsOf(gateway.databaseUrl, correlationId, since)).toEqual([
+      {
+        action: 'reveal-registernummer',
+        resource: '/api/v1/brief/reveal-registernummer',
+        decision: 'deny',
+        role: 'none',
+      },
+    ]);
+  });
+});
+
+describe("a case's brief with IDENTITY_PROVIDER=oidc (decisions §10: staff data)", () => {
+  const read = async (claims: Record<string, unknown>, path: string) => {
+    const correlationId = `oidc-brief-${randomUUID()}`;
+    const res = await call(path, { ...bearer(await token(claims)), 'X-Correlation-Id': correlationId });
+    return {
+      status: res.status,
+      type: res.status === 403 ? ((await res.json()) as { type: string }).type : null,
+      reachedLetters: arrived.some((a) => a.headers['x-correlation-id'] === correlationId),
+    };
+  };
+
+  it.each([
+    ['GET /api/v1/brief', '/api/v1/brief?referentie=AV-2026-000006'],
+    ['GET /api/v1/brief (an empty referentie)', '/api/v1/brief?referentie='],
+    ['GET /api/v1/brief/preview', '/api/v1/brief/preview?referentie=AV-2026-000006'],
+  ])(
+    "when a citizen reads a case's brief (%s), then 403 at the gateway and letters never sees it",
+    async (_n, path) => {
+      expect(await read({ bsn: '900000001' }, path)).toEqual({
+        status: 403,
+        type: expect.stringMatching(/\/problems\/forbidden$/),
+        reachedLetters: false,
+      });
+    },
+  );
+
+  it('when a citizen reads the shared working brief, then it is passed on, as the contract has it', async () => {
+    expect(await read({ bsn: '900000001' }, '/api/v1/brief')).toEqual({
+      status: 200,
+      type: null,
+      reachedLetters: true,
+    });
+  });
+
+  it.each([
+    ['a drafter', { bsn: '900000001', role: 'drafter' }],
+    ['an approver', { bsn: '900000002', role: 'approver' }],
+    ['an admin (cases:admin)', { bsn: '900000003', role: 'admin' }],
+  ])("when %s reads a case's brief, then it is passed on to letters", async (_n, claims) => {
+    expect(await read(claims, '/api/v1/brief?referentie=AV-2026-000006')).toEqual({
+      status: 200,
+      type: null,
+      reachedLetters: true,
+    });
   });
 });
 

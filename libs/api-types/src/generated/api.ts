@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * Read a case for assessment
-         * @description Any submitted case (not only those in the queue), resolved through the case listing; owner masked. `decisions.canBesluiten` tells whether a besluit may be recorded (Ingediend only). A `Concept` is not a case: 404.
+         * @description Any submitted case (not only those in the queue), resolved through the case listing; owner masked. `decisions.canBesluiten` tells whether a besluit may be recorded (Ingediend only). A `Concept` is not a case: 404. A case whose owner is the caller's own practitioner identity is 403 (audited).
          */
         get: operations["getBeoordeling"];
         put?: never;
@@ -291,7 +291,7 @@ export interface paths {
         put?: never;
         /**
          * Record a besluit on a case
-         * @description `toekennen` → Toegekend, `afwijzen` → Afgewezen, `buiten-behandeling` → BuitenBehandeling; the last two need a non-blank `toelichting` (400). An unknown case is 404 before any 400; a case no longer `Ingediend` is 409. Publishes `application.decided`.
+         * @description `toekennen` → Toegekend, `afwijzen` → Afgewezen, `buiten-behandeling` → BuitenBehandeling; the last two need a non-blank `toelichting` (400). An unknown case is 404 before any 400; the caller's own application is 403 (audited); a case no longer `Ingediend` is 409. Publishes `application.decided`.
          */
         post: operations["recordBesluit"];
         delete?: never;
@@ -309,12 +309,12 @@ export interface paths {
         };
         /**
          * Read a letter
-         * @description The letter, the passages it may use, the caller's `decisions`, the letterhead and the case context (register number masked). Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).
+         * @description The letter, the passages it may use, the caller's `decisions`, the letterhead and the case context (register number masked). Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404). With `referentie` the caller also needs one of `brief:edit`, `brief:approve`, `cases:admin` (403 otherwise, before the 404).
          */
         get: operations["getBrief"];
         /**
          * Replace the sections of a letter
-         * @description Needs `canEdit` (a drafter, status `concept` or `afgekeurd`; otherwise 409). The six sections come in order; locked ones (`kenmerk`, `bezwaar`) unchanged. A 400 names each offending node in `errors[].field` (`sections[2].blocks[0].content.paragraphs[1].nodes[3].key`). Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).
+         * @description Needs `canEdit` (a drafter, status `concept` or `afgekeurd`; otherwise 409). The six sections come in order; locked ones (`kenmerk`, `bezwaar`) unchanged. A 400 names each offending node in `errors[].field` (`sections[2].blocks[0].content.paragraphs[1].nodes[3].key`). Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404). With `referentie` the caller also needs one of `brief:edit`, `brief:approve`, `cases:admin` (403 otherwise, before the 404).
          */
         put: operations["saveBrief"];
         post?: never;
@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a letter
-         * @description Needs `canApprove`: an approver who is not the letter's drafter (403), status `ter-goedkeuring` (409). Of two approvals at once one succeeds. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).
+         * @description Needs `canApprove`: an approver who is not the letter's drafter (403), status `ter-goedkeuring` (409). Of two approvals at once one succeeds. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404). With `referentie` the caller also needs one of `brief:edit`, `brief:approve`, `cases:admin` (403 otherwise, before the 404).
          */
         post: operations["approveBrief"];
         delete?: never;
@@ -355,7 +355,7 @@ export interface paths {
         put?: never;
         /**
          * Reject a letter
-         * @description Needs `canReject` (as approve). Records `rejectedBy`, `rejectedAt` and `comments`; the drafter may edit again. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).
+         * @description Needs `canReject` (as approve). Records `rejectedBy`, `rejectedAt` and `comments`; the drafter may edit again. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404). With `referentie` the caller also needs one of `brief:edit`, `brief:approve`, `cases:admin` (403 otherwise, before the 404).
          */
         post: operations["rejectBrief"];
         delete?: never;
@@ -375,7 +375,7 @@ export interface paths {
         put?: never;
         /**
          * Start a letter over
-         * @description Any identity. A fresh `concept` built from the default passages of the letter's beroep and besluit. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).
+         * @description Any identity. A fresh `concept` built from the default passages of the letter's beroep and besluit. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404). With `referentie` the caller also needs one of `brief:edit`, `brief:approve`, `cases:admin` (403 otherwise, before the 404).
          */
         post: operations["resetBrief"];
         delete?: never;
@@ -395,7 +395,7 @@ export interface paths {
         put?: never;
         /**
          * Reveal the register number of a letter's case
-         * @description Needs `canRevealRegisterNummer` (a drafter; else 403 `forbidden`, checked first) and the header `X-Step-Up: true` (else 403 `step-up-required`). Every attempt, allowed or denied, writes one audit row `reveal-registernummer` without personal data. `referentie` addresses a case's brief (unknown: 404).
+         * @description Needs `canRevealRegisterNummer` (a drafter; else 403 `forbidden`, checked first) and the header `X-Step-Up: true` (else 403 `step-up-required`). Every attempt, allowed or denied, writes one audit row `reveal-registernummer` without personal data. `referentie` addresses a case's brief (unknown: 404). With `referentie` the caller also needs one of `brief:edit`, `brief:approve`, `cases:admin` (403 otherwise, before the 404).
          */
         post: operations["revealRegisterNummer"];
         delete?: never;
@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Send an approved letter
-         * @description Needs `canSend` (status `goedgekeurd`, else 409). Records `sentAt` and pins the letter to the letterhead version published now; later publishes do not change it. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).
+         * @description Needs `canSend` (status `goedgekeurd`, else 409). Records `sentAt` and pins the letter to the letterhead version published now; later publishes do not change it. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404). With `referentie` the caller also needs one of `brief:edit`, `brief:approve`, `cases:admin` (403 otherwise, before the 404).
          */
         post: operations["sendBrief"];
         delete?: never;
@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a letter for approval
-         * @description Needs `canEdit`. Records the caller as `drafterId`, `submittedBy` and `submittedAt`, and freezes the content for review. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).
+         * @description Needs `canEdit`. Records the caller as `drafterId`, `submittedBy` and `submittedAt`, and freezes the content for review. Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404). With `referentie` the caller also needs one of `brief:edit`, `brief:approve`, `cases:admin` (403 otherwise, before the 404).
          */
         post: operations["submitBrief"];
         delete?: never;

@@ -2,6 +2,8 @@ import { anyIdentity, needs, routeTable, type ProblemType } from '../common';
 
 const orgTemplateAdmin = { requires: needs('orgtemplate:edit'), auditDenialAs: 'orgtemplate:edit' } as const;
 const readsLetter = needs('brief:edit', 'brief:approve');
+/** decisions §10: a case's brief is staff data: a letter capability or case administration (403 otherwise). */
+const caseBrief = { scoped: { query: 'referentie', requires: needs('brief:edit', 'brief:approve', 'cases:admin') } };
 
 /**
  * The letters routes (decisions §2, §10). Every brief route takes an optional `?referentie=` (a case's brief).
@@ -11,22 +13,23 @@ const readsLetter = needs('brief:edit', 'brief:approve');
  * missing capability, the letters service for what only it can decide (the step-up header, an allowed reveal).
  */
 export const routes = routeTable('letters', {
-  getBrief: { method: 'GET', path: '/api/v1/brief', requires: anyIdentity },
-  saveBrief: { method: 'PUT', path: '/api/v1/brief', requires: needs('brief:edit') },
-  submitBrief: { method: 'POST', path: '/api/v1/brief/submit', requires: needs('brief:edit') },
-  approveBrief: { method: 'POST', path: '/api/v1/brief/approve', requires: needs('brief:approve') },
-  rejectBrief: { method: 'POST', path: '/api/v1/brief/reject', requires: needs('brief:approve') },
-  sendBrief: { method: 'POST', path: '/api/v1/brief/send', requires: anyIdentity },
-  resetBrief: { method: 'POST', path: '/api/v1/brief/reset', requires: anyIdentity },
+  getBrief: { method: 'GET', path: '/api/v1/brief', requires: anyIdentity, ...caseBrief },
+  saveBrief: { method: 'PUT', path: '/api/v1/brief', requires: needs('brief:edit'), ...caseBrief },
+  submitBrief: { method: 'POST', path: '/api/v1/brief/submit', requires: needs('brief:edit'), ...caseBrief },
+  approveBrief: { method: 'POST', path: '/api/v1/brief/approve', requires: needs('brief:approve'), ...caseBrief },
+  rejectBrief: { method: 'POST', path: '/api/v1/brief/reject', requires: needs('brief:approve'), ...caseBrief },
+  sendBrief: { method: 'POST', path: '/api/v1/brief/send', requires: anyIdentity, ...caseBrief },
+  resetBrief: { method: 'POST', path: '/api/v1/brief/reset', requires: anyIdentity, ...caseBrief },
   revealRegisterNummer: {
     method: 'POST',
     path: '/api/v1/brief/reveal-registernummer',
     requires: needs('brief:reveal-registernummer'),
     auditDenialAs: 'reveal-registernummer',
+    ...caseBrief,
   },
   /** Outside the OpenAPI description (spec, Letters): the letter as HTML and as PDF. */
-  previewBrief: { method: 'GET', path: '/api/v1/brief/preview', requires: readsLetter },
-  briefPdf: { method: 'GET', path: '/api/v1/brief/pdf', requires: readsLetter },
+  previewBrief: { method: 'GET', path: '/api/v1/brief/preview', requires: readsLetter, ...caseBrief },
+  briefPdf: { method: 'GET', path: '/api/v1/brief/pdf', requires: readsLetter, ...caseBrief },
   orgTemplates: { method: 'GET', path: '/api/v1/admin/org-templates', ...orgTemplateAdmin },
   getOrgTemplate: { method: 'GET', path: '/api/v1/admin/org-template/:subOrgId', ...orgTemplateAdmin },
   saveOrgTemplate: { method: 'PUT', path: '/api/v1/admin/org-template/:subOrgId', ...orgTemplateAdmin },

@@ -19,8 +19,12 @@ function identifier(value: unknown): string | null {
   return typeof value === 'string' && IDENTIFIER_PATTERN.test(value) ? value : null;
 }
 
-function toRole(value: unknown): Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value) ? (value as Role) : 'drafter';
+/**
+ * decisions §1: a token without a (known) role claim is a citizen with no role; the fall-back to `drafter`
+ * belongs to the header stand-in alone.
+ */
+function toRole(value: unknown): Role | null {
+  return typeof value === 'string' && (ROLES as readonly string[]).includes(value) ? (value as Role) : null;
 }
 
 /** An array of strings or one comma-separated string, as `X-Rollen` is read: trimmed, lower-cased, no blanks. */
@@ -34,8 +38,8 @@ function toRollen(value: unknown): string[] {
 }
 
 /**
- * The identity a verified token names, exactly as the header stand-in would build it from the same values; null
- * when it names neither a practitioner nor a case handler. The admin seam (`X-Admin`) is a header: a token has none.
+ * The identity a verified token names, as the header stand-in would build it from the same values except the role
+ * (no role claim: no role); null when it names neither a practitioner nor a case handler. The admin seam (`X-Admin`) is a header: a token has none.
  */
 export function identityFromClaims(
   claims: Record<string, unknown>,

@@ -1,4 +1,5 @@
-import { Router } from 'express';
+import { type Router } from 'express';
+import { caseSensitiveRouter } from '@register/service-kit';
 import { ROUTES, authorize, identityOf } from '@register/authz';
 import { DomainError } from '@register/problem';
 import type { Context } from '../context';
@@ -12,7 +13,7 @@ import { forwardedHeaders } from './forwarding';
  * its requirement (403), and hand the request to the owning service, or on to the gateway's own operations.
  */
 export function apiRouter(ctx: Context): Router {
-  const router = Router();
+  const router = caseSensitiveRouter();
   router.use(resolveIdentity(ctx.identityProvider));
   const stepUp = stepUpCheck(ctx.identityProvider);
 
@@ -24,7 +25,7 @@ export function apiRouter(ctx: Context): Router {
     router[method](path, async (req, res, next) => {
       const identity = identityOf(res);
       const correlationId = String(res.locals['correlationId']);
-      const outcome = authorize(rule, identity);
+      const outcome = authorize(rule, identity, req.query);
       if (outcome !== 'allow') {
         req.resume();
         if (outcome === 'forbidden') await auditDenial(ctx.db, rule, identity, correlationId);
