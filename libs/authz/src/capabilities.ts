@@ -36,3 +36,11 @@ export function capabilitiesOf(identity: Identity | null): Capability[] {
 export function hasCapability(identity: Identity | null, capability: Capability): boolean {
   return capabilitiesOf(identity).includes(capability);
 }
+
+/**
+ * decisions §8: a case handler never opens or decides a case whose owner is the caller's own practitioner identity
+ * (both on one request), whatever the capabilities say.
+ */
+export function assessesOwnCase(identity: Identity | null, owner: string): boolean {
+  return identity?.practitioner?.subject === owner;
+}

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { applications, auditEvent } from '@register/contracts';
 import { sql } from 'kysely';
 import type { EventEnvelope } from '@register/service-kit';
-import { asUser, eventually, practitioner, uniqueSubject } from '@register/testkit';
+import type { Identity } from '@register/authz';
+import { asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
 import { insertSubmitted, ordered, pageThrough, subMillisecondRows } from './support/list-rows';
 import { as, startWorld, type World } from './support/setup';
 
@@ -229,6 +230,58 @@ describe('beoordeling and besluit', () => {
       .post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting: 'Onvoldoende bewijs' });
     expect(res.status).toBe(200);
     expect(res.body.status.tag).toBe(tag);
+  });
+
+  it('when a case handler opens or decides their own application (both identities on one request), then 403 with one deny row each, and another case handler may', async () => {
+    const { me, id } = await submitted(world);
+    const both: Identity = {
+      ...caseHandler('mw-own', ['beoordelaar']),
+      practitioner: { subject: me.subject, role: 'drafter' },
+    };
+    const send = async (method: string, path: string, correlationId: string, body?: unknown) => {
+      const res = await fetch(`${world.apps.url}${path}`, {
+        method,
+        headers: { ...asUser(both, correlationId), ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      return { status: res.status, type: res.status === 403 ? ((await res.json()) as { type: string }).type : null };
+    };
+    const opened = `own-open-${randomUUID()}`;
+    const decided = `own-decide-${randomUUID()}`;
+    expect(await send('GET', `/api/v1/beoordeling/${id}`, opened)).toEqual({
+      status: 403,
+      type: '/problems/forbidden',
+    });
+    expect(await send('POST', `/api/v1/beoordeling/${id}/besluit`, decided, { besluit: 'toekennen' })).toEqual({
+      status: 403,
+      type: '/problems/forbidden',
+    });
+    // A later denial settles the outbox: what the two requests wrote was published before it.
+    const settle = `own-settle-${randomUUID()}`;
+    expect((await send('GET', `/api/v1/beoordeling/${id}`, settle)).status).toBe(403);
+    await waitFor((e) => e.correlationId === settle);
+    const rows = (correlationId: string) =>
+      seen
+        .filter((e) => e.correlationId === correlationId)
+        .map((e) => ({
+          subject: (e as { subject?: string }).subject?.replace(/^.*?(register\.)/, '$1'),
+          data: e.data,
+        }));
+    expect(rows(opened)).toEqual([
+      {
+        subject: auditEvent('applications').subject,
+        data: { action: 'beoordeling', resource: '/api/v1/beoordeling/:id', decision: 'deny', role: 'drafter' },
+      },
+    ]);
+    expect(rows(decided)).toEqual([
+      {
+        subject: auditEvent('applications').subject,
+        data: { action: 'besluit', resource: '/api/v1/beoordeling/:id/besluit', decision: 'deny', role: 'drafter' },
+      },
+    ]);
+    expect(JSON.stringify(rows(opened))).not.toContain(me.subject);
+    const other = await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`);
+    expect([other.status, other.body.decisions.canBesluiten]).toEqual([200, true]);
   });
 
   it('when the caller lacks CanBeoordelen, then 403 before 404', async () => {

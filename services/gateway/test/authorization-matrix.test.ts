@@ -99,8 +99,9 @@ const MATRIX: Array<[string, string, Probe]> = [
   ['POST /api/v1/brief/submit', '+ - - - - +', gone(`/api/v1/brief/submit${unknownReferentie}`)],
   ['POST /api/v1/brief/approve', '- + - - - -', gone(`/api/v1/brief/approve${unknownReferentie}`)],
   ['POST /api/v1/brief/reject', '- + - - - -', gone(`/api/v1/brief/reject${unknownReferentie}`)],
-  ['POST /api/v1/brief/send', '+ + + + + +', gone(`/api/v1/brief/send${unknownReferentie}`)],
-  ['POST /api/v1/brief/reset', '+ + + + + +', gone(`/api/v1/brief/reset${unknownReferentie}`)],
+  // A case's brief (?referentie=) is staff data: a letter capability or cases:admin as well (decisions §10).
+  ['POST /api/v1/brief/send', '+ + + - - +', gone(`/api/v1/brief/send${unknownReferentie}`)],
+  ['POST /api/v1/brief/reset', '+ + + - - +', gone(`/api/v1/brief/reset${unknownReferentie}`)],
   ['POST /api/v1/brief/reveal-registernummer', '+ - - - - +', ok],
   ['GET /api/v1/brief/preview', '+ + - - - +', ok],
   ['GET /api/v1/brief/pdf', '+ + - - - +', gone(`/api/v1/brief/pdf${unknownReferentie}`)],
@@ -135,6 +136,28 @@ const MATRIX: Array<[string, string, Probe]> = [
     '401 401 401 401 401 401',
     { body: notification(), allowed: [204], secret: NOTIFICATIES_AUTH },
   ],
+];
+
+/**
+ * Every route scoped to a case (`?referentie=`), probed with a case: the route's own requirement and a letter
+ * capability or cases:admin (decisions §10). Unknown case: the allowed callers get the bare 404.
+ */
+//                                                                   drafter approver admin beoordelaar medewerker adminSeam
+const CASE_SCOPED: Array<[string, string, Probe]> = [
+  ['GET /api/v1/brief', '+ + + - - +', gone(`/api/v1/brief${unknownReferentie}`)],
+  ['PUT /api/v1/brief', '+ - - - - +', { path: `/api/v1/brief${unknownReferentie}`, body: {}, allowed: [404] }],
+  ['POST /api/v1/brief/submit', '+ - - - - +', gone(`/api/v1/brief/submit${unknownReferentie}`)],
+  ['POST /api/v1/brief/approve', '- + - - - -', gone(`/api/v1/brief/approve${unknownReferentie}`)],
+  ['POST /api/v1/brief/reject', '- + - - - -', gone(`/api/v1/brief/reject${unknownReferentie}`)],
+  ['POST /api/v1/brief/send', '+ + + - - +', gone(`/api/v1/brief/send${unknownReferentie}`)],
+  ['POST /api/v1/brief/reset', '+ + + - - +', gone(`/api/v1/brief/reset${unknownReferentie}`)],
+  [
+    'POST /api/v1/brief/reveal-registernummer',
+    '+ - - - - +',
+    gone(`/api/v1/brief/reveal-registernummer${unknownReferentie}`),
+  ],
+  ['GET /api/v1/brief/preview', '+ + - - - +', gone(`/api/v1/brief/preview${unknownReferentie}`)],
+  ['GET /api/v1/brief/pdf', '+ + - - - +', gone(`/api/v1/brief/pdf${unknownReferentie}`)],
 ];
 
 function expectedFor(grid: string, kind: Kind): 'allowed' | 401 | 403 {
@@ -178,9 +201,28 @@ async function call(route: string, probe: Probe, headers: Record<string, string>
   return fetch(`${sys.gateway}${probe.path ?? path}`, init);
 }
 
-const cases = MATRIX.flatMap(([route, grid, probe]) =>
-  KINDS.map((kind) => [route, kind, expectedFor(grid, kind), probe] as const),
-);
+const grid = (table: Array<[string, string, Probe]>) =>
+  table.flatMap(([route, cells, probe]) =>
+    KINDS.map((kind) => [route, kind, expectedFor(cells, kind), probe] as const),
+  );
+const cases = grid(MATRIX);
+
+async function expectOutcome(res: Response, want: 'allowed' | 401 | 403, probe: Probe): Promise<void> {
+  const text = await res.text();
+  if (want === 403 || want === 401) {
+    expect([res.status, res.headers.get('content-type')]).toEqual([
+      want,
+      expect.stringContaining('application/problem+json'),
+    ]);
+    expect((JSON.parse(text) as { type: string }).type).toBe(
+      want === 403 ? '/problems/forbidden' : '/problems/unauthenticated',
+    );
+  } else {
+    // The documented success, or the handler's own answer about the probed resource.
+    expect(probe.allowed.includes(res.status) ? 'allowed' : `${res.status} ${text.slice(0, 300)}`).toBe('allowed');
+    if (res.status === 404) expect(text).toBe('');
+  }
+}
 
 describe('authorization matrix (decisions §2, by hand)', () => {
   it('when the route table changes, then this table must say who may call each route: it names every route exactly once', () => {
@@ -197,21 +239,19 @@ describe('authorization matrix (decisions §2, by hand)', () => {
   );
 
   it.each(cases)('%s as %s: %s', async (route, kind, want, probe) => {
-    const res = await call(route, probe, users[kind]);
-    const text = await res.text();
-    if (want === 403 || want === 401) {
-      expect([res.status, res.headers.get('content-type')]).toEqual([
-        want,
-        expect.stringContaining('application/problem+json'),
-      ]);
-      expect((JSON.parse(text) as { type: string }).type).toBe(
-        want === 403 ? '/problems/forbidden' : '/problems/unauthenticated',
-      );
-    } else {
-      // The documented success, or the handler's own answer about the probed resource.
-      expect(probe.allowed.includes(res.status) ? 'allowed' : `${res.status} ${text.slice(0, 300)}`).toBe('allowed');
-      if (res.status === 404) expect(text).toBe('');
-    }
+    await expectOutcome(await call(route, probe, users[kind]), want, probe);
+  });
+
+  it('when a route is scoped to a case, then the case table says who may call it with one: it names every such route once', () => {
+    expect(CASE_SCOPED.map(([route]) => route).sort()).toEqual(
+      ROUTES.filter((r) => r.scoped)
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    );
+  });
+
+  it.each(grid(CASE_SCOPED))('%s?referentie= as %s: %s', async (route, kind, want, probe) => {
+    await expectOutcome(await call(route, probe, users[kind]), want, probe);
   });
 
   it.each(MATRIX.filter(([, , probe]) => probe.secret !== undefined))(
@@ -221,6 +261,44 @@ describe('authorization matrix (decisions §2, by hand)', () => {
       expect(probe.allowed).toContain(res.status);
     },
   );
+
+  it('when a case handler opens or decides their own application (decisions §8), then 403; another case handler may open it', async () => {
+    const owner = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+    const asOwner = { 'X-Subject': owner, 'content-type': 'application/json' };
+    const app = await fetch(`${sys.gateway}/api/v1/applications`, {
+      method: 'POST',
+      headers: asOwner,
+      body: JSON.stringify({ type: 'intake' }),
+    });
+    expect(app.status).toBe(201);
+    const { id } = (await app.json()) as { id: string };
+    const submitted = await fetch(`${sys.gateway}/api/v1/applications/${id}/submit`, {
+      method: 'POST',
+      headers: asOwner,
+      body: JSON.stringify({
+        diplomaHerkomst: 'handmatig',
+        uren: 3000,
+        documents: [{ categoryId: 'diploma', channel: 'post' }],
+      }),
+    });
+    expect(submitted.status).toBe(200);
+    const both = { 'X-Subject': owner, 'X-Medewerker': 'mw-own', 'X-Rollen': 'beoordelaar' };
+    await expectOutcome(await call('GET /api/v1/beoordeling/:id', gone(`/api/v1/beoordeling/${id}`), both), 403, ok);
+    await expectOutcome(
+      await call(
+        'POST /api/v1/beoordeling/:id/besluit',
+        { path: `/api/v1/beoordeling/${id}/besluit`, body: { besluit: 'toekennen' }, allowed: [200] },
+        both,
+      ),
+      403,
+      ok,
+    );
+    await expectOutcome(
+      await call('GET /api/v1/beoordeling/:id', gone(`/api/v1/beoordeling/${id}`), users.beoordelaar),
+      'allowed',
+      ok,
+    );
+  });
 
   it('when a route is not in the table, then a bare 404 (deny by default), also for /api/v1 paths of a service', async () => {
     for (const path of ['/api/v1/nope', '/api/v1/brief/nope', '/api/v1/applications/x/y/z', '/elsewhere']) {

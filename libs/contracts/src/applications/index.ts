@@ -15,8 +15,18 @@ export const routes = routeTable('applications', {
   deleteApplication: { method: 'DELETE', path: '/api/v1/applications/:id', requires: own },
   submitApplication: { method: 'POST', path: '/api/v1/applications/:id/submit', requires: own },
   werkvoorraad: { method: 'GET', path: '/api/v1/werkvoorraad', requires: needs('CanBeoordelen') },
-  beoordeling: { method: 'GET', path: '/api/v1/beoordeling/:id', requires: needs('CanBeoordelen') },
-  besluit: { method: 'POST', path: '/api/v1/beoordeling/:id/besluit', requires: needs('CanBeoordelen') },
+  beoordeling: {
+    method: 'GET',
+    path: '/api/v1/beoordeling/:id',
+    requires: needs('CanBeoordelen'),
+    auditDenialAs: 'beoordeling',
+  },
+  besluit: {
+    method: 'POST',
+    path: '/api/v1/beoordeling/:id/besluit',
+    requires: needs('CanBeoordelen'),
+    auditDenialAs: 'besluit',
+  },
   adminCases: { method: 'GET', path: '/api/v1/admin/cases', requires: needs('cases:admin') },
   adminDeleteCase: { method: 'DELETE', path: '/api/v1/admin/cases/:id', requires: needs('cases:admin') },
   /** decisions §11: the zaaksysteem's notifications, guarded by NOTIFICATIES_AUTH instead of an identity. */

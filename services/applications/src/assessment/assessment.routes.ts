@@ -5,7 +5,7 @@ import { ApplicationSummary, IdParams } from '../cases/application.schemas';
 import { pageReply, pageRequest } from '../cases/paging';
 import type { Context } from '../context';
 import { BeoordelingView, RecordBesluitRequest, RecordBesluitResponse } from './assessment.schemas';
-import { beoordeling, resolveCase } from './beoordeling';
+import { beoordeling, resolveCaseFor } from './beoordeling';
 import { recordBesluit } from './record-besluit';
 
 const listWerkvoorraad = defineOperation({
@@ -25,9 +25,10 @@ const getBeoordeling = defineOperation({
   operationId: 'getBeoordeling',
   summary: 'Read a case for assessment',
   description:
-    'Any submitted case (not only those in the queue), resolved through the case listing; owner masked. `decisions.canBesluiten` tells whether a besluit may be recorded (Ingediend only). A `Concept` is not a case: 404.',
+    "Any submitted case (not only those in the queue), resolved through the case listing; owner masked. `decisions.canBesluiten` tells whether a besluit may be recorded (Ingediend only). A `Concept` is not a case: 404. A case whose owner is the caller's own practitioner identity is 403 (audited).",
   params: IdParams,
-  load: async (ctx: Context, { params }) => resolveCase(ctx, params.id),
+  load: async (ctx: Context, { params, identity }) =>
+    resolveCaseFor(ctx, identity, applications.routes.beoordeling, params.id),
   responses: { 200: BeoordelingView },
   problems: [503],
   handle: async (ctx: Context, { loaded, identity }) => ({ body: await beoordeling(ctx, identity, loaded) }),
@@ -38,11 +39,12 @@ const recordBesluitOperation = defineOperation({
   operationId: 'recordBesluit',
   summary: 'Record a besluit on a case',
   description:
-    '`toekennen` → Toegekend, `afwijzen` → Afgewezen, `buiten-behandeling` → BuitenBehandeling; the last two need a non-blank `toelichting` (400). An unknown case is 404 before any 400; a case no longer `Ingediend` is 409. Publishes `application.decided`.',
+    "`toekennen` → Toegekend, `afwijzen` → Afgewezen, `buiten-behandeling` → BuitenBehandeling; the last two need a non-blank `toelichting` (400). An unknown case is 404 before any 400; the caller's own application is 403 (audited); a case no longer `Ingediend` is 409. Publishes `application.decided`.",
   params: IdParams,
   body: RecordBesluitRequest,
   example: { besluit: 'afwijzen', toelichting: 'Onvoldoende werkervaring aangetoond.' },
-  load: async (ctx: Context, { params }) => resolveCase(ctx, params.id),
+  load: async (ctx: Context, { params, identity }) =>
+    resolveCaseFor(ctx, identity, applications.routes.besluit, params.id),
   responses: { 200: RecordBesluitResponse },
   problems: [409],
   handle: async (ctx: Context, { loaded, body, identity }) => ({

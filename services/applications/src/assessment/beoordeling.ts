@@ -1,5 +1,7 @@
-import { hasCapability, type Identity } from '@register/authz';
-import { NotFoundError } from '@register/problem';
+import { assessesOwnCase, auditRole, hasCapability, type Identity, type RouteRule } from '@register/authz';
+import { auditEvent } from '@register/contracts';
+import { DomainError, NotFoundError } from '@register/problem';
+import { currentCorrelationId, enqueue } from '@register/service-kit';
 import { toSummary } from '../cases/application-views';
 import { findByReferentie, type ApplicationRow } from '../cases/applications.repository';
 import type { Context } from '../context';
@@ -16,6 +18,28 @@ export async function resolveCase(ctx: Context, caseId: string): Promise<Applica
   const row = ref?.referentie ? await findByReferentie(ctx.db, ref.referentie) : undefined;
   if (!row) throw new NotFoundError('case');
   return row;
+}
+
+/**
+ * The case a case handler opens or decides: refused (403, one audit row like the route's other denials) when its
+ * owner is the caller's own practitioner identity.
+ */
+export async function resolveCaseFor(
+  ctx: Context,
+  identity: Identity | null,
+  rule: RouteRule,
+  caseId: string,
+): Promise<ApplicationRow> {
+  const row = await resolveCase(ctx, caseId);
+  if (!assessesOwnCase(identity, row.owner)) return row;
+  const denial = {
+    action: rule.auditDenialAs ?? rule.path,
+    resource: rule.path,
+    decision: 'deny' as const,
+    role: auditRole(identity),
+  };
+  await enqueue(ctx.db, auditEvent('applications'), denial, currentCorrelationId());
+  throw new DomainError('forbidden', 'A case handler cannot open or decide their own application.');
 }
 
 export async function beoordeling(
