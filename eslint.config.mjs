@@ -1,4 +1,4 @@
-// Lint rules that keep the architecture (../shared/design/style.md): one folder per feature, adapters wired
+// Lint rules that keep the architecture (ADR 0023, CONTRIBUTING.md): one folder per feature, adapters wired
 // only in context.ts, no HTTP below the routes, and no service (or its tests) importing another service.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';

@@ -12,7 +12,7 @@ function meets(requires: Requirement, identity: Identity): boolean {
 }
 
 /**
- * 401 before 403 (decisions §2); deny by default. `query` is the request's parsed query: a rule `scoped` to a
+ * 401 before 403 (ADR 0002); deny by default. `query` is the request's parsed query: a rule `scoped` to a
  * query parameter (a case's brief) also needs its scoped requirement when that parameter is present.
  */
 export function authorize(

@@ -4,7 +4,7 @@ import type { Identity } from './identity';
 export { CAPABILITIES, type Capability };
 
 /**
- * The one mapping from an identity to capabilities (decisions §2). `/me`, every `decisions` object and
+ * The one mapping from an identity to capabilities (ADR 0002). `/me`, every `decisions` object and
  * every enforcement call this; anything not granted here is denied.
  */
 export function capabilitiesOf(identity: Identity | null): Capability[] {
@@ -38,7 +38,7 @@ export function hasCapability(identity: Identity | null, capability: Capability)
 }
 
 /**
- * decisions §8: a case handler never opens or decides a case whose owner is the caller's own practitioner identity
+ * ADR 0008: a case handler never opens or decides a case whose owner is the caller's own practitioner identity
  * (both on one request), whatever the capabilities say.
  */
 export function assessesOwnCase(identity: Identity | null, owner: string): boolean {

@@ -24,7 +24,7 @@ export function requireCapability(res: Response, capability: Capability): Identi
   return identity;
 }
 
-/** The route table's rule as Express middleware: 401, then 403 (decisions §2). */
+/** The route table's rule as Express middleware: 401, then 403 (ADR 0002). */
 export function guardFor(rule: RouteRule): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     const outcome = authorize(rule, identityOf(res), req.query);

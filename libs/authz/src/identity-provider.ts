@@ -16,7 +16,7 @@ function toRole(value: string | undefined): Role {
   return (ROLES as readonly string[]).includes(value ?? '') ? (value as Role) : 'drafter';
 }
 
-/** decisions §1: X-Subject / X-Role for a practitioner, X-Medewerker / X-Rollen for a case handler. */
+/** ADR 0001: X-Subject / X-Role for a practitioner, X-Medewerker / X-Rollen for a case handler. */
 export class HeaderIdentityProvider implements IdentityProvider {
   async resolve(headers: HeaderBag): Promise<Identity | null> {
     const subject = header(headers, 'x-subject');

@@ -3,7 +3,7 @@ import { auditRole, capabilitiesOf, HeaderIdentityProvider, type Identity } from
 const provider = new HeaderIdentityProvider();
 const resolve = (headers: Record<string, string>) => provider.resolve(headers);
 
-describe('HeaderIdentityProvider (decisions §1)', () => {
+describe('HeaderIdentityProvider (ADR 0001)', () => {
   it.each([
     [
       { 'x-subject': '900000001' },
@@ -65,7 +65,7 @@ const handler = (...rollen: string[]): Identity => ({
   adminSeam: false,
 });
 
-describe('capabilitiesOf (decisions §2)', () => {
+describe('capabilitiesOf (ADR 0002)', () => {
   it.each<[string, Identity | null, string[]]>([
     ['nobody', null, []],
     ['drafter', practitioner('drafter'), ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
@@ -109,7 +109,7 @@ describe('capabilitiesOf (decisions §2)', () => {
   });
 });
 
-describe('auditRole (decisions §12)', () => {
+describe('auditRole (ADR 0012)', () => {
   it('when a practitioner, then the role; a case handler only, then the roles joined; nobody, then system', () => {
     expect(auditRole(practitioner('approver'))).toBe('approver');
     expect(auditRole(handler('beoordelaar', 'teamleider'))).toBe('beoordelaar,teamleider');

@@ -13,7 +13,7 @@ describe('the route table', () => {
       expect(authorize(rule, null)).toBe('unauthenticated');
   });
 
-  it('when a route is guarded by a shared secret instead of an identity, then it is only the notification webhook (decisions §1, §11)', () => {
+  it('when a route is guarded by a shared secret instead of an identity, then it is only the notification webhook (ADR 0001, 0011)', () => {
     expect(ROUTES.filter((r) => r.requires.kind === 'shared-secret').map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /api/v1/notificaties',
     ]);

@@ -27,7 +27,7 @@ export const PROBLEM_TYPES = {
 } as const;
 export type ProblemSlug = keyof typeof PROBLEM_TYPES;
 
-/** Path prefixes each service owns (architecture.md); the gateway proxies by them. */
+/** Path prefixes each service owns (ADR 0020); the gateway proxies by them. */
 export const SERVICE_PREFIXES: Readonly<Record<Exclude<ServiceName, 'gateway'>, readonly string[]>> = {
   applications: [
     '/api/v1/applications',

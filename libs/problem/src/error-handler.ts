@@ -55,7 +55,7 @@ export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
       );
     }
     // busboy (under multer) refuses a malformed form with a plain Error: no or another boundary, a truncated
-    // body, a part without headers. The form is the client's; never a 500 (pitfalls: Express 5).
+    // body, a part without headers. The form is the client's; never a 500 (ADR 0050).
     if (err instanceof Error && MALFORMED_FORM.test(err.message)) {
       return sendProblem(req, res, 'validation', 'The multipart form is malformed.', [
         { field: '', code: 'malformed_multipart', detail: err.message },

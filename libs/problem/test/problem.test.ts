@@ -1,6 +1,6 @@
 import { PROBLEM_TYPES, problemDocument, problemPage } from '../src';
 
-describe('problem documents (decisions §4)', () => {
+describe('problem documents (ADR 0004)', () => {
   it('when built, then every member is present with the relative type and the correlation id', () => {
     expect(problemDocument('conflict', { detail: 'd', instance: '/api/v1/x', correlationId: 'c' })).toEqual({
       type: '/problems/conflict',

@@ -23,7 +23,7 @@ function matches(header: string | undefined, etag: string): boolean {
 
 /**
  * Sends a snapshot body with its strong ETag; 304 without a body when the client has it already.
- * decisions §15: stamdata may be cached privately and revalidated; everything else stays `no-store`.
+ * ADR 0015: stamdata may be cached privately and revalidated; everything else stays `no-store`.
  */
 export function sendCached(
   req: Request,

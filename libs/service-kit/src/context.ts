@@ -10,7 +10,7 @@ const storage = new AsyncLocalStorage<RequestContext>();
 export const CORRELATION_HEADER = 'x-correlation-id';
 const CORRELATION_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** decisions §3: keep a well-formed incoming id, otherwise make a new UUID. */
+/** ADR 0003: keep a well-formed incoming id, otherwise make a new UUID. */
 export function acceptCorrelationId(value: unknown): string {
   return typeof value === 'string' && CORRELATION_PATTERN.test(value) ? value : randomUUID();
 }

@@ -1,7 +1,7 @@
 /**
  * What the services need from an event transport. Two implementations: NATS JetStream (every deployment,
  * the tests, `npm start` where a nats-server exists) and the in-process bus of the single-process mode
- * (architecture.md: a machine with nothing but Node).
+ * (ADR 0021: a machine with nothing but Node).
  */
 export interface EventMessage {
   subject: string;

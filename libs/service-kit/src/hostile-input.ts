@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { validationError, type FieldError } from '@register/problem';
 
-/** decisions §15: deeper JSON than this is refused (a draft nested 5,000 arrays deep once answered 500). */
+/** ADR 0015: deeper JSON than this is refused (a draft nested 5,000 arrays deep once answered 500). */
 export const MAX_JSON_DEPTH = 64;
 
 // A NUL, or a UTF-16 surrogate that is not part of a pair (PostgreSQL refuses both: text 22021, jsonb 22P05/22P02).
@@ -99,7 +99,7 @@ function decodeOrNull(raw: string): string | null {
 }
 
 /**
- * decisions §15, before identity and routing: a malformed percent-escape, a NUL or an unpaired surrogate in
+ * ADR 0015, before identity and routing: a malformed percent-escape, a NUL or an unpaired surrogate in
  * the path or the query, or a NUL in a header value, is a 400 (Express would throw a URIError, or the value
  * would reach PostgreSQL).
  */
@@ -138,5 +138,5 @@ export const refuseHostileUrl: RequestHandler = (req, _res, next) => {
   );
 };
 
-/** decisions §15 and the spec's `int`: a 32-bit signed integer. */
+/** ADR 0015 and the spec's `int`: a 32-bit signed integer. */
 export const INT32 = { min: -2_147_483_648, max: 2_147_483_647 } as const;

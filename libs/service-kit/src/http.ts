@@ -18,7 +18,7 @@ import { SpanStatusCode, startRequestSpan, withTraceContext } from './telemetry/
 
 export type ReadinessCheck = () => Promise<boolean>;
 
-/** decisions §15: paths are case-sensitive, so `/API/V1/...` is an unknown resource, never a route's twin. */
+/** ADR 0015: paths are case-sensitive, so `/API/V1/...` is an unknown resource, never a route's twin. */
 export function caseSensitiveRouter(): Router {
   return Router({ caseSensitive: true });
 }
@@ -61,7 +61,7 @@ export function discardRequestBody(req: IncomingMessage, limitBytes: number): vo
   req.resume();
 }
 
-/** The API's version, sent on every response (decisions §15; `info.version` of the description stays `v1`). */
+/** The API's version, sent on every response (ADR 0015; `info.version` of the description stays `v1`). */
 export const API_VERSION = '1.0.0';
 /** JSON and problem answers are data, never a page: nothing may load from them or frame them. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
@@ -76,8 +76,8 @@ export function loggableUrl(url: string): string {
 
 /**
  * What every request gets first, in one step (the gateway's hot path pays for each layer):
- * - decisions §3: the correlation id (kept when well-formed), echoed, and scoped to the request;
- * - decisions §15 hygiene: `nosniff` and `API-Version` on every response; under `/api/v1` and `/internal` also
+ * - ADR 0003: the correlation id (kept when well-formed), echoed, and scoped to the request;
+ * - ADR 0015 hygiene: `nosniff` and `API-Version` on every response; under `/api/v1` and `/internal` also
  *   `Cache-Control: no-store` and the data CSP, which a route may replace (stamdata's ETag, a download's sandbox);
  * - W3C Trace Context: the caller's `traceparent` is continued (the gateway starts a trace when there is none)
  *   in a server span of this service's own, exported when the SDK runs (telemetry/tracing.ts);

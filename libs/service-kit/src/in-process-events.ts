@@ -1,7 +1,7 @@
 import type { EventBus, EventMessage, EventSubscription } from './event-bus';
 import { subjectMatches } from './event-bus';
 
-/** `NATS_URL=in-process`: the single-process mode's transport (architecture.md, embedded defaults). */
+/** `NATS_URL=in-process`: the single-process mode's transport (ADR 0037). */
 export const IN_PROCESS_EVENTS_URL = 'in-process';
 
 export type DurableHandler = (message: EventMessage) => Promise<void>;

@@ -53,7 +53,7 @@ export interface StreamSettings {
   prefix?: string;
 }
 
-/** decisions (docs/decisions.md, "Events"): seven days, so a consumer may be down over a long weekend. */
+/** ADR 0035: seven days, so a consumer may be down over a long weekend. */
 export const DEFAULT_EVENTS_MAX_AGE_MS = 7 * 24 * 3600_000;
 
 export async function connectEvents(

@@ -191,7 +191,7 @@ function audienceOf(rule: RouteRule): string {
   return AUDIENCE.administration;
 }
 
-/** Security requirements of a rule, as alternatives of the identity header schemes (decisions §1). */
+/** Security requirements of a rule, as alternatives of the identity header schemes (ADR 0001). */
 export function securityOf(rule: RouteRule): Array<Record<string, string[]>> {
   const practitioner = { subject: [], role: [] };
   const caseHandler = { medewerker: [], rollen: [] };
@@ -216,7 +216,7 @@ const PROBLEM_TEXT: Record<number, string> = {
 
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-/** decisions §15 and the ADR version-header rule: every answer names the API's full version. */
+/** ADR 0015 and the NL API Design Rules' version-header rule: every answer names the API's full version. */
 export const API_VERSION_HEADER = {
   'API-Version': {
     description: "The full version of the API (the description's label is `v1`).",
@@ -274,7 +274,7 @@ export function describeOperations(registry: OpenAPIRegistry, operations: readon
     if (!rule) continue;
     const responses: Record<string, object> = {};
     for (const [status, spec] of Object.entries(op.responses)) responses[status] = responseSpec(status, spec);
-    // Any request may be refused as malformed (decisions §15), and every route needs an identity.
+    // Any request may be refused as malformed (ADR 0015), and every route needs an identity.
     const problems = new Set<number>([400, 401, ...(op.problems ?? [])]);
     if (rule.requires.kind === 'capability') problems.add(403);
     for (const status of [...problems].sort()) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { validationError } from '@register/problem';
 
-/** decisions §14: optional limit (1..1000) and an opaque cursor; at most 1000 rows without limit. */
+/** ADR 0014: optional limit (1..1000) and an opaque cursor; at most 1000 rows without limit. */
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   cursor: z.string().max(500).optional(),

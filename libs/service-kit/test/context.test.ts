@@ -1,6 +1,6 @@
 import { acceptCorrelationId } from '../src/context';
 
-describe('correlation id (decisions §3)', () => {
+describe('correlation id (ADR 0003)', () => {
   it.each(['abc', 'A.b_c:d-1', 'x'.repeat(128)])('when %s is sent, then it is kept', (id) =>
     expect(acceptCorrelationId(id)).toBe(id),
   );

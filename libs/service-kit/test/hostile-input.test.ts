@@ -1,6 +1,6 @@
 import { findHostileJson, hasBadCharacter } from '../src/hostile-input';
 
-describe('hostile JSON (decisions §15)', () => {
+describe('hostile JSON (ADR 0015)', () => {
   it.each([
     ['a NUL in a value', { draft: { naam: 'a\u0000b' } }, 'draft.naam', 'invalid_characters'],
     ['a NUL in a key', { draft: { 'k\u0000': 1 } }, 'draft.k\u0000', 'invalid_characters'],

@@ -4,7 +4,7 @@ import { decodeCursor, encodeCursor, nextLink } from '../src/paging';
 
 const position = z.object({ at: z.string(), id: z.string() });
 
-describe('cursors (decisions §14)', () => {
+describe('cursors (ADR 0014)', () => {
   it('when a cursor this service issued comes back, then it names the same position', () => {
     expect(decodeCursor(encodeCursor({ at: '2026-11-22T09:30:00.000Z', id: 'a' }), position)).toEqual({
       at: '2026-11-22T09:30:00.000Z',

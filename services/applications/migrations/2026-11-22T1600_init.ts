@@ -32,7 +32,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   );
   // Admin case list over every application.
   await sql`CREATE INDEX applications_created ON applications (created_at, id)`.execute(db);
-  // decisions §5: one Concept per owner and type, held by the database even under concurrent creates.
+  // ADR 0005: one Concept per owner and type, held by the database even under concurrent creates.
   await sql`CREATE UNIQUE INDEX applications_one_concept ON applications (owner, type) WHERE status_tag = 'Concept'`.execute(
     db,
   );

@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 // Frozen: never edit after it shipped; add a new timestamp-named migration instead.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  // One row per case the mirror owes the zaaksysteem (decisions §11), written in the submit's, the besluit's
+  // One row per case the mirror owes the zaaksysteem (ADR 0011), written in the submit's, the besluit's
   // or the admin delete's own transaction; keyed by the referentie (= the zaak's identificatie), so a case is
   // never owed twice, and without a foreign key: the zaak delete outlives the application row.
   await db.schema

@@ -44,7 +44,7 @@ export const configSchema = baseConfigSchema
     SCHOLING_THRESHOLD: z.coerce.number().int().min(1).default(2080),
     /** How often the document linker looks for due link jobs. */
     LINK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
-    /** decisions §11: mirroring into a ZGW case system (off: nothing of it runs). */
+    /** ADR 0011: mirroring into a ZGW case system (off: nothing of it runs). */
     ZGW_ENABLED: z.stringbool().default(false),
     ZGW_ZAKEN_URL: apiRoot,
     ZGW_DOCUMENTEN_URL: apiRoot,
@@ -97,7 +97,7 @@ export interface Context {
   education: EducationSource;
   /** Where cases are listed and resolved: the local store, or the zaaksysteem's zaken while mirroring is on. */
   cases: CaseSource;
-  /** The case mirror (decisions §11); null while ZGW_ENABLED is false. */
+  /** The case mirror (ADR 0011); null while ZGW_ENABLED is false. */
   mirror: MirrorDeps | null;
 }
 

@@ -127,7 +127,7 @@ describe('GET /api/v1/applications', () => {
     expect(page2.headers.get('link')).toBeNull();
   });
 
-  it('when no limit is sent and the caller has 1001 applications, then 1000 come back with a Link to the last one (decisions §14)', async () => {
+  it('when no limit is sent and the caller has 1001 applications, then 1000 come back with a Link to the last one (ADR 0014)', async () => {
     const me = as.practitioner(world);
     const ids = await insertThousandAndOne(world, me.subject, '2004-01-01T00:00:00Z');
     try {

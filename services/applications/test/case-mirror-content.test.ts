@@ -10,7 +10,7 @@ import {
   type UploadFile,
 } from './support/mirror-world';
 
-// decisions §11: per digital document an information object with its content (base64 `inhoud`, `bestandsomvang`,
+// ADR 0011: per digital document an information object with its content (base64 `inhoud`, `bestandsomvang`,
 // `bestandsnaam`, `formaat`), read from the documents service's internal content route.
 let world: MirrorWorld;
 beforeAll(async () => {
@@ -40,7 +40,7 @@ const documentsOf = (referentie: string) =>
       .map((d) => [String(d['identificatie']), d]),
   );
 
-describe('the information object of a document (decisions §11)', () => {
+describe('the information object of a document (ADR 0011)', () => {
   it('when an intake with two documents is mirrored, then each information object holds the exact bytes of its upload with its name, media type and size', async () => {
     const files = [pdfFile('diploma verpleegkunde.pdf', 3000), pdfFile('cijferlijst (2024).pdf', 5000)];
 

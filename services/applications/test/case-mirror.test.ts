@@ -25,7 +25,7 @@ const logFrom = () => logFromIn(world);
 const amsterdamDate = (iso: string) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(new Date(iso));
 
-describe('mirroring a submit (decisions §11)', () => {
+describe('mirroring a submit (ADR 0011)', () => {
   it('when an intake with two digital documents is submitted, then zaak, status, initiator and per document an information object and its relation are written in that order, each accepted', async () => {
     const log = logFrom();
     const subject = bsnSubject();
@@ -177,7 +177,7 @@ async function divergenceRows(referentie: string, correlationId: string) {
   });
 }
 
-describe('a failed mirror write (decisions §11: retry only without an answer, at most 3 attempts)', () => {
+describe('a failed mirror write (ADR 0011: retry only without an answer, at most 3 attempts)', () => {
   it('when POST /zaken gets no answer (connection reset before it is handled), then exactly 3 attempts, the divergence flag and one audit row with the submit correlation id; the submit itself succeeded', async () => {
     world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'refuse', count: 10 });
     const log = logFrom();

@@ -170,7 +170,7 @@ describe('GET /api/v1/werkvoorraad', () => {
     expect(items.map((i) => i.id).filter((id) => ours.has(id))).toEqual(ordered(rows, 'asc'));
   });
 
-  it('when no limit is sent and 1001 are waiting, then 1000 come back with a Link (decisions §14)', async () => {
+  it('when no limit is sent and 1001 are waiting, then 1000 come back with a Link (ADR 0014)', async () => {
     const owner = uniqueSubject();
     // Older than every other row here, so they fill the first page; removed again so other tests see their own.
     const ids = await insertThousandAndOne(world, owner, '1990-01-01T00:00:00Z');

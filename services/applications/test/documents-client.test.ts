@@ -6,7 +6,7 @@ import { countingProxy } from './support/counting-proxy';
 import { startDocuments, type DocumentsNeighbour } from './support/neighbours';
 
 /**
- * The category cache (docs/decisions-applications.md, "Category cache"), against the real documents
+ * The category cache (ADR 0060), against the real documents
  * service (its own process, which can be stopped) behind a pass-through that counts the category requests.
  */
 let documents: DocumentsNeighbour;

@@ -12,7 +12,7 @@ const reg = (tag: RegistrationTag, herregistratieDatum: string | null): Registra
     ? NOT_REGISTERED
     : { ...NOT_REGISTERED, registerNummer: '1', status: { ...NOT_REGISTERED.status, tag, herregistratieDatum } };
 
-describe('herregistratieDecisions (decisions §7)', () => {
+describe('herregistratieDecisions (ADR 0007)', () => {
   it.each([
     ['NietGeregistreerd', null, true, false, 'niet-geregistreerd'],
     ['Doorgehaald', '2027-01-01', true, false, 'doorgehaald'],
@@ -37,7 +37,7 @@ describe('herregistratieDecisions (decisions §7)', () => {
   );
 });
 
-describe('normalisePhone (decisions §7)', () => {
+describe('normalisePhone (ADR 0007)', () => {
   it.each([
     ['0612345678', '0612345678'],
     ['06 12 34 56 78', '0612345678'],
@@ -69,7 +69,7 @@ describe('normalisePhone (decisions §7)', () => {
   });
 });
 
-describe('mask (decisions §3)', () => {
+describe('mask (ADR 0003)', () => {
   it('when a subject is masked, then all but the last 3 characters become *', () => {
     expect(mask('900000001')).toBe('******001');
     expect(mask('abc')).toBe('abc');

@@ -10,7 +10,7 @@ import {
 } from '../src/case-mirror/mirror-rules';
 import { auditResourceOf, notificationKey, secretMatches } from '../src/notifications/notification-rules';
 
-describe('the mirror plan (decisions §11)', () => {
+describe('the mirror plan (ADR 0011)', () => {
   it.each([
     [
       'a submit without documents',

@@ -6,7 +6,7 @@ import { NOTIFICATIES_AUTH, notify, type AuditRow } from './support/mirror-world
 import { startDocuments, startReference, type DocumentsNeighbour } from './support/neighbours';
 import type { World } from './support/setup';
 
-// Mirroring off: the webhook is the same with and without it (decisions §11).
+// Mirroring off: the webhook is the same with and without it (ADR 0011).
 let reference: Awaited<ReturnType<typeof startReference>>;
 let documents: DocumentsNeighbour;
 let apps: ApplicationsHarness;

@@ -39,7 +39,7 @@ describe('GET /api/v1/dashboard-view', () => {
     expect(one.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(two.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(one.person.adres.straat).not.toBeNull();
-    // decisions §7: within means at most 12 months after today (in Amsterdam); YYYY-MM-DD strings compare as dates.
+    // ADR 0007: within means at most 12 months after today (in Amsterdam); YYYY-MM-DD strings compare as dates.
     const limit = addMonths(todayInAmsterdam(systemClock), 12);
     expect(one.registration.status.herregistratieDatum <= limit).toBe(true);
     expect(two.registration.status.herregistratieDatum > limit).toBe(true);

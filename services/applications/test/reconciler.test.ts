@@ -23,7 +23,7 @@ beforeAll(async () => {
 afterAll(() => world.close());
 afterEach(() => world.sim.faults.clear());
 
-describe('the reconciler (decisions §11)', () => {
+describe('the reconciler (ADR 0011)', () => {
   it('when the zaaksysteem refuses the initiator for a while, then the case diverges once, is tried again at most every interval from its last step, and heals: flag cleared, one zaaksysteem-hersteld row', async () => {
     // The mirror's try and the reconciler's next two fail; the third heals the case.
     world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 503, count: 3 });

@@ -301,7 +301,7 @@ const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>
   ],
 ];
 
-describe('evaluateSubmit (decisions §5 rules in order)', () => {
+describe('evaluateSubmit (ADR 0005 rules in order)', () => {
   it.each(cases)('when %s, then the outcome is as the rules say', async (_name, type, req, categories, expected) => {
     const outcome = await judge(type, req, categories);
     if (expected === 'ok') {

@@ -40,7 +40,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(back.submittedAt).toMatch(/Z$/);
   });
 
-  it('when a submitted application linked an upload, then its owner can no longer delete that upload (409) and it stays gekoppeld (decisions §5)', async () => {
+  it('when a submitted application linked an upload, then its owner can no longer delete that upload (409) and it stays gekoppeld (ADR 0005)', async () => {
     const { me, id } = await draft(world, 'intake');
     const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
     const res = await me.post(`/api/v1/applications/${id}/submit`, {
@@ -83,7 +83,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(rows).toEqual([{ referentie: won.body.referentie }]);
   });
 
-  it('when many applications are submitted at once, then every referentie is AV-<year in Amsterdam>-<6 digits> and no two are the same (decisions §5)', async () => {
+  it('when many applications are submitted at once, then every referentie is AV-<year in Amsterdam>-<6 digits> and no two are the same (ADR 0005)', async () => {
     const drafts = await Promise.all(Array.from({ length: 8 }, () => draft(world, 'intake')));
     const results = await Promise.all(
       drafts.map(({ me, id }) =>

@@ -114,7 +114,7 @@ describe('POST /api/v1/beoordeling/:id/besluit with mirroring on', () => {
   });
 });
 
-describe('GET /api/v1/admin/cases with mirroring on (decisions §8/§11)', () => {
+describe('GET /api/v1/admin/cases with mirroring on (ADR 0008/0011)', () => {
   it('when an admin lists the cases, then every zaak of the zaaktype comes once, as a summary: the zaak uuid, the identificatie, the status from its type, the initiator masked', async () => {
     const a = uniqueSubject();
     const b = uniqueSubject();
@@ -219,7 +219,7 @@ describe('GET /api/v1/admin/cases with mirroring on (decisions §8/§11)', () =>
   });
 });
 
-describe('a notification about one of our zaken (decisions §11)', () => {
+describe('a notification about one of our zaken (ADR 0011)', () => {
   it('when the zaak of a diverged case is notified, then the reconciler looks at it at once, continues from the last step, clears the flag and writes one zaaksysteem-hersteld row', async () => {
     world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 500, count: 1 });
     const subject = uniqueSubject();

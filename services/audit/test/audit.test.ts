@@ -169,7 +169,7 @@ describe('GET /api/v1/admin/audit', () => {
     expect((await get(`/api/v1/admin/audit?limit=2&cursor=${cursor}`)).status).toBe(200);
   });
 
-  it('when no limit is sent and 1001 rows match, then 1000 come back with a Link to the last one (decisions §14)', async () => {
+  it('when no limit is sent and 1001 rows match, then 1000 come back with a Link to the last one (ADR 0014)', async () => {
     const correlationId = corr();
     await sql`INSERT INTO authz_audit (event_id, at, action, resource, decision, role, correlation_id, service)
       SELECT gen_random_uuid(), '2026-11-22T12:00:00Z'::timestamptz + n * interval '1 millisecond', 'flag:set', 'row/' || n, 'allow', 'admin', ${correlationId}, 'test'

@@ -35,7 +35,7 @@ export const configSchema = baseConfigSchema.extend({
   UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'register-documents')),
   SWEEP_INTERVAL_MS: ms.min(1000).default(15 * 60 * 1000),
   SWEEP_MIN_AGE_MS: ms.default(60 * 60 * 1000),
-  /** The applications service: an upload that names an application is checked there (decisions §6, §15). */
+  /** The applications service: an upload that names an application is checked there (ADR 0006, 0015). */
   APPLICATIONS_URL: z.url().default('http://127.0.0.1:8081'),
   /** Durable consumer of the applications' deletion events; one per deployment. */
   APPLICATION_EVENTS_CONSUMER: z

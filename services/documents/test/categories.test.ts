@@ -37,7 +37,7 @@ describe('GET /api/v1/uploads/categories', () => {
     expect(await requiredOf(await publicCategories(query))).toEqual(expected);
   });
 
-  it('when categories are listed, then every field is present with Dutch labels and the limits of decisions §6', async () => {
+  it('when categories are listed, then every field is present with Dutch labels and the limits of ADR 0006', async () => {
     const res = await publicCategories('wizardId=orgtemplate');
     expect(await res.json()).toEqual({
       categories: [

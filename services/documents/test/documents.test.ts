@@ -55,7 +55,7 @@ describe('GET /api/v1/uploads/status', () => {
     });
   });
 
-  it('when exactly 100 localIds are asked, then 200 with a result for each (decisions §6)', async () => {
+  it('when exactly 100 localIds are asked, then 200 with a result for each (ADR 0006)', async () => {
     const owner = uniqueSubject();
     const mine = await uploadPdf(h, owner, { localId: 'l99' });
     const ids = Array.from({ length: 100 }, (_, i) => `l${i}`);
@@ -79,7 +79,7 @@ describe('GET /api/v1/uploads/status', () => {
 });
 
 describe('GET /api/v1/uploads/:documentId/content', () => {
-  it('when the owner downloads, then the stored bytes come with the headers of decisions §6', async () => {
+  it('when the owner downloads, then the stored bytes come with the headers of ADR 0006', async () => {
     const owner = uniqueSubject();
     const bytes = pdf(70_000);
     const created = await (

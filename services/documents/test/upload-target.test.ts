@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { asUser, practitioner, startNeighbour, uniqueSubject, type Neighbour } from '@register/testkit';
 import { pdf, startDocuments, upload, type Harness } from './support/harness';
 
-// decisions §6 and §15: an upload may name only the caller's own application in Concept; any other is a 400
+// ADR 0006 and 0015: an upload may name only the caller's own application in Concept; any other is a 400
 // naming applicationId, and nothing is stored. The applications service (a process of its own) answers.
 let applications: Neighbour;
 let h: Harness;

@@ -28,7 +28,7 @@ const logo = (bytes: Buffer, name = 'logo.png', type = 'image/png') => ({
 });
 
 describe('POST /api/v1/uploads', () => {
-  it('when a PDF is uploaded with a localId, then 201 carries every field of decisions §6 and the bytes are stored', async () => {
+  it('when a PDF is uploaded with a localId, then 201 carries every field of ADR 0006 and the bytes are stored', async () => {
     const bytes = pdf(5000);
     const res = await upload(h, practitioner(uniqueSubject()), {
       wizardId: 'intake',
@@ -143,7 +143,7 @@ describe('POST /api/v1/uploads', () => {
     expect((await upload(h, practitioner(uniqueSubject(), 'admin'), logo(png()))).status).toBe(201);
   });
 
-  it('when an admin uploads a second organisatie-logo while the first is there, then 409 and nothing more is stored; after deleting the first, the slot is free (decisions §6)', async () => {
+  it('when an admin uploads a second organisatie-logo while the first is there, then 409 and nothing more is stored; after deleting the first, the slot is free (ADR 0006)', async () => {
     const admin = practitioner(uniqueSubject(), 'admin');
     const first = await upload(h, admin, logo(png()));
     expect(first.status).toBe(201);
@@ -244,7 +244,7 @@ describe('POST /api/v1/uploads', () => {
     expect([await h.objectKeys(), await h.rowCount()]).toEqual([keys, rows]);
   });
 
-  it('when the document in a single category is linked, then the slot is free for a new upload (decisions §6)', async () => {
+  it('when the document in a single category is linked, then the slot is free for a new upload (ADR 0006)', async () => {
     const subject = uniqueSubject();
     const owner = practitioner(subject);
     const diploma = () =>
@@ -389,7 +389,7 @@ describe('POST /api/v1/uploads', () => {
   });
 });
 
-describe('POST /api/v1/uploads into a single category of an application (decisions §6, §15)', () => {
+describe('POST /api/v1/uploads into a single category of an application (ADR 0006, 0015)', () => {
   // The documents service asks the applications service (a real process of its own) whose Concept an id names.
   let applications: Neighbour;
   let withApplications: Harness;

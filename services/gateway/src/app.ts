@@ -49,7 +49,7 @@ export function gatewayApp(
   const problemAnswer = problemErrorHandler(logger);
   const app = registerApp();
   app.disable('etag');
-  // decisions §3: the gateway fixes the correlation id; every response echoes it. decisions §15: nosniff,
+  // ADR 0003: the gateway fixes the correlation id; every response echoes it. ADR 0015: nosniff,
   // API-Version, and under /api/v1 no-store and the data CSP (a service's own headers, passed through by the
   // proxy, replace them where it sets its own: stamdata's caching, a download's sandbox). The trace, the log line.
   app.use(requestScope(logger));

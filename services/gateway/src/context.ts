@@ -29,7 +29,7 @@ export const configSchema = baseConfigSchema
     AUDIT_URL: upstreamUrls('http://127.0.0.1:8085'),
     /** Connections from the gateway to each service at most (keep-alive agent). */
     UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).max(1024).default(64),
-    /** decisions §15: a service that sends no byte for this long gives a 503 and opens its breaker. */
+    /** ADR 0015: a service that sends no byte for this long gives a 503 and opens its breaker. */
     PROXY_TIMEOUT_MS: z.coerce.number().int().min(500).default(10_000),
     /** The same for uploads and content downloads: no byte moving in either direction for this long. */
     STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),

@@ -3,17 +3,17 @@ import { ROUTES } from '@register/contracts';
 import { startSystem, users, type TestSystem } from './support/system';
 
 /**
- * The authorization oracle, written by hand from decisions §2 (not computed by the code that enforces it):
+ * The authorization oracle, written by hand from ADR 0002 (not computed by the code that enforces it):
  * every route of the table × every kind of caller → 401, 403 or allowed. "allowed" is the route's documented
  * success status, or a domain answer only its handler gives (a bare 404 for an unknown resource), so a wrong
  * capability in the route table, in the gateway or in the service's own guard fails here.
  *
- * Capabilities by hand (decisions §2): drafter = own, brief:edit, reveal; approver = own, brief:approve;
+ * Capabilities by hand (ADR 0002): drafter = own, brief:edit, reveal; approver = own, brief:approve;
  * admin = own, orgtemplate:edit, stamdata:read, flags:write, cases:admin, audit:read, uploads:admin-delete;
  * beoordelaar (case handler) = CanBeoordelen, stamdata:read; medewerker (a case handler without roles) =
  * an identity and nothing else; adminSeam = a drafter with X-Admin: true (adds uploads:admin-delete).
  * Without an identity every route is 401. The notification webhook is the one route no identity opens: only its
- * shared secret does (decisions §1, §11), so for every caller without it the answer is 401.
+ * shared secret does (ADR 0001, 0011), so for every caller without it the answer is 401.
  */
 const NOTIFICATIES_AUTH = 'Token matrix-notificaties';
 let sys: TestSystem;
@@ -99,7 +99,7 @@ const MATRIX: Array<[string, string, Probe]> = [
   ['POST /api/v1/brief/submit', '+ - - - - +', gone(`/api/v1/brief/submit${unknownReferentie}`)],
   ['POST /api/v1/brief/approve', '- + - - - -', gone(`/api/v1/brief/approve${unknownReferentie}`)],
   ['POST /api/v1/brief/reject', '- + - - - -', gone(`/api/v1/brief/reject${unknownReferentie}`)],
-  // A case's brief (?referentie=) is staff data: a letter capability or cases:admin as well (decisions §10).
+  // A case's brief (?referentie=) is staff data: a letter capability or cases:admin as well (ADR 0010).
   ['POST /api/v1/brief/send', '+ + + - - +', gone(`/api/v1/brief/send${unknownReferentie}`)],
   ['POST /api/v1/brief/reset', '+ + + - - +', gone(`/api/v1/brief/reset${unknownReferentie}`)],
   ['POST /api/v1/brief/reveal-registernummer', '+ - - - - +', ok],
@@ -140,7 +140,7 @@ const MATRIX: Array<[string, string, Probe]> = [
 
 /**
  * Every route scoped to a case (`?referentie=`), probed with a case: the route's own requirement and a letter
- * capability or cases:admin (decisions §10). Unknown case: the allowed callers get the bare 404.
+ * capability or cases:admin (ADR 0010). Unknown case: the allowed callers get the bare 404.
  */
 //                                                                   drafter approver admin beoordelaar medewerker adminSeam
 const CASE_SCOPED: Array<[string, string, Probe]> = [
@@ -190,7 +190,7 @@ function pdfForm(): FormData {
 
 async function call(route: string, probe: Probe, headers: Record<string, string>): Promise<Response> {
   const [method, path] = route.split(' ') as [string, string];
-  // X-Step-Up: the reveal's second check (decisions §10) is the letters service's, not the route table's.
+  // X-Step-Up: the reveal's second check (ADR 0010) is the letters service's, not the route table's.
   const base = { ...headers, 'X-Step-Up': 'true', 'X-Correlation-Id': `matrix-${randomUUID()}` };
   const init: RequestInit =
     method === 'GET'
@@ -224,7 +224,7 @@ async function expectOutcome(res: Response, want: 'allowed' | 401 | 403, probe: 
   }
 }
 
-describe('authorization matrix (decisions §2, by hand)', () => {
+describe('authorization matrix (ADR 0002, by hand)', () => {
   it('when the route table changes, then this table must say who may call each route: it names every route exactly once', () => {
     expect(MATRIX.map(([route]) => route).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
   });
@@ -262,7 +262,7 @@ describe('authorization matrix (decisions §2, by hand)', () => {
     },
   );
 
-  it('when a case handler opens or decides their own application (decisions §8), then 403; another case handler may open it', async () => {
+  it('when a case handler opens or decides their own application (ADR 0008), then 403; another case handler may open it', async () => {
     const owner = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
     const asOwner = { 'X-Subject': owner, 'content-type': 'application/json' };
     const app = await fetch(`${sys.gateway}/api/v1/applications`, {

@@ -2,7 +2,7 @@ import { startNeighbour, startService, type Neighbour, type TestService } from '
 import { start } from '../src/main';
 import type { Context } from '../src/context';
 
-// decisions §15: a service that stops answering costs its callers seconds, not minutes.
+// ADR 0015: a service that stops answering costs its callers seconds, not minutes.
 let reference: Neighbour;
 let gateway: TestService<Context>;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { eventually, natsUrl, testEvents } from '@register/testkit';
 import { startSystem, users, type TestSystem } from './support/system';
 import { call, submitIntake } from './support/through-gateway';
 
-// decisions §15 / issue 11: no event on the stream carries a subject (BSN), a name or a register number.
+// ADR 0015 / issue 11: no event on the stream carries a subject (BSN), a name or a register number.
 // A practitioner's whole path runs through the gateway (create, upload, submit, besluit, the letter, an admin
 // delete), then every message of the run's stream is read back, headers and payload.
 

@@ -38,7 +38,7 @@ describe('the idempotency sweeper', () => {
   });
 });
 
-describe('Idempotency-Key expiry (decisions §13: a kept answer lives 24 hours)', () => {
+describe('Idempotency-Key expiry (ADR 0013: a kept answer lives 24 hours)', () => {
   // The gateway's clock is the context's: set here, so "24 hours later" takes no 24 hours.
   let now = Date.now();
   let reference: Neighbour;

@@ -2,7 +2,7 @@ import { identityFromClaims } from '../src/identity/oidc-claims';
 import { ACR_RANKS, acrRanks, stepUpSatisfied, type StepUpPolicy } from '../src/identity/step-up';
 import { VerifiedTokens } from '../src/identity/verified-tokens';
 
-// The pure rules behind IDENTITY_PROVIDER=oidc (decisions §1), as tables: claims to identity, and the step-up.
+// The pure rules behind IDENTITY_PROVIDER=oidc (ADR 0001), as tables: claims to identity, and the step-up.
 
 describe('identityFromClaims', () => {
   const names = { subject: 'sub_bsn', role: 'rol', employee: 'employee_id', roles: 'groups' };

@@ -7,7 +7,7 @@ import { start } from '../src/main';
 import { auditEventsOf } from './support/audit-stream';
 import { forge, mint, signingKey, tamper, TestIssuer, type SigningKey } from './support/test-issuer';
 
-// IDENTITY_PROVIDER=oidc (decisions §1): the caller is a bearer access token verified against a real issuer's
+// IDENTITY_PROVIDER=oidc (ADR 0001): the caller is a bearer access token verified against a real issuer's
 // JWKS over HTTP. The services behind the gateway are one stand-in that records what reaches it: what is proven
 // here is the gateway's decision, made before anything is proxied.
 
@@ -210,7 +210,7 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
   });
 });
 
-describe('the notification webhook with IDENTITY_PROVIDER=oidc (decisions §11)', () => {
+describe('the notification webhook with IDENTITY_PROVIDER=oidc (ADR 0011)', () => {
   const notification = JSON.stringify({
     kanaal: 'zaken',
     hoofdObject: 'https://zaken.example/zaken/1',
@@ -368,7 +368,7 @@ describe('POST /api/v1/brief/reveal-registernummer with IDENTITY_PROVIDER=oidc (
   });
 });
 
-describe("a case's brief with IDENTITY_PROVIDER=oidc (decisions §10: staff data)", () => {
+describe("a case's brief with IDENTITY_PROVIDER=oidc (ADR 0010: staff data)", () => {
   const read = async (claims: Record<string, unknown>, path: string) => {
     const correlationId = `oidc-brief-${randomUUID()}`;
     const res = await call(path, { ...bearer(await token(claims)), 'X-Correlation-Id': correlationId });
@@ -494,7 +494,7 @@ describe('the issuer keys with IDENTITY_PROVIDER=oidc', () => {
   });
 });
 
-describe('CORS (decisions §15) in front of identity', () => {
+describe('CORS (ADR 0015) in front of identity', () => {
   it('when a configured origin sends a preflight, then 204 with the allowed methods and headers, before any identity', async () => {
     const res = await fetch(`${gateway.url}/api/v1/me`, {
       method: 'OPTIONS',

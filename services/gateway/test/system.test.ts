@@ -181,7 +181,7 @@ describe('denials the spec audits (Authentication 6)', () => {
   });
 });
 
-describe('Idempotency-Key (decisions §13)', () => {
+describe('Idempotency-Key (ADR 0013)', () => {
   const FLAG = '/api/v1/admin/flags/herregistratie-aanvragen';
   const put = (key: string, body: string, correlationId: string = randomUUID()) =>
     call(FLAG, {
@@ -308,7 +308,7 @@ describe('Idempotency-Key (decisions §13)', () => {
   });
 });
 
-describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELETE, scope, a 5xx)', () => {
+describe('Idempotency-Key on applications (ADR 0013: JSON POST, PUT, DELETE, scope, a 5xx)', () => {
   const keyed = (subject: string, method: string, path: string, key: string, body?: unknown) =>
     call(path, {
       method,
@@ -365,7 +365,7 @@ describe('Idempotency-Key on applications (decisions §13: JSON POST, PUT, DELET
     expect(((await change.json()) as { referentie: string }).referentie).toMatch(/^WV-\d{4}-\d{6}$/);
   });
 
-  describe('the scope of a key is the whole identity and the whole target (decisions §13)', () => {
+  describe('the scope of a key is the whole identity and the whole target (ADR 0013)', () => {
     const keyedAs = (headers: Record<string, string>, path: string, key: string, body: unknown) =>
       call(path, {
         method: 'POST',
@@ -459,7 +459,7 @@ describe('Idempotency-Key on uploads (streamed through the gateway)', () => {
   const MIB = 1024 * 1024;
   const pdf = (bytes: number, fill: number) =>
     Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(bytes - 9, fill)]);
-  // A retry sends the same bytes (decisions §13 compares raw bodies), so the multipart boundary is fixed here.
+  // A retry sends the same bytes (ADR 0013 compares raw bodies), so the multipart boundary is fixed here.
   const boundary = 'register-test-boundary';
   const upload = (file: Buffer, key?: string) => {
     const field = (name: string, value: string) =>
@@ -549,7 +549,7 @@ describe('admin delete of a case (applications → documents over events)', () =
   });
 });
 
-describe('every list takes limit and cursor (decisions §14)', () => {
+describe('every list takes limit and cursor (ADR 0014)', () => {
   // Every route answering a plain array, with a caller allowed to read it.
   const LISTS: Array<[string, Record<string, string>]> = [
     ['/api/v1/applications', users.drafter],

@@ -37,7 +37,7 @@ export const configSchema = baseConfigSchema.extend({
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name')
     .default('letters-applications'),
-  /** The practitioner whose demo case the shared working brief is about (decisions §10). */
+  /** The practitioner whose demo case the shared working brief is about (ADR 0010). */
   SHARED_BRIEF_SUBJECT: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,64}$/)

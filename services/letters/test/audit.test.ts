@@ -12,7 +12,7 @@ import {
   type World,
 } from './support/world';
 
-// Audited attempts (spec, Authentication 6; decisions §10, §12): every reveal attempt and every denial on the
+// Audited attempts (spec, Authentication 6; ADR 0010, 0012): every reveal attempt and every denial on the
 // organisation-admin routes leaves exactly one audit row on the stream, without personal data. A missing
 // capability is refused (and audited) by the gateway; what only letters decides, letters audits.
 let world: World;

@@ -22,7 +22,7 @@ const callers = {
 };
 type CallerKind = keyof typeof callers;
 
-/** What decisions §10 says, written out per operation (not computed the way the implementation does). */
+/** What ADR 0010 says, written out per operation (not computed the way the implementation does). */
 function expected(op: BriefOperation, kind: CallerKind, status: BriefStatusTag): Verdict {
   const drafts = kind === 'drafter' || kind === 'otherDrafter';
   switch (op) {

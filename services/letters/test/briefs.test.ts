@@ -501,7 +501,7 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
     expect((await me.get(url('', referentie))).text).toBe(before);
   });
 
-  it('when a node, mark, list kind or block type is outside the value sets of decisions §10, then a 400 problem naming that node and nothing is written', async () => {
+  it('when a node, mark, list kind or block type is outside the value sets of ADR 0010, then a 400 problem naming that node and nothing is written', async () => {
     const { referentie, sections } = await fresh();
     const me = portal(world, drafter());
     const before = (await me.get(url('', referentie))).text;

@@ -23,7 +23,7 @@ const fieldsOf = (outcome: ReturnType<typeof check>) =>
 
 const text = (t: string) => ({ type: 'text', text: t, marks: [], key: null });
 
-describe('checkSections (decisions §10)', () => {
+describe('checkSections (ADR 0010)', () => {
   it('when the stored letter comes back unchanged, then it is accepted and every passage block is unedited', () => {
     const outcome = check(copy());
     expect(outcome.ok).toBe(true);
@@ -176,7 +176,7 @@ describe('checkSections (decisions §10)', () => {
   });
 });
 
-describe('SaveBriefRequest (the value sets of decisions §10)', () => {
+describe('SaveBriefRequest (the value sets of ADR 0010)', () => {
   const withNode = (node: unknown) => {
     const s = copy();
     s[2].blocks[0].content.paragraphs[0].nodes[1] = node;

@@ -1,8 +1,8 @@
 import { caseBrief, decideCase, portal, startWorld, type Reply, type World } from './support/world';
 
-// The four-eyes table of decisions §10 through the gateway, as the portals meet it: every status of a case's
+// The four-eyes table of ADR 0010 through the gateway, as the portals meet it: every status of a case's
 // letter × every kind of caller × every operation, on real Postgres and NATS. The expected answers are written
-// out from decisions §2 and §10 here, not computed the way the service does. A refusal leaves the letter as
+// out from ADR 0002 and 0010 here, not computed the way the service does. A refusal leaves the letter as
 // it was; an allowed operation answers a fresh BriefView whose `decisions` are the caller's in the new status.
 let world: World;
 beforeAll(async () => {
@@ -32,7 +32,7 @@ type Operation = (typeof OPERATIONS)[number];
 /** Who drafted the letter in each status of the walk below: nobody until the first submit (a reset clears it). */
 const drafterIn = (status: Status) => (status === 'concept' ? null : DRAFTER);
 
-/** decisions §2 and §10, written out: 401, then a missing capability or reviewing one's own letter 403, then the state 409. */
+/** ADR 0002 and 0010, written out: 401, then a missing capability or reviewing one's own letter 403, then the state 409. */
 function expected(op: Operation, kind: Kind, status: Status, drafterId: string | null): number {
   if (kind === 'nobody') return 401;
   const drafts = kind === 'drafter' || kind === 'otherDrafter';
@@ -189,7 +189,7 @@ describe.each(STATUSES)('a case letter in status %s', (status) => {
   }, 120_000);
 });
 
-describe('the order of refusals (decisions §2: 401, 403, 404, 400, 409)', () => {
+describe('the order of refusals (ADR 0002: 401, 403, 404, 400, 409)', () => {
   const unknown = '?referentie=AV-1999-000404';
   const invalid = { sections: [{ sectionKey: 'ps' }] };
 

@@ -51,7 +51,7 @@ describe('/api/v1 without the gateway', () => {
     expect(((await res.json()) as { type: string }).type).toBe('/problems/unavailable');
   });
 
-  it('when the letterheads are listed a page at a time, then each page holds limit rows and links to the next while rows remain (decisions §14)', async () => {
+  it('when the letterheads are listed a page at a time, then each page holds limit rows and links to the next while rows remain (ADR 0014)', async () => {
     const admin = asUser(practitioner('900000003', 'admin'));
     const first = await fetch(`${h.url}/api/v1/admin/org-templates?limit=1`, { headers: admin });
     expect(first.status).toBe(200);

@@ -3,7 +3,7 @@ import { seedPassages, listPassageVersions } from '../src/passages/passages.repo
 import { PASSAGES_SEED } from '../src/passages/passages.seed';
 import { startLetters } from './support/harness';
 
-// The shipped passage library is versioned (decisions §10, issue 9 item 3): a passage starts at version 1, a
+// The shipped passage library is versioned (ADR 0010, issue 9 item 3): a passage starts at version 1, a
 // changed shipped text becomes the next version at the next start, and an unchanged one stays as it is, however
 // often the service starts on its database. Blocks keep pointing at the version they came from.
 let database: TestDatabase;

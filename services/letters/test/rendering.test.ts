@@ -13,7 +13,7 @@ import { TEMPLATES_SEED } from '../src/templates/templates.seed';
 import type { TemplateContent } from '../src/templates/templates.schemas';
 import { pdfImageCount, pdfPageSizes, pdfText, pngLogo, sha256 } from './support/pdf';
 
-// The rendering rules of decisions §10 on the real renderer: pdfmake on the service's worker pool.
+// The rendering rules of ADR 0010 on the real renderer: pdfmake on the service's worker pool.
 const pool = new PdfWorkerPool({ size: 1, maxQueue: 50, timeoutMs: 30_000, logger: pino({ level: 'silent' }) });
 afterAll(() => pool.close());
 

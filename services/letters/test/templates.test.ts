@@ -141,7 +141,7 @@ describe('PUT /api/v1/admin/org-template/{subOrgId}', () => {
   });
 });
 
-describe('the logo on the letterhead (decisions §10), fetched from the documents service', () => {
+describe('the logo on the letterhead (ADR 0010), fetched from the documents service', () => {
   /** A test letter of register-buitenland with this logo upload on its draft; the draft is put back afterwards. */
   async function testLetterWith(logo: string): Promise<Buffer> {
     const draft = await draftOf('register-buitenland');
@@ -265,7 +265,7 @@ describe('publish, rollback and letters pinned to their version', () => {
     expect(await unsent('register')).toBe(start + 1);
     expect((await portal(world, drafter('900000043')).post(`/api/v1/brief/send${q}`)).status).toBe(200);
     expect(await unsent('register')).toBe(start);
-    // Every letter uses the letterhead of `register` (decisions §10): the other sub-organisation has none.
+    // Every letter uses the letterhead of `register` (ADR 0010): the other sub-organisation has none.
     expect(await unsent('register-buitenland')).toBe(0);
     expect((await portal(world, admin()).post(`${base}/register/publish`)).body.affectedUnsentBriefs).toBe(start);
     expect((await portal(world, admin()).post(`${base}/register-buitenland/publish`)).body.affectedUnsentBriefs).toBe(

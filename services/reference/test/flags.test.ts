@@ -116,7 +116,7 @@ describe('PUT /api/v1/admin/flags/:key', () => {
   });
 });
 
-describe('GET /api/v1/flags paged (decisions §14)', () => {
+describe('GET /api/v1/flags paged (ADR 0014)', () => {
   const list = (query: string) => fetch(`${h.url}/api/v1/flags${query}`, { headers: admin() });
   // Two more flags of this file's own database, so there is more than one page; removed again afterwards.
   beforeAll(async () => {

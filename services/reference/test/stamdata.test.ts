@@ -72,7 +72,7 @@ describe('GET /api/v1/stamdata', () => {
   });
 });
 
-describe('GET /api/v1/stamdata paged (decisions §14)', () => {
+describe('GET /api/v1/stamdata paged (ADR 0014)', () => {
   it('when limit and cursor are used, then the tables come a page at a time with Link rel="next", each once', async () => {
     const all = ((await (await get('/api/v1/stamdata')).json()) as Array<{ id: string }>).map((t) => t.id);
     const paged: string[] = [];

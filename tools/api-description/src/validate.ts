@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { DESCRIPTION_FILE } from './index';
 
-// The second validator beside the ADR lint (npm run lint:api): the description is valid OpenAPI 3.1.
+// The second validator beside the NL API Design Rules lint (npm run lint:api): the description is valid OpenAPI 3.1.
 SwaggerParser.validate(DESCRIPTION_FILE).then(
   (api) =>
     process.stdout.write(

@@ -6,7 +6,7 @@ import type { Infrastructure, Service } from '@register/launcher';
 import { natsUrl, testS3 } from '@register/testkit';
 import { DESCRIPTION_FILE, startWholeSystem } from '../src';
 
-// decisions §15: no input, however hostile, gets a 5xx. This walks every operation of the merged description
+// ADR 0015: no input, however hostile, gets a 5xx. This walks every operation of the merged description
 // with fast-check's generators (strings with NUL, surrogates and bad percent-escapes, 1 MB values, deep
 // nesting, wrong types, huge numbers, repeated and array-shaped query parameters, garbage and truncated
 // multipart, bad identity and correlation headers) and asserts: no 5xx, every error body a problem document,
@@ -260,7 +260,7 @@ function rawRequest(
   });
 }
 
-describe('hostile input against every operation (decisions §15)', () => {
+describe('hostile input against every operation (ADR 0015)', () => {
   let system: Awaited<ReturnType<typeof startWholeSystem>>;
   let port: number;
   let pids: Partial<Record<Service, number | undefined>>;

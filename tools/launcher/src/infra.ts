@@ -25,13 +25,13 @@ export interface Infrastructure {
   s3: S3Settings;
   /** What was embedded (stopped with `stop`). */
   embedded: string[];
-  /** The applications service's ZGW_* and NOTIFICATIES_AUTH settings (decisions §11); none: mirroring off. */
+  /** The applications service's ZGW_* and NOTIFICATIES_AUTH settings (ADR 0011); none: mirroring off. */
   zgw?: Record<string, string>;
   stop(): Promise<void>;
 }
 
 /**
- * architecture.md: an explicit URL from the environment, else the embedded default. Without NATS_URL and
+ * ADR 0021: an explicit URL from the environment, else the embedded default. Without NATS_URL and
  * without a nats-server on the PATH (or with NATS_URL=in-process) events use the in-process transport.
  */
 export async function resolveInfrastructure(env: NodeJS.ProcessEnv, dataDir: string): Promise<Infrastructure> {

@@ -4,7 +4,7 @@ import { SINGLE_PROCESS_ENV, type SingleProcessSettings } from './single-process
 import { START_ORDER, serviceEnv, type Service } from './system';
 
 /**
- * The single-process mode (architecture.md, embedded defaults): every service in this one Node process,
+ * The single-process mode (ADR 0037): every service in this one Node process,
  * each on its own port with its own database as usual, with the in-process event transport instead of
  * NATS. The System launcher spawns this file when no nats-server is available; its log is `system.log`.
  */

@@ -82,7 +82,7 @@ export function serviceEnv(
     LETTERS_URL: url('letters'),
     REFERENCE_URL: url('reference'),
     AUDIT_URL: url('audit'),
-    // The case mirror and the notification webhook are the applications service's (decisions §11).
+    // The case mirror and the notification webhook are the applications service's (ADR 0011).
     ...(service === 'applications' ? infra.zgw : {}),
     ...options.extraEnv?.[service],
   };
@@ -116,7 +116,7 @@ export class System {
   readonly secret: string;
   /**
    * All six services in one Node process: the in-process event transport (`infra.natsUrl` = `in-process`)
-   * reaches only the services of its own process (architecture.md's embedded default without a nats-server).
+   * reaches only the services of its own process (ADR 0037).
    */
   readonly singleProcess: boolean;
   private readonly children = new Map<Service, ChildProcess>();

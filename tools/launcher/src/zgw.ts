@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { assertPortFree } from '@register/embedded';
 
-/** The ZGW case system the applications service mirrors into (decisions §11), as the launcher resolved it. */
+/** The ZGW case system the applications service mirrors into (ADR 0011), as the launcher resolved it. */
 export interface ZgwResolution {
   /** What the applications service is started with (ZGW_* and NOTIFICATIES_AUTH). */
   env: Record<string, string>;
@@ -16,7 +16,7 @@ const PASSED = /^(ZGW_(?!SIM_)[A-Z_]+|NOTIFICATIES_AUTH)$/;
 const enabled = (value: string | undefined) => ['true', '1', 'yes', 'on'].includes((value ?? '').trim().toLowerCase());
 
 /**
- * architecture.md's rule for infrastructure, for the case system: `ZGW_ENABLED` unset or false changes
+ * ADR 0021's rule for infrastructure, for the case system: `ZGW_ENABLED` unset or false changes
  * nothing; with ZGW_ENABLED=true and ZGW_ZAKEN_URL given every ZGW_* setting is passed through; without it
  * the project's own simulator starts in this process (ZGW_SIM_PORT, default 8090) as the embedded default,
  * and it delivers its notifications to the gateway's webhook when NOTIFICATIES_AUTH is set.

@@ -12,7 +12,7 @@ const admin = { 'X-Subject': '900000003', 'X-Role': 'admin' };
 const practitioner = { 'X-Subject': '900000001' };
 
 /**
- * architecture.md's embedded default without a nats-server: the six services in one process with the
+ * ADR 0037: the six services in one process with the
  * in-process event transport, driven over HTTP through the gateway like the multi-process system.
  */
 describe('the single-process mode (in-process events)', () => {

@@ -7,7 +7,7 @@ const infra = {
   s3: { endpoint: 'http://localhost:9000', accessKey: 'a', secretKey: 'b', bucket: 'documents' },
 };
 
-describe('npm start and the ZGW case system (decisions §11)', () => {
+describe('npm start and the ZGW case system (ADR 0011)', () => {
   it('when ZGW_ENABLED is unset, then no simulator starts and the applications service gets no ZGW settings (nothing changes)', async () => {
     const zgw = await resolveZgw({ PORT: '8080' }, 8080);
     expect(zgw.env).toEqual({});

@@ -43,7 +43,7 @@ export interface SteadyLoadSummary {
  * PDF parsers and the rest, and its own major garbage collections (one every second under a 200 req/s load
  * of 25 KB answers, 60–80 ms of main thread each) delayed the reading of answers, so their latency was
  * counted against the services: the letters service's GET p99 through the gateway read 33–48 ms with the
- * generator in-process and 7–10 ms from this child, on the same system (docs/decisions.md, Benchmarks).
+ * generator in-process and 7–10 ms from this child, on the same system (ADR 0058).
  *
  * `BENCH_TRACE=<file>` appends every request's start (ms into the load) and latency as one JSON line per load.
  */

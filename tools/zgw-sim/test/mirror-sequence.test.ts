@@ -2,7 +2,7 @@ import type { ZgwSimulator } from '../src';
 import { expectContract } from './helpers/contract';
 import { createZaak, documentBody, rolBody, startSim, statusBody, zaakBody, zgw, zgwToken } from './helpers/zgw-client';
 
-// The calls the case mirror makes on submit and on a besluit (decisions §11), each answer checked against the document.
+// The calls the case mirror makes on submit and on a besluit (ADR 0011), each answer checked against the document.
 describe('the mirror sequence: zaak, status, rol, document, zaakinformatieobject', () => {
   let sim: ZgwSimulator;
   beforeAll(async () => {

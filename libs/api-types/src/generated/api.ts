@@ -607,7 +607,7 @@ export interface paths {
         };
         /**
          * The register's notes (aantekeningen) on the caller
-         * @description Newest register order as the register keeps it; `limit` (1–1000) and `cursor` page them (decisions §14), `Link: rel="next"` while notes remain.
+         * @description Newest register order as the register keeps it; `limit` (1–1000) and `cursor` page them (ADR 0014), `Link: rel="next"` while notes remain.
          */
         get: operations["listNotes"];
         put?: never;

@@ -29,7 +29,7 @@ export const routes = routeTable('applications', {
   },
   adminCases: { method: 'GET', path: '/api/v1/admin/cases', requires: needs('cases:admin') },
   adminDeleteCase: { method: 'DELETE', path: '/api/v1/admin/cases/:id', requires: needs('cases:admin') },
-  /** decisions §11: the zaaksysteem's notifications, guarded by NOTIFICATIES_AUTH instead of an identity. */
+  /** ADR 0011: the zaaksysteem's notifications, guarded by NOTIFICATIES_AUTH instead of an identity. */
   notificaties: { method: 'POST', path: '/api/v1/notificaties', requires: { kind: 'shared-secret' } },
 });
 
@@ -98,7 +98,7 @@ export const internal = {
     caseLetterContext: '/internal/applications/:applicationId/letter-context',
     /** The letter context of a practitioner without a case (the shared working brief: subject 900000001). */
     practitionerLetterContext: '/internal/practitioners/:subject/letter-context',
-    /** Whether an upload may name this application: the owner's own `Concept` (decisions §6, §15). */
+    /** Whether an upload may name this application: the owner's own `Concept` (ADR 0006, 0015). */
     uploadTarget: '/internal/applications/:applicationId/upload-target',
   },
   uploadTargetQuery: z.object({ owner: z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/) }),

@@ -1,4 +1,4 @@
-/** Capability names of decisions §2; which identity holds which is decided by libs/authz alone. */
+/** Capability names of ADR 0002; which identity holds which is decided by libs/authz alone. */
 export const CAPABILITIES = [
   'CanBeoordelen',
   'applications:own',

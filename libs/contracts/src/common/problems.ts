@@ -5,7 +5,7 @@ export interface ProblemType {
   description: string;
 }
 
-/** Problem types every context answers with (decisions §4). */
+/** Problem types every context answers with (ADR 0004). */
 export const COMMON_PROBLEMS = {
   validation: {
     status: 400,

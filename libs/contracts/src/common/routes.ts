@@ -29,7 +29,7 @@ export interface RouteRule {
 
 export const needs = (...anyOf: Capability[]): Requirement => ({ kind: 'capability', anyOf });
 export const anyIdentity: Requirement = { kind: 'identity' };
-/** A practitioner's own data (decisions §2). */
+/** A practitioner's own data (ADR 0002). */
 export const own: Requirement = needs('applications:own');
 
 /** The rules of one context, keyed by a name its routes refer to. */

@@ -36,7 +36,7 @@ const answer = <const T extends readonly [string, ...string[]]>(values: T) =>
 
 /**
  * The query of the categories (public and internal alike): the wizard and the answers that make a category
- * required (decisions §6). An answer that is not one of its values is a 400.
+ * required (ADR 0006). An answer that is not one of its values is a 400.
  */
 export const categoriesQuery = z.object({
   wizardId: z.string().min(1).max(64),

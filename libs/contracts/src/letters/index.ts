@@ -2,11 +2,11 @@ import { anyIdentity, needs, routeTable, type ProblemType } from '../common';
 
 const orgTemplateAdmin = { requires: needs('orgtemplate:edit'), auditDenialAs: 'orgtemplate:edit' } as const;
 const readsLetter = needs('brief:edit', 'brief:approve');
-/** decisions §10: a case's brief is staff data: a letter capability or case administration (403 otherwise). */
+/** ADR 0010: a case's brief is staff data: a letter capability or case administration (403 otherwise). */
 const caseBrief = { scoped: { query: 'referentie', requires: needs('brief:edit', 'brief:approve', 'cases:admin') } };
 
 /**
- * The letters routes (decisions §2, §10). Every brief route takes an optional `?referentie=` (a case's brief).
+ * The letters routes (ADR 0002, 0010). Every brief route takes an optional `?referentie=` (a case's brief).
  * Send and reset need only an identity: the state decides (`canSend`); the others need their capability, and
  * approving or rejecting one's own letter is refused by the letter's state machine. Denials of the reveal route
  * and of the organisation-admin routes are audited (spec, Authentication 6): the gateway writes the row for a
@@ -52,7 +52,7 @@ export const problems = {
   },
 } as const satisfies Record<string, ProblemType>;
 
-/** Audit actions the letters context writes (decisions §12). */
+/** Audit actions the letters context writes (ADR 0012). */
 export const auditActions = {
   reveal: 'reveal-registernummer',
   orgTemplateEdit: 'orgtemplate:edit',

@@ -21,7 +21,7 @@ function serviceName(env: NodeJS.ProcessEnv): string {
  * each outbox publish and event handled one (outbox.ts, durable-consumer.ts); the pg and undici instrumentations
  * add a span per query and per outgoing fetch (internal calls, the ZGW mirror). The http and express
  * instrumentations are not used: patching every socket and middleware layer cost the gateway more than half its
- * throughput, for spans that repeat the server span (docs/decisions.md, Operations). The pg instrumentation patches
+ * throughput, for spans that repeat the server span (ADR 0045). The pg instrumentation patches
  * pg as it is required, so this must run before pg is loaded: the kit's index requires it first, and
  * `node --require @register/service-kit/dist/telemetry/preload` does it before anything else. Idempotent.
  */

@@ -14,7 +14,7 @@ const reg = (r: Partial<Reg> & Pick<Reg, 'subject' | 'naam' | 'beroep' | 'status
   ...r,
 });
 
-/** The demo subjects of decisions §7, exactly; any other subject is NietGeregistreerd. */
+/** The demo subjects of ADR 0007, exactly; any other subject is NietGeregistreerd. */
 const DEMO: Reg[] = [
   reg({
     subject: '900000001',

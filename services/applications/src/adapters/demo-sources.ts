@@ -16,7 +16,7 @@ function addDays(date: string, days: number): string {
   return d.toISOString().slice(0, 10);
 }
 
-/** The shipped register source: demo rows in this service's database (decisions §7). */
+/** The shipped register source: demo rows in this service's database (ADR 0007). */
 export class DemoRegisterSource implements RegisterSource {
   constructor(private readonly db: Kysely<AppDatabase>) {}
 

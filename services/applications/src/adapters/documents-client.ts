@@ -30,7 +30,7 @@ function parsed<S extends z.ZodType>(schema: S, body: unknown, what: string): z.
 }
 
 /**
- * How long an answer of the categories API is reused (docs/decisions-applications.md, "Category cache").
+ * How long an answer of the categories API is reused (ADR 0060).
  * The categories are the documents service's static configuration per wizard; it stays the one source, and
  * a change there reaches submit within this time.
  */

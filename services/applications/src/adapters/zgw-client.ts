@@ -52,7 +52,7 @@ const base64url = (value: string | Buffer) => Buffer.from(value).toString('base6
 const JWT_HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 
 /**
- * The ZGW APIs over node:http(s) with keep-alive agents (pitfalls.md, "Outbound HTTP"): a JWT minted for
+ * The ZGW APIs over node:http(s) with keep-alive agents (ADR 0086): a JWT minted for
  * every call (Open Zaak's leeway is 0, so `iat` is now in whole seconds), `Accept-Crs`/`Content-Crs:
  * EPSG:4326` on the Zaken API, and ZGW_TIMEOUT_MS per call, body included. A failure without an HTTP
  * answer, also one that cuts the body, is `transport`. node:http rather than fetch: under the mirror's
@@ -71,7 +71,7 @@ export class ZgwClient implements ZgwPort {
     this.agents = { 'http:': new http.Agent(pool), 'https:': new https.Agent(pool) };
   }
 
-  /** A fresh HS256 JWT (decisions §11): `iss` = `client_id`, `iat` now, the actor as `user_id`/`user_representation`. */
+  /** A fresh HS256 JWT (ADR 0011): `iss` = `client_id`, `iat` now, the actor as `user_id`/`user_representation`. */
   token(actor: ZgwActor): string {
     const claims = {
       client_id: this.options.clientId,

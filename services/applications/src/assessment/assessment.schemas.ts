@@ -3,7 +3,7 @@ import { ApplicationStatus, ApplicationSummary } from '../cases/application.sche
 
 const s = z.string().nullable();
 
-/** decisions §8: besluit value → status tag. */
+/** ADR 0008: besluit value → status tag. */
 export const BESLUITEN = {
   toekennen: 'Toegekend',
   afwijzen: 'Afgewezen',

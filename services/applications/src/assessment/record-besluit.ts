@@ -10,7 +10,7 @@ import { markDecided } from './assessment.repository';
 import { BESLUITEN, type RecordBesluitRequest, type RecordBesluitResponse } from './assessment.schemas';
 import { canBesluiten } from './beoordeling';
 
-/** decisions §8: afwijzen and buiten-behandeling need a non-blank toelichting. */
+/** ADR 0008: afwijzen and buiten-behandeling need a non-blank toelichting. */
 function checkToelichting(req: RecordBesluitRequest): void {
   if (req.besluit !== 'toekennen' && (req.toelichting ?? '').trim() === '') {
     throw validationError([
@@ -52,7 +52,7 @@ export async function recordBesluit(
       },
       currentCorrelationId(),
     );
-    // decisions §11: the besluit status is the mirror's, after this commit; the JWT names the case handler.
+    // ADR 0011: the besluit status is the mirror's, after this commit; the JWT names the case handler.
     if (ctx.mirror && decided.referentie) {
       await oweBesluit(trx, {
         referentie: decided.referentie,

@@ -6,7 +6,7 @@ import { MirrorWorkers } from './mirror-pass';
 const idle = (name: string): Job => ({ name, start: () => undefined, stop: async () => undefined });
 
 /**
- * The mirror (decisions §11) on the kit's job loop: every ZGW_MIRROR_POLL_INTERVAL_MS it claims the cases a
+ * The mirror (ADR 0011) on the kit's job loop: every ZGW_MIRROR_POLL_INTERVAL_MS it claims the cases a
  * committed submit, besluit or admin delete owes the zaaksysteem, ZGW_MIRROR_CONCURRENCY at a time.
  */
 export function caseMirrorJob(ctx: Context): Job {

@@ -17,7 +17,7 @@ const interval = (ms: number) => `${Math.max(0, Math.round(ms))} milliseconds`;
 
 /**
  * Claims due cases of one state for a lease (the kit's claimLeased: FOR UPDATE SKIP LOCKED, attempts + 1).
- * The reconciler takes only divergences younger than its window (decisions §11: 48 hours).
+ * The reconciler takes only divergences younger than its window (ADR 0011: 48 hours).
  */
 export async function claimCases(
   db: Db,
@@ -166,7 +166,7 @@ export async function postponeCase(db: Db, referentie: string, delayMs: number, 
   );
 }
 
-/** decisions §5: the flag an operator sees; never over another reden (that one stays until it is handled). */
+/** ADR 0005: the flag an operator sees; never over another reden (that one stays until it is handled). */
 export async function flagDivergence(db: Db, applicationId: string, reden: string): Promise<void> {
   await sql`UPDATE applications SET manual = true, reden = ${reden} WHERE id = ${applicationId}::uuid AND (reden IS NULL OR reden = ${reden})`.execute(
     db,

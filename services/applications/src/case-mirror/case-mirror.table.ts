@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 
-/** pending: work to do (due, or leased by the mirror); diverged: the reconciler's (decisions §11); done: nothing owed. */
+/** pending: work to do (due, or leased by the mirror); diverged: the reconciler's (ADR 0011); done: nothing owed. */
 export type MirrorState = 'pending' | 'diverged' | 'done';
 
 /** What the mirror owes the zaaksysteem for one case, written in the transaction of the request that caused it. */

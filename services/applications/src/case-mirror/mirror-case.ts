@@ -30,7 +30,7 @@ export interface MirrorDeps {
   logger: Logger;
   /** How long a claim holds a case; renewed after every step. */
   leaseMs: number;
-  /** When a diverged case is tried again (decisions §11: at most every 5 minutes). */
+  /** When a diverged case is tried again (ADR 0011: at most every 5 minutes). */
   reconcileMs: number;
   /** The reconciler's window from the first divergence (48 hours). */
   windowMs: number;
@@ -43,7 +43,7 @@ export type CaseOutcome =
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** decisions §11: a failure without an HTTP answer is tried again, at most 3 attempts in all, with a pause; anything else is final. */
+/** ADR 0011: a failure without an HTTP answer is tried again, at most 3 attempts in all, with a pause; anything else is final. */
 export async function withRetries<T>(attempt: (n: number) => Promise<Result<T>>): Promise<Result<T>> {
   let last: Failure | null = null;
   for (let n = 1; n <= MAX_ATTEMPTS; n++) {
@@ -89,7 +89,7 @@ const correlationOf = (c: MirrorCase, step: Step): string | null =>
       : c.correlation.submit;
 
 /**
- * Works the steps a case still owes, in order, recording each as it completes (decisions §11). The first step
+ * Works the steps a case still owes, in order, recording each as it completes (ADR 0011). The first step
  * that cannot be completed ends the pass as a divergence; the reconciler continues from there later.
  */
 export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseOutcome> {
@@ -129,7 +129,7 @@ export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseO
   return { kind: 'complete' };
 }
 
-/** An admin delete (decisions §8): the zaak by its recorded URL or its identificatie; none, or already gone, is done. */
+/** An admin delete (ADR 0008): the zaak by its recorded URL or its identificatie; none, or already gone, is done. */
 async function deleteZaak(deps: MirrorDeps, c: MirrorCase, step: Step): Promise<CaseOutcome> {
   const fail = (detail: string): CaseOutcome => ({
     kind: 'diverged',

@@ -28,7 +28,7 @@ export interface MirrorCase {
   recorded: Map<string, string>;
 }
 
-/** Where the mirror writes (decisions §11 configuration). */
+/** Where the mirror writes (ADR 0011 configuration). */
 export interface MirrorTarget {
   zakenUrl: string;
   documentenUrl: string;

@@ -13,7 +13,7 @@ import {
 import { mirrorCase, type CaseOutcome, type MirrorDeps } from './mirror-case';
 import type { MirrorCase } from './mirror-case.types';
 
-/** decisions §5/§12: the reden of a failed mirror write and the audit actions of a divergence and its healing. */
+/** ADR 0005/0012: the reden of a failed mirror write and the audit actions of a divergence and its healing. */
 export const DIVERGENCE = 'zaaksysteem-divergentie';
 export const HERSTELD = 'zaaksysteem-hersteld';
 

@@ -1,6 +1,6 @@
 import { backoffMs } from '@register/service-kit';
 
-/** decisions §11: at most 3 attempts of a step, and only after a failure without an HTTP answer. */
+/** ADR 0011: at most 3 attempts of a step, and only after a failure without an HTTP answer. */
 export const MAX_ATTEMPTS = 3;
 /** The pause before the n-th retry of a step: 500 ms, then 1 s. */
 export const retryDelayMs = (retry: number): number => backoffMs(retry, 500, 5000);
@@ -23,7 +23,7 @@ export type Step =
   | { kind: 'delete'; key: 'delete' };
 
 /**
- * decisions §11: zaak → status (lowest volgnummer) → initiator rol → per digital document the information
+ * ADR 0011: zaak → status (lowest volgnummer) → initiator rol → per digital document the information
  * object and its relation; after a besluit the next status. An admin delete replaces whatever was still owed.
  */
 export function plannedSteps(c: {
@@ -71,7 +71,7 @@ export function passesElevenTest(value: string): boolean {
 }
 
 /**
- * The initiator's identification: `inpBsn` = the owner (decisions §11). A subject that is no BSN (the demo
+ * The initiator's identification: `inpBsn` = the owner (ADR 0011). A subject that is no BSN (the demo
  * subjects fail the eleven-test, which Open Zaak applies) goes in `anpIdentificatie`, the field for a person
  * without a BSN, instead of making every demo case diverge.
  */

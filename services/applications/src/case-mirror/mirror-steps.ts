@@ -71,7 +71,7 @@ export function actorOf(env: StepEnv, step: Step): ZgwActor {
 
 export type CreateStep = Exclude<Step, { kind: 'delete' }>;
 
-/** How each step finds what an earlier try created (a lost answer) and how it creates it (decisions §11 payloads). */
+/** How each step finds what an earlier try created (a lost answer) and how it creates it (ADR 0011 payloads). */
 export const STEPS: {
   [K in CreateStep['kind']]: {
     lookup(env: StepEnv, step: Extract<Step, { kind: K }>): Promise<Result<string | null>>;

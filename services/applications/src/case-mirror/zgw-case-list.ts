@@ -105,7 +105,7 @@ async function mapLimited<T, R>(items: T[], limit: number, work: (item: T) => Pr
 }
 
 /**
- * decisions §11: a zaak as an ApplicationSummary: `id` its uuid, `referentie` its identificatie, the status
+ * ADR 0011: a zaak as an ApplicationSummary: `id` its uuid, `referentie` its identificatie, the status
  * from its current status's type, the owner masked from the initiator role; type, documents, timestamps and
  * the flag from the local application where there is one (the zaaksysteem does not hold them).
  */

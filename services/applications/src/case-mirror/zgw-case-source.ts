@@ -16,7 +16,7 @@ import { summariesOf, Zaak, zakenPage, type Zaak as ZaakT } from './zgw-case-lis
 const position = z.object({ page: z.number().int().min(1).max(1_000_000), skip: z.number().int().min(0).max(1000) });
 
 /**
- * The case source while mirroring is on (decisions §8/§11): a case's id is its zaak's uuid. The admin list is
+ * The case source while mirroring is on (ADR 0008/0011): a case's id is its zaak's uuid. The admin list is
  * the zaaksysteem's zaken of ZGW_ZAAKTYPE_URL; the work queue stays the local one (the state a besluit is
  * recorded against), listed by zaak uuid, and a case the mirror has not written yet by its application id,
  * which keeps resolving after it was mirrored. The practitioner's own list is theirs, by application id.

@@ -6,7 +6,7 @@ import { Page, readAnswer } from './zgw-read';
 const Statustype = z.object({ url: z.url(), volgnummer: z.number().int(), omschrijving: z.string() }).loose();
 const Typed = z.object({ url: z.url() }).loose();
 
-/** The zaaktype's types the mirror writes with (decisions §11), read from the Catalogi API. */
+/** The zaaktype's types the mirror writes with (ADR 0011), read from the Catalogi API. */
 export interface CatalogTypes {
   /** Lowest volgnummer first (the Catalogi API lists them in its own order). */
   statustypen: Array<{ url: string; volgnummer: number; omschrijving: string }>;

@@ -9,7 +9,7 @@ export const Page = <T extends z.ZodType>(item: T) =>
 
 /**
  * An answer read as the mirror expects it: `transport` stays (it may be retried); any other status than
- * `expected`, or a body that is not the expected JSON, is a divergence (never retried, decisions §11).
+ * `expected`, or a body that is not the expected JSON, is a divergence (never retried, ADR 0011).
  */
 export function readAnswer<S extends z.ZodType>(
   answer: ZgwAnswer,

@@ -1,4 +1,4 @@
-/** Who a ZGW call is made for: the JWT's `user_id` and `user_representation` (decisions §11). */
+/** Who a ZGW call is made for: the JWT's `user_id` and `user_representation` (ADR 0011). */
 export interface ZgwActor {
   userId: string;
   representation: string;

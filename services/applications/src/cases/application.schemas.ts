@@ -4,7 +4,7 @@ import { z } from 'zod';
 const s = z.string().nullable();
 const timestamp = z.string().nullable().meta({ format: 'date-time' });
 
-/** A 32-bit integer, wherever the spec says `int` (decisions §15: anything outside is a 400). */
+/** A 32-bit integer, wherever the spec says `int` (ADR 0015: anything outside is a 400). */
 export const int32 = z.number().int().min(-2147483648).max(2147483647).meta({ format: 'int32' });
 
 export const APPLICATION_TYPES = ['intake', 'herregistratie'] as const;

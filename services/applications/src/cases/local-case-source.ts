@@ -9,7 +9,7 @@ import type { CaseRef, CaseSource, Page, PageRequest } from './case-source';
 
 /**
  * A cursor names the last row by its exact key_at (microseconds) and id. Cursors of earlier versions carry
- * milliseconds and are still read (docs/decisions-applications.md, "Exact list cursors"). Year 0000 passes
+ * milliseconds and are still read (ADR 0062). Year 0000 passes
  * the ISO check but is no PostgreSQL date, so it would fail the cast.
  */
 const keyset = z.object({ at: z.iso.datetime().refine((at) => !at.startsWith('0000')), id: z.uuid() });

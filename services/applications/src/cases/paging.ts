@@ -1,7 +1,7 @@
 import { nextLink, type PageQuery } from '@register/service-kit';
 import type { Page, PageRequest } from './case-source';
 
-/** decisions §14: limit 1..1000 (without one, at most 1000 rows) and an opaque cursor. */
+/** ADR 0014: limit 1..1000 (without one, at most 1000 rows) and an opaque cursor. */
 export function pageRequest(query: PageQuery): PageRequest {
   return { limit: query.limit ?? 1000, cursor: query.cursor };
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * decisions §7 answers a bad number with 422 invalid-phone-number, also a missing or non-string one
- * (docs/decisions-applications.md): such a value reaches the rule as null instead of failing here.
+ * ADR 0007 answers a bad number with 422 invalid-phone-number, also a missing or non-string one
+ * (ADR 0064): such a value reaches the rule as null instead of failing here.
  */
 export const ChangeRequestRequest = z
   .object({

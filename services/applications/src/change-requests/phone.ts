@@ -1,7 +1,7 @@
 import { DomainError } from '@register/problem';
 
 /**
- * decisions §7: strip spaces, '-', '.', '(' and ')'; a leading +31 or 0031 becomes 0; the result must be
+ * ADR 0007: strip spaces, '-', '.', '(' and ')'; a leading +31 or 0031 becomes 0; the result must be
  * 0 followed by nine digits. Every form (national, international, bracketed) goes through this one rule.
  */
 export function normalisePhone(input: string | null): string {

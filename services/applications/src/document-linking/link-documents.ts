@@ -18,7 +18,7 @@ export interface LinkDeps {
 }
 
 /**
- * The first attempt, right after a submit commits (docs/decisions-applications.md, crash-safe submit). A
+ * The first attempt, right after a submit commits (ADR 0059). A
  * failure leaves the job for the loop; the submit answers 200 either way, as it is recorded.
  */
 export async function linkNow(deps: LinkDeps, applicationId: string): Promise<void> {

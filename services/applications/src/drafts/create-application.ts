@@ -8,7 +8,7 @@ import { insertApplication } from './drafts.repository';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
 
-/** decisions §5: one Concept per type; a herregistratie only when the dashboard says eligible. */
+/** ADR 0005: one Concept per type; a herregistratie only when the dashboard says eligible. */
 export async function createApplication(
   ctx: Context,
   owner: string,

@@ -3,7 +3,7 @@ import { ApplicationType, int32 } from '../cases/application.schemas';
 
 export const CreateApplicationRequest = z.object({ type: ApplicationType }).meta({ id: 'CreateApplicationRequest' });
 
-/** The step rules and the 256 KiB limit (decisions §5) are the sync rule's: it names each field it refuses. */
+/** The step rules and the 256 KiB limit (ADR 0005) are the sync rule's: it names each field it refuses. */
 export const DraftSyncRequest = z
   .object({
     draft: z.unknown().meta({ description: 'Any JSON value; at most 256 KiB serialized.' }),

@@ -6,7 +6,7 @@ import type { DraftSync } from './drafts.schemas';
 
 export const MAX_DRAFT_BYTES = 256 * 1024;
 
-/** decisions §5, draft sync: the 400 rules, each naming its field. */
+/** ADR 0005, draft sync: the 400 rules, each naming its field. */
 export function draftErrors(body: DraftSync): FieldError[] {
   const errors: FieldError[] = [];
   if (body.stepCount < 1)
@@ -21,7 +21,7 @@ export function draftErrors(body: DraftSync): FieldError[] {
   return errors;
 }
 
-/** The route found the caller's application (404 first); then the 400 rules, then 409 (decisions §2 order). */
+/** The route found the caller's application (404 first); then the 400 rules, then 409 (ADR 0002 order). */
 export async function syncDraft(ctx: Context, id: string, body: DraftSync): Promise<void> {
   const errors = draftErrors(body);
   if (errors.length > 0) throw validationError(errors);

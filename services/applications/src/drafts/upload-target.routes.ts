@@ -7,7 +7,7 @@ import { findOwned } from '../cases/applications.repository';
 const { paths, uploadTarget, uploadTargetQuery } = applications.internal;
 
 /**
- * The documents service asks before it stores an upload that names an application (decisions §6, §15): only
+ * The documents service asks before it stores an upload that names an application (ADR 0006, 0015): only
  * the owner's own application in `Concept` may take new documents; anything else is the caller's 400 there.
  */
 export const getUploadTarget = defineOperation({

@@ -16,7 +16,7 @@ const getCaseLetterContext = defineOperation({
   handle: async (ctx: Context, { params }) => ({ body: await caseLetterContext(ctx, params.applicationId) }),
 });
 
-/** Subjects as the identity header allows them (decisions §1). */
+/** Subjects as the identity header allows them (ADR 0001). */
 const subject = z.string().regex(/^[A-Za-z0-9._:-]{1,64}$/, 'a subject of 1 to 64 characters of [A-Za-z0-9._:-]');
 
 const getPractitionerLetterContext = defineOperation({

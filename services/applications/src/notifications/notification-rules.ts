@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Notificatie } from './notifications.schemas';
 
-/** decisions §11: the largest notification body accepted (a larger one is 413). */
+/** ADR 0011: the largest notification body accepted (a larger one is 413). */
 export const MAX_NOTIFICATION_BYTES = 64 * 1024;
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 const text = (max: number) => z.string().min(1).max(max);
 
 /**
- * A ZGW notification (Notificaties API 1.0 webhook receiver): decisions §11 refuses a body that is not an
+ * A ZGW notification (Notificaties API 1.0 webhook receiver): ADR 0011 refuses a body that is not an
  * object or lacks one of the six required members; the lengths are the standard's (URLs bounded at 1000).
  */
 export const Notificatie = z

@@ -8,7 +8,7 @@ import { auditResourceOf, notificationKey, secretMatches } from './notification-
 import type { Notificatie } from './notifications.schemas';
 import { rememberNotification } from './notifications.repository';
 
-/** decisions §11 order: the secret first (401), before a byte of the body is read; size and shape come after. */
+/** ADR 0011 order: the secret first (401), before a byte of the body is read; size and shape come after. */
 export function checkDelivery(ctx: Context, headers: IncomingHttpHeaders): void {
   if (!secretMatches(ctx.config.NOTIFICATIES_AUTH, headers.authorization))
     throw new DomainError('unauthenticated', 'The notification carries no valid Authorization.');

@@ -7,7 +7,7 @@ export type HerregistratieReason = 'niet-geregistreerd' | 'doorgehaald' | 'gesch
 export const HERREGISTRATIE_FLAG = 'herregistratie-aanvragen';
 
 /**
- * decisions §7: the one rule behind the dashboard's flag AND the 409 on creating a herregistratie,
+ * ADR 0007: the one rule behind the dashboard's flag AND the 409 on creating a herregistratie,
  * so the two cannot disagree. The first reason that applies wins.
  */
 export function herregistratieDecisions(

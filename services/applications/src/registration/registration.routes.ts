@@ -23,7 +23,7 @@ const listNotes = defineOperation({
   operationId: 'listNotes',
   summary: "The register's notes (aantekeningen) on the caller",
   description:
-    'Newest register order as the register keeps it; `limit` (1–1000) and `cursor` page them (decisions §14), `Link: rel="next"` while notes remain.',
+    'Newest register order as the register keeps it; `limit` (1–1000) and `cursor` page them (ADR 0014), `Link: rel="next"` while notes remain.',
   query: pageQuery,
   responses: { 200: z.array(Aantekening) },
   handle: async (ctx: Context, { identity, query, req }) => {

@@ -20,7 +20,7 @@ export interface Beleidsvraag {
 }
 
 /**
- * Facts that come from external registries in production (decisions §7); the shipped sources read demo
+ * Facts that come from external registries in production (ADR 0007); the shipped sources read demo
  * data (adapters/demo-sources). Ports: the features depend on these, context.ts wires an implementation.
  */
 export interface RegisterSource {

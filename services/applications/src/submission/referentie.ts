@@ -6,7 +6,7 @@ export function yearAt(instant: Date): string {
 }
 
 /**
- * `AV-<year>-` (an application, decisions §5) or `WV-<year>-` (a change request); a sequence adds the
+ * `AV-<year>-` (an application, ADR 0005) or `WV-<year>-` (a change request); a sequence adds the
  * number, at least 6 digits: `AV-2026-000042`.
  */
 export function referentiePrefix(kind: 'AV' | 'WV', instant: Date): string {

@@ -14,7 +14,7 @@ export interface LinkCandidate {
 }
 
 /**
- * What submit asks the documents service (decisions §5 rule 2). Whether a document may be linked (the
+ * What submit asks the documents service (ADR 0005 rule 2). Whether a document may be linked (the
  * caller's own upload, that category, not linked elsewhere) is the documents service's rule alone: submit
  * trusts its answer. `field` of a refusal is `documents[i].documentId`, `i` indexing `documents` as sent.
  */

@@ -29,7 +29,7 @@ export interface SubmitValues {
   linkJob: DocumentLinkRef[] | null;
   /** The outbox event; `data.referentie` is filled in by the statement from the number it draws. */
   event: { subject: string; envelope: EventEnvelope };
-  /** With mirroring on (decisions §11): the case the mirror owes the zaaksysteem, and the submit's correlation id. */
+  /** With mirroring on (ADR 0011): the case the mirror owes the zaaksysteem, and the submit's correlation id. */
   mirror: { correlationId: string | null } | null;
 }
 
@@ -40,7 +40,7 @@ export type SubmittedRow = Pick<
 >;
 
 /**
- * Submit's transaction as ONE statement (docs/decisions-applications.md, crash-safe submit, step 2):
+ * Submit's transaction as ONE statement (ADR 0059, step 2):
  * `Concept` → `Ingediend` with a referentie from the sequence, the link job, the mirror's record (mirroring
  * on) and the outbox event with its NOTIFY. A single statement is a transaction of its own, so everything commits or nothing does,
  * in one round trip instead of seven. The `status_tag = 'Concept'` condition is re-checked on the

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApplicationStatus, int32 } from '../cases/application.schemas';
 
 /**
- * Typed as the contract has them; the values are judged by the submit rules (decisions §5), which name
+ * Typed as the contract has them; the values are judged by the submit rules (ADR 0005), which name
  * the field and pick the slug. Bounds match the documents service's link API.
  */
 export const DocumentRef = z

@@ -24,7 +24,7 @@ export async function requireSubmittable(ctx: Context, owner: string, id: string
 }
 
 /**
- * Crash-safe submit (docs/decisions-applications.md): check the rules with the documents service, then ONE
+ * Crash-safe submit (ADR 0059): check the rules with the documents service, then ONE
  * statement commits Ingediend, the referentie, a link job and the outbox event. Linking happens only after
  * that commit (never on a Concept) and is retried from the job until confirmed (never lost).
  */
@@ -51,7 +51,7 @@ export async function submitApplication(
     now,
     linkJob: digitaal.length > 0 ? digitaal : null,
     event: submittedEvent(application, documentIds, now),
-    // Never inside the request (decisions §11): the mirror works the record once this statement committed.
+    // Never inside the request (ADR 0011): the mirror works the record once this statement committed.
     mirror: ctx.mirror ? { correlationId: currentCorrelationId() } : null,
   });
   if (!submitted) {

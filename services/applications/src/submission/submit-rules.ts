@@ -30,7 +30,7 @@ const fail = (slug: ProblemSlug, detail: string, errors: FieldError[]): SubmitOu
 });
 
 /**
- * The submit rules of decisions §5, in order; the first failing rule decides the answer. Rule 1 runs before
+ * The submit rules of ADR 0005, in order; the first failing rule decides the answer. Rule 1 runs before
  * anything is fetched; `facts` is asked (once) only when it holds.
  */
 export async function evaluateSubmit(

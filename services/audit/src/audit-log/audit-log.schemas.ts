@@ -13,7 +13,7 @@ export const AuthzAudit = z
   .meta({ id: 'AuthzAudit' });
 export type AuthzAudit = z.infer<typeof AuthzAudit>;
 
-/** decisions §14 paging plus two filters. A failing parameter is named by itself in `errors[].field` (`limit`). */
+/** ADR 0014 paging plus two filters. A failing parameter is named by itself in `errors[].field` (`limit`). */
 export const AuditListQuery = pageQuery.extend({
   action: z.string().min(1).max(200).optional(),
   correlationId: z.string().min(1).max(128).optional(),

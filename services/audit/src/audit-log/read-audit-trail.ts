@@ -5,12 +5,12 @@ import type { AuditDb } from '../database';
 import { listAuditRows, type AuditRow } from './audit-log.repository';
 import type { AuditListQuery } from './audit-log.schemas';
 
-/** decisions §14: without a limit a page holds at most this many rows. */
+/** ADR 0014: without a limit a page holds at most this many rows. */
 export const MAX_PAGE = 1000;
 
 /**
  * The last row's exact at_key (microseconds) and event id. Cursors of earlier versions carry milliseconds
- * and are still read (docs/decisions-applications.md, "Exact list cursors"). Year 0000 passes the ISO
+ * and are still read (ADR 0062). Year 0000 passes the ISO
  * check but is no PostgreSQL date, so it would fail the cast.
  */
 const Position = z.tuple([z.iso.datetime().refine((at) => !at.startsWith('0000')), z.uuid()]);

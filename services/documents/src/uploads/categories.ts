@@ -1,6 +1,6 @@
 import { DomainError } from '@register/problem';
 
-/** decisions §6: the one place that knows the wizards, their categories and when one is required. */
+/** ADR 0006: the one place that knows the wizards, their categories and when one is required. */
 export interface CategoryConfig {
   categoryId: string;
   label: string;
@@ -52,7 +52,7 @@ export const WIZARDS: Readonly<Record<string, readonly CategoryConfig[]>> = {
       maxSizeMb: 10,
       multiple: false,
       allowPostDelivery: true,
-      // Nothing of intake is required before a diploma is chosen (decisions §6).
+      // Nothing of intake is required before a diploma is chosen (ADR 0006).
       requiredWhen: (a) => a.diplomaHerkomst !== undefined && a.taalvaardigheid === 'ja',
     },
     overig,

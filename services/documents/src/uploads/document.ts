@@ -6,7 +6,7 @@ export function statusOf(row: Pick<DocumentRow, 'linked_application_id'>): 'ontv
   return row.linked_application_id === null ? 'ontvangen' : 'gekoppeld';
 }
 
-/** The 201 body of POST /api/v1/uploads (decisions §6), every field present. */
+/** The 201 body of POST /api/v1/uploads (ADR 0006), every field present. */
 export function toUploadedDocument(row: DocumentRow): UploadedDocument {
   return {
     documentId: row.id,

@@ -24,7 +24,7 @@ export async function uploadDocument(deps: Deps, owner: string, request: UploadR
     );
   }
   const applicationId = request.applicationId ?? null;
-  // decisions §15: only the caller's own Concept application; nothing is stored for any other.
+  // ADR 0015: only the caller's own Concept application; nothing is stored for any other.
   if (applicationId !== null && !(await deps.applications.uploadable(owner, applicationId))) {
     throw validationError([
       {

@@ -96,7 +96,7 @@ const UNSHOWN = /[\p{Cc}\p{Cf}\p{Cs}]/gu;
 const MAX_FILE_NAME = 255;
 
 /**
- * decisions §15: a file name as case handlers are shown it. `inv\u202Efdp.exe` would read `invexe.pdf`; without
+ * ADR 0015: a file name as case handlers are shown it. `inv\u202Efdp.exe` would read `invexe.pdf`; without
  * its hidden characters it reads as what it is. At most 255 characters, never a pair cut in two.
  */
 export function shownFileName(name: string): string {

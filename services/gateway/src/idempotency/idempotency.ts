@@ -65,7 +65,7 @@ function hashBody(req: IncomingMessage): Promise<string> {
 }
 
 /**
- * SHA-256 of the raw body (decisions §13), computed as the bytes pass to the service. Called on the paused
+ * SHA-256 of the raw body (ADR 0013), computed as the bytes pass to the service. Called on the paused
  * request before the proxy gets it, so no chunk can pass unseen: http-proxy pipes the body at once, even when
  * the request waits for a free connection to the service. The hash is only read once the body has ended.
  */
@@ -83,7 +83,7 @@ export function hashWhileStreaming(req: IncomingMessage, res: ServerResponse, st
 }
 
 /**
- * decisions §13. The first completed response (< 500) for (caller, method, target, key) is kept 24 h and
+ * ADR 0013. The first completed response (< 500) for (caller, method, target, key) is kept 24 h and
  * replayed for the same body; another body is 422; a repeat while the first runs is 409.
  */
 export class Idempotency {

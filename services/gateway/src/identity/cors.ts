@@ -37,7 +37,7 @@ export function parseOrigins(value: string): string[] {
 }
 
 /**
- * decisions §15: the configured origins may call /api/v1; their preflight is answered here, before identity is
+ * ADR 0015: the configured origins may call /api/v1; their preflight is answered here, before identity is
  * resolved (a preflight carries no credentials). Another origin gets no CORS headers and the request goes on as
  * before, so with no origins configured nothing changes. Returns true when it answered the request.
  */

@@ -30,7 +30,7 @@ export interface CallerProvider {
   readonly challenge: string | null;
 }
 
-/** The header stand-in (decisions §1, `HeaderIdentityProvider` in libs/authz) as a caller provider. */
+/** The header stand-in (ADR 0001, `HeaderIdentityProvider` in libs/authz) as a caller provider. */
 export function headerCallerProvider(provider: IdentityProvider): CallerProvider {
   return {
     async authenticate(headers) {

@@ -10,7 +10,7 @@ const list = (value: string) =>
     .map((v) => v.trim())
     .filter((v) => v !== '');
 
-/** The gateway's identity settings (decisions §1, §15): the provider, the OIDC token rules, CORS. */
+/** The gateway's identity settings (ADR 0001, 0015): the provider, the OIDC token rules, CORS. */
 export const identityConfig = {
   IDENTITY_PROVIDER: z.enum(['headers', 'oidc']).default('headers'),
   OIDC_ISSUER: z.url().optional(),
@@ -21,7 +21,7 @@ export const identityConfig = {
   OIDC_ROLE_CLAIM: claimName.default('role'),
   OIDC_EMPLOYEE_CLAIM: claimName.default('medewerker'),
   OIDC_ROLES_CLAIM: claimName.default('rollen'),
-  /** Seconds of clock skew on `exp`/`nbf`; decisions §1 allows at most 60. */
+  /** Seconds of clock skew on `exp`/`nbf`; ADR 0001 allows at most 60. */
   OIDC_CLOCK_TOLERANCE: z.coerce.number().int().min(0).max(60).default(30),
   /** The lowest `acr` that is a step-up for the reveal; empty: only a recent sign-in counts. */
   OIDC_STEP_UP_ACR: z.string().default('urn:etoegang:core:assurance-class:loa3'),
@@ -33,7 +33,7 @@ export const identityConfig = {
   OIDC_DOCS_CLIENT_ID: z.string().min(1).default('register-swagger-ui'),
   OIDC_JWKS_COOLDOWN: duration.pipe(z.number().int().min(0)).default(30_000),
   OIDC_JWKS_MAX_AGE: duration.pipe(z.number().int().min(1000)).default(600_000),
-  /** Below 2 s: a token whose key must be fetched from an unreachable IdP is refused within 2 s (decisions §1). */
+  /** Below 2 s: a token whose key must be fetched from an unreachable IdP is refused within 2 s (ADR 0001). */
   OIDC_JWKS_TIMEOUT: duration.pipe(z.number().int().min(100).max(1900)).default(1500),
   CORS_ORIGINS: z
     .string()

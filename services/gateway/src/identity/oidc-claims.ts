@@ -1,6 +1,6 @@
 import { IDENTIFIER_PATTERN, ROLES, type Identity, type Role } from '@register/authz';
 
-/** The token claims that carry the identity (decisions §1: `bsn`, `role`, `medewerker`, `rollen` unless renamed). */
+/** The token claims that carry the identity (ADR 0001: `bsn`, `role`, `medewerker`, `rollen` unless renamed). */
 export interface ClaimNames {
   subject: string;
   role: string;
@@ -20,7 +20,7 @@ function identifier(value: unknown): string | null {
 }
 
 /**
- * decisions §1: a token without a (known) role claim is a citizen with no role; the fall-back to `drafter`
+ * ADR 0001: a token without a (known) role claim is a citizen with no role; the fall-back to `drafter`
  * belongs to the header stand-in alone.
  */
 function toRole(value: unknown): Role | null {

@@ -24,7 +24,7 @@ export interface OidcSettings {
 }
 
 /**
- * decisions §1, `IDENTITY_PROVIDER=oidc`: the caller is the bearer access token, verified against the issuer's
+ * ADR 0001, `IDENTITY_PROVIDER=oidc`: the caller is the bearer access token, verified against the issuer's
  * keys; identity headers are never read. Any failure is "no identity" (401), never a 5xx.
  */
 export class OidcIdentityProvider implements IdentityProvider, CallerProvider {

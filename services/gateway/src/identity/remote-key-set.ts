@@ -17,7 +17,7 @@ export interface KeySetTiming {
 
 /**
  * The issuer's signing keys, cached. Unlike jose's remote set, cached keys keep working when the IdP is
- * unreachable past their age (decisions §1: never a 5xx or a hang because of the IdP); every fetch, whatever
+ * unreachable past their age (ADR 0001: never a 5xx or a hang because of the IdP); every fetch, whatever
  * prompted it, waits for the cool-down, and concurrent requests share one fetch.
  */
 export class RemoteKeySet {

@@ -7,14 +7,14 @@ import { applyCors } from './cors';
 import type { Authentication, CallerProvider } from './identity-provider';
 import { stepUpSatisfied, type StepUpPolicy } from './step-up';
 
-/** The notification webhook carries its shared secret instead of an identity (decisions §11). */
+/** The notification webhook carries its shared secret instead of an identity (ADR 0011). */
 const sharedSecretPaths = new Set(ROUTES.filter((r) => r.requires.kind === 'shared-secret').map((r) => r.path));
 const reveal = letters.routes.revealRegisterNummer;
 
 /** What the gateway does about identity before the route table: CORS, the caller, the reveal's step-up. */
 export interface IdentityFront {
   provider: CallerProvider;
-  /** decisions §15 `CORS_ORIGINS`. */
+  /** ADR 0015 `CORS_ORIGINS`. */
   corsOrigins: ReadonlySet<string>;
   /** With `oidc`: the token's assurance the reveal needs; null with the header stand-in (letters checks `X-Step-Up`). */
   stepUp: StepUpPolicy | null;
@@ -24,8 +24,8 @@ export interface IdentityFront {
 }
 
 /**
- * decisions §2: the identity first, so a request without one is a 401 before anything else is looked at. A CORS
- * preflight of a configured origin is answered before that (§15). Mounted on /api/v1, so its paths are relative.
+ * ADR 0002: the identity first, so a request without one is a 401 before anything else is looked at. A CORS
+ * preflight of a configured origin is answered before that (ADR 0015). Mounted on /api/v1, so its paths are relative.
  */
 export function resolveIdentity(front: IdentityFront): RequestHandler {
   return async (req, res, next) => {
@@ -45,7 +45,7 @@ export function resolveIdentity(front: IdentityFront): RequestHandler {
 }
 
 /**
- * With `oidc`, the reveal's step-up (decisions §10, issue 13): the token's assurance, checked on the reveal's own
+ * With `oidc`, the reveal's step-up (ADR 0010, issue 13): the token's assurance, checked on the reveal's own
  * route (Express's matching, so it covers whatever the route table serves there). Null with the header stand-in.
  */
 export function stepUpCheck(front: IdentityFront): { rule: RouteRule; check: RequestHandler } | null {
@@ -55,7 +55,7 @@ export function stepUpCheck(front: IdentityFront): { rule: RouteRule; check: Req
     rule: reveal,
     check: async (req, res, next) => {
       const identity = identityOf(res);
-      // Without the capability the route table answers 403 forbidden first (decisions §10), audited there.
+      // Without the capability the route table answers 403 forbidden first (ADR 0010), audited there.
       if (!identity || !hasCapability(identity, 'brief:reveal-registernummer')) return next();
       const authentication = res.locals['authentication'] as Authentication | null;
       if (stepUpSatisfied(authentication?.assurance ?? null, stepUp, Math.floor(front.clock.now().getTime() / 1000)))

@@ -35,7 +35,7 @@ export interface StepUpPolicy {
   leewaySeconds: number;
 }
 
-/** decisions §1: the reveal needs `acr` at or above the minimum, or an authentication within the maximum age. */
+/** ADR 0001: the reveal needs `acr` at or above the minimum, or an authentication within the maximum age. */
 export function stepUpSatisfied(assurance: Assurance | null, policy: StepUpPolicy, nowSeconds: number): boolean {
   if (!assurance) return false;
   const { acr, authTime } = assurance;

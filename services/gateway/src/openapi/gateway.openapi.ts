@@ -7,7 +7,7 @@ import {
 } from '@register/service-kit';
 import { meRoutes } from '../identity/me.routes';
 
-/** The identity headers of decisions §1 (the header stand-in) and the webhook's shared secret (§11). */
+/** The identity headers of ADR 0001 (the header stand-in) and the webhook's shared secret (ADR 0011). */
 const SECURITY_SCHEMES = {
   subject: { name: 'X-Subject', description: 'A practitioner: the citizen identifier (1–64 of `[A-Za-z0-9._:-]`).' },
   role: { name: 'X-Role', description: "The practitioner's role: `drafter` (default), `approver` or `admin`." },

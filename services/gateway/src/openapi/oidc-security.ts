@@ -1,6 +1,6 @@
 import { discoveryUrl } from '../identity/remote-key-set';
 
-/** The header schemes of the stand-in (decisions §1) that a bearer token replaces; the webhook's secret stays. */
+/** The header schemes of the stand-in (ADR 0001) that a bearer token replaces; the webhook's secret stays. */
 const HEADER_SCHEMES = new Set(['subject', 'role', 'medewerker', 'rollen']);
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 

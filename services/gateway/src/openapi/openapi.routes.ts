@@ -5,7 +5,7 @@ import type { MergedOpenApi } from './merge';
 import type { OpenApiIdentity } from './oidc-security';
 
 /**
- * decisions §15: `/docs` runs only its own scripts and styles and cannot be framed. Swagger UI's components set
+ * ADR 0015: `/docs` runs only its own scripts and styles and cannot be framed. Swagger UI's components set
  * style attributes, which `style-src-attr` allows; no inline script or style element is needed (the page below
  * loads its start-up script from a file).
  */
@@ -73,7 +73,7 @@ export function openApiRouter(openApi: MergedOpenApi): Router {
     next();
   };
   router.get('/openapi.json', async (_req, res) => {
-    // decisions §15: the description may be read from any origin.
+    // ADR 0015: the description may be read from any origin.
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.json(await openApi.document());
   });

@@ -2,7 +2,7 @@ import { type Router } from 'express';
 import { caseSensitiveRouter } from '@register/service-kit';
 import { problemIndex, problemPage, sendNotFound } from '@register/problem';
 
-/** decisions §4: `type` is `/problems/<slug>`; the gateway serves a page for every slug (unknown: bare 404). */
+/** ADR 0004: `type` is `/problems/<slug>`; the gateway serves a page for every slug (unknown: bare 404). */
 export function problemsRouter(): Router {
   const router = caseSensitiveRouter();
   router.get('/problems', (_req, res) => {

@@ -1,7 +1,7 @@
 import type { Logger } from '@register/service-kit';
 
 /**
- * decisions §15: while a service keeps timing out, the gateway answers 503 at once for it instead of making
+ * ADR 0015: while a service keeps timing out, the gateway answers 503 at once for it instead of making
  * every caller wait, and checks every few seconds whether it answers again. A timeout opens the breaker; a
  * probe of the service's `/health` (answered within a second) closes it. Refused connections need no
  * breaker: they fail fast by themselves.

@@ -22,7 +22,7 @@ export interface UpstreamOptions {
   logger: Logger;
   /** Upper bound of connections from the gateway to each service. */
   maxSocketsPerService: number;
-  /** A service that does not answer within this (no byte for so long) gives a 503 (decisions §15: 10 s). */
+  /** A service that does not answer within this (no byte for so long) gives a 503 (ADR 0015: 10 s). */
   proxyTimeoutMs: number;
   /** The same for uploads and content downloads, where bytes move slowly but keep moving (30 s). */
   streamIdleTimeoutMs?: number;

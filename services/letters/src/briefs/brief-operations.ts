@@ -18,7 +18,7 @@ export interface OperationDeps extends BriefDeps {
 }
 
 interface Step<P> {
-  /** Request validation that needs the stored brief (400): after a 403, before a 409 (decisions §2). */
+  /** Request validation that needs the stored brief (400): after a 403, before a 409 (ADR 0002). */
   prepare?: (brief: StoredBrief) => P;
   change: (brief: StoredBrief, input: { caller: Caller; now: Date; prepared: P }) => Partial<BriefState>;
 }
@@ -190,7 +190,7 @@ export function approveBrief(deps: OperationDeps, address: BriefAddress, identit
 
 /**
  * Reject's `load`, before its body is read: the letter exists (404) and the caller may review it, so that
- * rejecting one's own letter is a 403 before a 400 (decisions §2). The write checks again under the lock.
+ * rejecting one's own letter is a 403 before a 400 (ADR 0002). The write checks again under the lock.
  */
 export async function requireReviewable(
   deps: OperationDeps,

@@ -1,6 +1,6 @@
 import type { Capability } from '@register/contracts';
 
-/** decisions §10: the status tags of a brief. */
+/** ADR 0010: the status tags of a brief. */
 export const BRIEF_STATUSES = ['concept', 'ter-goedkeuring', 'afgekeurd', 'goedgekeurd', 'verzonden'] as const;
 export type BriefStatusTag = (typeof BRIEF_STATUSES)[number];
 
@@ -26,7 +26,7 @@ export interface BriefEvaluation {
 const editable: readonly BriefStatusTag[] = ['concept', 'afgekeurd'];
 
 /**
- * The letter's state machine (decisions §10), the one place that decides. From the status, the caller's
+ * The letter's state machine (ADR 0010), the one place that decides. From the status, the caller's
  * capabilities, who the caller is and who drafted the letter it computes every operation's verdict (a missing
  * capability, or reviewing one's own letter, is 403 before a state that does not allow it, 409) and the
  * `decisions` flags from those verdicts, so a flag and its enforcement cannot disagree.

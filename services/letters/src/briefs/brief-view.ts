@@ -26,7 +26,7 @@ export function visibleSections(brief: StoredBrief) {
   return showsFrozenCopy(brief.status) && brief.frozenSections ? brief.frozenSections : brief.sections;
 }
 
-/** The BriefView of one caller: `decisions` from the state machine, the register number masked (decisions §3). */
+/** The BriefView of one caller: `decisions` from the state machine, the register number masked (ADR 0003). */
 export function briefView(brief: StoredBrief, passages: LibraryPassage[], caller: Caller): BriefView {
   const { decisions } = evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId);
   const context = brief.context;

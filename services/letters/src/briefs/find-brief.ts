@@ -18,7 +18,7 @@ import type { ViewBodies } from './view-bodies';
 export type { LoadedBrief } from './brief-cache';
 
 export interface BriefDeps extends CreateBriefDeps {
-  /** The practitioner whose demo case the shared working brief is about (decisions §10: `900000001`). */
+  /** The practitioner whose demo case the shared working brief is about (ADR 0010: `900000001`). */
   sharedSubject: string;
   /** Briefs found once (by referentie, '' for the shared one): a brief is never deleted, so a write need not ask again. */
   knownBriefs: Set<string>;

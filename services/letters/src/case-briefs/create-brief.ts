@@ -9,7 +9,7 @@ import type { PassageLibrary } from '../passages/passage-library';
 import { BESLUITEN, type Besluit } from '../passages/passages.schemas';
 import type { CaseContextSource, LetterContext } from './case-context-source';
 
-/** decisions §10: every brief uses the letterhead of sub-organisation `register`. */
+/** ADR 0010: every brief uses the letterhead of sub-organisation `register`. */
 export const BRIEF_TEMPLATE = 'register';
 
 export interface CreateBriefDeps {
@@ -79,7 +79,7 @@ export async function createCaseBrief(deps: CreateBriefDeps, event: Decided): Pr
   );
 }
 
-/** The shared working brief (decisions §10): the demo case of one practitioner, created on first use. */
+/** The shared working brief (ADR 0010): the demo case of one practitioner, created on first use. */
 export async function createSharedBrief(deps: CreateBriefDeps, subject: string): Promise<void> {
   const context = await deps.caseContexts.ofPractitioner(subject);
   await create(deps, copyOf(context), true);

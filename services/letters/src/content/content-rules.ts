@@ -25,7 +25,7 @@ export type ContentRulesOutcome = { ok: true; sections: LetterSection[] } | { ok
 
 const err = (field: string, code: string, detail: string): FieldError => ({ field, code, detail });
 
-/** The six sections, each once and in order (decisions §10). */
+/** The six sections, each once and in order (ADR 0010). */
 function checkStructure(sections: readonly LetterSectionInput[]): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
@@ -139,7 +139,7 @@ function checkBlock(
 }
 
 /**
- * The save rules of decisions §10 beyond the schema: the six sections in order, locked ones unchanged,
+ * The save rules of ADR 0010 beyond the schema: the six sections in order, locked ones unchanged,
  * passages that exist, placeholders of the letter, unique block ids. Each error names the offending node.
  * Returns the sections as stored: normalized, with block ids given and `edited` decided by the server.
  */

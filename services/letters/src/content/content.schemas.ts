@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cleanString } from '../shared/text';
 import { BLOCK_TYPES, LIST_KINDS, MARKS, NODE_TYPES, SECTION_KEYS } from './sections';
 
-// The letter content as the server delivers it: every field present, null when absent (decisions §3).
+// The letter content as the server delivers it: every field present, null when absent (ADR 0003).
 
 export const RichTextNode = z
   .strictObject({
@@ -68,7 +68,7 @@ export type LetterBlock = z.infer<typeof LetterBlock>;
 export type LetterSection = z.infer<typeof LetterSection>;
 export type PlaceholderDef = z.infer<typeof PlaceholderDef>;
 
-// What a drafter may send: the value sets of decisions §10, bounded in size; anything else is a 400.
+// What a drafter may send: the value sets of ADR 0010, bounded in size; anything else is a 400.
 
 const Marks = z
   .array(z.enum(MARKS))

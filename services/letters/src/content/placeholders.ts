@@ -1,7 +1,7 @@
 import type { PlaceholderDef } from './content.schemas';
 
 /**
- * decisions §10: the placeholders a letter may carry. Auto-resolvable ones come from the case context; a
+ * ADR 0010: the placeholders a letter may carry. Auto-resolvable ones come from the case context; a
  * fillable one is filled in by the drafter (the placeholder node's `text`). `brief.datum` is deprecated: still
  * resolved in old letters, offered by no passage.
  */

@@ -1,4 +1,4 @@
-/** decisions §10: the sections of every brief, in this order; `kenmerk` and `bezwaar` are locked. */
+/** ADR 0010: the sections of every brief, in this order; `kenmerk` and `bezwaar` are locked. */
 export const SECTION_KEYS = ['kenmerk', 'aanhef', 'kern', 'besluit', 'bezwaar', 'afsluiting'] as const;
 export type SectionKey = (typeof SECTION_KEYS)[number];
 

@@ -4,7 +4,7 @@ import type { Besluit } from './passages.schemas';
 import type { PassageLibrary } from './passage-library';
 
 /**
- * A fresh concept (decisions §10): every section in order, filled with the default passages for the brief's
+ * A fresh concept (ADR 0010): every section in order, filled with the default passages for the brief's
  * beroep and besluit. Blocks remember their passage and version and start unedited.
  */
 export function composeSections(

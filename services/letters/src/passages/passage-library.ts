@@ -26,7 +26,7 @@ export class PassageLibrary {
     return this.versions.get(`${passageId}@${version}`);
   }
 
-  /** decisions §10: the general passages and those of the brief's beroep (latest versions). */
+  /** ADR 0010: the general passages and those of the brief's beroep (latest versions). */
   availableFor(beroep: string | null): LibraryPassage[] {
     return this.latest.filter((p) => p.scope === 'algemeen' || (beroep !== null && p.beroep === beroep));
   }

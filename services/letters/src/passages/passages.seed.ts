@@ -32,7 +32,7 @@ function passage(
 }
 
 /**
- * The standard passages shipped with the service (decisions §10): every section, every besluit, reasons for
+ * The standard passages shipped with the service (ADR 0010): every section, every besluit, reasons for
  * the negative ones, general and per beroep. A changed text here becomes the next version at the next start.
  */
 export const PASSAGES_SEED: readonly Seed[] = [

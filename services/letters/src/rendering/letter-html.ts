@@ -52,7 +52,7 @@ function logo(model: LetterModel): string {
 
 const lines = (value: string | null) => (value ? escapeHtml(value).replace(/\n/g, '<br>') : '');
 
-/** The letter as HTML, as it would be sent (decisions §10): letterhead, sections, signature, footer. */
+/** The letter as HTML, as it would be sent (ADR 0010): letterhead, sections, signature, footer. */
 export function renderLetterHtml(model: LetterModel): string {
   const m = model.margins;
   const style = [

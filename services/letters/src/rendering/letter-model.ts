@@ -38,7 +38,7 @@ export interface LetterModel {
   margins: TemplateContent['margins'];
 }
 
-/** What the placeholders resolve to; the register number arrives masked (decisions §10). */
+/** What the placeholders resolve to; the register number arrives masked (ADR 0010). */
 export interface LetterFacts {
   zorgverlenerNaam: string | null;
   registerNummerMasked: string | null;

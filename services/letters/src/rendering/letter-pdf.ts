@@ -37,7 +37,7 @@ function body(items: readonly LetterParagraph[]): unknown[] {
 }
 
 /**
- * The letter as a pdfmake document (decisions §10): A4 with the template's margins, the logo and return
+ * The letter as a pdfmake document (ADR 0010): A4 with the template's margins, the logo and return
  * address on page 1, the signature block, and the footer with "Pagina x van y" on every page (added by the
  * renderer, as it is a function of the page). Plain data, so it crosses to a worker thread.
  */

@@ -60,7 +60,7 @@ export async function letterPdf(deps: RenderDeps, address: BriefAddress): Promis
   return deps.pdf.render(letterPdfJob(await modelOf(deps, await requireBrief(deps, address))));
 }
 
-/** A sample grant letter for an arts on a sub-organisation's current draft letterhead (decisions §10). */
+/** A sample grant letter for an arts on a sub-organisation's current draft letterhead (ADR 0010). */
 export async function testLetterPdf(deps: RenderDeps, subOrgId: string): Promise<Buffer> {
   const template = await requireTemplate(deps.db, subOrgId);
   const today = todayInAmsterdam(deps.clock);

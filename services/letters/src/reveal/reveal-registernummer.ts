@@ -25,7 +25,7 @@ async function audit(
 }
 
 /**
- * decisions §10: the unmasked register number of a letter's case, for a caller with `canRevealRegisterNummer`
+ * ADR 0010: the unmasked register number of a letter's case, for a caller with `canRevealRegisterNummer`
  * who sent `X-Step-Up: true` (403 `step-up-required` without it). Every attempt that reaches the service writes
  * exactly one audit row, allowed or denied (a malformed `referentie`, 400, is a denied attempt too), naming the
  * letter, never the number or the person. (A missing capability is refused, and audited, at the gateway already.)

@@ -25,7 +25,7 @@ export interface TemplatesDeps {
 
 const SubOrgCursor = z.object({ after: z.string() });
 
-/** decisions §14: in id order, `limit` (default and at most 1000) per page, a cursor to the next page while rows remain. */
+/** ADR 0014: in id order, `limit` (default and at most 1000) per page, a cursor to the next page while rows remain. */
 export async function listSubOrgs(db: Kysely<LettersDb>, page: PageQuery) {
   const limit = page.limit ?? 1000;
   const rows = await listTemplates(db, {
@@ -60,7 +60,7 @@ export async function adminView(db: Kysely<LettersDb>, subOrgId: string): Promis
   };
 }
 
-/** Replaces the draft (decisions §10): a logo must be an `organisatie-logo` upload, confirmed by the documents service. */
+/** Replaces the draft (ADR 0010): a logo must be an `organisatie-logo` upload, confirmed by the documents service. */
 export async function saveTemplate(
   deps: TemplatesDeps,
   subOrgId: string,
@@ -111,7 +111,7 @@ export async function publishTemplate(
 const VERSION = /^[1-9]\d{0,8}$/;
 
 /**
- * decisions §10: rollback publishes a new version with that version's content and resets the draft to it;
+ * ADR 0010: rollback publishes a new version with that version's content and resets the draft to it;
  * the history only grows, and sent letters keep the version they were sent with. An unknown version is 404.
  */
 export async function rollbackTemplate(

@@ -118,7 +118,7 @@ export async function appendVersion(
     .execute();
 }
 
-/** decisions §10: briefs of the sub-organisation that are not `verzonden`. */
+/** ADR 0010: briefs of the sub-organisation that are not `verzonden`. */
 export async function countUnsentBriefs(db: Db, subOrgId: string): Promise<number> {
   const row = await db
     .selectFrom('brief')

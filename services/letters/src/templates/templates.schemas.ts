@@ -68,7 +68,7 @@ export const PublishOrgTemplateResponse = z
 const margin = z.int().min(0, 'A margin is 0 to 60 mm.').max(60, 'A margin is 0 to 60 mm.');
 const text = (max: number) => cleanString(max).nullish();
 
-/** decisions §10: a blank `orgName` or a margin outside 0–60 mm is 400 (the logo is checked with the documents service). */
+/** ADR 0010: a blank `orgName` or a margin outside 0–60 mm is 400 (the logo is checked with the documents service). */
 export const SaveOrgTemplateRequest = withBracketPaths(
   z
     .strictObject({

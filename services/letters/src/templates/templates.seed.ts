@@ -1,6 +1,6 @@
 import type { TemplateContent } from './templates.schemas';
 
-/** decisions §10: the shipped sub-organisations; a start adds a missing one (version 1) and never overwrites. */
+/** ADR 0010: the shipped sub-organisations; a start adds a missing one (version 1) and never overwrites. */
 export const TEMPLATES_SEED: ReadonlyArray<{ subOrgId: string; content: TemplateContent }> = [
   {
     subOrgId: 'register',

@@ -102,7 +102,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** A portal's calls through the gateway with the identity headers of decisions §1. */
+/** A portal's calls through the gateway with the identity headers of ADR 0001. */
 export function portal(world: World, headers: Record<string, string>) {
   const call = async (
     method: string,

@@ -1,6 +1,6 @@
 import type { FlagRow } from './flags.repository';
 
-/** Flags shipped with the service (decisions §8); a start adds missing ones and never overwrites a setting. */
+/** Flags shipped with the service (ADR 0008); a start adds missing ones and never overwrites a setting. */
 export const FLAGS_SEED: FlagRow[] = [
   {
     key: 'herregistratie-aanvragen',

@@ -5,7 +5,7 @@ import { decodeCursor, encodeCursor, nextLink, type PageQuery } from '@register/
 const position = z.object({ after: z.string() });
 
 /**
- * decisions §14 on a list served from memory: `limit` rows (all, at most 1000, without one) after the key a
+ * ADR 0014 on a list served from memory: `limit` rows (all, at most 1000, without one) after the key a
  * cursor names, and `Link: rel="next"` while rows remain. A cursor naming a key no longer there is a 400.
  */
 export function pageOf<T>(

@@ -47,7 +47,7 @@ export class ReferenceSnapshot {
     return this.summaries;
   }
 
-  /** The same as objects, for a page of them (decisions §14). */
+  /** The same as objects, for a page of them (ADR 0014). */
   tableSummaryList(): readonly TableSummary[] {
     return this.summaryList;
   }
@@ -61,7 +61,7 @@ export class ReferenceSnapshot {
   }
 
   /**
-   * decisions §9: an unknown table is 404 (first), a malformed `peildatum` 400 on every table, omitted means
+   * ADR 0009: an unknown table is 404 (first), a malformed `peildatum` 400 on every table, omitted means
    * `today` (the date in Amsterdam), and on a non-temporal table a valid one changes nothing.
    */
   table(id: string, peildatum: string | undefined, today: string): CachedBody {

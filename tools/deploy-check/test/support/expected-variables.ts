@@ -1,6 +1,6 @@
 import type { ExpectedVariable } from '../../src';
 
-/** The case mirror's settings with the defaults of services/applications/src/context.ts (decisions §11). */
+/** The case mirror's settings with the defaults of services/applications/src/context.ts (ADR 0011). */
 export const MIRROR: ExpectedVariable[] = [
   { name: 'ZGW_ENABLED', default: 'false' },
   ...['ZGW_ZAKEN_URL', 'ZGW_DOCUMENTEN_URL', 'ZGW_CATALOGI_URL', 'ZGW_ZAAKTYPE_URL', 'ZGW_CLIENT_ID', 'ZGW_RSIN'].map(
