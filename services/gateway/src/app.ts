@@ -20,6 +20,7 @@ import { problemsRouter } from './problems/problems.routes';
 import { apiRouter } from './proxy/api.routes';
 import { settleUrlParseWarning } from './proxy/legacy-url';
 import { collectBodyChunksEarly } from './proxy/memory';
+import { bodyRateGuard } from './proxy/slow-body';
 
 /**
  * The gateway's whole request listener (runService's `app`): it has no signed identity to check, it makes
@@ -53,6 +54,9 @@ export function gatewayApp(
   // API-Version, and under /api/v1 no-store and the data CSP (a service's own headers, passed through by the
   // proxy, replace them where it sets its own: stamdata's caching, a download's sandbox). The trace, the log line.
   app.use(requestScope(logger));
+  app.use(
+    bodyRateGuard({ minBytesPerSecond: ctx.config.REQUEST_BODY_MIN_RATE, windowMs: ctx.config.REQUEST_BODY_WINDOW_MS }),
+  );
   // The API first: nearly every request is one, and the routers below serve no path under /api/v1.
   app.use('/api/v1', apiRouter(ctx));
   app.use(healthRouter(readiness));

@@ -33,6 +33,10 @@ export const configSchema = baseConfigSchema
     PROXY_TIMEOUT_MS: z.coerce.number().int().min(500).default(10_000),
     /** The same for uploads and content downloads: no byte moving in either direction for this long. */
     STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
+    /** ADR 0015: a request body slower than this (bytes a second, over each window) ends with a 408. */
+    REQUEST_BODY_MIN_RATE: z.coerce.number().int().min(1).default(1024),
+    /** The window over which the body's rate is judged. */
+    REQUEST_BODY_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
     ...identityConfig,
   })
   .superRefine(checkIdentityConfig);

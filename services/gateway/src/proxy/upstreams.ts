@@ -13,6 +13,7 @@ import { discardRequestBody, type Logger } from '@register/service-kit';
 import { hashWhileStreaming, idempotencyOf, type IdempotencyState } from '../idempotency/idempotency';
 import { Breaker } from './breaker';
 import { Replicas } from './replicas';
+import { isSlowBody, onSlowBody } from './slow-body';
 
 export type UpstreamName = Exclude<ServiceName, 'gateway'>;
 
@@ -143,13 +144,18 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
     const replicas = new Replicas(typeof target === 'string' ? [target] : target);
     const breaker = new Breaker(name, replicas.urls[0]!, options.logger);
     const onError = (err: Error, req: http.IncomingMessage, res: http.ServerResponse | Socket) => {
+      const state = idempotencyOf(req);
+      // The gateway cut the request for its slow body: the client's doing, answered already (408).
+      if (isSlowBody(req)) {
+        if (state && !state.settled) void options.onIdempotentFailure(state);
+        return;
+      }
       const code = (err as NodeJS.ErrnoException).code;
       options.logger.warn({ err: { message: err.message, code }, upstream: name }, 'upstream failed');
       if (code === 'ECONNREFUSED' || code === 'ECONNRESET') replicas.refused(req);
       // Only the gateway's own idle timeout opens the breaker: a reset or a refusal is quick to answer anyway.
       if (timedOut.has(req)) breaker.tripped();
       const response = res as Response;
-      const state = idempotencyOf(req);
       if (state && !state.settled) void options.onIdempotentFailure(state);
       if (response.headersSent === false)
         sendProblem(req as Request, response, 'unavailable', `The ${name} service is unavailable.`);
@@ -175,15 +181,15 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
     };
     const onProxyReq = (proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse) => {
       abandonUnreadBody(proxyReq, req, res);
-      // No byte from the service (or, for an upload, to it) for so long: the service is stuck, not slow.
+      onSlowBody(req, () => proxyReq.destroy());
+      // No byte from the service for so long: the service is stuck, not slow. Only its own silence counts: while
+      // the body is still being sent and the service reads what it gets, the wait is the client's (slow-body.ts).
       const idle = isStreamingRoute(req) ? streamIdle : options.proxyTimeoutMs;
       proxyReq.setTimeout(idle, () => {
+        if (!proxyReq.writableFinished && !proxyReq.writableNeedDrain) return;
         timedOut.add(req);
         proxyReq.destroy(Object.assign(new Error(`no answer from ${name} within ${idle} ms`), { code: 'ETIMEDOUT' }));
       });
-      // A client whose upload stalls holds a connection and an upstream socket: not much longer than the idle
-      // limit (the margin lets the 503 of an upstream timeout reach the client first).
-      req.socket.setTimeout(idle + 5000);
     };
     const onProxyRes = (proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse) => {
       // Any answer, even a 5xx, shows the service is alive.

@@ -1,0 +1,81 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { NextFunction, Request, Response } from 'express';
+import { sendProblem } from '@register/problem';
+
+/**
+ * ADR 0015: a request body must keep arriving at `minBytesPerSecond`, judged over each window of `windowMs`.
+ * A window counts only while the gateway was ready to read: time the body waited on the gateway or the service
+ * (before the proxy took it, or under backpressure) is never the client's.
+ */
+export interface BodyRate {
+  minBytesPerSecond: number;
+  windowMs: number;
+}
+
+const tooSlow = new WeakSet<IncomingMessage>();
+const aborters = new WeakMap<IncomingMessage, () => void>();
+
+/** True once the request was ended for a body that came too slowly: its upstream failure is not the service's. */
+export function isSlowBody(req: IncomingMessage): boolean {
+  return tooSlow.has(req);
+}
+
+/** What to stop when the body turns out too slow (the proxy's request to the service). */
+export function onSlowBody(req: IncomingMessage, abort: () => void): void {
+  aborters.set(req, abort);
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** One 408 problem and the connection closed after it; what the client still sends is read and dropped. */
+function endSlowRequest(req: Request, res: Response): void {
+  tooSlow.add(req);
+  aborters.get(req)?.();
+  req.unpipe();
+  req.resume();
+  if (res.headersSent) {
+    // Answered before the body came (a 401, a service's early refusal): the socket is no longer the response's.
+    req.socket.destroy();
+    return;
+  }
+  res.setHeader('Connection', 'close');
+  sendProblem(req, res, 'request-timeout', 'The request body arrived too slowly; send it again.');
+}
+
+/** Watches one request's body at the socket (no listener that would change how the body flows). */
+function watch(req: Request, res: ServerResponse, rate: BodyRate): void {
+  const socket = req.socket;
+  const minBytes = (rate.minBytesPerSecond * rate.windowMs) / 1000;
+  let from = socket.bytesRead;
+  let held = false;
+  const onPause = () => (held = true);
+  const stop = () => {
+    clearInterval(timer);
+    req.off('pause', onPause);
+  };
+  const timer = setInterval(() => {
+    if (req.complete) return stop();
+    const moved = socket.bytesRead - from;
+    from = socket.bytesRead;
+    const heldByUs = held || req.readableFlowing !== true || req.readableLength > 0;
+    held = false;
+    if (heldByUs || moved >= minBytes) return;
+    stop();
+    endSlowRequest(req, res as Response);
+  }, rate.windowMs);
+  req.on('pause', onPause);
+  // Also after an answer given before the body was read (a 401, a 404): the socket stays held until it arrives.
+  req.once('end', stop);
+  socket.once('close', stop);
+}
+
+/** Express middleware: every request with a body is watched until its body has arrived or its answer is done. */
+export function bodyRateGuard(rate: BodyRate) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (hasBody(req) && !req.complete) watch(req, res, rate);
+    next();
+  };
+}
