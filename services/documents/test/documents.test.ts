@@ -94,6 +94,7 @@ describe('GET /api/v1/uploads/:documentId/content', () => {
     expect(res.headers.get('content-type')).toBe('application/pdf');
     expect(res.headers.get('content-disposition')).toBe("attachment; filename*=UTF-8''mijn%20bewijs%20%281%29.pdf");
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors 'none'; sandbox");
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
   });
 

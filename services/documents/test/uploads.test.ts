@@ -91,6 +91,22 @@ describe('POST /api/v1/uploads', () => {
     },
   );
 
+  it.each([
+    ['localId', 'a\u0000b'],
+    ['applicationId', '\u0000'],
+  ])('when the text field %s carries a NUL, then 400 naming it and nothing is stored', async (field, value) => {
+    const [rows, objects] = [await h.rowCount(), await h.objectKeys()];
+    const res = await upload(h, practitioner(uniqueSubject()), {
+      wizardId: 'intake',
+      categoryId: 'overig',
+      [field]: value,
+      file: { bytes: pdf(3000), name: 'bewijs.pdf', type: 'application/pdf' },
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([field]);
+    expect([await h.rowCount(), await h.objectKeys(), h.tmpFiles()]).toEqual([rows, objects, []]);
+  });
+
   it('when the file name holds nothing but control and formatting characters, then 400 naming file and nothing is stored', async () => {
     const [rows, objects] = [await h.rowCount(), await h.objectKeys()];
     const res = await upload(h, practitioner(uniqueSubject()), {

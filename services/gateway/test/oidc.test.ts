@@ -517,11 +517,19 @@ describe('CORS (ADR 0015) in front of identity', () => {
     await expectUnauthenticated(res);
   });
 
-  it('when another origin sends a preflight, then no CORS headers and the request is handled as any other (401)', async () => {
+  it('when another origin sends a preflight, then it is answered without CORS headers and without asking for an identity', async () => {
     const res = await fetch(`${gateway.url}/api/v1/me`, {
       method: 'OPTIONS',
       headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
     });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('www-authenticate')).toBeNull();
+    for (const name of ['allow-origin', 'allow-methods', 'allow-headers'])
+      expect([name, res.headers.get(`access-control-${name}`)]).toEqual([name, null]);
+  });
+
+  it('when another origin calls without a token, then 401 without CORS headers: its browser keeps the answer from it', async () => {
+    const res = await fetch(`${gateway.url}/api/v1/me`, { headers: { Origin: 'https://evil.example' } });
     expect(res.status).toBe(401);
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });

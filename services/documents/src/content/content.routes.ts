@@ -25,6 +25,8 @@ async function sendContent(ctx: Context, res: Response, opened: { row: DocumentR
   res.setHeader('Content-Length', String(row.size_bytes));
   res.setHeader('Content-Disposition', dispositionOf(row.file_name));
   res.setHeader('X-Content-Type-Options', 'nosniff');
+  // ADR 0015: a stored document never runs as a page of ours, even when a browser is made to render it.
+  res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'; sandbox");
   res.setHeader('Cache-Control', 'private, no-store');
   await pipeline(body, res).catch((err: unknown) => {
     ctx.logger.warn({ err, documentId: row.id }, 'content stream failed');

@@ -1,4 +1,5 @@
 import { DomainError, validationError, zodIssuesToFieldErrors } from '@register/problem';
+import { findHostileJson } from '@register/service-kit';
 import { findCategory, LARGEST_UPLOAD_BYTES, maxBytesOf, ORGANISATIE_LOGO, type Category } from './categories';
 import type { ReceivedForm } from './upload-parser';
 import { UploadRequest } from './uploads.schemas';
@@ -39,9 +40,14 @@ export function fileLimitOf(fieldsSoFar: Target, canEditOrgTemplate: boolean): n
   return LARGEST_UPLOAD_BYTES;
 }
 
-/** The received form, parsed once by its schema; the logo's capability is decided first (403 before 400), as while streaming. */
+/**
+ * The received form, parsed once by its schema; the logo's capability is decided first (403 before 400), as while
+ * streaming. A text field with a NUL or a lone surrogate is a 400, as in a JSON body (ADR 0015).
+ */
 export function acceptUploadForm(form: ReceivedForm, canEditOrgTemplate: boolean): UploadRequest {
   admitUpload(form.fields, canEditOrgTemplate);
+  const hostile = findHostileJson(form.fields);
+  if (hostile) throw validationError([hostile], 'The upload is invalid.');
   const parsed = UploadRequest.safeParse({ ...form.fields, file: form.file });
   if (!parsed.success) throw validationError(zodIssuesToFieldErrors(parsed.error), 'The upload is invalid.');
   return parsed.data;

@@ -37,23 +37,29 @@ export function parseOrigins(value: string): string[] {
 }
 
 /**
- * ADR 0015: the configured origins may call /api/v1; their preflight is answered here, before identity is
- * resolved (a preflight carries no credentials). Another origin gets no CORS headers and the request goes on as
- * before, so with no origins configured nothing changes. Returns true when it answered the request.
+ * ADR 0015: the configured origins may call /api/v1. Every preflight is answered here, before identity is resolved
+ * (a preflight carries no credentials): a configured origin's with its CORS headers, another origin's without
+ * them, so its browser refuses the call and no identity is asked of it. An actual request from another origin gets
+ * no CORS headers and goes on as any other. Returns true when it answered the request.
  */
 export function applyCors(origins: ReadonlySet<string>, req: Request, res: Response): boolean {
   const origin = req.headers.origin;
-  if (origins.size === 0 || typeof origin !== 'string' || !origins.has(origin)) return false;
-  res.setHeader('Access-Control-Allow-Origin', origin);
-  res.vary('Origin');
-  if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-    res.setHeader('Access-Control-Allow-Methods', METHODS);
-    res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
-    res.setHeader('Access-Control-Max-Age', '600');
+  const preflight = req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined;
+  const allowed = typeof origin === 'string' && origins.has(origin);
+  if (allowed) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.vary('Origin');
+  }
+  if (preflight) {
+    if (allowed) {
+      res.setHeader('Access-Control-Allow-Methods', METHODS);
+      res.setHeader('Access-Control-Allow-Headers', ALLOWED_HEADERS);
+      res.setHeader('Access-Control-Max-Age', '600');
+    }
     req.resume();
     res.status(204).end();
     return true;
   }
-  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+  if (allowed) res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
   return false;
 }
