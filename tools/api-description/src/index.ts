@@ -14,12 +14,13 @@ export const TYPES_FILE = path.join(ROOT, 'libs/api-types/src/generated/api.ts')
 export async function startWholeSystem(
   infra: Infrastructure,
   databasePrefix: string,
+  extraEnv: Partial<Record<Service, Record<string, string>>> = {},
 ): Promise<{ system: System; gateway: string; stop(): Promise<void> }> {
   const ports = Object.fromEntries(
     await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
   ) as Record<Service, number>;
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-system-'));
-  const system = new System({ root: ROOT, infra, ports, databasePrefix, logDir, logLevel: 'warn' });
+  const system = new System({ root: ROOT, infra, ports, databasePrefix, logDir, logLevel: 'warn', extraEnv });
   const stop = async () => {
     await system.stopAll();
     rmSync(logDir, { recursive: true, force: true });
