@@ -1,7 +1,17 @@
 import { createHash } from 'node:crypto';
 import { asUser, practitioner } from '@register/testkit';
 import { startLetters } from './support/harness';
-import { approver, beoordelaar, caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
+import {
+  admin,
+  approver,
+  beoordelaar,
+  caseBrief,
+  decideCase,
+  drafter,
+  portal,
+  startWorld,
+  type World,
+} from './support/world';
 
 // The letter workflow as the portals drive it: through the gateway, letters on real Postgres and NATS, its
 // neighbours (applications, documents, reference) as their own processes.
@@ -193,8 +203,8 @@ describe('GET /api/v1/brief', () => {
       ['submit', portal(world, drafter()).post(`/api/v1/brief/submit${q}`)],
       ['approve', portal(world, approver()).post(`/api/v1/brief/approve${q}`)],
       ['reject', portal(world, approver()).post(`/api/v1/brief/reject${q}`, { comments: 'x' })],
-      ['send', portal(world, beoordelaar).post(`/api/v1/brief/send${q}`)],
-      ['reset', portal(world, beoordelaar).post(`/api/v1/brief/reset${q}`)],
+      ['send', portal(world, admin()).post(`/api/v1/brief/send${q}`)],
+      ['reset', portal(world, admin()).post(`/api/v1/brief/reset${q}`)],
       [
         'reveal',
         portal(world, drafter()).post(`/api/v1/brief/reveal-registernummer${q}`, undefined, { 'X-Step-Up': 'true' }),
@@ -215,7 +225,9 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
     const mine = portal(world, drafter('900000011'));
     const view = (await caseBrief(world, referentie)).body;
 
-    expect((await portal(world, beoordelaar).post(url('/send', referentie))).status).toBe(409);
+    expect((await portal(world, admin()).post(url('/send', referentie))).status).toBe(409);
+    // A case's letter is staff data: a case handler holds no letter capability (ADR 0010).
+    expect((await portal(world, beoordelaar).post(url('/send', referentie))).status).toBe(403);
     expect((await portal(world, approver('900000012')).post(url('/approve', referentie))).status).toBe(409);
 
     const submitted = await mine.post(url('/submit', referentie));
@@ -256,7 +268,7 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
     expect(approved.body.decisions).toMatchObject({ canApprove: false, canSend: true });
     expect((await other.post(url('/reject', referentie), { comments: 'te laat' })).status).toBe(409);
 
-    const sent = await portal(world, beoordelaar).post(url('/send', referentie));
+    const sent = await portal(world, admin()).post(url('/send', referentie));
     expect(sent.status).toBe(200);
     expect(sent.body.brief.status).toMatchObject({ tag: 'verzonden', sentAt: expect.stringMatching(/Z$/) });
     expect(sent.body.orgTemplate.version).toBe(1);
@@ -410,14 +422,14 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
     }
   });
 
-  it('when a letter is reset, then it is a fresh concept of the default passages, whoever asks and in whatever state', async () => {
+  it('when a letter is reset, then it is a fresh concept of the default passages, whoever of its staff asks and in whatever state', async () => {
     const { referentie } = await decideCase(world, 'buiten-behandeling');
     const original = (await caseBrief(world, referentie)).body.brief.sections;
     const changed = JSON.parse(JSON.stringify(original));
     changed[2].blocks = [];
     expect((await portal(world, drafter()).put(url('', referentie), { sections: changed })).status).toBe(200);
     expect((await portal(world, drafter()).post(url('/submit', referentie))).status).toBe(200);
-    const reset = await portal(world, beoordelaar).post(url('/reset', referentie));
+    const reset = await portal(world, admin()).post(url('/reset', referentie));
     expect(reset.status).toBe(200);
     expect(reset.body.brief.status.tag).toBe('concept');
     expect(reset.body.brief.drafterId).toBeNull();

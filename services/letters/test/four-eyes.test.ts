@@ -32,9 +32,13 @@ type Operation = (typeof OPERATIONS)[number];
 /** Who drafted the letter in each status of the walk below: nobody until the first submit (a reset clears it). */
 const drafterIn = (status: Status) => (status === 'concept' ? null : DRAFTER);
 
-/** ADR 0002 and 0010, written out: 401, then a missing capability or reviewing one's own letter 403, then the state 409. */
+/**
+ * ADR 0002 and 0010, written out: 401, then a missing capability or reviewing one's own letter 403, then the state
+ * 409. A case's letter needs a letter capability or cases:admin first: a case handler has neither.
+ */
 function expected(op: Operation, kind: Kind, status: Status, drafterId: string | null): number {
   if (kind === 'nobody') return 401;
+  if (kind === 'caseHandler') return 403;
   const drafts = kind === 'drafter' || kind === 'otherDrafter';
   const approves = kind === 'approver' || kind === 'drafterAsApprover';
   switch (op) {
@@ -101,7 +105,7 @@ async function reach(status: Status): Promise<void> {
     if (res.status !== 200)
       throw new Error(`${op} by ${kind} answered ${res.status} while reaching ${status}: ${res.text}`);
   };
-  await step('reset', 'caseHandler');
+  await step('reset', 'admin');
   if (status === 'concept') return;
   await step('submit', 'drafter');
   if (status === 'afgekeurd') await step('reject', 'approver');
@@ -129,18 +133,17 @@ beforeAll(async () => {
 }, 60_000);
 
 describe.each(STATUSES)('a case letter in status %s', (status) => {
-  it('when every kind of caller reads it, then its decisions are exactly what that caller may do now', async () => {
+  it('when every kind of caller reads it, then its decisions are exactly what that caller may do now; a case handler may not read it', async () => {
     await reach(status);
+    const readers = KINDS.filter((k) => k !== 'nobody' && k !== 'caseHandler');
     const seen = await Promise.all(
-      KINDS.filter((k) => k !== 'nobody').map(
-        async (kind) => [kind, (await as(kind).get(`/api/v1/brief${q()}`)).body.decisions] as const,
-      ),
+      readers.map(async (kind) => [kind, (await as(kind).get(`/api/v1/brief${q()}`)).body.decisions] as const),
     );
     expect(Object.fromEntries(seen)).toEqual(
-      Object.fromEntries(
-        KINDS.filter((k) => k !== 'nobody').map((kind) => [kind, decisionsFor(kind, status, drafterIn(status))]),
-      ),
+      Object.fromEntries(readers.map((kind) => [kind, decisionsFor(kind, status, drafterIn(status))])),
     );
+    const refused = await as('caseHandler').get(`/api/v1/brief${q()}`);
+    expect([refused.status, refused.body.type]).toEqual([403, '/problems/forbidden']);
   });
 
   it('when every kind of caller tries every operation, then 401/403/409 leave it untouched and an allowed one answers the fresh view', async () => {
