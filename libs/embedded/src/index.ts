@@ -5,6 +5,7 @@ import path from 'node:path';
 import { embeddedPostgresModule, reachableDataDir } from './postgres-runtime';
 
 export { embeddedPostgresModule, reachableByOthers, reachableDataDir } from './postgres-runtime';
+export * from './events-address';
 
 export interface Running {
   url: string;

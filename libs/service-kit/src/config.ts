@@ -34,30 +34,66 @@ export const duration = z.union([z.number(), z.string()]).transform((value, ctx)
   return Number(m[1]) * (UNIT_MS[m[2] ?? 'ms'] ?? 1);
 });
 
-/** What every service reads. Secrets have no default. */
+/**
+ * What every service reads. Secrets have no default. Each setting's description is its documentation:
+ * `npm run env:update` writes `.env.example` from these schemas; `defaultText` says a default that is not one value.
+ */
 export const baseConfigSchema = z.object({
-  PORT: port,
-  HOST: z.string().default('127.0.0.1'),
-  DATABASE_URL: z.url(),
-  NATS_URL: z.string().min(1),
-  INTERNAL_IDENTITY_SECRET: z.string().min(32, 'at least 32 characters'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-  /** Prometheus `GET /metrics` on its own port (never the public one); default per service (gateway 9464, then 9465…9469); `off` serves none. */
-  METRICS_PORT: z.union([z.literal('off'), port]).optional(),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10000),
-  /** After SIGTERM, readiness answers 503 this long before the server stops accepting (a Kubernetes preStop match). */
-  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(0),
-  /** How long the event stream keeps an event: the longest outage a durable consumer survives (default 7 days). */
-  /** The JetStream stream of this deployment, and a prefix put before every subject (test runs use their own). */
+  PORT: port.describe('Where the service listens (its API; METRICS_PORT is apart).'),
+  HOST: z.string().default('127.0.0.1').describe('The address the service listens on.'),
+  DATABASE_URL: z.url().describe("The service's own PostgreSQL database (created when missing)."),
+  NATS_URL: z
+    .string()
+    .min(1)
+    .describe('NATS with JetStream (comma-separated servers), or `in-process` when every service runs in one process.'),
+  INTERNAL_IDENTITY_SECRET: z
+    .string()
+    .min(32, 'at least 32 characters')
+    .describe(
+      'HMAC secret of the signed internal identity: at least 32 characters, the same for every service ' +
+        '(generate one with: openssl rand -base64 48).',
+    ),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info')
+    .describe('The pino log level.'),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10).describe('Connections in the database pool.'),
+  METRICS_PORT: z
+    .union([z.literal('off'), port])
+    .optional()
+    .meta({
+      description: 'Port of the Prometheus `GET /metrics`, never the public one; `off`: no metrics.',
+      defaultText: 'gateway 9464, applications 9465, documents 9466, letters 9467, reference 9468, audit 9469',
+    }),
+  SHUTDOWN_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .default(10000)
+    .describe('Forced exit when the ordered shutdown after SIGTERM takes longer.'),
+  SHUTDOWN_DRAIN_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(120_000)
+    .default(0)
+    .describe(
+      "After SIGTERM, readiness answers 503 this long before the server stops accepting; match a load balancer's " +
+        'deregistration delay (Kubernetes: the preStop sleep).',
+    ),
   EVENTS_STREAM: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a stream name')
-    .default('REGISTER'),
+    .default('REGISTER')
+    .describe("The deployment's JetStream stream (test runs use their own)."),
   EVENTS_SUBJECT_PREFIX: z
     .string()
     .regex(/^([a-z0-9_-]{1,32}\.)?$/, 'empty, or a token and a dot such as t1a2b3.')
-    .default(''),
-  EVENTS_MAX_AGE: duration.pipe(z.number().int().min(60_000)).default(7 * 86_400_000),
+    .default('')
+    .describe('Put before every event subject, so that several systems share one NATS (test runs use their own).'),
+  EVENTS_MAX_AGE: duration
+    .pipe(z.number().int().min(60_000))
+    .prefault('7d')
+    .describe('How long the stream keeps an event: the longest outage a durable consumer survives (7d, 36h, 90m, ms).'),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

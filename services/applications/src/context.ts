@@ -38,30 +38,73 @@ const apiRoot = optional(z.url().transform((u) => u.replace(/\/+$/, '')));
 
 export const configSchema = baseConfigSchema
   .extend({
-    REFERENCE_URL: z.url(),
-    DOCUMENTS_URL: z.url(),
-    /** Below this many worked hours an intake needs the scholing answer (rule S1); also served by intake/policy. */
-    SCHOLING_THRESHOLD: z.coerce.number().int().min(1).default(2080),
-    /** How often the document linker looks for due link jobs. */
-    LINK_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
-    /** ADR 0011: mirroring into a ZGW case system (off: nothing of it runs). */
-    ZGW_ENABLED: z.stringbool().default(false),
-    ZGW_ZAKEN_URL: apiRoot,
-    ZGW_DOCUMENTEN_URL: apiRoot,
-    ZGW_CATALOGI_URL: apiRoot,
-    ZGW_ZAAKTYPE_URL: optional(z.url()),
-    ZGW_CLIENT_ID: optional(z.string().max(200)),
-    ZGW_SECRET: optional(z.string()),
-    ZGW_RSIN: optional(z.string().refine(passesElevenTest, '9 digits that pass the eleven-test')),
-    ZGW_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
-    /** How often the mirror looks for owed work, and how many cases it works at once. */
-    ZGW_MIRROR_POLL_INTERVAL_MS: z.coerce.number().int().min(20).default(500),
-    ZGW_MIRROR_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(16),
-    /** A diverged case is tried again at most this often (5 minutes), for this long after it diverged (48 hours). */
-    ZGW_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(100).default(300_000),
-    ZGW_RECONCILE_WINDOW: duration.pipe(z.number().int().min(1000)).default(48 * 3_600_000),
-    /** The notification webhook's exact `Authorization` value; unset: every call is refused (fail closed). */
-    NOTIFICATIES_AUTH: optional(z.string().max(1000)),
+    PORT: baseConfigSchema.shape.PORT.default(8081),
+    REFERENCE_URL: z.url().describe('The reference service (stamdata, feature flags).'),
+    DOCUMENTS_URL: z.url().describe('The documents service (what a submission links, what a case shows).'),
+    /** Rule S1; also served by intake/policy. */
+    SCHOLING_THRESHOLD: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(2080)
+      .describe('Below this many worked hours an intake needs the scholing answer (GET /api/v1/intake/policy).'),
+    LINK_POLL_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(50)
+      .default(1000)
+      .describe('How often the document-link retrier looks for due links.'),
+    // ADR 0011: mirroring into a ZGW case system (off: nothing of it runs).
+    ZGW_ENABLED: z
+      .stringbool()
+      .default(false)
+      .describe(
+        'Mirror every submitted application into a ZGW case system (Zaken, Documenten, Catalogi APIs); ' +
+          'true needs every ZGW_* URL, ZGW_CLIENT_ID, ZGW_SECRET and ZGW_RSIN.',
+      ),
+    ZGW_ZAKEN_URL: apiRoot.describe('The Zaken API root, e.g. https://zgw.example.org/zaken/api/v1.'),
+    ZGW_DOCUMENTEN_URL: apiRoot.describe('The Documenten API root.'),
+    ZGW_CATALOGI_URL: apiRoot.describe('The Catalogi API root.'),
+    ZGW_ZAAKTYPE_URL: optional(z.url()).describe('The zaaktype every zaak gets (a URL in the Catalogi API).'),
+    ZGW_CLIENT_ID: optional(z.string().max(200)).describe('The client id in the JWTs sent to the ZGW APIs.'),
+    ZGW_SECRET: optional(z.string()).describe('The HS256 secret those JWTs are signed with.'),
+    ZGW_RSIN: optional(z.string().refine(passesElevenTest, '9 digits that pass the eleven-test')).describe(
+      "The register's RSIN (bronorganisatie): 9 digits that pass the eleven-test.",
+    ),
+    ZGW_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(10_000)
+      .describe('A call to the ZGW APIs gives up after this long.'),
+    ZGW_MIRROR_POLL_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(20)
+      .default(500)
+      .describe('How often the mirror looks for owed work.'),
+    ZGW_MIRROR_CONCURRENCY: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .default(16)
+      .describe('How many cases the mirror works at once.'),
+    ZGW_RECONCILE_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(300_000)
+      .describe('A case that diverged from the case system is tried again at most this often.'),
+    ZGW_RECONCILE_WINDOW: duration
+      .pipe(z.number().int().min(1000))
+      .prefault('48h')
+      .describe('… for this long after it diverged (48h, 90m, ms).'),
+    NOTIFICATIES_AUTH: optional(z.string().max(1000)).describe(
+      'The exact Authorization value the notification webhook (POST /api/v1/notificaties) accepts; unset: every ' +
+        'call 401 (fail closed).',
+    ),
   })
   .superRefine((c, issue) => {
     if (!c.ZGW_ENABLED) return;

@@ -13,11 +13,11 @@ import type { AuditDb } from './database';
 
 export const configSchema = baseConfigSchema.extend({
   PORT: baseConfigSchema.shape.PORT.default(8085),
-  /** Durable consumer name; one per deployment (each test system uses its own). */
   AUDIT_CONSUMER: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name')
-    .default('audit'),
+    .default('audit')
+    .describe('Durable consumer name of the audit log; one per deployment (each test system uses its own).'),
 });
 export type Config = typeof configSchema._output;
 

@@ -24,24 +24,34 @@ const ms = z.coerce.number().int().min(0);
 /** The documents service's environment: the kit's base plus the S3 store, the spool directory, the sweeper and the consumer. */
 export const configSchema = baseConfigSchema.extend({
   PORT: baseConfigSchema.shape.PORT.default(8082),
-  S3_ENDPOINT: z.url(),
-  S3_ACCESS_KEY: z.string().min(1),
-  S3_SECRET_KEY: z.string().min(1),
+  S3_ENDPOINT: z.url().describe('The S3 endpoint of the document bytes, e.g. http://127.0.0.1:9000.'),
+  S3_ACCESS_KEY: z.string().min(1).describe("The S3 endpoint's access key."),
+  S3_SECRET_KEY: z.string().min(1).describe("The S3 endpoint's secret key."),
   S3_BUCKET: z
     .string()
     .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name')
-    .default('documents'),
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'register-documents')),
-  SWEEP_INTERVAL_MS: ms.min(1000).default(15 * 60 * 1000),
-  SWEEP_MIN_AGE_MS: ms.default(60 * 60 * 1000),
-  /** The applications service: an upload that names an application is checked there (ADR 0006, 0015). */
-  APPLICATIONS_URL: z.url().default('http://127.0.0.1:8081'),
-  /** Durable consumer of the applications' deletion events; one per deployment. */
+    .default('documents')
+    .describe('The bucket (created when missing).'),
+  S3_REGION: z.string().min(1).default('us-east-1').describe("The S3 endpoint's region."),
+  UPLOAD_TMP_DIR: z.string().min(1).default(path.join(os.tmpdir(), 'register-documents')).meta({
+    description: 'Where uploads are spooled before they go to S3.',
+    defaultText: '<OS temp dir>/register-documents',
+  }),
+  SWEEP_INTERVAL_MS: ms
+    .min(1000)
+    .default(15 * 60 * 1000)
+    .describe('How often the sweeper looks for stale uploads (never linked, or aborted).'),
+  SWEEP_MIN_AGE_MS: ms.default(60 * 60 * 1000).describe('How old an upload must be before the sweeper removes it.'),
+  // ADR 0006, 0015.
+  APPLICATIONS_URL: z
+    .url()
+    .default('http://127.0.0.1:8081')
+    .describe('The applications service: an upload that names an application is checked there.'),
   APPLICATION_EVENTS_CONSUMER: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name')
-    .default('documents-applications'),
+    .default('documents-applications')
+    .describe("Durable consumer of the applications' deletion events; one per deployment."),
 });
 export type Config = typeof configSchema._output;
 

@@ -19,24 +19,50 @@ import { auditDenial } from './proxy/audit-denial';
 import { upstreamUrls } from './proxy/replicas';
 import { createUpstreams, type Upstream, type UpstreamName } from './proxy/upstreams';
 
+const upstream = (service: string) =>
+  `The ${service} service (comma-separated URLs of its copies are balanced round robin).`;
+
 export const configSchema = baseConfigSchema
   .extend({
     PORT: baseConfigSchema.shape.PORT.default(8080),
-    APPLICATIONS_URL: upstreamUrls('http://127.0.0.1:8081'),
-    DOCUMENTS_URL: upstreamUrls('http://127.0.0.1:8082'),
-    LETTERS_URL: upstreamUrls('http://127.0.0.1:8083'),
-    REFERENCE_URL: upstreamUrls('http://127.0.0.1:8084'),
-    AUDIT_URL: upstreamUrls('http://127.0.0.1:8085'),
-    /** Connections from the gateway to each service at most (keep-alive agent). */
-    UPSTREAM_MAX_SOCKETS: z.coerce.number().int().min(1).max(1024).default(64),
-    /** ADR 0015: a service that sends no byte for this long gives a 503 and opens its breaker. */
-    PROXY_TIMEOUT_MS: z.coerce.number().int().min(500).default(10_000),
-    /** The same for uploads and content downloads: no byte moving in either direction for this long. */
-    STREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().min(500).default(30_000),
-    /** ADR 0015: a request body slower than this (bytes a second, over each window) ends with a 408. */
-    REQUEST_BODY_MIN_RATE: z.coerce.number().int().min(1).default(1024),
-    /** The window over which the body's rate is judged. */
-    REQUEST_BODY_WINDOW_MS: z.coerce.number().int().min(100).default(10_000),
+    APPLICATIONS_URL: upstreamUrls('http://127.0.0.1:8081').describe(upstream('applications')),
+    DOCUMENTS_URL: upstreamUrls('http://127.0.0.1:8082').describe(upstream('documents')),
+    LETTERS_URL: upstreamUrls('http://127.0.0.1:8083').describe(upstream('letters')),
+    REFERENCE_URL: upstreamUrls('http://127.0.0.1:8084').describe(upstream('reference')),
+    AUDIT_URL: upstreamUrls('http://127.0.0.1:8085').describe(upstream('audit')),
+    UPSTREAM_MAX_SOCKETS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1024)
+      .default(64)
+      .describe('Connections from the gateway to each service at most (keep-alive).'),
+    // ADR 0015: the proxy's timeout and breaker.
+    PROXY_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(500)
+      .default(10_000)
+      .describe('A service that sends no byte for this long: the request gets 503 and its breaker opens.'),
+    STREAM_IDLE_TIMEOUT_MS: z.coerce
+      .number()
+      .int()
+      .min(500)
+      .default(30_000)
+      .describe('The same for uploads and content downloads: no byte moving in either direction for this long.'),
+    // ADR 0015: slow request bodies.
+    REQUEST_BODY_MIN_RATE: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(1024)
+      .describe('A request body slower than this many bytes a second (over each window) ends with a 408.'),
+    REQUEST_BODY_WINDOW_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .default(10_000)
+      .describe("The window over which a request body's rate is judged."),
     ...identityConfig,
   })
   .superRefine(checkIdentityConfig);

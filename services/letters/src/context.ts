@@ -30,21 +30,31 @@ import { TEMPLATES_SEED } from './templates/templates.seed';
 
 export const configSchema = baseConfigSchema.extend({
   PORT: baseConfigSchema.shape.PORT.default(8083),
-  APPLICATIONS_URL: z.url().default('http://127.0.0.1:8081'),
-  DOCUMENTS_URL: z.url().default('http://127.0.0.1:8082'),
-  /** Durable consumer of the applications' decisions; one per deployment (each test system uses its own). */
+  APPLICATIONS_URL: z
+    .url()
+    .default('http://127.0.0.1:8081')
+    .describe("The applications service: a letter's case context (name, register number, besluit)."),
+  DOCUMENTS_URL: z.url().default('http://127.0.0.1:8082').describe("The documents service: letterheads' logos."),
   APPLICATION_EVENTS_CONSUMER: z
     .string()
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name')
-    .default('letters-applications'),
-  /** The practitioner whose demo case the shared working brief is about (ADR 0010). */
+    .default('letters-applications')
+    .describe("Durable consumer of the applications' decisions; one per deployment."),
+  // ADR 0010.
   SHARED_BRIEF_SUBJECT: z
     .string()
     .regex(/^[A-Za-z0-9._:-]{1,64}$/)
-    .default('900000001'),
-  PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
-  PDF_QUEUE_MAX: z.coerce.number().int().min(1).max(10_000).default(200),
-  PDF_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000),
+    .default('900000001')
+    .describe('The practitioner whose demo case the shared working brief (no ?referentie=) is about.'),
+  PDF_WORKERS: z.coerce.number().int().min(1).max(16).default(2).describe('Worker threads that render PDF letters.'),
+  PDF_QUEUE_MAX: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(200)
+    .describe('PDF renders waiting at most; beyond it a PDF request gets 503.'),
+  PDF_TIMEOUT_MS: z.coerce.number().int().min(1000).default(20_000).describe('A PDF render gives up after this long.'),
 });
 export type Config = typeof configSchema._output;
 

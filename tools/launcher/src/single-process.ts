@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createLogger, logProcessWarnings, type ServedApp, type StartService } from '@register/service-kit';
 import { SINGLE_PROCESS_ENV, type SingleProcessSettings } from './single-process-settings';
-import { START_ORDER, serviceEnv, type Service } from './system';
+import { START_ORDER, type Service } from './system';
 
 /**
  * The single-process mode (ADR 0037): every service in this one Node process,
@@ -33,8 +33,7 @@ async function main(): Promise<void> {
         const mainPath = path.join(root, 'services', service, 'dist', 'src', 'main.js');
         // eslint-disable-next-line @typescript-eslint/no-require-imports
         const { start } = require(mainPath) as { start: StartService };
-        const env = serviceEnv(service, settings, settings.ports, settings.secret);
-        running.push({ service, served: await start(env, { ownsProcess: false }) });
+        running.push({ service, served: await start(settings.envs[service], { ownsProcess: false }) });
       }),
     );
   }

@@ -3,9 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { IN_PROCESS_EVENTS_URL, telemetrySettingsSchema } from '@register/service-kit';
 import type { Infrastructure } from './infra';
 import { DEFAULT_PORTS, SERVICES, START_ORDER, type Service } from './services';
+import { metricsPort, passedOn } from './settings/passed-on';
 import { SINGLE_PROCESS_ENV, type SingleProcessSettings } from './single-process-settings';
 
 export { DEFAULT_PORTS, SERVICES, START_ORDER, type Service } from './services';
@@ -20,6 +21,8 @@ export interface SystemOptions {
   secret?: string;
   extraEnv?: Partial<Record<Service, NodeJS.ProcessEnv>>;
   logLevel?: string;
+  /** The environment whose settings the services get (see serviceEnv); default: this process's. */
+  settings?: NodeJS.ProcessEnv;
 }
 
 /** The database of `service` in a system whose `databasePrefix` is `prefix` (none: `register`). */
@@ -37,7 +40,10 @@ export async function dropSystemDatabases(postgresUrl: string, prefix: string): 
   }
 }
 
-/** What one service is started with: its port, its own database on the server, and where the others are. */
+/**
+ * What one service is started with: every setting it reads that `settings` (the launcher's environment) has,
+ * except those the launcher decides: its port, its own database on the server, and where the others are.
+ */
 export function serviceEnv(
   service: Service,
   options: {
@@ -45,32 +51,24 @@ export function serviceEnv(
     databasePrefix?: string;
     extraEnv?: SystemOptions['extraEnv'];
     logLevel?: string;
+    settings?: NodeJS.ProcessEnv;
   },
   ports: Record<Service, number>,
   secret: string,
 ): NodeJS.ProcessEnv {
   const { infra } = options;
+  const settings = options.settings ?? process.env;
   const url = (s: Service) => `http://127.0.0.1:${ports[s]}`;
   return {
     PATH: process.env['PATH'],
     HOME: process.env['HOME'],
     TZ: process.env['TZ'],
     ...passThrough(['TMPDIR']),
+    ...passedOn(service, settings),
+    ...metricsPort(service, settings),
     PORT: String(ports[service]),
-    HOST: '127.0.0.1',
     DATABASE_URL: withDatabase(infra.postgresUrl, systemDatabase(options.databasePrefix, service)),
     NATS_URL: infra.natsUrl,
-    // Event settings the launcher was given are every service's (one stream, one prefix, one age limit).
-    ...passThrough(['EVENTS_STREAM', 'EVENTS_SUBJECT_PREFIX', 'EVENTS_MAX_AGE']),
-    // Tracing export (every service its own spans, to one collector). METRICS_PORT stays each service's own
-    // default port, unless it is `off`, which switches metrics off for all of them.
-    ...passThrough([
-      'OTEL_EXPORTER_OTLP_ENDPOINT',
-      'OTEL_EXPORTER_OTLP_HEADERS',
-      'OTEL_TRACES_SAMPLER',
-      'OTEL_TRACES_SAMPLER_ARG',
-    ]),
-    ...(process.env['METRICS_PORT'] === 'off' ? { METRICS_PORT: 'off' } : {}),
     INTERNAL_IDENTITY_SECRET: secret,
     LOG_LEVEL: options.logLevel ?? 'info',
     S3_ENDPOINT: infra.s3.endpoint,
@@ -88,17 +86,11 @@ export function serviceEnv(
   };
 }
 
-/** Settings of the launcher's own environment that every service gets (also in the single-process child). */
-const PASSED_ON = [
-  'EVENTS_STREAM',
-  'EVENTS_SUBJECT_PREFIX',
-  'EVENTS_MAX_AGE',
-  'OTEL_EXPORTER_OTLP_ENDPOINT',
-  'OTEL_EXPORTER_OTLP_HEADERS',
-  'OTEL_TRACES_SAMPLER',
-  'OTEL_TRACES_SAMPLER_ARG',
-  'METRICS_PORT',
-];
+/** The tracing settings: the single-process child's OpenTelemetry SDK reads them from its own environment. */
+function telemetry(settings: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const names = Object.keys(telemetrySettingsSchema.shape);
+  return Object.fromEntries(names.filter((n) => settings[n] !== undefined).map((n) => [n, settings[n]]));
+}
 
 function passThrough(names: string[]): NodeJS.ProcessEnv {
   return Object.fromEntries(names.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
@@ -191,24 +183,17 @@ export class System {
   /** The single-process mode: one child runs every service (see single-process.ts); its log is `system.log`. */
   private async startSingleProcess(timeoutMs = 90_000): Promise<void> {
     if (this.children.has('gateway')) return;
+    // Every service's environment is made here, as for separate processes; the child only starts them.
     const settings: SingleProcessSettings = {
-      infra: {
-        postgresUrl: this.options.infra.postgresUrl,
-        natsUrl: this.options.infra.natsUrl,
-        s3: this.options.infra.s3,
-        ...(this.options.infra.zgw ? { zgw: this.options.infra.zgw } : {}),
-      },
-      ports: this.ports,
-      secret: this.secret,
-      ...(this.options.databasePrefix ? { databasePrefix: this.options.databasePrefix } : {}),
+      envs: Object.fromEntries(SERVICES.map((s) => [s, this.env(s)])) as Record<Service, NodeJS.ProcessEnv>,
       ...(this.options.logLevel ? { logLevel: this.options.logLevel } : {}),
-      ...(this.options.extraEnv ? { extraEnv: this.options.extraEnv } : {}),
     };
     const env = {
       PATH: process.env['PATH'],
       HOME: process.env['HOME'],
       TZ: process.env['TZ'],
-      ...passThrough(['TMPDIR', ...PASSED_ON]),
+      ...passThrough(['TMPDIR']),
+      ...telemetry(this.options.settings ?? process.env),
       [SINGLE_PROCESS_ENV]: JSON.stringify(settings),
     };
     const child = this.spawn(

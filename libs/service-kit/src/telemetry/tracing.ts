@@ -3,7 +3,35 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
+import { z } from 'zod';
 import { pooledIds } from './trace-context';
+
+/**
+ * The tracing settings every service reads here and in the OpenTelemetry SDK (which reads the OTEL_* variables
+ * itself); a schema only so that they are documented with the others (`npm run env:update`).
+ */
+export const telemetrySettingsSchema = z.object({
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .url()
+    .optional()
+    .describe('OTLP/HTTP endpoint for traces; unset: nothing is exported (traceparent still flows and is logged).'),
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .optional()
+    .describe("Headers on every export, `key=value` comma-separated (the collector's credentials)."),
+  OTEL_TRACES_SAMPLER: z
+    .string()
+    .optional()
+    .meta({
+      description: 'The OpenTelemetry sampler, e.g. `parentbased_traceidratio`.',
+      defaultText: 'parentbased_always_on',
+    }),
+  OTEL_TRACES_SAMPLER_ARG: z.string().optional().describe("The sampler's argument, e.g. `0.1` for one trace in ten."),
+  OTEL_SERVICE_NAME: z
+    .string()
+    .optional()
+    .meta({ description: 'The name on the spans.', defaultText: "the service's name (gateway, applications, …)" }),
+});
 
 let sdk: NodeSDK | null = null;
 
