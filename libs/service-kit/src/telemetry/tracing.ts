@@ -19,13 +19,10 @@ export const telemetrySettingsSchema = z.object({
     .string()
     .optional()
     .describe("Headers on every export, `key=value` comma-separated (the collector's credentials)."),
-  OTEL_TRACES_SAMPLER: z
-    .string()
-    .optional()
-    .meta({
-      description: 'The OpenTelemetry sampler, e.g. `parentbased_traceidratio`.',
-      defaultText: 'parentbased_always_on',
-    }),
+  OTEL_TRACES_SAMPLER: z.string().optional().meta({
+    description: 'The OpenTelemetry sampler, e.g. `parentbased_traceidratio`.',
+    defaultText: 'parentbased_always_on',
+  }),
   OTEL_TRACES_SAMPLER_ARG: z.string().optional().describe("The sampler's argument, e.g. `0.1` for one trace in ten."),
   OTEL_SERVICE_NAME: z
     .string()
