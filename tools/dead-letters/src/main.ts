@@ -1,25 +1,26 @@
 #!/usr/bin/env node
-import { connectEvents, createLogger } from '@register/service-kit';
+import path from 'node:path';
+import { CliError, connectToSystem, findEvents } from './connection';
 import { listDeadLetters, replayDeadLetter } from './index';
 
-const usage =
-  'usage: register-dead-letters list [<durable>] | replay <seq> [<seq> …]   (NATS_URL, default nats://127.0.0.1:4222; EVENTS_STREAM, EVENTS_SUBJECT_PREFIX as the services have them)';
+const usage = [
+  'usage: npm run dead-letters -- list [<durable>] | replay <seq> [<seq> …]',
+  '  Asks the NATS of the system npm start runs (.data/events.json), or NATS_URL with EVENTS_STREAM and',
+  '  EVENTS_SUBJECT_PREFIX as the services have them.',
+].join('\n');
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
-  if (command !== 'list' && command !== 'replay') {
+  if ((command !== 'list' && command !== 'replay') || (command === 'replay' && args.length === 0)) {
     process.stderr.write(`${usage}\n`);
     return 2;
   }
-  const events = await connectEvents(
-    process.env['NATS_URL'] ?? 'nats://127.0.0.1:4222',
-    'dead-letters-cli',
-    createLogger('dead-letters', 'warn'),
-    {
-      ...(process.env['EVENTS_STREAM'] ? { name: process.env['EVENTS_STREAM'] } : {}),
-      ...(process.env['EVENTS_SUBJECT_PREFIX'] ? { prefix: process.env['EVENTS_SUBJECT_PREFIX'] } : {}),
-    },
-  );
+  const sequences = command === 'replay' ? args.map(Number) : [];
+  if (sequences.some((seq) => !Number.isSafeInteger(seq) || seq < 1))
+    throw new CliError(`replay takes stream sequences (the first column of list), not ${args.join(' ')}`);
+  const events = await connectToSystem(findEvents(process.env, ROOT));
   try {
     if (command === 'list') {
       const letters = await listDeadLetters(events, args[0]);
@@ -30,20 +31,22 @@ async function main(argv: string[]): Promise<number> {
       process.stdout.write(`${letters.length} dead letter(s)\n`);
       return 0;
     }
-    for (const seq of args.map(Number)) {
+    for (const seq of sequences) {
       const letter = await replayDeadLetter(events, seq);
       process.stdout.write(`replayed ${seq} to ${letter.subject} (consumer ${letter.durable})\n`);
     }
     return 0;
   } finally {
-    await events.close();
+    await events.nc.close();
   }
 }
 
+// Exits explicitly: a connect that timed out against a server that never answered can leave its socket open.
 main(process.argv.slice(2)).then(
-  (code) => (process.exitCode = code),
+  (code) => process.exit(code),
   (err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    // A CliError says what to set or start; anything else is unexpected, and its stack helps.
+    process.stderr.write(`${err instanceof CliError ? err.message : err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
   },
 );
