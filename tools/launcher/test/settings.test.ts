@@ -62,7 +62,7 @@ describe('settings: one list, generated from the config schemas', () => {
 
   it('when the README names a default, then it is the one the code has', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-    const named = [...readme.matchAll(/`([A-Z][A-Z0-9_]+)` \(default `([^`]*)`/g)].map((m) => [m[1]!, m[2]!]);
+    const named = [...readme.matchAll(/`([A-Z][A-Z0-9_]+)`\s+\(default\s+`([^`]*)`/g)].map((m) => [m[1]!, m[2]!]);
     expect(named.length).toBeGreaterThan(3);
     const wrong = named.filter(([name, value]) => {
       const setting = SETTINGS.find((s) => s.name === name);

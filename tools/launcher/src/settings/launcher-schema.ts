@@ -20,8 +20,10 @@ export const launcherSchema = z.object({
   PORT: port.default(DEFAULT_PORTS.gateway).describe("The gateway's port; the others take <SERVICE>_PORT."),
   ...servicePorts,
   DATA_DIR: optional(z.string().min(1)).meta({
-    description: 'Where the embedded PostgreSQL, NATS and S3 keep their data, and the services their logs.',
-    defaultText: '.data in the repository',
+    description:
+      'Where the embedded PostgreSQL, NATS and S3 keep their data and the services their logs (relative to the ' +
+      'repository).',
+    defaultText: '.data',
   }),
   DATABASE_URL: optional(z.url()).describe(
     'A PostgreSQL server URL: each service gets database register_<service> on it. Empty: embedded PostgreSQL ' +
