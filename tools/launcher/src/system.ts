@@ -70,7 +70,7 @@ export function serviceEnv(
     DATABASE_URL: withDatabase(infra.postgresUrl, systemDatabase(options.databasePrefix, service)),
     NATS_URL: infra.natsUrl,
     INTERNAL_IDENTITY_SECRET: secret,
-    LOG_LEVEL: options.logLevel ?? 'info',
+    LOG_LEVEL: settings[`${service.toUpperCase()}_LOG_LEVEL`] ?? options.logLevel ?? 'info',
     S3_ENDPOINT: infra.s3.endpoint,
     S3_ACCESS_KEY: infra.s3.accessKey,
     S3_SECRET_KEY: infra.s3.secretKey,

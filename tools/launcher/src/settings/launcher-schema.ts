@@ -55,7 +55,7 @@ export const launcherSchema = z.object({
   LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info')
-    .describe('The log level of every service (their logs are in DATA_DIR/logs).'),
+    .describe('The log level of every service (their logs are in DATA_DIR/logs); <SERVICE>_LOG_LEVEL for one.'),
   METRICS_PORT: optional(z.literal('off')).describe(
     'off: no service serves metrics; otherwise each its own default port (<SERVICE>_METRICS_PORT for one service).',
   ),

@@ -14,7 +14,7 @@ export const DECIDED_BY_NPM_START: Record<string, string> = {
   DATABASE_URL: 'database register_<service> on the server of its own DATABASE_URL, or on the embedded PostgreSQL',
   NATS_URL: 'its own NATS_URL, or the embedded nats-server, or in-process',
   INTERNAL_IDENTITY_SECRET: 'its own INTERNAL_IDENTITY_SECRET, or a random one per run',
-  LOG_LEVEL: 'its own LOG_LEVEL for every service',
+  LOG_LEVEL: 'its own LOG_LEVEL for every service, <SERVICE>_LOG_LEVEL for one',
   METRICS_PORT: "each service's default port; METRICS_PORT=off: none; <SERVICE>_METRICS_PORT: one service's",
   S3_ENDPOINT: 'its own S3_ENDPOINT, or the embedded S3 endpoint',
   S3_ACCESS_KEY: "with its own S3_ENDPOINT, its S3_ACCESS_KEY; else the embedded endpoint's",
