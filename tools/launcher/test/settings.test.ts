@@ -88,6 +88,13 @@ describe('npm start passes every setting on to each service that reads it', () =
     },
   );
 
+  it('when npm start has <SERVICE>_LOG_LEVEL or <SERVICE>_METRICS_PORT, then only that service gets it', () => {
+    const settings = { AUDIT_LOG_LEVEL: 'debug', GATEWAY_METRICS_PORT: '9999' };
+    const env = (service: Service) => serviceEnv(service, { infra, settings, logLevel: 'warn' }, DEFAULT_PORTS, secret);
+    expect([env('audit')['LOG_LEVEL'], env('gateway')['LOG_LEVEL']]).toEqual(['debug', 'warn']);
+    expect([env('gateway')['METRICS_PORT'], env('audit')['METRICS_PORT']]).toEqual(['9999', undefined]);
+  });
+
   it.each(services)(
     'when npm start is given nothing, then %s still gets a configuration its schema accepts',
     (service) => {
