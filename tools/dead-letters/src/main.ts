@@ -45,8 +45,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (err: unknown) => {
-    // A CliError says what to set or start; anything else is unexpected, and its stack helps.
-    process.stderr.write(`${err instanceof CliError ? err.message : err instanceof Error ? err.stack : String(err)}\n`);
+    // The message says what went wrong (a CliError also what to set or start); a stack would not help an operator.
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exit(1);
   },
 );

@@ -38,7 +38,7 @@ afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 afterAll(async () => nc.close());
 
 describe('npm run dead-letters: which NATS it asks', () => {
-  it('when npm start wrote where its events go, then list asks that NATS and stream and shows their dead letters', async () => {
+  it('when npm start wrote where its events go, then list and replay use that NATS and stream', async () => {
     const { stream, prefix } = testEvents();
     const events = await connectEvents(natsUrl(), 'dead-letters-cli-test', createLogger('t', 'silent'), {
       name: stream,
@@ -47,6 +47,7 @@ describe('npm run dead-letters: which NATS it asks', () => {
     const durable = `cli-${randomUUID().slice(0, 8)}`;
     const letter = { durable, subject: 'register.test.x', event: '{}', error: 'boom', deliveries: 3, failedAt: 'now' };
     await events.js.publish(`${prefix}${DEAD_LETTER_PREFIX}.${durable}`, JSON.stringify(letter));
+    const plain = await events.js.publish(`${prefix}register.test.plain`, '{}');
     await events.close();
     writeEventsAddress(dataDir, { natsUrl: natsUrl(), stream, subjectPrefix: prefix });
 
@@ -54,6 +55,12 @@ describe('npm run dead-letters: which NATS it asks', () => {
     expect(code).toBe(0);
     expect(out).toContain(`${durable}\tregister.test.x\tdeliveries=3\tboom`);
     expect(out).toContain('1 dead letter(s)');
+
+    const seq = out.split('\t')[0]!;
+    const replayed = await run(['replay', seq], { DATA_DIR: dataDir });
+    expect(replayed).toMatchObject({ code: 0, out: `replayed ${seq} to register.test.x (consumer ${durable})\n` });
+    const wrong = await run(['replay', String(plain.seq)], { DATA_DIR: dataDir });
+    expect(wrong).toMatchObject({ code: 1, err: `stream sequence ${plain.seq} is not a dead letter\n` });
   });
 
   it('when no npm start is running and NATS_URL is not set, then it says so and exits 1', async () => {
