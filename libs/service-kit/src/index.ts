@@ -18,6 +18,7 @@ export * from './runtime';
 export * from './paging';
 export * from './clock';
 export * from './durable-consumer';
+export * from './dead-letters';
 export * from './job-loop';
 export * from './operations';
 export * from './service';

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import type { ServiceName } from '@register/contracts';
 import { loadConfig, type BaseConfig } from './config';
 import { openServiceDatabase, type Database } from './database';
-import { createServiceApp, type ReadinessCheck } from './http';
+import { checkReadiness, createServiceApp, type ReadinessCheck } from './http';
 import type { Job } from './job-loop';
 import { createLogger, type Logger } from './logger';
 import { openEventBus, type ServiceEvents } from './nats';
@@ -38,8 +38,18 @@ export interface Built<Ctx> {
   context: Ctx;
   closers?: Closer[];
   readiness?: Record<string, ReadinessCheck>;
-  /** Gauges read at each scrape of `/metrics` (e.g. the case mirror's backlog): name (snake_case) → help and read. */
-  metrics?: Record<string, { help: string; read: () => Promise<number> | number }>;
+  /**
+   * Gauges read at each scrape of `/metrics` (e.g. the case mirror's backlog): name (snake_case) → help and read;
+   * with `label`, the read gives a value per label value (e.g. dead letters per consumer).
+   */
+  metrics?: Record<
+    string,
+    {
+      help: string;
+      read: () => Promise<number | Record<string, number>> | number | Record<string, number>;
+      label?: string;
+    }
+  >;
 }
 
 export interface ServiceDefinition<C extends BaseConfig, DB, Ctx> {
@@ -153,7 +163,7 @@ async function startService<C extends BaseConfig, DB, Ctx>(
     // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
     for (const closer of [...(built.closers ?? [])].reverse()) steps.push(closer);
     for (const [name, gauge] of Object.entries(built.metrics ?? {}))
-      gaugeCallback(metrics.registry, name, gauge.help, gauge.read);
+      gaugeCallback(metrics.registry, name, gauge.help, gauge.read, gauge.label);
     const context = options.override ? options.override(built.context) : built.context;
     const jobs = (definition.jobs ?? []).map((make) => make(context, resources));
 
@@ -166,6 +176,13 @@ async function startService<C extends BaseConfig, DB, Ctx>(
       // After SIGTERM the load balancer must stop sending traffic before the server stops accepting.
       accepting: async () => !draining,
     };
+    // What the "not ready for 5 minutes" alert reads: 1 while every readiness check passes.
+    gaugeCallback(
+      metrics.registry,
+      'service_ready',
+      'Whether every readiness check passes (1) or not (0).',
+      async () => (Object.values(await checkReadiness(readiness)).every(Boolean) ? 1 : 0),
+    );
     const listener = definition.app
       ? definition.app(context, { readiness, logger })
       : buildServiceApp(definition, context, config, logger, readiness);

@@ -211,6 +211,6 @@ export async function buildContext(
       mirror,
     },
     closers: [{ name: 'flags', close: () => flags.close() }],
-    ...(mirror ? { metrics: mirrorGauges(db) } : {}),
+    ...(mirror ? { metrics: mirrorGauges(db, mirror.windowMs) } : {}),
   };
 }

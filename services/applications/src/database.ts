@@ -1,4 +1,5 @@
 import type { WithOutbox } from '@register/service-kit';
+import type { CaseMirrorHealsTable } from './case-mirror/case-mirror-heals.table';
 import type { CaseMirrorStepsTable, CaseMirrorsTable } from './case-mirror/case-mirror.table';
 import type { ApplicationsTable } from './cases/applications.table';
 import type { ChangeRequestsTable } from './change-requests/change-requests.table';
@@ -18,6 +19,7 @@ export interface AppDatabase extends WithOutbox {
   change_requests: ChangeRequestsTable;
   case_mirrors: CaseMirrorsTable;
   case_mirror_steps: CaseMirrorStepsTable;
+  case_mirror_heals: CaseMirrorHealsTable;
   received_notifications: ReceivedNotificationsTable;
   demo_registrations: DemoRegistrationsTable;
   demo_addresses: DemoAddressesTable;

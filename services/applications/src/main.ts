@@ -2,6 +2,7 @@ import { outboxRelay, runService } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { adminCasesRoutes } from './admin-cases/admin-cases.routes';
 import { assessmentRoutes } from './assessment/assessment.routes';
+import { caseMirrorAdminRoutes } from './case-mirror/case-mirror-admin.routes';
 import { caseMirrorJob, reconcilerJob } from './case-mirror/case-mirror.job';
 import { changeRequestsRoutes } from './change-requests/change-requests.routes';
 import { buildContext, configSchema } from './context';
@@ -24,6 +25,7 @@ export const start = runService(module, {
     ...submissionRoutes,
     ...assessmentRoutes,
     ...adminCasesRoutes,
+    ...caseMirrorAdminRoutes,
     ...letterContextRoutes,
     ...notificationsRoutes,
   ],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import {
   baseConfigSchema,
+  countDeadLetters,
   systemClock,
   type Built,
   type Clock,
@@ -41,5 +42,18 @@ export async function buildContext(
   config: Config,
   { logger, database, events }: ServiceResources<AuditDb>,
 ): Promise<Built<Context>> {
-  return { context: { config, logger, clock: systemClock, db: database.db, events, redelivery: {} } };
+  return {
+    context: { config, logger, clock: systemClock, db: database.db, events, redelivery: {} },
+    ...(events.transport === 'nats'
+      ? {
+          metrics: {
+            event_dead_letters: {
+              help: 'Dead letters in the stream by the durable consumer that gave up on them (any: an alert).',
+              read: () => countDeadLetters(events),
+              label: 'durable',
+            },
+          },
+        }
+      : {}),
+  };
 }

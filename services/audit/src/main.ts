@@ -3,12 +3,13 @@ import { migrations } from '../migrations';
 import { auditConsumer } from './audit-consumer/audit-consumer';
 import { auditLogRoutes } from './audit-log/audit-log.routes';
 import { buildContext, configSchema } from './context';
+import { deadLetterRoutes } from './dead-letters/dead-letters.routes';
 
 export const start = runService(module, {
   name: 'audit',
   configSchema,
   migrations,
   buildContext,
-  routes: [...auditLogRoutes],
+  routes: [...auditLogRoutes, ...deadLetterRoutes],
   jobs: [auditConsumer],
 });

@@ -136,5 +136,13 @@ export async function buildContext(
     },
     closers: [{ name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) }],
     readiness,
+    metrics: {
+      gateway_upstream_breaker_open: {
+        help: 'Whether the breaker of an upstream is open (1: the gateway answers 503 at once) or closed (0).',
+        read: () =>
+          Object.fromEntries(Object.entries(upstreams).map(([name, u]) => [name, u.breaker.isOpen() ? 1 : 0])),
+        label: 'upstream',
+      },
+    },
   };
 }

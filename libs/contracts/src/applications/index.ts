@@ -29,6 +29,19 @@ export const routes = routeTable('applications', {
   },
   adminCases: { method: 'GET', path: '/api/v1/admin/cases', requires: needs('cases:admin') },
   adminDeleteCase: { method: 'DELETE', path: '/api/v1/admin/cases/:id', requires: needs('cases:admin') },
+  /** The operations console's view of the case mirror and an operator's retry (issue 22). */
+  caseMirror: {
+    method: 'GET',
+    path: '/api/v1/admin/case-mirror',
+    requires: needs('cases:admin'),
+    auditDenialAs: 'case-mirror:read',
+  },
+  retryCaseMirror: {
+    method: 'POST',
+    path: '/api/v1/admin/case-mirror/:referentie/retry',
+    requires: needs('cases:admin'),
+    auditDenialAs: 'zaaksysteem-retry',
+  },
   /** ADR 0011: the zaaksysteem's notifications, guarded by NOTIFICATIES_AUTH instead of an identity. */
   notificaties: { method: 'POST', path: '/api/v1/notificaties', requires: { kind: 'shared-secret' } },
 });

@@ -1,7 +1,14 @@
-import { anyIdentity, routeTable, type ProblemType } from '../common';
+import { anyIdentity, needs, routeTable, type ProblemType } from '../common';
 
 export const routes = routeTable('gateway', {
   me: { method: 'GET', path: '/api/v1/me', requires: anyIdentity },
+  /** Readiness, dependencies, breakers and backlogs of the whole system, for the operations console (issue 22). */
+  system: {
+    method: 'GET',
+    path: '/api/v1/admin/system',
+    requires: needs('audit:read'),
+    auditDenialAs: 'system:read',
+  },
 });
 
 export const problems = {

@@ -1,9 +1,10 @@
 import type { Built } from '@register/service-kit';
 import type { Db } from '../cases/applications.repository';
 import { countCases, oldestDivergenceSeconds } from './case-mirror.repository';
+import { countPastWindow } from './case-mirror-operator.repository';
 
 /** The mirror's backlog and open divergences, read at each scrape of `/metrics` (issue 14). */
-export function mirrorGauges(db: Db): NonNullable<Built<unknown>['metrics']> {
+export function mirrorGauges(db: Db, windowMs: number): NonNullable<Built<unknown>['metrics']> {
   return {
     case_mirror_backlog: { help: 'Cases with mirror work owed (state pending)', read: () => countCases(db, 'pending') },
     case_mirror_divergences: {
@@ -13,6 +14,10 @@ export function mirrorGauges(db: Db): NonNullable<Built<unknown>['metrics']> {
     case_mirror_oldest_divergence_seconds: {
       help: 'Age of the oldest open divergence (0: none); the reconciler gives up after ZGW_RECONCILE_WINDOW',
       read: () => oldestDivergenceSeconds(db),
+    },
+    case_mirror_past_window: {
+      help: "Diverged cases past the reconciler's window: only an operator's retry brings them back",
+      read: () => countPastWindow(db, windowMs),
     },
   };
 }

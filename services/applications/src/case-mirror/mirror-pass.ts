@@ -10,6 +10,7 @@ import {
   markDone,
   postponeCase,
 } from './case-mirror.repository';
+import { recordHeal } from './case-mirror-operator.repository';
 import { mirrorCase, type CaseOutcome, type MirrorDeps } from './mirror-case';
 import type { MirrorCase } from './mirror-case.types';
 
@@ -149,6 +150,7 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome): Pr
     if (c.deleteRequested) await forgetCase(trx, c.referentie);
     else if (!(await markDone(trx, c))) return false;
     if (c.applicationId && !c.deleteRequested) await clearDivergence(trx, c.applicationId, DIVERGENCE);
+    await recordHeal(trx, c.referentie);
     await enqueue(
       trx,
       auditEvent('applications'),

@@ -9,6 +9,11 @@ export type AuditListRow = AuditRow & { at_key: string };
 export interface AuditFilter {
   action?: string | undefined;
   correlationId?: string | undefined;
+  decision?: string | undefined;
+  /** Rows at or after this instant. */
+  from?: Date | undefined;
+  /** Rows before this instant. */
+  to?: Date | undefined;
   /** Rows strictly older than this (at, event_id) position, newest first; `at` as an `at_key` (exact). */
   after?: { at: string; eventId: string } | null;
 }
@@ -29,6 +34,9 @@ export async function listAuditRows(db: Kysely<AuditDb>, filter: AuditFilter, li
   let query = db.selectFrom('authz_audit').selectAll().select(atKey);
   if (filter.action !== undefined) query = query.where('action', '=', filter.action);
   if (filter.correlationId !== undefined) query = query.where('correlation_id', '=', filter.correlationId);
+  if (filter.decision !== undefined) query = query.where('decision', '=', filter.decision);
+  if (filter.from !== undefined) query = query.where('at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('at', '<', filter.to);
   const after = filter.after;
   if (after) query = query.where(sql<boolean>`(at, event_id) < (${after.at}::timestamptz, ${after.eventId}::uuid)`);
   return query.orderBy('at', 'desc').orderBy('event_id', 'desc').limit(limit).execute();

@@ -13,11 +13,31 @@ export const AuthzAudit = z
   .meta({ id: 'AuthzAudit' });
 export type AuthzAudit = z.infer<typeof AuthzAudit>;
 
-/** ADR 0014 paging plus two filters. A failing parameter is named by itself in `errors[].field` (`limit`). */
-export const AuditListQuery = pageQuery.extend({
-  action: z.string().min(1).max(200).optional(),
-  correlationId: z.string().min(1).max(128).optional(),
-});
+/** ADR 0012: the decisions an audit row records. */
+export const AUDIT_DECISIONS = ['allow', 'deny', 'flagged', 'accepted'] as const;
+
+/** A timestamp as ADR 0003 writes them (RFC 3339; an offset is accepted and read as that instant). */
+const instant = z.iso
+  .datetime({ offset: true })
+  .refine((at) => !at.startsWith('0000'), 'year 0000 is no date')
+  .transform((at) => new Date(at));
+
+/**
+ * ADR 0014 paging plus the filters, all combinable; `from` inclusive, `to` exclusive. A failing parameter
+ * is named by itself in `errors[].field` (`limit`, `decision`, `from`).
+ */
+export const AuditListQuery = pageQuery
+  .extend({
+    action: z.string().min(1).max(200).optional(),
+    correlationId: z.string().min(1).max(128).optional(),
+    decision: z.enum(AUDIT_DECISIONS).optional(),
+    from: instant.optional(),
+    to: instant.optional(),
+  })
+  .refine((q) => !q.from || !q.to || q.from.getTime() <= q.to.getTime(), {
+    path: ['to'],
+    message: '`to` must not be before `from`',
+  });
 export type AuditListQuery = z.output<typeof AuditListQuery>;
 
 /**
@@ -48,4 +68,20 @@ export const AuditListParams = z.object({
     .any()
     .optional()
     .meta({ type: 'string', minLength: 1, maxLength: 128, description: 'Only rows of this correlation id' }),
+  decision: z
+    .any()
+    .optional()
+    .meta({ type: 'string', enum: [...AUDIT_DECISIONS], description: 'Only rows with this decision', example: 'deny' }),
+  from: z.any().optional().meta({
+    type: 'string',
+    format: 'date-time',
+    description: 'Only rows at or after this instant (inclusive)',
+    example: '2026-11-22T09:30:00.000Z',
+  }),
+  to: z.any().optional().meta({
+    type: 'string',
+    format: 'date-time',
+    description: 'Only rows before this instant (exclusive); not before `from`',
+    example: '2026-11-23T09:30:00.000Z',
+  }),
 });

@@ -25,7 +25,8 @@ export async function readAuditTrail(db: Kysely<AuditDb>, query: AuditListQuery)
   const position = decodeCursor(query.cursor, Position);
   const limit = query.limit ?? MAX_PAGE;
   const after = position ? { at: position[0], eventId: position[1] } : null;
-  const rows = await listAuditRows(db, { action: query.action, correlationId: query.correlationId, after }, limit + 1);
+  const { action, correlationId, decision, from, to } = query;
+  const rows = await listAuditRows(db, { action, correlationId, decision, from, to, after }, limit + 1);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const nextCursor = rows.length > limit && last ? encodeCursor([last.at_key, last.event_id]) : null;

@@ -5,6 +5,7 @@ import {
   describeOperations,
   generateOpenApi,
 } from '@register/service-kit';
+import { systemRoutes } from '../admin-system/system.routes';
 import { meRoutes } from '../identity/me.routes';
 
 /** The identity headers of ADR 0001 (the header stand-in) and the webhook's shared secret (ADR 0011). */
@@ -21,7 +22,7 @@ export function gatewayOpenApi(): object {
   const r = new OpenAPIRegistry();
   for (const [id, scheme] of Object.entries(SECURITY_SCHEMES))
     r.registerComponent('securitySchemes', id, { type: 'apiKey', in: 'header', ...scheme });
-  describeOperations(r, meRoutes);
+  describeOperations(r, [...meRoutes, ...systemRoutes]);
   const system = [AUDIENCE.system];
   r.registerPath({
     method: 'get',
