@@ -10,6 +10,7 @@ import {
   type ReadinessCheck,
 } from '@register/service-kit';
 import { systemRoutes } from './admin-system/system.routes';
+import { consoleRouter } from './console/console.routes';
 import type { Context } from './context';
 import { healthRouter } from './health/health.routes';
 import { meRoutes } from './identity/me.routes';
@@ -65,6 +66,7 @@ export function gatewayApp(
     openApiRouter(new MergedOpenApi(gatewayOpenApi(), ctx.targets, logger, undefined, openApiIdentity(ctx.config))),
   );
   app.use(problemsRouter());
+  app.use(consoleRouter(ctx.config));
   app.use(operationsRouter(ctx, [...meRoutes, ...systemRoutes]));
   // Answered here, not proxied: read and drop what the client still sends (up to a bound), or the close after
   // the answer meets unread bytes and the kernel's reset destroys the answer before the client reads it.

@@ -11,6 +11,7 @@ import {
   type ServiceResources,
 } from '@register/service-kit';
 import type { GatewayDb } from './database';
+import { consoleConfigSchema } from './console/console.routes';
 import { Idempotency } from './idempotency/idempotency';
 import { buildIdentityFront } from './identity/identity-front';
 import { checkIdentityConfig, identityConfig } from './identity/identity.config';
@@ -64,6 +65,7 @@ export const configSchema = baseConfigSchema
       .default(10_000)
       .describe("The window over which a request body's rate is judged."),
     ...identityConfig,
+    ...consoleConfigSchema,
   })
   .superRefine(checkIdentityConfig);
 export type Config = typeof configSchema._output;

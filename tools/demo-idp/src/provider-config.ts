@@ -9,6 +9,8 @@ const jose = import('jose');
 export const DEMO_CLIENT_ID = 'register-demo-portal';
 /** Swagger UI on the gateway (/docs), signing in for "Try it out" (the gateway's OIDC_DOCS_CLIENT_ID). */
 export const DOCS_CLIENT_ID = 'register-swagger-ui';
+/** The operations console on the gateway (/console/), signing in as the operator (the gateway's CONSOLE_OIDC_CLIENT_ID). */
+export const CONSOLE_CLIENT_ID = 'register-console';
 /** The API as a resource server (RFC 8707): the access tokens for it are JWTs with this audience. */
 export const API_RESOURCE = 'urn:register:api';
 export const API_SCOPE = 'api';
@@ -45,6 +47,14 @@ export async function providerConfiguration(options: {
         grant_types: ['authorization_code'],
         response_types: ['code'],
         redirect_uris: loopbackVariants(options.gatewayOrigin).map((origin) => `${origin}/docs/oauth2-redirect.html`),
+      },
+      {
+        client_id: CONSOLE_CLIENT_ID,
+        client_name: 'Beheerconsole Register',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: loopbackVariants(options.gatewayOrigin).map((origin) => `${origin}/console/`),
       },
       {
         client_id: DEMO_CLIENT_ID,
