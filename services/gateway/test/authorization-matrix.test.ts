@@ -50,6 +50,10 @@ const MATRIX: Array<[string, string, Probe]> = [
   ['GET /api/v1/stamdata', '- - + + - -', ok],
   ['GET /api/v1/stamdata/:table', '- - + + - -', { path: '/api/v1/stamdata/beroepen', allowed: [200] }],
   ['GET /api/v1/admin/audit', '- - + - - -', ok],
+  ['GET /api/v1/admin/dead-letters', '- - + - - -', ok],
+  ['POST /api/v1/admin/dead-letters/:id/replay', '- - + - - -', gone('/api/v1/admin/dead-letters/999999999/replay')],
+  ['DELETE /api/v1/admin/dead-letters/:id', '- - + - - -', gone('/api/v1/admin/dead-letters/999999999')],
+  ['GET /api/v1/admin/system', '- - + - - -', ok],
   [
     'GET /api/v1/uploads/categories',
     '+ + + - - +',
@@ -94,6 +98,12 @@ const MATRIX: Array<[string, string, Probe]> = [
   ],
   ['GET /api/v1/admin/cases', '- - + - - -', ok],
   ['DELETE /api/v1/admin/cases/:id', '- - + - - -', gone(`/api/v1/admin/cases/${unknownId}`)],
+  ['GET /api/v1/admin/case-mirror', '- - + - - -', ok],
+  [
+    'POST /api/v1/admin/case-mirror/:referentie/retry',
+    '- - + - - -',
+    gone('/api/v1/admin/case-mirror/AV-1999-000000/retry'),
+  ],
   ['GET /api/v1/brief', '+ + + + + +', ok],
   ['PUT /api/v1/brief', '+ - - - - +', { path: `/api/v1/brief${unknownReferentie}`, body: {}, allowed: [404] }],
   ['POST /api/v1/brief/submit', '+ - - - - +', gone(`/api/v1/brief/submit${unknownReferentie}`)],
