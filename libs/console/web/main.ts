@@ -66,6 +66,10 @@ async function render(config: ConsoleConfig): Promise<void> {
   const { page, params } = route();
   replace(top, header(config, page));
   document.title = `${page.title} – ${APP_TITLE}`;
+  // While a page loads it says so; once done it names the route it shows (what a test waits for).
+  main.setAttribute('aria-busy', 'true');
+  main.removeAttribute('data-rendered');
+  const rendering = location.hash;
   try {
     await page.render(main, params);
   } catch (err) {
@@ -87,6 +91,8 @@ async function render(config: ConsoleConfig): Promise<void> {
       );
     }
   }
+  main.setAttribute('aria-busy', 'false');
+  main.setAttribute('data-rendered', rendering);
   main.querySelector<HTMLElement>('h1')?.focus();
 }
 

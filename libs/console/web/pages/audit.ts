@@ -12,6 +12,7 @@ interface AuditRow {
   correlationId: string | null;
 }
 
+const BUTTON = 'utrecht-button utrecht-button--secondary-action';
 const FILTERS = ['action', 'correlationId', 'decision', 'from', 'to', 'limit'] as const;
 
 /** `datetime-local` holds the operator's local time; the API wants an instant. */
@@ -99,6 +100,7 @@ export const auditPage: Page = {
     const heading = ui.heading(1, 'Auditlog', { tabindex: '-1' });
     try {
       const { body, next } = await api<AuditRow[]>('GET', `/api/v1/admin/audit?${query.toString()}`);
+      const cursor = params.get('cursor');
       const nextHash = next ? `#/audit?${new URL(next, location.origin).searchParams.toString()}` : null;
       replace(
         main,
@@ -106,20 +108,14 @@ export const auditPage: Page = {
         ui.paragraph('Wie deed wat, met welk besluit. Een correlatie-id toont alle regels van dat verzoek.'),
         filterForm(params),
         rowsTable(body),
-        h(
-          'nav',
-          { class: 'utrecht-button-group', 'aria-label': 'Paginering' },
-          params.get('cursor')
-            ? h(
-                'a',
-                { class: 'utrecht-button utrecht-button--secondary-action', href: `#/audit?${withoutCursor(query)}` },
-                'Eerste pagina',
-              )
-            : null,
-          nextHash
-            ? h('a', { class: 'utrecht-button utrecht-button--secondary-action', href: nextHash }, 'Volgende pagina')
-            : null,
-        ),
+        cursor || nextHash
+          ? h(
+              'nav',
+              { class: 'utrecht-button-group', 'aria-label': 'Paginering' },
+              cursor ? h('a', { class: BUTTON, href: `#/audit?${withoutCursor(query)}` }, 'Eerste pagina') : null,
+              nextHash ? h('a', { class: BUTTON, href: nextHash }, 'Volgende pagina') : null,
+            )
+          : null,
       );
     } catch (err) {
       if (!(err instanceof ApiError) || err.status !== 400) throw err;

@@ -72,7 +72,7 @@ function casesTable(cases: MirrorCase[], onRetry: (refs: string[]) => void): HTM
   const table = ui.table(
     'Zaken die openstaan of afwijken',
     [
-      'Selectie',
+      'Kies',
       'Referentie',
       'Status',
       'Laatste stap',
