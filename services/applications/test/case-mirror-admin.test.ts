@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { asUser, eventually, practitioner, uniqueSubject } from '@register/testkit';
-import { client } from './support/client';
+import { client, type Reply } from './support/client';
 import { startMirrorWorld, submitIntake, type MirrorWorld } from './support/mirror-world';
 
 // The operator's view of the case mirror (issue 22). The reconciler waits a minute here, so a divergence stays
@@ -78,11 +78,11 @@ describe('GET /api/v1/admin/case-mirror', () => {
     const seen: string[] = [];
     let next: string | null = '/api/v1/admin/case-mirror?limit=1';
     while (next) {
-      const page = await admin().get<Overview>(next);
+      const page: Reply<Overview> = await admin().get<Overview>(next);
       expect(page.status).toBe(200);
       expect(page.body.cases.length).toBeLessThanOrEqual(1);
       seen.push(...page.body.cases.map((c) => c.referentie));
-      const link = page.headers.get('link');
+      const link: string | null = page.headers.get('link');
       next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
     }
     expect(seen).toEqual(all);

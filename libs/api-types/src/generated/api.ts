@@ -13,11 +13,51 @@ export interface paths {
         };
         /**
          * Read the authorization audit trail
-         * @description Every audit row of every service, newest first (reveal attempts, denials, admin deletes, flag changes, divergences, accepted notifications). When more rows remain, `Link: <…>; rel="next"` points at the next page. Filter by `action` or `correlationId`.
+         * @description Every audit row of every service, newest first (reveal attempts, denials, admin deletes, flag changes, divergences, accepted notifications). When more rows remain, `Link: <…>; rel="next"` points at the next page. Filter by `action`, `correlationId`, `decision` and the time range `from` (inclusive) to `to` (exclusive), in any combination; a bad value is a 400 naming the parameter.
          */
         get: operations["listAuditTrail"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/case-mirror": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The case mirror: counts and every owed or diverged case
+         * @description Counts of owed, diverged and past-window cases and of the divergences healed in the last 24 hours, and every case that is owed or diverged (by `referentie`; no personal data). `cases` is paged with `limit` (1–1000; without it at most 1000) and `cursor`; `Link: rel="next"` names the next page. Mirroring off: counts 0 and no cases.
+         */
+        get: operations["getCaseMirror"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/case-mirror/{referentie}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Try a case again now
+         * @description The case is tried again at once from its last completed step, with its attempts reset, also past the reconciler's window (which then starts anew). Writes a `zaaksysteem-retry` audit row. 409 when nothing is owed.
+         */
+        post: operations["retryCaseMirror"];
         delete?: never;
         options?: never;
         head?: never;
@@ -59,6 +99,66 @@ export interface paths {
          * @description Removes the application in any state, writes a `case:admin-delete` audit row and has the documents service remove its documents.
          */
         delete: operations["deleteAdminCase"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dead-letters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the events a consumer gave up on
+         * @description Events a durable consumer failed to handle on every delivery, oldest first: which consumer, the subject, why and when. The event data itself is not shown (it may hold personal data). Paged with `limit` and `cursor` (`Link: rel="next"`).
+         */
+        get: operations["listDeadLetters"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dead-letters/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Discard a dead letter
+         * @description Removes the dead letter without delivering it. Writes a `dead-letter:discard` audit row.
+         */
+        delete: operations["discardDeadLetter"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/dead-letters/{id}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver a dead letter to its consumer again
+         * @description Publishes the event again on its own subject (consumers are idempotent by event id, so it is processed once) and removes the dead letter. Writes a `dead-letter:replay` audit row.
+         */
+        post: operations["replayDeadLetter"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -160,6 +260,26 @@ export interface paths {
          * @description Needs `orgtemplate:edit` (role admin); every denial is written to the audit log (`orgtemplate:edit`, `deny`). The shipped ones are `register` and `register-buitenland`. Optional `limit` (1–1000) and `cursor`; while rows remain the answer carries `Link: <…>; rel="next"`.
          */
         get: operations["listOrgTemplates"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness, dependencies, breakers and backlogs of the whole system
+         * @description Each service's readiness and its checks; the dependencies behind them (PostgreSQL, NATS, S3, the zaaksysteem, the identity provider); the gateway's breaker per upstream; the case mirror's backlog; each durable consumer's pending events.
+         */
+        get: operations["getSystemStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -840,6 +960,46 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SystemStatus: {
+            services: {
+                /** @example applications */
+                name: string;
+                ready: boolean;
+                /** @description The service's readiness checks (database, events, consumer …) */
+                checks: {
+                    [key: string]: boolean;
+                };
+            }[];
+            dependencies: {
+                /** @enum {string} */
+                name: "postgresql" | "nats" | "s3" | "zaaksysteem" | "identity-provider";
+                /** @enum {string} */
+                status: "ok" | "unavailable" | "not-configured";
+            }[];
+            breakers: {
+                /** @example documents */
+                upstream: string;
+                /**
+                 * @description `open`: the gateway answers 503 at once
+                 * @enum {string}
+                 */
+                state: "closed" | "open";
+            }[];
+            /** @description Null while the applications service does not answer */
+            caseMirror: {
+                enabled: boolean;
+                /** @description Cases with mirror work owed */
+                backlog: number;
+                diverged: number;
+                pastWindow: number;
+            } | null;
+            consumers: {
+                /** @example audit */
+                name: string;
+                /** @description Events not yet handled (pending and unacknowledged) */
+                pending: number;
+            }[];
+        };
         DashboardView: {
             registration: components["schemas"]["Registration"];
             person: components["schemas"]["Person"];
@@ -1029,6 +1189,45 @@ export interface components {
             /** @enum {string} */
             besluit: "toekennen" | "afwijzen" | "buiten-behandeling";
             toelichting?: string | null;
+        };
+        CaseMirrorOverview: {
+            counts: {
+                owed: number;
+                diverged: number;
+                pastWindow: number;
+                healedLast24h: number;
+            };
+            /** @description Every owed or diverged case, by referentie; paged */
+            cases: components["schemas"]["MirrorCase"][];
+        };
+        MirrorCase: {
+            /** @example AV-2026-000042 */
+            referentie: string;
+            /**
+             * @description `owed`: work to do; `diverged`: the reconciler retries it
+             * @enum {string}
+             */
+            state: "owed" | "diverged";
+            /**
+             * @description The last completed step (null: none yet)
+             * @example rol:initiator
+             */
+            step: string | null;
+            attempts: number;
+            /** @description What failed, without personal data */
+            lastError: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds
+             */
+            divergedAt: string | null;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds
+             */
+            nextAttemptAt: string | null;
+            /** @description The reconciler's window is over: only a person brings it back */
+            pastWindow: boolean;
         };
         Notificatie: {
             kanaal: string;
@@ -1369,6 +1568,37 @@ export interface components {
             role: string | null;
             correlationId: string | null;
         };
+        DeadLetter: {
+            /**
+             * @description The dead letter (its stream sequence)
+             * @example 4711
+             */
+            id: string;
+            /**
+             * @description The durable consumer that gave up
+             * @example audit
+             */
+            consumer: string;
+            /**
+             * @description The event subject
+             * @example register.audit.applications
+             */
+            subject: string;
+            /** @description Why the last delivery failed (digit runs that could identify a person masked) */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds
+             */
+            failedAt: string;
+            /** @description Deliveries before the consumer gave up */
+            deliveries: number;
+            /** @description The event's id, for finding its effects */
+            eventId: string | null;
+            eventType: string | null;
+            /** @description The correlation id of the request that caused the event */
+            correlationId: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -1389,6 +1619,12 @@ export interface operations {
                 action?: string;
                 /** @description Only rows of this correlation id */
                 correlationId?: string;
+                /** @description Only rows with this decision */
+                decision?: "allow" | "deny" | "flagged" | "accepted";
+                /** @description Only rows at or after this instant (inclusive) */
+                from?: string;
+                /** @description Only rows before this instant (exclusive); not before `from` */
+                to?: string;
             };
             header?: {
                 /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
@@ -1430,6 +1666,132 @@ export interface operations {
             };
             /** @description The caller lacks the capability or decision this operation needs. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getCaseMirror: {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: string;
+            };
+            header?: {
+                /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
+                "X-Correlation-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The full version of the API (the description's label is `v1`). */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CaseMirrorOverview"];
+                };
+            };
+            /** @description The request is invalid (`errors` names each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid identity. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks the capability or decision this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    retryCaseMirror: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
+                "X-Correlation-Id"?: string;
+                /** @description Optional on writes: a retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); another body is 422, a repeat while the first runs 409. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The case */
+                referentie: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            202: {
+                headers: {
+                    /** @description The full version of the API (the description's label is `v1`). */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid (`errors` names each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid identity. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks the capability or decision this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1512,6 +1874,189 @@ export interface operations {
         responses: {
             /** @description No content */
             204: {
+                headers: {
+                    /** @description The full version of the API (the description's label is `v1`). */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid (`errors` names each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid identity. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks the capability or decision this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    listDeadLetters: {
+        parameters: {
+            query?: {
+                /** @description Letters per page */
+                limit?: number;
+                /** @description The position the `Link: rel="next"` of the page before carries */
+                cursor?: string;
+                /** @description Only letters of this durable consumer */
+                consumer?: string;
+            };
+            header?: {
+                /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
+                "X-Correlation-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The full version of the API (the description's label is `v1`). */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeadLetter"][];
+                };
+            };
+            /** @description The request is invalid (`errors` names each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid identity. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks the capability or decision this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    discardDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
+                "X-Correlation-Id"?: string;
+                /** @description Optional on writes: a retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); another body is 422, a repeat while the first runs 409. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The dead letter */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The full version of the API (the description's label is `v1`). */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is invalid (`errors` names each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid identity. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks the capability or decision this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    replayDeadLetter: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
+                "X-Correlation-Id"?: string;
+                /** @description Optional on writes: a retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); another body is 422, a repeat while the first runs 409. Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The dead letter */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            202: {
                 headers: {
                     /** @description The full version of the API (the description's label is `v1`). */
                     "API-Version"?: string;
@@ -1935,6 +2480,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SubOrgSummary"][];
+                };
+            };
+            /** @description The request is invalid (`errors` names each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid identity. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks the capability or decision this operation needs. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    getSystemStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
+                "X-Correlation-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The full version of the API (the description's label is `v1`). */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemStatus"];
                 };
             };
             /** @description The request is invalid (`errors` names each field). */

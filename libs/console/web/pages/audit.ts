@@ -2,15 +2,9 @@ import { api, ApiError, requireCapability } from '../api.js';
 import { h, on, replace, ui } from '../dom.js';
 import { DECISIONS, when } from '../format.js';
 import type { Page } from './page.js';
+import type { Schema } from '@register/api-types';
 
-interface AuditRow {
-  at: string | null;
-  action: string | null;
-  resource: string | null;
-  decision: string | null;
-  role: string | null;
-  correlationId: string | null;
-}
+type AuditRow = Schema<'AuthzAudit'>;
 
 const BUTTON = 'utrecht-button utrecht-button--secondary-action';
 const FILTERS = ['action', 'correlationId', 'decision', 'from', 'to', 'limit'] as const;

@@ -2,21 +2,10 @@ import { api, ApiError, requireCapability } from '../api.js';
 import { h, on, replace, ui } from '../dom.js';
 import { when } from '../format.js';
 import type { Page } from './page.js';
+import type { Schema } from '@register/api-types';
 
-interface MirrorCase {
-  referentie: string;
-  state: 'owed' | 'diverged';
-  step: string | null;
-  attempts: number;
-  lastError: string | null;
-  divergedAt: string | null;
-  nextAttemptAt: string | null;
-  pastWindow: boolean;
-}
-interface Overview {
-  counts: { owed: number; diverged: number; pastWindow: number; healedLast24h: number };
-  cases: MirrorCase[];
-}
+type MirrorCase = Schema<'MirrorCase'>;
+type Overview = Schema<'CaseMirrorOverview'>;
 
 const STATE = { owed: 'Openstaand', diverged: 'Afwijkend' } as const;
 

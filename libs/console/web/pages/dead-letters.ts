@@ -2,18 +2,9 @@ import { api, requireCapability } from '../api.js';
 import { h, on, replace, ui } from '../dom.js';
 import { when } from '../format.js';
 import type { Page } from './page.js';
+import type { Schema } from '@register/api-types';
 
-interface DeadLetter {
-  id: string;
-  consumer: string;
-  subject: string;
-  reason: string;
-  failedAt: string;
-  deliveries: number;
-  eventId: string | null;
-  eventType: string | null;
-  correlationId: string | null;
-}
+type DeadLetter = Schema<'DeadLetter'>;
 
 type Action = 'replay' | 'discard';
 const ACTION = {

@@ -1,12 +1,9 @@
 import { api, requireCapability } from '../api.js';
 import { h, on, replace, ui } from '../dom.js';
 import type { Page } from './page.js';
+import type { Schema } from '@register/api-types';
 
-interface Flag {
-  key: string | null;
-  description: string | null;
-  enabled: boolean;
-}
+type Flag = Schema<'FeatureFlag'>;
 
 /** Feature flags: each one's state and a switch (needs flags:write, the admin role). */
 export const flagsPage: Page = {

@@ -2,14 +2,9 @@ import { api, requireCapability } from '../api.js';
 import { h, on, replace, ui } from '../dom.js';
 import { yesNo } from '../format.js';
 import type { Page } from './page.js';
+import type { Schema } from '@register/api-types';
 
-interface SystemStatus {
-  services: Array<{ name: string; ready: boolean; checks: Record<string, boolean> }>;
-  dependencies: Array<{ name: string; status: 'ok' | 'unavailable' | 'not-configured' }>;
-  breakers: Array<{ upstream: string; state: 'closed' | 'open' }>;
-  caseMirror: { enabled: boolean; backlog: number; diverged: number; pastWindow: number } | null;
-  consumers: Array<{ name: string; pending: number }>;
-}
+type SystemStatus = Schema<'SystemStatus'>;
 
 const STATUS = { ok: 'In orde', unavailable: 'Niet bereikbaar', 'not-configured': 'Niet ingesteld' } as const;
 const DEPENDENCY: Record<string, string> = {
