@@ -40,14 +40,11 @@ export type DeadLetterListQuery = z.output<typeof DeadLetterListQuery>;
 /** The parameters as the description shows them; the route parses them with DeadLetterListQuery (field names as sent). */
 export const DeadLetterListParams = z.object({
   limit: z.any().optional().meta({ type: 'integer', minimum: 1, maximum: 1000, description: 'Letters per page' }),
-  cursor: z
-    .any()
-    .optional()
-    .meta({
-      type: 'string',
-      maxLength: 500,
-      description: 'The position the `Link: rel="next"` of the page before carries',
-    }),
+  cursor: z.any().optional().meta({
+    type: 'string',
+    maxLength: 500,
+    description: 'The position the `Link: rel="next"` of the page before carries',
+  }),
   consumer: z
     .any()
     .optional()
