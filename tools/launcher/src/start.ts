@@ -100,6 +100,7 @@ function banner(
     `  API description (Swagger UI): ${base}/docs`,
     `  OpenAPI document:             ${base}/openapi.json`,
     `  Readiness:                    ${base}/health/ready`,
+    `  Operations console:           ${base}/console/`,
     ...(demoIdp
       ? [`  Sign in (demo IdP):           ${demoIdp.demoUrl}  (Swagger UI: Authorize)`]
       : config.IDENTITY_PROVIDER === 'oidc'
