@@ -15,7 +15,7 @@ export interface DemoIdentity {
   headers: Record<string, string>;
 }
 
-/** The demo identities of the header stand-in (decisions §1); labels only, no personal data on the page. */
+/** The demo identities of the header stand-in (ADR 0001); labels only, no personal data on the page. */
 export const DEMO_IDENTITIES: DemoIdentity[] = [
   { id: 'beheerder', label: 'Beheerder (rol admin)', headers: { 'X-Subject': '900000003', 'X-Role': 'admin' } },
   { id: 'aanvrager', label: 'Aanvrager (rol drafter)', headers: { 'X-Subject': '900000001', 'X-Role': 'drafter' } },

@@ -9,7 +9,7 @@ import { listOwedCases, makeDueNow, mirrorCounts, type OwedCaseRow } from './cas
 import type { CaseMirrorOverview, CaseMirrorStatus, MirrorCaseView } from './case-mirror-admin.schemas';
 import { mirrorPass } from './mirror-pass';
 
-/** decisions §12-style action of an operator's retry (issue 22). */
+/** The audit action of an operator's retry (ADR 0122). */
 export const RETRY = 'zaaksysteem-retry';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

@@ -26,7 +26,7 @@ export const DeadLetterParams = z.object({
   id: z.string().meta({ description: 'The dead letter', example: '4711' }),
 });
 
-/** decisions §14 paging, and the consumer to show. A failing parameter is named by itself (`limit`, `consumer`). */
+/** ADR 0014 paging, and the consumer to show. A failing parameter is named by itself (`limit`, `consumer`). */
 export const DeadLetterListQuery = z.object({
   limit: z.coerce.number().int().min(1).max(1000).optional(),
   cursor: z.string().max(500).optional(),
