@@ -150,6 +150,9 @@ describe('GET /console/', () => {
     expect(csp).not.toContain('unsafe-inline');
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/<style|\sstyle=/);
+    // Paths are case-sensitive (ADR 0015): a case variant is an unknown resource.
+    const variant = await fetch(`${sys.gateway}/Console/`);
+    expect([variant.status, await variant.text()]).toEqual([404, '']);
     for (const asset of ['js/main.js', 'css/components.css', 'css/tokens.css']) {
       const file = await fetch(`${sys.gateway}/console/${asset}`);
       expect([asset, file.status]).toEqual([asset, 200]);

@@ -1,6 +1,7 @@
-import express, { Router, type RequestHandler } from 'express';
+import { static as serveStatic, type RequestHandler, type Router } from 'express';
 import { z } from 'zod';
 import { CONSOLE_ROOT, type ConsoleConfig } from '@register/console';
+import { caseSensitiveRouter } from '@register/service-kit';
 
 /** The public client the console signs in as with IDENTITY_PROVIDER=oidc (code flow with PKCE, redirect `/console/`). */
 export const consoleConfigSchema = {
@@ -36,7 +37,7 @@ export function consoleCsp(settings: Settings): string {
 
 /** `/console/`: the operations console's static files (libs/console) and how it signs in; it calls only /api/v1. */
 export function consoleRouter(settings: Settings): Router {
-  const router = Router({ strict: true, caseSensitive: true });
+  const router = caseSensitiveRouter();
   const csp = consoleCsp(settings);
   const config: ConsoleConfig = {
     identityProvider: settings.IDENTITY_PROVIDER,
@@ -48,7 +49,8 @@ export function consoleRouter(settings: Settings): Router {
     res.setHeader('Referrer-Policy', 'no-referrer');
     next();
   };
-  router.get('/console', (_req, res) => res.redirect(301, '/console/'));
+  // The router is not strict: `/console/` reaches this route too, and goes on to the files.
+  router.get('/console', (req, res, next) => (req.path === '/console' ? res.redirect(301, '/console/') : next()));
   router.get('/console/config.json', withCsp, (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json(config);
@@ -56,7 +58,7 @@ export function consoleRouter(settings: Settings): Router {
   router.use(
     '/console/',
     withCsp,
-    express.static(CONSOLE_ROOT, {
+    serveStatic(CONSOLE_ROOT, {
       index: 'index.html',
       redirect: false,
       fallthrough: true,
