@@ -3,7 +3,9 @@ import { asUser, eventually, practitioner } from '@register/testkit';
 import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
 
 // The audit filters of the operations console (issue 22): decision, from (inclusive), to (exclusive), each alone
-// and with action, correlationId and paging. The harness has a database of its own: these are its only rows.
+// and with action, correlationId and paging. This file's rows are in 2030; the harness's consumer also stores the
+// audit events other test files publish meanwhile, so each case checks every row it gets against the filter and
+// exactly which of this file's rows come.
 let h: Harness;
 const c1 = `corr-filter-${randomUUID()}`;
 const c2 = `corr-filter-${randomUUID()}`;
@@ -33,27 +35,55 @@ beforeAll(async () => {
 afterAll(async () => h.close());
 
 const admin = asUser(practitioner('900000003', 'admin'));
-async function rows(query: string): Promise<string[]> {
-  const res = await fetch(`${h.url}/api/v1/admin/audit?${query}`, { headers: admin });
-  expect(res.status).toBe(200);
-  return ((await res.json()) as Array<{ at: string }>).map((r) => r.at);
+interface Row {
+  at: string;
+  action: string;
+  decision: string;
+  correlationId: string;
 }
 
+/** Every row the query answers, through all its pages. */
+async function rows(query: string): Promise<Row[]> {
+  const all: Row[] = [];
+  let next: string | null = `/api/v1/admin/audit?${query}`;
+  while (next) {
+    const res = await fetch(`${h.url}${next}`, { headers: admin });
+    expect(res.status).toBe(200);
+    all.push(...((await res.json()) as Row[]));
+    const link = res.headers.get('link');
+    next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+  }
+  return all;
+}
+const mine = (found: Row[]) => found.filter((r) => r.correlationId === c1 || r.correlationId === c2).map((r) => r.at);
+
 describe('GET /api/v1/admin/audit filters', () => {
-  it.each([
-    ['decision=deny', [at(3), at(1)]],
-    ['decision=flagged', [at(2)]],
-    [`from=${at(1)}`, [at(3), at(2), at(1)]],
-    [`to=${at(2)}`, [at(1), at(0)]],
-    [`from=${at(1)}&to=${at(3)}`, [at(2), at(1)]],
-    [`from=${at(2)}&to=${at(2)}`, []],
-    [`from=${encodeURIComponent('2030-01-01T02:00:00+01:00')}`, [at(3), at(2), at(1)]],
-    [`decision=deny&correlationId=${c1}`, [at(1)]],
-    [`decision=deny&action=flag:set`, [at(3)]],
-    [`decision=deny&from=${at(0)}&to=${at(3)}&correlationId=${c1}&action=reveal-registernummer`, [at(1)]],
-  ])('when filtered by %s, then exactly the matching rows come, newest first', async (query, expected) => {
-    expect(await rows(query)).toEqual(expected);
-  });
+  const t = (iso: string) => Date.parse(iso);
+  it.each<[string, string[], (r: Row) => boolean]>([
+    ['decision=deny', [at(3), at(1)], (r) => r.decision === 'deny'],
+    ['decision=flagged', [at(2)], (r) => r.decision === 'flagged'],
+    [`from=${at(1)}`, [at(3), at(2), at(1)], (r) => t(r.at) >= t(at(1))],
+    [`to=${at(2)}`, [at(1), at(0)], (r) => t(r.at) < t(at(2))],
+    [`from=${at(1)}&to=${at(3)}`, [at(2), at(1)], (r) => t(r.at) >= t(at(1)) && t(r.at) < t(at(3))],
+    [`from=${at(2)}&to=${at(2)}`, [], () => false],
+    [`from=${encodeURIComponent('2030-01-01T02:00:00+01:00')}`, [at(3), at(2), at(1)], (r) => t(r.at) >= t(at(1))],
+    [`decision=deny&correlationId=${c1}`, [at(1)], (r) => r.decision === 'deny' && r.correlationId === c1],
+    ['decision=deny&action=flag:set', [at(3)], (r) => r.decision === 'deny' && r.action === 'flag:set'],
+    [
+      `decision=deny&from=${at(0)}&to=${at(3)}&correlationId=${c1}&action=reveal-registernummer`,
+      [at(1)],
+      (r) => r.correlationId === c1 && r.action === 'reveal-registernummer' && r.decision === 'deny',
+    ],
+  ])(
+    'when filtered by %s, then only matching rows come, newest first, and exactly these of this file',
+    async (query, expected, matches) => {
+      const found = await rows(query);
+      expect(found.filter((r) => !matches(r))).toEqual([]);
+      expect(mine(found)).toEqual(expected);
+      const times = found.map((r) => t(r.at));
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+    },
+  );
 
   it('when filtered and paged, then every page keeps the filters and together they hold the matching rows once', async () => {
     const seen: string[] = [];
@@ -61,11 +91,12 @@ describe('GET /api/v1/admin/audit filters', () => {
     while (next) {
       const res = await fetch(`${h.url}${next}`, { headers: admin });
       expect(res.status).toBe(200);
-      seen.push(...((await res.json()) as Array<{ at: string }>).map((r) => r.at));
+      seen.push(...((await res.json()) as Row[]).map((r) => r.at));
       const link = res.headers.get('link');
       next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
       if (next) expect(next).toContain('decision=deny');
     }
+    // Only this file's rows are in 2030.
     expect(seen).toEqual([at(3), at(1)]);
   });
 

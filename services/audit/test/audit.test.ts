@@ -283,14 +283,20 @@ describe('health and description', () => {
     });
   });
 
-  it('when the OpenAPI document is read, then it describes the route with the AuthzAudit schema', async () => {
+  it('when the OpenAPI document is read, then it describes the audit and dead-letter routes with their schemas', async () => {
     const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as {
       info: { title: string };
       paths: Record<string, unknown>;
       components: { schemas: Record<string, unknown> };
     };
     expect(doc.info.title).toBe('audit');
-    expect(Object.keys(doc.paths)).toEqual(['/api/v1/admin/audit']);
+    expect(Object.keys(doc.paths)).toEqual([
+      '/api/v1/admin/audit',
+      '/api/v1/admin/dead-letters',
+      '/api/v1/admin/dead-letters/{id}/replay',
+      '/api/v1/admin/dead-letters/{id}',
+    ]);
     expect(doc.components.schemas['AuthzAudit']).toBeDefined();
+    expect(doc.components.schemas['DeadLetter']).toBeDefined();
   });
 });
