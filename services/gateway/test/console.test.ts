@@ -286,6 +286,63 @@ describe('the operations console as an operator walks it', () => {
   });
 });
 
+describe('the operations console by keyboard alone', () => {
+  /** Presses Tab until the focused element's text or label is `name` (at most 300 times). */
+  async function tabTo(page: Page, name: string): Promise<void> {
+    for (let i = 0; i < 300; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const el = (globalThis as unknown as { document: { activeElement: Record<string, unknown> | null } }).document
+          .activeElement as { getAttribute(n: string): string | null; textContent: string | null } | null;
+        return el ? (el.getAttribute('aria-label') ?? el.textContent ?? '').trim() : '';
+      });
+      if (focused === name) return;
+    }
+    throw new Error(`${name} is not reachable with Tab`);
+  }
+
+  it('when an operator uses only the keyboard, then they skip to the content, sign in, open a page and discard a dead letter after confirming', async () => {
+    const id = randomUUID();
+    failing = true;
+    await events.publish(`register.console-test.${durable}.kept`, JSON.stringify({ id, type: 'console.test' }), id);
+    await expect_(async () => {
+      const letters = (await call(sys.gateway, 'GET', '/api/v1/admin/dead-letters', users.admin)).body as Array<{
+        consumer: string;
+        subject: string;
+      }>;
+      return letters.some((l) => l.subject.endsWith(`${durable}.kept`));
+    });
+    const { page, csp } = await openConsole();
+    await page.getByRole('heading', { level: 1, name: 'Aanmelden' }).waitFor();
+
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Naar de inhoud');
+    await tabTo(page, 'Aanmelden met deze demo-identiteit');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Auditlog' }).waitFor();
+    await tabTo(page, 'Onbestelbare berichten');
+    await page.keyboard.press('Enter');
+    await rendered(page, '#/onbestelbaar');
+    const letter = page.locator('tbody tr', { hasText: `${durable}.kept` });
+    const letterId = (await letter.locator('td').first().innerText()).trim();
+    await tabTo(page, `Verwijderen: bericht ${letterId}`);
+    await page.keyboard.press('Enter');
+    // The question takes the focus: Enter answers it.
+    await page.getByRole('alertdialog').waitFor();
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).toBe('Ja, verwijderen');
+    await page.keyboard.press('Enter');
+    await page.getByText(`Bericht ${letterId} is verwijderd.`).waitFor();
+
+    expect(await page.locator('tbody tr', { hasText: `${durable}.kept` }).count()).toBe(0);
+    failing = false;
+    const sentinel = randomUUID();
+    await events.publish(`register.console-test.${durable}.sentinel`, JSON.stringify({ id: sentinel }), sentinel);
+    await expect_(async () => handled.includes(sentinel));
+    expect(handled).not.toContain(id);
+    expect(csp).toEqual([]);
+  });
+});
+
 describe('the operations console for a caller without the admin role', () => {
   const PAGES = ['Auditlog', 'Zaakspiegeling', 'Onbestelbare berichten', 'Functieschakelaars', 'Systeemstatus'];
   it.each([
