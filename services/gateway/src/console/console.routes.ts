@@ -5,7 +5,14 @@ import { caseSensitiveRouter } from '@register/service-kit';
 
 /** The public client the console signs in as with IDENTITY_PROVIDER=oidc (code flow with PKCE, redirect `/console/`). */
 export const consoleConfigSchema = {
-  CONSOLE_OIDC_CLIENT_ID: z.string().min(1).default('register-console'),
+  CONSOLE_OIDC_CLIENT_ID: z
+    .string()
+    .min(1)
+    .default('register-console')
+    .describe(
+      'The public client the operations console (/console/) signs in as with IDENTITY_PROVIDER=oidc: code flow ' +
+        'with PKCE, redirect <gateway>/console/.',
+    ),
 };
 
 interface Settings {
