@@ -123,7 +123,7 @@ async function main(): Promise<void> {
     logDir: path.join(root, '.data', 'bench', 'logs-slow'),
     logLevel: 'warn',
   });
-  let failed = false;
+  let failed: boolean | undefined;
   try {
     await system.startAll();
     const gateway = system.url('gateway');
