@@ -7,8 +7,7 @@ import type { Logger } from '@register/service-kit';
 import type { Request, Response } from 'express';
 import type { GatewayDb } from '../database';
 import { claim, complete, release, type RecordKey } from './idempotency.repository';
-
-export const IDEMPOTENT_METHODS = new Set(['POST', 'PUT', 'DELETE']);
+import { callerHash, idempotencyKeyOf, keepsAnswer, repeatOutcome, targetOf } from './idempotency-rules';
 
 /** The one per-request state of a write that carries an Idempotency-Key and owns its claim. */
 export interface IdempotencyState {
@@ -29,30 +28,6 @@ export function idempotencyOf(req: IncomingMessage): IdempotencyState | undefine
 /** Marks the request as the owner of a claim (the proxy then keeps its answer). */
 export function trackIdempotency(req: IncomingMessage, state: IdempotencyState): void {
   states.set(req, state);
-}
-
-/**
- * Scope of a key without keeping who the caller is: a hash of the whole identity. Subject and role, employee and
- * roles (as a set) and the admin seam: the same key from another role of one person is a request of its own.
- */
-export function callerHash(identity: Identity | null): string {
-  const parts = [
-    identity?.practitioner?.subject ?? '',
-    identity?.practitioner?.role ?? '',
-    identity?.caseHandler?.medewerker ?? '',
-    [...(identity?.caseHandler?.rollen ?? [])].sort(),
-    identity?.adminSeam ?? false,
-  ];
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
-}
-
-/** Longest target kept as written; a longer one is kept as its hash (the key's index has a row size limit). */
-const MAX_KEPT_TARGET = 512;
-
-/** The request's target, path and query: every brief route picks its letter with `?referentie=`. */
-export function targetOf(req: Pick<Request, 'originalUrl'>): string {
-  const target = req.originalUrl;
-  return target.length <= MAX_KEPT_TARGET ? target : `sha256:${createHash('sha256').update(target).digest('hex')}`;
 }
 
 function hashBody(req: IncomingMessage): Promise<string> {
@@ -96,19 +71,18 @@ export class Idempotency {
 
   /** Returns true when the request must go on to the service; false when it was answered here (a replay). */
   async begin(req: Request, res: Response, identity: Identity | null, now: Date): Promise<boolean> {
-    const header = req.headers['idempotency-key'];
-    if (!IDEMPOTENT_METHODS.has(req.method) || header === undefined) return true;
-    const value = Array.isArray(header) ? header.join(',') : header;
-    if (value.length < 1 || value.length > 255) {
+    let value: string | null;
+    try {
+      value = idempotencyKeyOf(req.method, req.headers['idempotency-key']);
+    } catch (err) {
       req.resume();
-      throw new DomainError('validation', 'Idempotency-Key must be 1 to 255 characters.', [
-        { field: 'Idempotency-Key', code: 'too_long', detail: 'Idempotency-Key must be 1 to 255 characters.' },
-      ]);
+      throw err;
     }
+    if (value === null) return true;
     const key: RecordKey = {
       caller_hash: callerHash(identity),
       method: req.method,
-      path: targetOf(req),
+      path: targetOf(req.originalUrl),
       idempotency_key: value,
     };
     const existing = await claim(this.db, key, this.lockMs, this.ttlMs, now);
@@ -121,13 +95,12 @@ export class Idempotency {
       });
       return true;
     }
-    if (existing.state === 'running') {
-      req.resume();
+    if (existing.state === 'running') req.resume();
+    const outcome = repeatOutcome(existing, existing.state === 'running' ? '' : await hashBody(req));
+    if (outcome === 'in-progress')
       throw new DomainError('idempotency-request-in-progress', 'A request with this Idempotency-Key is still running.');
-    }
-    if ((await hashBody(req)) !== existing.request_hash) {
+    if (outcome === 'reused')
       throw new DomainError('idempotency-key-reused', 'This Idempotency-Key was used with another request body.');
-    }
     res.status(existing.status ?? 200).setHeader('Idempotent-Replayed', 'true');
     if (existing.content_type) res.setHeader('Content-Type', existing.content_type);
     if (existing.location) res.setHeader('Location', existing.location);
@@ -139,9 +112,10 @@ export class Idempotency {
   async respond(state: IdempotencyState, status: number, headers: IncomingHttpHeaders, body: Buffer): Promise<void> {
     state.settled = true;
     try {
-      if (status >= 500 || state.requestHash === undefined) return await release(this.db, state.key);
+      const requestHash = state.requestHash;
+      if (!keepsAnswer(status, requestHash)) return await release(this.db, state.key);
       await complete(this.db, state.key, {
-        request_hash: state.requestHash,
+        request_hash: requestHash,
         status,
         content_type: headers['content-type'] ?? null,
         location: typeof headers.location === 'string' ? headers.location : null,
