@@ -22,8 +22,8 @@ describe('hostile JSON (ADR 0015)', () => {
       for (let i = 0; i < n; i++) v = { a: v };
       return v;
     };
-    // The body itself is level 0: 64 nested objects below it reach depth 64.
-    expect(findHostileJson(nest(63))).toBeNull();
+    // The body itself is the first of the nested objects: 64 of them are 64 levels.
+    expect(findHostileJson(nest(64))).toBeNull();
     expect(findHostileJson(nest(65))).toMatchObject({ code: 'too_deep' });
   });
 
