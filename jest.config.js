@@ -66,8 +66,8 @@ module.exports = {
   globalSetup: path.join(__dirname, 'libs/testkit/dist/global-setup.js'),
   globalTeardown: path.join(__dirname, 'libs/testkit/dist/global-teardown.js'),
   maxWorkers: 2,
-  // Workspaces that have no tests yet must not fail the run.
-  passWithNoTests: true,
+  // A project whose tests disappeared fails the run instead of passing it.
+  passWithNoTests: false,
   testTimeout: 60000,
   cacheDirectory,
 };

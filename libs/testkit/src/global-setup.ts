@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { freePort, hasNatsServer, startEmbeddedPostgres, startNatsServer, startS3rver } from '@register/embedded';
+import { deleteStreams } from './system-events';
 
 const started: Array<() => Promise<unknown>> = [];
 (globalThis as { __registerInfra?: typeof started }).__registerInfra = started;
@@ -78,7 +79,8 @@ export default async function globalSetup(): Promise<void> {
   const run = randomBytes(4).toString('hex');
   process.env['TEST_EVENTS_STREAM'] = process.env['EVENTS_STREAM'] = `TEST_${run}`;
   process.env['TEST_EVENTS_SUBJECT_PREFIX'] = process.env['EVENTS_SUBJECT_PREFIX'] = `t${run}.`;
-  started.push(() => deleteStream(process.env['TEST_NATS_URL']!, `TEST_${run}`));
+  // With it go the streams of the systems the tests started (`TEST_<run>_<system>`) that a failed test left.
+  started.push(() => deleteStreams(process.env['TEST_NATS_URL']!, (name) => name.startsWith(`TEST_${run}`)));
 
   if (process.env['S3_ENDPOINT']) {
     process.env['TEST_S3_ENDPOINT'] = process.env['S3_ENDPOINT'];
@@ -100,16 +102,5 @@ export default async function globalSetup(): Promise<void> {
     process.env['TEST_S3_ACCESS_KEY'] = s3.accessKey;
     process.env['TEST_S3_SECRET_KEY'] = s3.secretKey;
     process.env['TEST_S3_EMBEDDED'] = 'true';
-  }
-}
-
-async function deleteStream(url: string, name: string): Promise<void> {
-  const { connect } = await import('@nats-io/transport-node');
-  const { jetstreamManager } = await import('@nats-io/jetstream');
-  const nc = await connect({ servers: url, name: 'test-teardown' });
-  try {
-    await (await jetstreamManager(nc)).streams.delete(name).catch(() => undefined);
-  } finally {
-    await nc.close();
   }
 }

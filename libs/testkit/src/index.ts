@@ -1,2 +1,3 @@
 export * from './core';
 export * from './neighbour';
+export * from './system-events';

@@ -90,6 +90,7 @@ describe('a crash of the applications service in the middle of a case', () => {
     proxy.target(`http://127.0.0.1:${port}`);
     apps = await startNeighbour('applications', {
       env: {
+        ...world.events.env.applications,
         REFERENCE_URL: world.reference.url,
         DOCUMENTS_URL: world.documents.url,
         ZGW_ENABLED: 'true',

@@ -5,9 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import {
   natsUrl,
-  removeDurableConsumers,
+  removeBucket,
   startNeighbour,
   startService,
+  systemEvents,
   testS3,
   type Neighbour,
   type TestService,
@@ -38,24 +39,26 @@ let gateway: TestService<Context>;
 let idp: DemoIdpProcess;
 let browser: Browser;
 let tmpDir: string;
-const documentsConsumer = `documents_demo_${randomUUID().slice(0, 8)}`;
+// A stream, durable consumers and a bucket of its own (ADR 0160).
+const events = systemEvents(`demo_${randomUUID().replace(/-/g, '').slice(0, 8)}`);
+const bucket = `demo-${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
   const s3 = testS3();
   tmpDir = mkdtempSync(path.join(os.tmpdir(), 'gateway-demo-'));
-  reference = await startNeighbour('reference');
+  reference = await startNeighbour('reference', { env: events.env.reference });
   documents = await startNeighbour('documents', {
     env: {
+      ...events.env.documents,
       S3_ENDPOINT: s3.endpoint,
       S3_ACCESS_KEY: s3.accessKey,
       S3_SECRET_KEY: s3.secretKey,
-      S3_BUCKET: `demo-${randomUUID().slice(0, 8)}`,
+      S3_BUCKET: bucket,
       UPLOAD_TMP_DIR: tmpDir,
-      APPLICATION_EVENTS_CONSUMER: documentsConsumer,
     },
   });
   applications = await startNeighbour('applications', {
-    env: { REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url },
+    env: { ...events.env.applications, REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url },
   });
   // The gateway needs the issuer's address before the IdP needs the gateway's: the port is chosen first.
   const idpPort = await freePort();
@@ -63,6 +66,7 @@ beforeAll(async () => {
   gateway = await startService(start, {
     name: 'gateway_demo',
     env: {
+      ...events.env.gateway,
       IDENTITY_PROVIDER: 'oidc',
       OIDC_ISSUER: issuer,
       OIDC_AUDIENCE: 'register-api',
@@ -85,7 +89,8 @@ afterAll(async () => {
   await applications?.close();
   await documents?.close();
   await reference?.close();
-  await removeDurableConsumers(natsUrl(), [documentsConsumer]);
+  await events.remove(natsUrl());
+  await removeBucket(bucket);
   rmSync(tmpDir, { recursive: true, force: true });
 }, 60_000);
 

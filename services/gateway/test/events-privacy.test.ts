@@ -1,13 +1,13 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { DEAD_LETTER_PREFIX } from '@register/service-kit';
-import { eventually, natsUrl, testEvents } from '@register/testkit';
+import { eventually, natsUrl } from '@register/testkit';
 import { startSystem, users, type TestSystem } from './support/system';
 import { call, submitIntake } from './support/through-gateway';
 
 // ADR 0015 / issue 11: no event on the stream carries a subject (BSN), a name or a register number.
 // A practitioner's whole path runs through the gateway (create, upload, submit, besluit, the letter, an admin
-// delete), then every message of the run's stream is read back, headers and payload.
+// delete), then every message of the system's own stream (ADR 0160) is read back, headers and payload.
 
 let sys: TestSystem;
 beforeAll(async () => {
@@ -44,8 +44,8 @@ function personalKeysIn(value: unknown, path = ''): string[] {
 }
 
 /**
- * A message's personal keys. A dead letter (another test's, on the same run stream) names the NATS subject its
- * event had in `subject`: that value must be one of ours, and the event it carries (a JSON text) is read too.
+ * A message's personal keys. A dead letter names the NATS subject its event had in `subject`: that value must be
+ * one of ours, and the event it carries (a JSON text) is read too.
  */
 function personalKeysOfMessage(natsSubject: string, raw: string): string[] {
   const payload = JSON.parse(raw) as Record<string, unknown>;
@@ -97,19 +97,19 @@ describe('events carry no personal data (read from the stream)', () => {
     const subjects = new Set<string>();
     try {
       const jsm = await jetstreamManager(nc);
-      const { stream } = testEvents();
+      const { stream, prefix } = sys.events;
       const info = await jsm.streams.info(stream);
       for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
         const message = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
         if (!message) continue; // removed (max age) or never stored
-        subjects.add(message.subject.slice(testEvents().prefix.length));
+        subjects.add(message.subject.slice(prefix.length));
         const raw = new TextDecoder().decode(message.data);
         const headers = message.header
           ? [...message.header.keys()].map((k) => `${k}: ${message.header!.values(k).join(',')}`).join('\n')
           : '';
         if (raw.includes(subject) || headers.includes(subject))
           findings.push(`${message.subject}#${seq} contains the subject`);
-        for (const key of personalKeysOfMessage(message.subject.slice(testEvents().prefix.length), raw))
+        for (const key of personalKeysOfMessage(message.subject.slice(prefix.length), raw))
           findings.push(`${message.subject}#${seq} has ${key}`);
       }
     } finally {

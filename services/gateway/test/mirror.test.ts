@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, type Infrastructure, type Service } from '@register/launcher';
-import { eventually, natsUrl, removeDurableConsumers, testS3 } from '@register/testkit';
+import { eventually, natsUrl, removeBucket, systemEvents, testS3, withServiceSettings } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { users } from './support/system';
 import { call as callGateway, submitIntake } from './support/through-gateway';
@@ -22,6 +22,9 @@ let system: System;
 let gateway: string;
 let logDir: string | undefined;
 const prefix = `mir_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+// A stream, durable consumers and a bucket of its own (ADR 0160).
+const events = systemEvents(prefix);
+const bucket = `documents-${prefix.replace(/_/g, '-')}`;
 const postgresUrl = process.env['TEST_PG_URL'] as string;
 
 beforeAll(async () => {
@@ -30,7 +33,7 @@ beforeAll(async () => {
   const infra: Infrastructure = {
     postgresUrl,
     natsUrl: natsUrl(),
-    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'documents' },
+    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket },
     embedded: [],
     stop: async () => undefined,
     zgw: {
@@ -57,10 +60,7 @@ beforeAll(async () => {
     databasePrefix: prefix,
     logDir,
     logLevel: 'warn',
-    extraEnv: {
-      audit: { AUDIT_CONSUMER: `audit_${prefix}` },
-      documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` },
-    },
+    extraEnv: withServiceSettings(events.env),
   });
   await system.startAll();
   gateway = system.url('gateway');
@@ -69,7 +69,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await system?.stopAll();
   await dropSystemDatabases(postgresUrl, prefix);
-  await removeDurableConsumers(natsUrl(), [`audit_${prefix}`, `documents_${prefix}`]);
+  await events.remove(natsUrl());
+  await removeBucket(bucket);
   await sim?.close();
   if (logDir) rmSync(logDir, { recursive: true, force: true });
 }, 60_000);

@@ -9,10 +9,9 @@ import {
   natsUrl,
   practitioner,
   removeBucket,
-  removeDurableConsumers,
   startNeighbour,
   startService,
-  testEvents,
+  systemEvents,
   testS3,
   type Neighbour,
   type TestDatabase,
@@ -28,11 +27,8 @@ import { startTcpBalancer, type TcpBalancer } from './support/tcp-balancer';
 const NAMES = ['audit', 'reference', 'documents', 'applications', 'letters'] as const;
 type Name = (typeof NAMES)[number];
 const run = randomUUID().replace(/-/g, '').slice(0, 8);
-const consumers = {
-  AUDIT_CONSUMER: `audit_rep_${run}`,
-  DOCUMENTS: `documents_rep_${run}`,
-  LETTERS: `letters_rep_${run}`,
-};
+// A stream, durable consumers and a bucket of its own (ADR 0160).
+const events = systemEvents(`rep_${run}`);
 const bucket = `documents-rep-${run}`;
 
 const copies = {} as Record<Name, Neighbour[]>;
@@ -48,7 +44,7 @@ function envOf(name: Name): Record<string, string> {
     APPLICATIONS_URL: balancers.applications.url,
   };
   const own: Record<Name, Record<string, string>> = {
-    audit: { AUDIT_CONSUMER: consumers.AUDIT_CONSUMER },
+    audit: {},
     reference: {},
     documents: {
       ...urls,
@@ -56,12 +52,11 @@ function envOf(name: Name): Record<string, string> {
       S3_ACCESS_KEY: s3.accessKey,
       S3_SECRET_KEY: s3.secretKey,
       S3_BUCKET: bucket,
-      APPLICATION_EVENTS_CONSUMER: consumers.DOCUMENTS,
     },
     applications: urls,
-    letters: { ...urls, APPLICATION_EVENTS_CONSUMER: consumers.LETTERS },
+    letters: urls,
   };
-  return { ...own[name], DB_POOL_MAX: '5', METRICS_PORT: 'off' };
+  return { ...events.env[name], ...own[name], DB_POOL_MAX: '5', METRICS_PORT: 'off' };
 }
 
 beforeAll(async () => {
@@ -85,6 +80,7 @@ beforeAll(async () => {
       REFERENCE_URL: list('reference'),
       AUDIT_URL: list('audit'),
       METRICS_PORT: 'off',
+      ...events.env.gateway,
     },
   });
 }, 240_000);
@@ -94,7 +90,7 @@ afterAll(async () => {
   for (const name of [...NAMES].reverse()) for (const copy of copies[name] ?? []) await copy.stop();
   for (const name of NAMES) await balancers[name]?.close();
   for (const name of NAMES) await databases[name]?.drop();
-  await removeDurableConsumers(natsUrl(), Object.values(consumers));
+  await events.remove(natsUrl());
   await removeBucket(bucket);
 }, 120_000);
 
@@ -154,14 +150,14 @@ async function submitOne(
   return { id, documentId, submitted: submit.status === 200, correlationId };
 }
 
-/** Every event of the run's stream carrying one of this test's correlation ids: id, subject, correlation id. */
+/** Every event of the system's stream carrying one of this test's correlation ids: id, subject, correlation id. */
 async function streamEvents(): Promise<
   Array<{ id: string; subject: string; correlationId: string; data: Record<string, unknown> }>
 > {
   const nc = await connect({ servers: natsUrl() });
   try {
     const js = jetstream(nc);
-    const reader = await js.consumers.get(testEvents().stream);
+    const reader = await js.consumers.get(events.stream);
     const found: Array<{ id: string; subject: string; correlationId: string; data: Record<string, unknown> }> = [];
     for (;;) {
       const batch = await reader.fetch({ max_messages: 500, expires: 1000 });
@@ -176,7 +172,7 @@ async function streamEvents(): Promise<
         if (envelope.correlationId?.startsWith(`rep-${run}-`))
           found.push({
             id: envelope.id,
-            subject: m.subject.slice(testEvents().prefix.length),
+            subject: m.subject.slice(events.prefix.length),
             correlationId: envelope.correlationId,
             data: envelope.data,
           });

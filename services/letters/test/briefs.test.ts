@@ -337,6 +337,7 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
       database: { url: world.letters.databaseUrl, drop: async () => undefined },
       applicationsUrl: world.applications.url,
       natsUrl: world.nats,
+      events: world.events,
     });
     try {
       const { referentie } = await decideCase(world, 'afwijzen');
@@ -360,6 +361,7 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
       database: { url: world.letters.databaseUrl, drop: async () => undefined },
       applicationsUrl: world.applications.url,
       natsUrl: world.nats,
+      events: world.events,
     });
     try {
       const { referentie } = await decideCase(world, 'toekennen');

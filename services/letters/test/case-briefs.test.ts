@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { freePort, startNatsServer, type Running } from '@register/embedded';
-import { eventually, testEvents } from '@register/testkit';
+import { eventually } from '@register/testkit';
 import { startLetters, type LettersHarness } from './support/harness';
 import { caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
 
@@ -105,6 +105,7 @@ describe('a brief per decided case', () => {
         applicationsUrl: world.applications.url,
         documentsUrl: world.documents.url,
         durable,
+        events: world.events,
         port: Number(new URL(url).port),
       });
       const res = await caseBrief(world, referentie);
@@ -124,7 +125,7 @@ describe('a brief per decided case', () => {
 async function pendingFor(durable: string): Promise<number> {
   const nc = await connect({ servers: nats.url, name: 'letters-test-pending' });
   try {
-    const info = await (await jetstreamManager(nc)).consumers.info(testEvents().stream, durable);
+    const info = await (await jetstreamManager(nc)).consumers.info(world.events.stream, durable);
     return info.num_pending + info.num_ack_pending;
   } finally {
     await nc.close();

@@ -36,8 +36,12 @@ export async function startWholeSystem(
 }
 
 /** The description as the gateway serves it, from the whole system started on `infra`. */
-export async function liveDescription(infra: Infrastructure, databasePrefix: string): Promise<string> {
-  const { gateway, stop } = await startWholeSystem(infra, databasePrefix);
+export async function liveDescription(
+  infra: Infrastructure,
+  databasePrefix: string,
+  extraEnv: Partial<Record<Service, Record<string, string>>> = {},
+): Promise<string> {
+  const { gateway, stop } = await startWholeSystem(infra, databasePrefix, extraEnv);
   try {
     const res = await fetch(`${gateway}/openapi.json`);
     if (!res.ok) throw new Error(`/openapi.json answered ${res.status}`);

@@ -1,23 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Infrastructure } from '@register/launcher';
-import { natsUrl, testS3 } from '@register/testkit';
 import { DESCRIPTION_FILE, TYPES_FILE, generateTypes, liveDescription } from '../src';
+import { ownInfrastructure } from './support/own-infrastructure';
 
 // The committed description (libs/api-types/openapi.json) and the portals' types must be what the running
 // system serves: CI fails when a route, schema or tag changed without `npm run api:update`.
 describe('the public API description', () => {
   let live: string;
   beforeAll(async () => {
-    const s3 = testS3();
-    const infra: Infrastructure = {
-      postgresUrl: process.env['TEST_PG_URL'] as string,
-      natsUrl: natsUrl(),
-      s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'documents' },
-      embedded: [],
-      stop: async () => undefined,
-    };
-    live = await liveDescription(infra, `apidesc_${randomBytes(4).toString('hex')}`);
+    const prefix = `apidesc_${randomBytes(4).toString('hex')}`;
+    const own = ownInfrastructure(prefix);
+    try {
+      live = await liveDescription(own.infra, prefix, own.settings());
+    } finally {
+      await own.remove();
+    }
   }, 120_000);
 
   it('when the system serves /openapi.json, then it is the committed libs/api-types/openapi.json (npm run api:update)', () => {

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import fc from 'fast-check';
-import type { Infrastructure, Service } from '@register/launcher';
-import { natsUrl, testS3 } from '@register/testkit';
+import type { Service } from '@register/launcher';
 import { DESCRIPTION_FILE, startWholeSystem } from '../src';
+import { ownInfrastructure } from './support/own-infrastructure';
 
 // ADR 0015: no input, however hostile, gets a 5xx. This walks every operation of the merged description
 // with fast-check's generators (strings with NUL, surrogates and bad percent-escapes, 1 MB values, deep
@@ -352,18 +352,10 @@ describe('hostile input against every operation (ADR 0015)', () => {
   let system: Awaited<ReturnType<typeof startWholeSystem>>;
   let port: number;
   let pids: Partial<Record<Service, number | undefined>>;
+  const prefix = `hostile_${randomBytes(4).toString('hex')}`;
+  const own = ownInfrastructure(prefix);
   beforeAll(async () => {
-    const s3 = testS3();
-    const infra: Infrastructure = {
-      postgresUrl: process.env['TEST_PG_URL'] as string,
-      natsUrl: natsUrl(),
-      s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: 'documents' },
-      embedded: [],
-      stop: async () => undefined,
-    };
-    system = await startWholeSystem(infra, `hostile_${randomBytes(4).toString('hex')}`, {
-      applications: { NOTIFICATIES_AUTH },
-    });
+    system = await startWholeSystem(own.infra, prefix, own.settings({ applications: { NOTIFICATIES_AUTH } }));
     port = Number(new URL(system.gateway).port);
     pids = Object.fromEntries(
       (['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'] as const).map((s) => [
@@ -372,7 +364,10 @@ describe('hostile input against every operation (ADR 0015)', () => {
       ]),
     );
   }, 120_000);
-  afterAll(async () => system?.stop());
+  afterAll(async () => {
+    await system?.stop();
+    await own.remove();
+  });
 
   /** Sends one request and asserts what every answer must be: below 500, a problem document for an error. */
   async function expectNoServerError(r: HostileRequest): Promise<void> {

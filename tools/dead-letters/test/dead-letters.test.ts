@@ -6,6 +6,13 @@ import { listDeadLetters, replayDeadLetter } from '../src';
 const logger = createLogger('dead-letters-test', 'silent');
 let events: NatsEvents;
 const durable = `test-dlcli-${randomUUID().slice(0, 8)}`;
+// The file's connection, so each test runs on its own as well as after the other.
+beforeAll(async () => {
+  events = await connectEvents(natsUrl(), 'dead-letters-test', logger, {
+    name: testEvents().stream,
+    prefix: testEvents().prefix,
+  });
+});
 afterAll(async () => {
   await removeDurableConsumers(natsUrl(), [durable]);
   await events.close();
@@ -13,10 +20,6 @@ afterAll(async () => {
 
 describe('register-dead-letters', () => {
   it('when a consumer gave up on an event, then list shows it and replay delivers it to the consumer again', async () => {
-    events = await connectEvents(natsUrl(), 'dead-letters-test', logger, {
-      name: testEvents().stream,
-      prefix: testEvents().prefix,
-    });
     const subject = `register.test.${randomUUID()}`;
     let failing = true;
     const received: unknown[] = [];

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, type Infrastructure, type Service } from '@register/launcher';
-import { natsUrl, removeDurableConsumers, removeBucket, testS3 } from '@register/testkit';
+import { natsUrl, removeBucket, systemEvents, testS3, withServiceSettings } from '@register/testkit';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
@@ -43,7 +43,7 @@ export interface TracedSystem {
 
 /**
  * The six services as processes (built dist) at LOG_LEVEL info, each with its own METRICS_PORT, on databases,
- * durable consumers and a bucket of their own; `env` adds settings per service (OTEL_EXPORTER_OTLP_ENDPOINT).
+ * a stream, durable consumers and a bucket of their own (ADR 0160); `env` adds settings per service (OTEL_EXPORTER_OTLP_ENDPOINT).
  */
 export async function startTracedSystem(
   env: Partial<Record<Service, Record<string, string>>> = {},
@@ -68,23 +68,15 @@ export async function startTracedSystem(
   const metricsPorts = Object.fromEntries(
     await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
   ) as Record<Service, number>;
-  const consumers = {
-    audit: { AUDIT_CONSUMER: `audit_${prefix}` },
-    documents: { APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` },
-    letters: { APPLICATION_EVENTS_CONSUMER: `letters_${prefix}` },
-  } as Partial<Record<Service, Record<string, string>>>;
-  const extraEnv = Object.fromEntries(
-    SERVICES.map((s) => [s, { METRICS_PORT: String(metricsPorts[s]), ...consumers[s], ...env[s] }]),
-  );
+  const events = systemEvents(prefix);
+  const metrics = Object.fromEntries(SERVICES.map((s) => [s, { METRICS_PORT: String(metricsPorts[s]) }]));
+  const extraEnv = withServiceSettings(withServiceSettings(events.env, metrics), env);
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-telemetry-'));
   const system = new System({ root, infra, ports, databasePrefix: prefix, logDir, logLevel: 'info', extraEnv });
   const cleanUp = async () => {
     await dropSystemDatabases(infra.postgresUrl, prefix);
     await removeBucket(infra.s3.bucket);
-    await removeDurableConsumers(
-      infra.natsUrl,
-      Object.values(consumers).flatMap((c) => Object.values(c ?? {})),
-    );
+    await events.remove(infra.natsUrl);
     rmSync(logDir, { recursive: true, force: true });
   };
   try {

@@ -1,8 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
 import { auditEvent } from '@register/contracts';
 import type { EventEnvelope } from '@register/service-kit';
-import { asUser, createTestDatabase, eventually, practitioner, type TestDatabase } from '@register/testkit';
+import {
+  asUser,
+  createTestDatabase,
+  eventually,
+  natsUrl,
+  practitioner,
+  systemEvents,
+  type SystemEvents,
+  type TestDatabase,
+} from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { startApplications, type ApplicationsHarness } from './harness';
 import { startDocuments, startReference } from './neighbours';
@@ -19,15 +29,17 @@ export interface MirrorWorld extends World {
   sim: ZgwSimulator;
   /** Every call to the simulator passes it: the headers the mirror sent, and answers a test replaces. */
   proxy: Awaited<ReturnType<typeof zgwProxy>>;
-  /** Audit events the applications service published (through its outbox), in order. */
+  /** Audit events the applications service published (through its outbox), in order; no other world's. */
   audits(action?: string): AuditRow[];
+  /** Its own stream (ADR 0160), and the settings that put a service on it. */
+  events: SystemEvents;
   /** Stops the applications service and starts it again on the same database (a restart). */
   restart(): Promise<void>;
 }
 
 /**
  * The applications service with mirroring on against the ZGW simulator (in this process), its real
- * neighbours as processes, its own database; the reconciler's interval is `reconcileMs` (default 60 s, so a
+ * neighbours as processes, its own database and a stream of its own (ADR 0160); the reconciler's interval is `reconcileMs` (default 60 s, so a
  * divergence stays until a test heals it).
  */
 export async function startMirrorWorld(
@@ -45,7 +57,11 @@ export async function startMirrorWorld(
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
   });
   proxy.target(`http://127.0.0.1:${port}`);
-  const [reference, documents] = await Promise.all([startReference(), startDocuments()]);
+  const events = systemEvents(`mirror_${randomUUID().replace(/-/g, '').slice(0, 10)}`);
+  const [reference, documents] = await Promise.all([
+    startReference(events.env.reference),
+    startDocuments(events.env.documents),
+  ]);
   const database: TestDatabase = await createTestDatabase('applications');
   const env = {
     ZGW_ENABLED: 'true',
@@ -60,6 +76,7 @@ export async function startMirrorWorld(
     ZGW_MIRROR_POLL_INTERVAL_MS: '100',
     ZGW_RECONCILE_INTERVAL_MS: String(options.reconcileMs ?? 60_000),
     NOTIFICATIES_AUTH,
+    ...events.env.applications,
     ...options.env,
   };
   const seen: AuditRow[] = [];
@@ -74,6 +91,7 @@ export async function startMirrorWorld(
     reference,
     documents,
     apps: await start(),
+    events,
     audits: (action) => seen.filter((e) => action === undefined || e.data.action === action),
     async restart() {
       await world.apps.stop();
@@ -83,6 +101,7 @@ export async function startMirrorWorld(
       await world.apps.stop();
       await database.drop();
       await Promise.all([reference.close(), documents.close(), sim.close(), proxy.close()]);
+      await events.remove(natsUrl());
     },
   };
   return world;

@@ -13,9 +13,11 @@ import {
   type Neighbour,
 } from '@register/testkit';
 
-/** The reference service, spawned from its build (`npx turbo run build` after changing it). */
-export async function startReference(): Promise<Neighbour & { setFlag(key: string, enabled: boolean): Promise<void> }> {
-  const reference = await startNeighbour('reference');
+/** The reference service, spawned from its build (`npx turbo run build` after changing it); `env` adds settings. */
+export async function startReference(
+  env: Record<string, string> = {},
+): Promise<Neighbour & { setFlag(key: string, enabled: boolean): Promise<void> }> {
+  const reference = await startNeighbour('reference', { env });
   return Object.assign(reference, {
     async setFlag(key: string, enabled: boolean) {
       const res = await fetch(`${reference.url}/api/v1/admin/flags/${key}`, {
@@ -43,9 +45,9 @@ export function pdfBytes(): Buffer {
 
 /**
  * The documents service, spawned from its build, with a bucket, a spool directory and a durable consumer of
- * its own (test files run side by side on one NATS and must not take each other's events).
+ * its own (test files run side by side on one NATS and must not take each other's events); `env` adds settings.
  */
-export async function startDocuments(): Promise<DocumentsNeighbour> {
+export async function startDocuments(env: Record<string, string> = {}): Promise<DocumentsNeighbour> {
   const s3 = testS3();
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'applications-docs-'));
   const consumer = `documents_${randomUUID().slice(0, 8)}`;
@@ -60,6 +62,7 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
       SWEEP_INTERVAL_MS: String(3600_000),
       SWEEP_MIN_AGE_MS: String(3600_000),
       APPLICATION_EVENTS_CONSUMER: consumer,
+      ...env,
     },
   });
   // The owner's uploads by documentId, with the localId the status route answers by.
@@ -95,7 +98,7 @@ export async function startDocuments(): Promise<DocumentsNeighbour> {
     },
     async close() {
       await close();
-      await removeDurableConsumers(natsUrl(), [consumer]);
+      await removeDurableConsumers(natsUrl(), [consumer], env['EVENTS_STREAM']);
       await removeBucket(bucket);
       rmSync(tmpDir, { recursive: true, force: true });
     },

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, type Infrastructure, type Service } from '@register/launcher';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
-import { eventually, natsUrl, removeDurableConsumers, testEvents, removeBucket, testS3 } from '@register/testkit';
+import { eventually, natsUrl, removeBucket, systemEvents, testS3, withServiceSettings } from '@register/testkit';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 
@@ -15,6 +15,8 @@ const root = path.resolve(__dirname, '..', '..', '..', '..');
 export interface TestSystem {
   system: System;
   gateway: string;
+  /** Its own stream and subject prefix (ADR 0160): every event this system published, and no other's. */
+  events: { stream: string; prefix: string };
   /** The database of one of its services (`<prefix>_<service>`), for counting what a request did. */
   databaseUrl(service: Service): string;
   /** One query on a service's database. */
@@ -31,14 +33,16 @@ export interface TestSystem {
 }
 
 /**
- * The whole system as separate processes (built dist), on databases of its own (`<prefix>_<service>`),
- * the test NATS (or the one given) and the test S3 endpoint.
+ * The whole system as separate processes (built dist), on databases of its own (`<prefix>_<service>`), a
+ * stream, durable consumers and a bucket of its own (ADR 0160), on the test NATS (or the one given) and the
+ * test S3 endpoint.
  */
 export async function startSystem(
   options: { nats?: string; env?: Partial<Record<Service, Record<string, string>>> } = {},
 ): Promise<TestSystem> {
   const s3 = testS3();
   const prefix = `sys_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+  const events = systemEvents(prefix);
   const infra: Infrastructure = {
     postgresUrl: process.env['TEST_PG_URL'] as string,
     natsUrl: options.nats ?? natsUrl(),
@@ -63,16 +67,14 @@ export async function startSystem(
     databasePrefix: prefix,
     logDir,
     logLevel: 'warn',
-    // Each system has its own durable consumers, so parallel systems on one NATS do not share events.
-    extraEnv: {
-      ...options.env,
-      audit: { ...options.env?.audit, AUDIT_CONSUMER: `audit_${prefix}` },
-      documents: { ...options.env?.documents, APPLICATION_EVENTS_CONSUMER: `documents_${prefix}` },
-    },
+    // Parallel systems on one NATS neither see nor take each other's events.
+    extraEnv: withServiceSettings(events.env, options.env),
   });
   const cleanUp = async () => {
     await dropSystemDatabases(infra.postgresUrl, prefix);
     await removeBucket(infra.s3.bucket);
+    // Its consumers go with its stream, so test runs leave neither behind on the shared NATS.
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
     rmSync(logDir, { recursive: true, force: true });
   };
   try {
@@ -105,6 +107,7 @@ export async function startSystem(
   return {
     system,
     gateway: system.url('gateway'),
+    events: { stream: events.stream, prefix: events.prefix },
     databaseUrl,
     query,
     pause: (service) => signal(service, 'SIGSTOP'),
@@ -123,7 +126,7 @@ export async function startSystem(
       try {
         const jsm = await jetstreamManager(nc);
         await eventually(async () => {
-          const info = await jsm.consumers.info(testEvents().stream, `audit_${prefix}`);
+          const info = await jsm.consumers.info(events.stream, events.consumers.audit);
           return info.num_pending === 0 && info.num_ack_pending === 0 ? true : undefined;
         }, 30_000);
       } finally {
@@ -133,9 +136,6 @@ export async function startSystem(
     async close() {
       await system.stopAll();
       await cleanUp();
-      // Its durable consumers go too, so test runs leave no consumers behind on the shared NATS.
-      if (infra.natsUrl !== IN_PROCESS_EVENTS_URL)
-        await removeDurableConsumers(infra.natsUrl, [`audit_${prefix}`, `documents_${prefix}`]);
     },
   };
 }

@@ -2,7 +2,7 @@ import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import { AUDIT_SUBJECTS, type AuditEventData } from '@register/contracts';
-import { eventually, testEvents } from '@register/testkit';
+import { eventually } from '@register/testkit';
 import type { World } from './world';
 
 async function outboxEmpty(databaseUrl: string): Promise<boolean> {
@@ -32,7 +32,7 @@ export async function auditEventsOf(world: World, correlationId: string, since: 
   const nc = await connect({ servers: world.nats, name: 'letters-test-audit-reader' });
   try {
     const js = jetstream(nc);
-    const { stream, prefix } = testEvents();
+    const { stream, prefix } = world.events;
     const consumer = await js.consumers.get(stream, {
       filter_subjects: prefix + AUDIT_SUBJECTS,
       deliver_policy: DeliverPolicy.StartTime,

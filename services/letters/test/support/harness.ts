@@ -30,6 +30,8 @@ export interface LettersOptions {
   durable?: string;
   /** The port of an earlier start, so that a gateway in front finds it again; any free port otherwise. */
   port?: number;
+  /** The stream and subject prefix of the system it is part of (ADR 0160); the run's otherwise. */
+  events?: { stream: string; prefix: string };
 }
 
 /**
@@ -48,6 +50,7 @@ export async function startLetters(options: LettersOptions = {}): Promise<Letter
       NATS_URL: nats,
       DB_POOL_MAX: '4',
       APPLICATION_EVENTS_CONSUMER: durable,
+      ...(options.events ? { EVENTS_STREAM: options.events.stream, EVENTS_SUBJECT_PREFIX: options.events.prefix } : {}),
       // Nothing listens there unless a test starts the neighbour: its calls fail as the service would see it.
       APPLICATIONS_URL: options.applicationsUrl ?? 'http://127.0.0.1:9',
       DOCUMENTS_URL: options.documentsUrl ?? 'http://127.0.0.1:9',
@@ -65,7 +68,7 @@ export async function startLetters(options: LettersOptions = {}): Promise<Letter
     durable,
     async close() {
       await service.close();
-      await removeDurableConsumers(nats, [durable], testEvents().stream);
+      await removeDurableConsumers(nats, [durable], options.events?.stream ?? testEvents().stream);
     },
   };
 }

@@ -5,9 +5,9 @@ import path from 'node:path';
 import {
   eventually,
   natsUrl,
-  removeDurableConsumers,
+  removeBucket,
   startNeighbour,
-  testEvents,
+  systemEvents,
   testS3,
   type Neighbour,
 } from '@register/testkit';
@@ -21,55 +21,73 @@ export interface World {
   documents: Neighbour;
   reference: Neighbour;
   nats: string;
+  /** The world's own stream and subject prefix (ADR 0160): every event its services published, no other's. */
+  events: { stream: string; prefix: string };
   close(): Promise<void>;
 }
 
 /**
  * Every neighbour is the real service, spawned from its build (`npx turbo run build` after changing one).
- * Each world has its own databases, bucket and durable consumers, so test files run side by side.
+ * Each world has its own databases, bucket, stream and durable consumers (ADR 0160), so test files run side by
+ * side.
  */
 export async function startWorld(options: { natsUrl?: string } = {}): Promise<World> {
   const nats = options.natsUrl ?? natsUrl();
   const s3 = testS3();
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'letters-docs-'));
-  const documentsConsumer = `documents_letters_${randomUUID().slice(0, 8)}`;
+  const events = systemEvents(`letters_${randomUUID().replace(/-/g, '').slice(0, 10)}`);
+  const bucket = `letters-${randomUUID().slice(0, 8)}`;
   // Small pools: a world is five services, and test files run side by side on one PostgreSQL.
   const common = { NATS_URL: nats, DB_POOL_MAX: '4' };
   const started: Array<{ close(): Promise<void> }> = [];
   const cleanUp = async () => {
     for (const s of started.reverse()) await s.close().catch(() => undefined);
-    await removeDurableConsumers(nats, [documentsConsumer], testEvents().stream).catch(() => undefined);
+    await events.remove(nats).catch(() => undefined);
+    await removeBucket(bucket).catch(() => undefined);
     rmSync(tmpDir, { recursive: true, force: true });
   };
   const track = <T extends { close(): Promise<void> }>(s: T): T => (started.push(s), s);
   try {
-    const reference = track(await startNeighbour('reference', { env: common }));
+    const reference = track(await startNeighbour('reference', { env: { ...events.env.reference, ...common } }));
     const documents = track(
       await startNeighbour('documents', {
         env: {
+          ...events.env.documents,
           ...common,
           S3_ENDPOINT: s3.endpoint,
           S3_ACCESS_KEY: s3.accessKey,
           S3_SECRET_KEY: s3.secretKey,
-          S3_BUCKET: `letters-${randomUUID().slice(0, 8)}`,
+          S3_BUCKET: bucket,
           UPLOAD_TMP_DIR: tmpDir,
-          APPLICATION_EVENTS_CONSUMER: documentsConsumer,
         },
       }),
     );
     const applications = track(
       await startNeighbour('applications', {
-        env: { ...common, REFERENCE_URL: reference.url, DOCUMENTS_URL: documents.url, LINK_POLL_INTERVAL_MS: '200' },
+        env: {
+          ...events.env.applications,
+          ...common,
+          REFERENCE_URL: reference.url,
+          DOCUMENTS_URL: documents.url,
+          LINK_POLL_INTERVAL_MS: '200',
+        },
       }),
     );
     const letters = track(
-      await startLetters({ natsUrl: nats, applicationsUrl: applications.url, documentsUrl: documents.url }),
+      await startLetters({
+        natsUrl: nats,
+        applicationsUrl: applications.url,
+        documentsUrl: documents.url,
+        events,
+        durable: events.consumers.letters,
+      }),
     );
     // The gateway is ready only when every service behind it is; the audit service is not needed here, so its
     // address is the reference service's (it answers the readiness probe; no test calls the audit routes).
     const gateway = track(
       await startNeighbour('gateway', {
         env: {
+          ...events.env.gateway,
           ...common,
           LETTERS_URL: letters.url,
           APPLICATIONS_URL: applications.url,
@@ -79,7 +97,8 @@ export async function startWorld(options: { natsUrl?: string } = {}): Promise<Wo
         },
       }),
     );
-    return { letters, gateway, applications, documents, reference, nats, close: cleanUp };
+    const own = { stream: events.stream, prefix: events.prefix };
+    return { letters, gateway, applications, documents, reference, nats, events: own, close: cleanUp };
   } catch (err) {
     // Nothing a failed start began may outlive the test run.
     await cleanUp();
