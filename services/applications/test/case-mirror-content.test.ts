@@ -79,12 +79,14 @@ describe('the information object of a document (ADR 0011)', () => {
   }, 60_000);
 
   it('when the documents service is away at the document step, then the case waits (no divergence, no audit row) and is completed with the content once it is back', async () => {
-    // The zaak's answer comes late, so that the documents service is down before the mirror asks it for the bytes.
-    world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'delay', delayMs: 1000, count: 1 });
+    // The zaak create waits until the documents service is down, so the mirror asks for the bytes only then.
+    const hold = world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold', count: 1 });
     const subject = uniqueSubject();
     const file = pdfFile('bewijs.pdf');
     const { id, referentie, correlationId } = await submitIntake(world, subject, [file]);
+    await world.sim.faults.waitForHeld(hold.id);
     await world.documents.kill();
+    world.sim.faults.release(hold.id);
     try {
       const waiting = await eventually(async () => {
         const row = (

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
 import { asUser, eventually, practitioner, startNeighbour, uniqueSubject, type Neighbour } from '@register/testkit';
@@ -101,7 +102,8 @@ describe('a crash of the applications service in the middle of a case', () => {
         ZGW_CLIENT_ID,
         ZGW_SECRET,
         ZGW_RSIN: sim.rsin,
-        ZGW_TIMEOUT_MS: '1000',
+        // Longer than any test here: the held initiator ends with the kill, never with the client's timeout.
+        ZGW_TIMEOUT_MS: '60000',
         ZGW_MIRROR_POLL_INTERVAL_MS: '100',
       },
     });
@@ -112,7 +114,8 @@ describe('a crash of the applications service in the middle of a case', () => {
   });
 
   it('when the process is killed (SIGKILL) while the initiator is being written, then the restarted process finds it and nothing exists twice', async () => {
-    sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'delay', delayMs: 700, count: 1 });
+    // The initiator's create is held until the process is dead: the kill lands while it is being written.
+    const hold = sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'hold', count: 1 });
     const subject = uniqueSubject();
     const me = client(apps.url, practitioner(subject));
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
@@ -124,16 +127,20 @@ describe('a crash of the applications service in the middle of a case', () => {
       documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
     });
     expect(res.status).toBe(200);
-    await eventually(
-      async () =>
-        proxy.seen.slice(seenFrom).some((r) => r.method === 'POST' && r.path === '/zaken/api/v1/rollen')
-          ? true
-          : undefined,
-      10_000,
-      10,
-    );
+    await sim.faults.waitForHeld(hold.id, 1, 15_000);
+    expect(
+      proxy.seen.slice(seenFrom).filter((r) => r.method === 'POST' && r.path === '/zaken/api/v1/rollen'),
+    ).toHaveLength(1);
 
     await apps.kill();
+    // The dead process's call arrived whole: released now, it is written with no one to hear the answer.
+    sim.faults.release(hold.id);
+    expect((await sim.state.waitForRequest((r) => r.faultId === hold.id)).status).toBe(201);
+    // The dead process's claim on the case runs out (its lease, moved forward here instead of waited for).
+    const db = new pg.Client({ connectionString: apps.databaseUrl });
+    await db.connect();
+    await db.query('UPDATE case_mirrors SET next_attempt_at = now() WHERE referentie = $1', [res.body.referentie]);
+    await db.end();
     await apps.start();
 
     const referentie = res.body.referentie as string;

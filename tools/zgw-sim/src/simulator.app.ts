@@ -82,6 +82,15 @@ function faultInjection(deps: AppDeps) {
         res.locals['fault'] = fault;
         await new Promise((resolve) => setTimeout(resolve, fault.delayMs ?? 0));
         return next();
+      case 'hold': {
+        res.locals['fault'] = fault;
+        const held = deps.registry.hold(fault.id, req.method, req.path);
+        res.on('close', () => {
+          if (!res.writableFinished) held.clientGone();
+        });
+        await held.released;
+        return next();
+      }
       case 'reset':
         res.locals['resetFault'] = fault;
         return next();

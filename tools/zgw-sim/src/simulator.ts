@@ -4,7 +4,7 @@ import pino, { type Logger } from 'pino';
 import { loadContracts } from './contract/contracts';
 import { CatalogiIndex } from './catalogi/catalogi.index';
 import { SEED_UUIDS, seedCatalogi } from './catalogi/catalogi.seed';
-import { FaultRegistry, type Fault, type FaultSpec } from './faults/faults';
+import { FaultRegistry, type Fault, type FaultSpec, type HeldRequest } from './faults/faults';
 import type { SimContext } from './http/operation';
 import { createNotifier, type NotifyTarget } from './notifications/notifier';
 import { SIMULATOR_RSIN, passesElevenTest } from './state/rsin';
@@ -42,8 +42,15 @@ export interface ZgwSimulatorOptions {
 export interface SimFaults {
   add(spec: FaultSpec): Fault;
   remove(id: string): boolean;
+  /** Removes every fault and lets every held request go on. */
   clear(): void;
   list(): Fault[];
+  /** The requests `hold` faults are holding now (of one fault, or all). */
+  held(faultId?: string): HeldRequest[];
+  /** Lets the held requests (of one fault, or all) go on: each is handled as usual. Returns how many. */
+  release(faultId?: string): number;
+  /** Resolves once the fault holds at least `count` requests. */
+  waitForHeld(faultId: string, count?: number, timeoutMs?: number): Promise<HeldRequest[]>;
   /** Closes the listener (and every open connection) so connects fail with ECONNREFUSED; it reopens on the same port after forMs. Resolves once closed. */
   refuseConnections(forMs: number): Promise<void>;
   /** Resolves once the listener accepts connections (at once when it does). */
@@ -146,10 +153,14 @@ export async function startZgwSimulator(options: ZgwSimulatorOptions): Promise<Z
       remove: (id) => registry.remove(id),
       clear: () => registry.clear(),
       list: () => registry.list(),
+      held: (faultId) => registry.held(faultId),
+      release: (faultId) => registry.release(faultId),
+      waitForHeld: (faultId, count, timeoutMs) => registry.waitForHeld(faultId, count, timeoutMs),
       refuseConnections: (forMs) => listener.refuse(forMs),
       listening: () => listener.listening(),
     },
     async close() {
+      registry.clear();
       await listener.close();
       await notifier.drain();
     },

@@ -15,6 +15,11 @@ async function networkFailure(call: Promise<unknown>): Promise<{ name: string; c
   throw new Error('the call got an HTTP response');
 }
 
+/** Resolves once `condition` holds, checked every 10 ms (the test's timeout ends a wait that never does). */
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 describe('fault injection', () => {
   let sim: ZgwSimulator;
   beforeAll(async () => {
@@ -94,14 +99,27 @@ describe('fault injection', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 
-  it('when the client times out during a delay, then it sees a TimeoutError and the zaak is still created afterwards', async () => {
-    const fault = sim.faults.add({
-      path: '/zaken/api/v1/zaken',
-      method: 'POST',
-      mode: 'delay',
-      delayMs: 400,
-      count: 1,
-    });
+  it('when "hold" is set, then the call waits until it is released and is handled then; others pass meanwhile', async () => {
+    const fault = sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold', count: 1 });
+    const body = zaakBody(sim);
+    let answered = false;
+    const create = zgw('POST', `${sim.zakenUrl}/zaken`, body).then((r) => ((answered = true), r));
+
+    const [held] = await sim.faults.waitForHeld(fault.id);
+    const read = await zgw('GET', `${sim.zakenUrl}/zaken`);
+    expect(held).toMatchObject({ method: 'POST', path: '/zaken/api/v1/zaken', clientGone: false });
+    expect(read.status).toBe(200);
+    expect(answered).toBe(false);
+    expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(0);
+
+    expect(sim.faults.release(fault.id)).toBe(1);
+    expect((await create).status).toBe(201);
+    expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
+    expect(sim.faults.held()).toEqual([]);
+  });
+
+  it('when the client gives up on a held call, then the held request shows it and the zaak is still created once released', async () => {
+    const fault = sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold', count: 1 });
     const body = zaakBody(sim);
     const headers = {
       Authorization: `Bearer ${await zgwToken()}`,
@@ -109,20 +127,37 @@ describe('fault injection', () => {
       'Content-Crs': 'EPSG:4326',
       'Accept-Crs': 'EPSG:4326',
     };
-
-    const failure = await networkFailure(
+    const giveUp = new AbortController();
+    const call = networkFailure(
       fetch(`${sim.zakenUrl}/zaken`, {
         method: 'POST',
         headers,
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(100),
+        signal: giveUp.signal,
       }),
     );
+
+    await sim.faults.waitForHeld(fault.id);
+    giveUp.abort();
+    const failure = await call;
+    await waitFor(() => sim.faults.held(fault.id)[0]?.clientGone === true);
+    sim.faults.release(fault.id);
     const handled = await sim.state.waitForRequest((entry) => entry.faultId === fault.id);
 
-    expect(failure.name).toBe('TimeoutError');
+    expect(failure.name).toBe('AbortError');
     expect(handled.status).toBe(201);
     expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
+  });
+
+  it('when the faults are cleared, then every held call goes on', async () => {
+    const fault = sim.faults.add({ path: '/catalogi/api/v1/*', mode: 'hold' });
+    const reads = [zgw('GET', `${sim.catalogiUrl}/catalogussen`), zgw('GET', `${sim.catalogiUrl}/zaaktypen`)];
+
+    await sim.faults.waitForHeld(fault.id, 2);
+    sim.faults.clear();
+
+    expect((await Promise.all(reads)).map((r) => r.status)).toEqual([200, 200]);
+    expect(sim.faults.held()).toEqual([]);
   });
 
   it('when connections are refused for a while, then fetch fails with ECONNREFUSED and works again on the same URL once listening', async () => {
@@ -171,6 +206,26 @@ describe('the fault API over HTTP (/_sim/faults)', () => {
     expect(faulted.status).toBe(502);
     expect(removed.status).toBe(204);
     expect(after.status).toBe(200);
+  });
+
+  it('when a hold fault holds a call, then GET /_sim/held lists it and POST /_sim/faults/{id}/release lets it go', async () => {
+    const created = await admin('POST', '/faults', { path: '/zaken/api/v1/zaken', method: 'GET', mode: 'hold' });
+    const fault = (await created.json()) as { id: string };
+    const read = zgw('GET', `${sim.zakenUrl}/zaken`);
+    await sim.faults.waitForHeld(fault.id);
+
+    const held = (await (await admin('GET', '/held')).json()) as unknown[];
+    const released = await admin('POST', `/faults/${fault.id}/release`);
+    const unknown = await admin('POST', '/faults/8f6c0a4e-1d2b-4c3d-9e8f-0a1b2c3d4e5f/release');
+
+    expect(created.status).toBe(201);
+    expect(held).toEqual([
+      expect.objectContaining({ faultId: fault.id, method: 'GET', path: '/zaken/api/v1/zaken', clientGone: false }),
+    ]);
+    expect([released.status, await released.json()]).toEqual([200, { released: 1 }]);
+    expect((await read).status).toBe(200);
+    expect(unknown.status).toBe(404);
+    await admin('DELETE', '/faults');
   });
 
   it('when a fault is invalid, then 400 and nothing is added', async () => {

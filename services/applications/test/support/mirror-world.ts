@@ -54,6 +54,8 @@ export async function startMirrorWorld(
     port,
     baseUrl: proxy.url,
     logger: pino({ level: 'silent' }),
+    // Validators compiled before the first call: a first call's compile would otherwise eat into ZGW_TIMEOUT_MS.
+    warmUp: true,
     ...(options.pageSize ? { pageSize: options.pageSize } : {}),
   });
   proxy.target(`http://127.0.0.1:${port}`);

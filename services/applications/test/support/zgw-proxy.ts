@@ -19,7 +19,8 @@ export interface Mangle {
 /**
  * A pass-through in front of the ZGW simulator that records every request's headers (the simulator's log
  * keeps the JWT claims but not the headers) and can replace the next matching answer with another one:
- * a body that is not the JSON the mirror expects. A cut upstream connection cuts the client's.
+ * a body that is not the JSON the mirror expects. A cut upstream connection cuts the client's, and a client
+ * that goes away before its answer (a timeout) cuts the upstream one, as if it had called the simulator itself.
  */
 export async function zgwProxy(): Promise<{
   url: string;
@@ -51,6 +52,9 @@ export async function zgwProxy(): Promise<{
       },
     );
     upstream.on('error', () => res.destroy());
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
     req.pipe(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -51,6 +51,18 @@ export function adminRouter(deps: AdminDeps): Router {
   router.delete('/faults/:id', (req, res) => {
     res.status(deps.faults.remove(req.params.id) ? 204 : 404).end();
   });
+  // The requests `hold` faults are holding, and their release (each is then handled as usual).
+  router.get('/held', (_req, res) => {
+    res.json(deps.faults.held());
+  });
+  router.post('/faults/:id/release', (req, res) => {
+    const released = deps.faults.release(req.params.id);
+    if (released === 0 && !deps.faults.has(req.params.id)) {
+      res.status(404).end();
+      return;
+    }
+    res.json({ released });
+  });
   // A true ECONNREFUSED: the listener closes and reopens on the same port after forMs.
   router.post('/refuse-connections', (req, res) => {
     const parsed = refuseSchema.safeParse(req.body);

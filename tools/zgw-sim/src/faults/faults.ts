@@ -10,9 +10,10 @@ export const faultSpecSchema = z
      * refuse: the connection is reset before the request is handled (nothing happens);
      * reset: the request is handled (the zaak exists) and the connection is reset instead of the answer: a lost answer;
      * delay: the request is handled after delayMs;
+     * hold: the request waits until the test releases it, then it is handled (also when its client has gone);
      * status: the answer is `status` in Open Zaak's error format, and nothing happens.
      */
-    mode: z.enum(['refuse', 'reset', 'delay', 'status']),
+    mode: z.enum(['refuse', 'reset', 'delay', 'hold', 'status']),
     status: z.number().int().min(400).max(599).optional(),
     delayMs: z.number().int().min(0).max(600_000).optional(),
     /** Applies to the next N matching requests… */
@@ -45,8 +46,25 @@ interface ActiveFault {
   until?: number;
 }
 
+/** A request a `hold` fault is holding. */
+export interface HeldRequest {
+  faultId: string;
+  method: string;
+  path: string;
+  since: string;
+  /** Its client closed the connection while it was held (it gave up waiting). */
+  clientGone: boolean;
+}
+
+interface Holding {
+  request: HeldRequest;
+  release(): void;
+}
+
 export class FaultRegistry {
   private readonly active: ActiveFault[] = [];
+  private readonly holding: Holding[] = [];
+  private readonly heldListeners = new Set<() => void>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -67,14 +85,82 @@ export class FaultRegistry {
     return fault;
   }
 
+  /** Removes the fault; the requests it holds go on. */
   remove(id: string): boolean {
     const index = this.active.findIndex((entry) => entry.fault.id === id);
     if (index >= 0) this.active.splice(index, 1);
-    return index >= 0;
+    const released = this.release(id);
+    return index >= 0 || released > 0;
   }
 
+  /** Removes every fault; every held request goes on, so that nothing waits after a test. */
   clear(): void {
     this.active.length = 0;
+    this.release();
+  }
+
+  /**
+   * Holds a request of a `hold` fault until `release`: `released` settles then. `clientGone` records that the
+   * client closed the connection meanwhile.
+   */
+  hold(faultId: string, method: string, path: string): { released: Promise<void>; clientGone(): void } {
+    const request: HeldRequest = {
+      faultId,
+      method,
+      path,
+      since: new Date(this.now()).toISOString(),
+      clientGone: false,
+    };
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holding.push({ request, release });
+    for (const listener of [...this.heldListeners]) listener();
+    return { released, clientGone: () => void (request.clientGone = true) };
+  }
+
+  /** The requests held now (of one fault, or of all), oldest first. */
+  held(faultId?: string): HeldRequest[] {
+    return this.holding
+      .filter((h) => faultId === undefined || h.request.faultId === faultId)
+      .map((h) => ({ ...h.request }));
+  }
+
+  /** Lets the requests held now go on (of one fault, or all); returns how many. */
+  release(faultId?: string): number {
+    let released = 0;
+    for (let i = this.holding.length - 1; i >= 0; i -= 1) {
+      const h = this.holding[i]!;
+      if (faultId !== undefined && h.request.faultId !== faultId) continue;
+      this.holding.splice(i, 1);
+      h.release();
+      released += 1;
+    }
+    return released;
+  }
+
+  /** Resolves once at least `count` requests are held by the fault (at once when they are). */
+  waitForHeld(faultId: string, count = 1, timeoutMs = 10_000): Promise<HeldRequest[]> {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const held = this.held(faultId);
+        if (held.length < count) return false;
+        this.heldListeners.delete(check);
+        clearTimeout(timer);
+        resolve(held);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.heldListeners.delete(check);
+        reject(new Error(`fewer than ${count} requests held by fault ${faultId} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      if (!check()) this.heldListeners.add(check);
+    });
+  }
+
+  /** Whether the fault is still active (not used up, expired or removed). */
+  has(id: string): boolean {
+    this.expire();
+    return this.active.some((entry) => entry.fault.id === id);
   }
 
   list(): Fault[] {
