@@ -2,69 +2,79 @@ import http from 'node:http';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { asService, asUser, eventually, practitioner, serve, startNeighbour, uniqueSubject } from '@register/testkit';
-import type { DocumentsPort } from '../src/context';
 import type { AppDatabase } from '../src/database';
 import { client } from './support/client';
 import { startApplications, type ApplicationsHarness } from './support/harness';
 import { startDocuments, startReference, type DocumentsNeighbour } from './support/neighbours';
 
 /**
- * Crash-safe submit: the documents service is killed (SIGKILL) at the moment the applications service links
- * (after its commit), or is down before the submit, or the applications process itself is killed between its
- * commit and the link. Outcome: never linked while Concept, and eventually every document gekoppeld, once.
+ * Crash-safe submit: the documents service is killed (SIGKILL) in the middle of its link transaction (after the
+ * applications service committed), or is down before the submit, or the applications process itself is killed
+ * between its commit and the link. Outcome: never linked while Concept, and eventually every document
+ * gekoppeld, once.
  */
 let reference: Awaited<ReturnType<typeof startReference>>;
 let documents: DocumentsNeighbour;
-let killOnLink = false;
-let killedAtLink: Promise<void> = Promise.resolve();
-let markKilled: () => void = () => undefined;
-
-/**
- * The next link call kills the documents process first. That call may be a submit's own or the link loop's,
- * which can claim the job while the submit is still in flight and so kill after the submit has answered:
- * `killedAtLink` settles once the kill is done, and a test restarts the documents service only after it
- * (a restart before it would find the process still up, and the kill would then leave it down for good).
- */
-function armKillOnLink(): void {
-  killOnLink = true;
-  killedAtLink = new Promise<void>((resolve) => (markKilled = resolve));
-}
 
 beforeAll(async () => {
   [reference, documents] = await Promise.all([startReference(), startDocuments()]);
 });
 beforeEach(() => documents.start());
-afterEach(() => {
-  killOnLink = false;
-});
 afterAll(async () => {
   await Promise.all([reference.close(), documents.close()]);
 });
 
-/** The real documents adapter; once armed (`armKillOnLink`), the next link call first kills the documents process. */
-function killingAtLink(real: DocumentsPort): DocumentsPort {
+const startApps = (options: { database?: { url: string; drop(): Promise<void> }; env?: Record<string, string> } = {}) =>
+  startApplications({
+    referenceUrl: reference.url,
+    documentsUrl: documents.url,
+    ...(options.database ? { database: options.database } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+
+/**
+ * Holds the documents' rows as another writer would (FOR UPDATE, in a transaction of this test): the link
+ * transaction of the documents service, which locks them before linking, then waits inside it. `linkWaiting`
+ * resolves once a link transaction waits on this hold; `release` ends the hold.
+ */
+async function holdDocumentRows(documentIds: string[]): Promise<{
+  linkWaiting(): Promise<void>;
+  release(): Promise<void>;
+}> {
+  const holder = new pg.Client({ connectionString: documents.databaseUrl });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query('SELECT 1 FROM document WHERE id::text = ANY($1::text[]) FOR UPDATE', [documentIds]);
+  const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   return {
-    categories: (wizardId, answers) => real.categories(wizardId, answers),
-    checkLink: (request) => real.checkLink(request),
-    documentsOf: (applicationId) => real.documentsOf(applicationId),
-    async link(applicationId, owner, refs) {
-      if (killOnLink) {
-        killOnLink = false;
-        await documents.kill();
-        markKilled();
+    async linkWaiting() {
+      const probe = new pg.Client({ connectionString: documents.databaseUrl });
+      await probe.connect();
+      try {
+        await eventually(async () => {
+          const { rows } = await probe.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+            [pid],
+          );
+          return rows[0]!.n > 0 ? true : undefined;
+        }, 30_000);
+      } finally {
+        await probe.end();
       }
-      return real.link(applicationId, owner, refs);
+    },
+    async release() {
+      await holder.query('ROLLBACK');
+      await holder.end();
     },
   };
 }
 
-const startApps = (database?: { url: string; drop(): Promise<void> }) =>
-  startApplications({
-    referenceUrl: reference.url,
-    documentsUrl: documents.url,
-    documents: killingAtLink,
-    ...(database ? { database } : {}),
-  });
+/** The documents service dies (SIGKILL) while a link transaction of it waits on `hold`; then the hold ends. */
+async function killWhileLinking(hold: Awaited<ReturnType<typeof holdDocumentRows>>): Promise<void> {
+  await hold.linkWaiting();
+  await documents.kill();
+  await hold.release();
+}
 
 const jobCount = async (db: Kysely<AppDatabase> | pg.Pool) =>
   db instanceof pg.Pool
@@ -153,23 +163,29 @@ async function prepare(apps: ApplicationsHarness, n = 1) {
 
 describe('crash-safe submit', () => {
   it('when the documents service is killed while linking, then submit still answers 200 and after a restart every document is gekoppeld', async () => {
-    const apps = await startApps();
+    // The link loop idles, so the link under way is the submit's own; the process started again links the rest.
+    const apps = await startApps({ env: { LINK_POLL_INTERVAL_MS: '600000' } });
+    let again: ApplicationsHarness | undefined;
     try {
       const { subject, me, id, docs, body } = await prepare(apps, 3);
-      armKillOnLink();
-      const res = await me.post(`/api/v1/applications/${id}/submit`, body);
+      const hold = await holdDocumentRows(docs);
+      const submit = me.post(`/api/v1/applications/${id}/submit`, body);
+      await killWhileLinking(hold);
+      const res = await submit;
       expect(res.status).toBe(200);
       expect(res.body.status.tag).toBe('Ingediend');
       expect(await jobCount(apps.db)).toBe(1); // the promise to link is durable
-      await killedAtLink;
+      // The killed link transaction committed nothing.
       await documents.start();
-      await eventually(async () => ((await jobCount(apps.db)) === 0 ? true : undefined));
+      for (const d of docs) expect(await documents.statusOf(subject, d)).toBe('ontvangen');
+      await apps.stop();
+      again = await startApps({ database: { url: apps.databaseUrl, drop: async () => undefined } });
+      await eventually(async () => ((await jobCount(again!.db)) === 0 ? true : undefined));
       for (const d of docs) expect(await documents.statusOf(subject, d)).toBe('gekoppeld');
-      expect((await me.get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
-        tag: 'Ingediend',
-        manual: false,
-      });
+      const detail = await client(again.url, practitioner(subject)).get(`/api/v1/applications/${id}`);
+      expect(detail.body.status).toMatchObject({ tag: 'Ingediend', manual: false });
     } finally {
+      await again?.stop();
       await apps.close();
     }
   });
@@ -265,9 +281,10 @@ describe('crash-safe submit', () => {
     const apps = await startApps();
     try {
       const { subject, me, id, docs, body } = await prepare(apps);
-      armKillOnLink();
-      expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(200);
-      await killedAtLink;
+      const hold = await holdDocumentRows(docs);
+      const submit = me.post(`/api/v1/applications/${id}/submit`, body);
+      await killWhileLinking(hold);
+      expect((await submit).status).toBe(200);
       const job = await holdLinkJob(apps.db, id);
       await documents.start();
       const del = await fetch(`${documents.url}/api/v1/uploads/${docs[0]}`, {
@@ -287,16 +304,22 @@ describe('crash-safe submit', () => {
     }
   });
 
-  it('when many submits run while the documents service flaps, then none stays unlinked and no Concept has a linked document', async () => {
+  it('when many submits run while the documents service flaps (killed three times, each in the middle of a link), then none stays unlinked and no Concept has a linked document', async () => {
     const apps = await startApps();
     try {
       // Uploads one after another: concurrent uploads are the documents service's own test.
       const prepared = [];
       for (let i = 0; i < 8; i++) prepared.push(await prepare(apps));
-      armKillOnLink();
-      const results = await Promise.all(prepared.map((p) => p.me.post(`/api/v1/applications/${p.id}/submit`, p.body)));
-      await killedAtLink;
-      await documents.start();
+      const documentIds = prepared.flatMap((p) => p.docs);
+      let hold = await holdDocumentRows(documentIds);
+      const submits = Promise.all(prepared.map((p) => p.me.post(`/api/v1/applications/${p.id}/submit`, p.body)));
+      // Each kill lands in a link: the submits' own, then the link loop's retries of the links a kill cut off.
+      for (let kill = 1; kill <= 3; kill++) {
+        await killWhileLinking(hold);
+        await documents.start();
+        if (kill < 3) hold = await holdDocumentRows(documentIds);
+      }
+      const results = await submits;
       for (const [i, r] of results.entries()) {
         const p = prepared[i]!;
         const tag = (await p.me.get(`/api/v1/applications/${p.id}`)).body.status.tag;
@@ -311,6 +334,7 @@ describe('crash-safe submit', () => {
           expect(await documents.statusOf(p.subject, p.docs[0]!)).toBe('ontvangen');
         }
       }
+      expect(results.some((r) => r.status === 200)).toBe(true);
       await eventually(async () => ((await jobCount(apps.db)) === 0 ? true : undefined));
     } finally {
       await apps.close();
