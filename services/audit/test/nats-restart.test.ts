@@ -3,6 +3,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { freePort, hasNatsServer, startNatsServer, type Running } from '@register/embedded';
+import pg from 'pg';
 import { asUser, eventually, practitioner } from '@register/testkit';
 import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
 
@@ -36,20 +37,49 @@ async function rowsOf(correlationId: string): Promise<unknown[]> {
   return (await res.json()) as unknown[];
 }
 
+/** Holds the audit table against inserts (SHARE lock) until `release`; `insertWaiting` resolves once one waits. */
+async function holdInserts(databaseUrl: string): Promise<{ insertWaiting(): Promise<true>; release(): Promise<void> }> {
+  const holder = new pg.Client({ connectionString: databaseUrl });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query('LOCK TABLE authz_audit IN SHARE MODE');
+  const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  return {
+    insertWaiting: () =>
+      eventually(async () => {
+        const { rows } = await holder.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+          [pid],
+        );
+        return rows[0]!.n > 0 ? true : undefined;
+      }),
+    async release() {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    },
+  };
+}
+
 describe('the audit consumer across a NATS restart', () => {
-  it('when NATS restarts between the write and the read, then every event is stored exactly once and consuming resumes', async () => {
+  it('when NATS restarts after an event was read and before it was stored, then every event is stored exactly once and consuming resumes', async () => {
     const correlationId = `corr-restart-${randomUUID()}`;
     const before = auditEvent({ correlationId, action: 'flag:set' });
-    await publish(h, before);
+    // The consumer's insert waits on this test's lock: the event is read from the stream, not stored or acknowledged.
+    const hold = await holdInserts(h.databaseUrl);
+    const seq = await publish(h, before);
+    await hold.insertWaiting();
+    expect(await consumedThrough(h.events, h.durable, seq)).toBeUndefined();
 
     await nats.stop();
     nats = await startNatsServer(dir, port);
+    await hold.release();
 
     const after = auditEvent({ correlationId, action: 'orgtemplate:edit' });
     // The client is reconnecting; the outbox relay would retry the same way.
     await eventually(async () => publish(h, after), 20000, 250);
     const again = await eventually(async () => publish(h, before, `${before.id}-again`), 20000, 250);
-    await eventually(() => consumedThrough(h.events, h.durable, again), 30000, 250);
+    // An acknowledgement lost with the old connection comes again after the consumer's ack wait (30 s).
+    await eventually(() => consumedThrough(h.events, h.durable, again), 60_000, 250);
 
     const rows = await rowsOf(correlationId);
     expect(rows.map((r) => (r as { action: string }).action).sort()).toEqual(['flag:set', 'orgtemplate:edit']);
@@ -57,5 +87,5 @@ describe('the audit consumer across a NATS restart', () => {
       (await fetch(`${h.url}/health/ready`)).status === 200 ? true : undefined,
     );
     expect(ready).toBe(true);
-  });
+  }, 120_000);
 });
