@@ -45,14 +45,22 @@ async function holdInserts(databaseUrl: string): Promise<{ insertWaiting(): Prom
   await holder.query('LOCK TABLE authz_audit IN SHARE MODE');
   const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   return {
-    insertWaiting: () =>
-      eventually(async () => {
-        const { rows } = await holder.query<{ n: number }>(
-          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
-          [pid],
-        );
-        return rows[0]!.n > 0 ? true : undefined;
-      }),
+    async insertWaiting() {
+      // Its own session: inside the holder's transaction pg_stat_activity would stay the snapshot it first read.
+      const probe = new pg.Client({ connectionString: databaseUrl });
+      await probe.connect();
+      try {
+        return await eventually(async () => {
+          const { rows } = await probe.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+            [pid],
+          );
+          return rows[0]!.n > 0 ? true : undefined;
+        });
+      } finally {
+        await probe.end();
+      }
+    },
     async release() {
       await holder.query('ROLLBACK');
       await holder.end();

@@ -1,4 +1,5 @@
-import { uniqueSubject } from '@register/testkit';
+import { eventually, uniqueSubject } from '@register/testkit';
+import { gatedPdfs } from './support/pdf-gate';
 import { pdfImageCount, pdfText, pngLogo } from './support/pdf';
 import {
   admin,
@@ -15,8 +16,9 @@ import {
 // Organisation letterheads: drafts, publish, rollback with an append-only history, and letters pinned to the
 // version they were sent with; the letters rendered as the recipient gets them.
 let world: World;
+const pdfGate = gatedPdfs();
 beforeAll(async () => {
-  world = await startWorld();
+  world = await startWorld({ pdf: pdfGate.wrap });
 }, 120_000);
 afterAll(async () => world?.close(), 60_000);
 
@@ -41,38 +43,53 @@ async function upload(
 }
 
 describe('GET /api/v1/admin/org-templates and /org-template/{subOrgId}', () => {
-  it('when an admin lists them, then the two shipped sub-organisations at version 1', async () => {
+  // Other tests here publish and roll back: each read is checked against the history it comes with.
+  const shipped = {
+    register: 'Register van Zorgprofessionals',
+    'register-buitenland': 'Register van Zorgprofessionals – Buitenlandse diploma’s',
+  };
+
+  it('when an admin lists them, then the two shipped sub-organisations, each with its published version and name', async () => {
     const res = await portal(world, admin()).get('/api/v1/admin/org-templates');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([
-      { subOrgId: 'register', orgName: 'Register van Zorgprofessionals', publishedVersion: 1 },
-      {
-        subOrgId: 'register-buitenland',
-        orgName: 'Register van Zorgprofessionals – Buitenlandse diploma’s',
-        publishedVersion: 1,
-      },
-    ]);
+    expect(res.body.map((t: any) => t.subOrgId)).toEqual(['register', 'register-buitenland']);
+    for (const listed of res.body) {
+      const one = (await portal(world, admin()).get(`${base}/${listed.subOrgId}`)).body;
+      expect(listed).toEqual({
+        subOrgId: listed.subOrgId,
+        orgName: one.history[0].template.orgName,
+        publishedVersion: one.publishedVersion,
+      });
+      expect(one.history.at(-1)).toMatchObject({
+        version: 1,
+        template: { orgName: shipped[listed.subOrgId as keyof typeof shipped] },
+      });
+    }
   });
 
-  it('when an admin reads one, then its draft (as the version it becomes), the history and the unsent briefs', async () => {
+  it('when an admin reads one, then its draft (as the version it becomes), the history down to the shipped version 1 and the unsent briefs', async () => {
     await portal(world, drafter()).get('/api/v1/brief');
     const res = await portal(world, admin()).get(`${base}/register-buitenland`);
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['draft', 'history', 'publishedVersion', 'unsentBriefs']);
-    expect(res.body.draft).toMatchObject({
+    const { draft, history, publishedVersion } = res.body;
+    expect(draft).toMatchObject({ subOrgId: 'register-buitenland', version: publishedVersion + 1 });
+    expect(Object.keys(draft)).toHaveLength(11);
+    expect(history.map((h: any) => h.version)).toEqual(
+      Array.from({ length: publishedVersion }, (_, i) => publishedVersion - i),
+    );
+    for (const h of history) {
+      expect(h.publishedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(Object.keys(h.template).sort()).toEqual(Object.keys(draft).sort());
+      expect(h.template.version).toBe(h.version);
+    }
+    expect(history.at(-1).template).toMatchObject({
       subOrgId: 'register-buitenland',
-      version: 2,
+      orgName: shipped['register-buitenland'],
       logoDocumentId: null,
       margins: { topMm: 30, rightMm: 20, bottomMm: 25, leftMm: 25 },
     });
-    expect(Object.keys(res.body.draft)).toHaveLength(11);
-    expect(res.body.history).toEqual([
-      {
-        version: 1,
-        publishedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-        template: { ...res.body.draft, version: 1 },
-      },
-    ]);
+    // Every letter uses the letterhead of `register` (ADR 0010), the shared working brief among them.
     expect(res.body.unsentBriefs).toBe(0);
     expect((await portal(world, admin()).get(`${base}/register`)).body.unsentBriefs).toBeGreaterThanOrEqual(1);
   });
@@ -322,12 +339,24 @@ describe('the letter as HTML and PDF, and the test letter', () => {
     expect((await portal(world, drafter()).bytes('POST', `${base}/register/test-letter`)).status).toBe(403);
   });
 
-  it('when 20 PDFs are asked at once, then all arrive and the other letter routes keep answering meanwhile', async () => {
+  it('when 20 PDFs are asked at once, then the other letter routes answer while all 20 are being rendered, and all 20 arrive', async () => {
+    // The renders start at once but their results wait for the gate: the reads provably overlap all 20.
+    pdfGate.shut();
+    let arrived = 0;
     const pdfs = Promise.all(
-      Array.from({ length: 20 }, () => portal(world, drafter()).bytes('GET', '/api/v1/brief/pdf')),
+      Array.from({ length: 20 }, () =>
+        portal(world, drafter())
+          .bytes('GET', '/api/v1/brief/pdf')
+          .then((r) => ((arrived += 1), r)),
+      ),
     );
+    await eventually(async () => (pdfGate.rendering() === 20 ? true : undefined));
     const reads = await Promise.all(Array.from({ length: 10 }, () => portal(world, drafter()).get('/api/v1/brief')));
-    expect(reads.every((r) => r.status === 200)).toBe(true);
-    expect((await pdfs).map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(reads.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 200));
+    expect([arrived, pdfGate.rendering()]).toEqual([0, 20]);
+    pdfGate.open();
+    const answers = await pdfs;
+    expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
+    expect(answers.every((r) => r.body.subarray(0, 5).toString() === '%PDF-')).toBe(true);
   });
 });

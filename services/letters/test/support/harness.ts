@@ -11,6 +11,7 @@ import {
 } from '@register/testkit';
 import type { Context } from '../../src/context';
 import type { LettersDb } from '../../src/database';
+import type { PdfRenderer } from '../../src/rendering/pdf-renderer';
 import { start } from '../../src/main';
 
 export interface LettersHarness extends TestService<Context> {
@@ -30,6 +31,8 @@ export interface LettersOptions {
   durable?: string;
   /** The port of an earlier start, so that a gateway in front finds it again; any free port otherwise. */
   port?: number;
+  /** Wraps the PDF renderer (a test holds renders in flight). */
+  pdf?: (real: PdfRenderer) => PdfRenderer;
   /** The stream and subject prefix of the system it is part of (ADR 0160); the run's otherwise. */
   events?: { stream: string; prefix: string };
 }
@@ -59,6 +62,7 @@ export async function startLetters(options: LettersOptions = {}): Promise<Letter
       ...ctx,
       redelivery: { retryDelayMs: 200, restartDelayMs: 200 },
       ...(options.clock ? { clock: options.clock } : {}),
+      ...(options.pdf ? { pdf: options.pdf(ctx.pdf) } : {}),
     }),
   });
   return {

@@ -11,7 +11,7 @@ import {
   testS3,
   type Neighbour,
 } from '@register/testkit';
-import { startLetters, type LettersHarness } from './harness';
+import { startLetters, type LettersHarness, type LettersOptions } from './harness';
 
 /** The letters service with its real neighbours: applications (and what it needs) and the gateway in front. */
 export interface World {
@@ -31,7 +31,7 @@ export interface World {
  * Each world has its own databases, bucket, stream and durable consumers (ADR 0160), so test files run side by
  * side.
  */
-export async function startWorld(options: { natsUrl?: string } = {}): Promise<World> {
+export async function startWorld(options: { natsUrl?: string; pdf?: LettersOptions['pdf'] } = {}): Promise<World> {
   const nats = options.natsUrl ?? natsUrl();
   const s3 = testS3();
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'letters-docs-'));
@@ -80,6 +80,7 @@ export async function startWorld(options: { natsUrl?: string } = {}): Promise<Wo
         documentsUrl: documents.url,
         events,
         durable: events.consumers.letters,
+        ...(options.pdf ? { pdf: options.pdf } : {}),
       }),
     );
     // The gateway is ready only when every service behind it is; the audit service is not needed here, so its
