@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import express from 'express';
 import pino from 'pino';
-import { serve } from '@register/testkit';
+import { eventually, serve } from '@register/testkit';
 import { trackIdempotency, type IdempotencyState } from '../src/idempotency/idempotency';
 import { forwardedHeaders } from '../src/proxy/forwarding';
 import { createUpstreams, type Upstream, type UpstreamName } from '../src/proxy/upstreams';
@@ -19,6 +19,11 @@ let upstreams: Record<UpstreamName, Upstream>;
 const states = new Map<string, IdempotencyState>();
 const kept: Array<{ status: number; body: Buffer }> = [];
 const failures: IdempotencyState[] = [];
+/** While set, keeping an answer waits for it, so a test can look at the gateway meanwhile. */
+let holdKeep: Promise<void> | undefined;
+/** Each keyed request's answer at the gateway, and what happened to it in order: `kept`, `sent`. */
+const answers = new Map<IdempotencyState, http.ServerResponse>();
+const happened: string[] = [];
 let onGatewayRequestEnd: (() => void) | undefined;
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -115,8 +120,11 @@ beforeAll(async () => {
     maxSocketsPerService: 1,
     proxyTimeoutMs: 30_000,
     onIdempotentResponse: async (state, status, _headers, body) => {
+      happened.push('keeping');
+      if (holdKeep) await holdKeep;
       state.settled = true;
       kept.push({ status, body });
+      happened.push('kept');
     },
     onIdempotentFailure: async (state) => {
       state.settled = true;
@@ -127,7 +135,11 @@ beforeAll(async () => {
   app.use((req, res, next) => {
     res.locals['correlationId'] = 'corr-proxy';
     const state = states.get(String(req.headers['x-state']));
-    if (state) trackIdempotency(req, state);
+    if (state) {
+      trackIdempotency(req, state);
+      answers.set(state, res);
+      res.on('finish', () => happened.push('sent'));
+    }
     if (onGatewayRequestEnd) req.on('end', onGatewayRequestEnd);
     const upstream = upstreams[(req.headers['x-upstream'] as UpstreamName | undefined) ?? 'documents'];
     // As the API router does: the allow-listed headers plus the gateway's own.
@@ -153,6 +165,9 @@ beforeEach(() => {
   kept.length = 0;
   failures.length = 0;
   onGatewayRequestEnd = undefined;
+  holdKeep = undefined;
+  answers.clear();
+  happened.length = 0;
 });
 
 describe('streaming proxy', () => {
@@ -385,11 +400,21 @@ describe('idempotent writes', () => {
     };
     const state = newState();
     states.set('big', state);
-    const res = await request({
+    let release!: () => void;
+    holdKeep = new Promise<void>((resolve) => (release = resolve));
+    let received = false;
+    const answer = request({
       method: 'POST',
       headers: { 'x-state': 'big', 'content-type': 'application/octet-stream' },
       body,
-    });
+    }).then((r) => ((received = true), r));
+    // Keeping is under way and held here: not a byte of the answer has left the gateway.
+    await eventually(async () => (happened.includes('keeping') ? true : undefined));
+    expect(answers.get(state)?.headersSent).toBe(false);
+    expect(received).toBe(false);
+    release();
+    const res = await answer;
+    expect(happened).toEqual(['keeping', 'kept', 'sent']);
     expect(res.status).toBe(201);
     expect(res.headers['location']).toBe('/api/v1/x/1');
     expect(kept).toEqual([{ status: 201, body: res.body }]);
