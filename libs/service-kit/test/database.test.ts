@@ -23,7 +23,18 @@ async function backends(url: string, applicationName: string): Promise<number> {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * The pool's timers on a clock the test moves (network I/O stays real): its idle timeouts pass when the test says,
+ * and `jest.getTimerCount()` shows whether any is left that could still close a connection.
+ */
+async function onFakeClock<T>(work: () => T | Promise<T>): Promise<T> {
+  jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+  try {
+    return await work();
+  } finally {
+    jest.useRealTimers();
+  }
+}
 
 describe('the database pool', () => {
   let testDb: TestDatabase;
@@ -45,21 +56,27 @@ describe('the database pool', () => {
     await testDb?.drop();
   });
 
-  it('when a burst has passed, then connections above min close after the idle timeout while min stay, and close() ends every one', async () => {
+  it('when a burst has passed, then connections above min close after the idle timeout while min stay (no timer left to close them), and close() ends every one', async () => {
     const { url, name } = poolUrl();
     const database = createDatabase<unknown>(url, logger, { min: 2, max: 6, idleTimeoutMs: IDLE_MS });
     opened.push(database);
 
     // A burst that needs six connections at once.
     const clients = await Promise.all(Array.from({ length: 6 }, () => database.pool.connect()));
-    clients.forEach((c) => c.release());
     expect(database.pool.totalCount).toBe(6);
     expect(await backends(testDb.url, name)).toBe(6);
 
-    await eventually(async () => (database.pool.totalCount === 2 ? true : undefined), 5000, 20);
-    await sleep(IDLE_MS * 5);
-    expect({ total: database.pool.totalCount, idle: database.pool.idleCount }).toEqual({ total: 2, idle: 2 });
-    expect(await backends(testDb.url, name)).toBe(2);
+    await onFakeClock(() => {
+      clients.forEach((c) => c.release());
+      jest.advanceTimersByTime(IDLE_MS - 1);
+      expect(database.pool.totalCount).toBe(6);
+      jest.advanceTimersByTime(1);
+      expect(database.pool.totalCount).toBe(2);
+      jest.advanceTimersByTime(IDLE_MS * 100);
+      expect({ total: database.pool.totalCount, idle: database.pool.idleCount }).toEqual({ total: 2, idle: 2 });
+      expect(jest.getTimerCount()).toBe(0);
+    });
+    await eventually(async () => ((await backends(testDb.url, name)) === 2 ? true : undefined), 5000, 50);
     expect(await database.ready()).toBe(true);
 
     await database.close();
@@ -75,14 +92,18 @@ describe('the database pool', () => {
     await database.close();
   });
 
-  it('when a service opens its database, then min connections are open before the first request and stay', async () => {
+  it('when a service opens its database, then min connections are open before the first request and stay (no idle timer for them)', async () => {
     const { url, name } = poolUrl();
 
-    const database = await openServiceDatabase<unknown>(url, logger, {}, { min: 3, idleTimeoutMs: IDLE_MS });
-    opened.push(database);
-
-    expect({ total: database.pool.totalCount, idle: database.pool.idleCount }).toEqual({ total: 3, idle: 3 });
-    await sleep(IDLE_MS * 5);
+    const database = await onFakeClock(async () => {
+      const opening = await openServiceDatabase<unknown>(url, logger, {}, { min: 3, idleTimeoutMs: IDLE_MS });
+      opened.push(opening);
+      expect({ total: opening.pool.totalCount, idle: opening.pool.idleCount }).toEqual({ total: 3, idle: 3 });
+      jest.advanceTimersByTime(IDLE_MS * 100);
+      expect(opening.pool.totalCount).toBe(3);
+      expect(jest.getTimerCount()).toBe(0);
+      return opening;
+    });
     expect(await backends(testDb.url, name)).toBe(3);
     await database.close();
     await eventually(async () => ((await backends(testDb.url, name)) === 0 ? true : undefined), 5000, 50);
