@@ -1,3 +1,4 @@
 export * from './core';
 export * from './neighbour';
 export * from './system-events';
+export * from './lock-hold';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
+import { holdLock } from '@register/testkit';
 import { cursorOf, insertSubmitted, ordered, pageThrough, subMillisecondRows } from './support/list-rows';
 import { as, startWorld, type World } from './support/setup';
 
@@ -68,12 +69,21 @@ describe('POST /api/v1/applications', () => {
     }
   });
 
-  it('when two creates race, then exactly one Concept is made', async () => {
+  it('when five creates race, then exactly one Concept is made', async () => {
     const me = as.practitioner(world);
-    const results = await Promise.all(
-      Array.from({ length: 5 }, () => me.post('/api/v1/applications', { type: 'intake' })),
-    );
+    // The barrier: every insert waits on this test's lock on the table until all five are in flight together.
+    const hold = await holdLock(world.apps.databaseUrl, 'LOCK TABLE applications IN SHARE MODE');
+    const racing = Promise.all(Array.from({ length: 5 }, () => me.post('/api/v1/applications', { type: 'intake' })));
+    try {
+      await hold.waiting(5);
+    } finally {
+      await hold.release();
+    }
+    const results = await racing;
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    const { rows } = await sql<{ id: string }>`SELECT id FROM applications
+      WHERE owner = ${me.subject} AND type = 'intake' AND status_tag = 'Concept'`.execute(world.apps.db);
+    expect(rows.map((r) => r.id)).toEqual([results.find((r) => r.status === 201)!.body.id]);
   });
 
   it('when no identity, then 401; a case handler without practitioner identity gets 403', async () => {

@@ -1,7 +1,17 @@
 import http from 'node:http';
 import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
-import { asService, asUser, eventually, practitioner, serve, startNeighbour, uniqueSubject } from '@register/testkit';
+import {
+  asService,
+  asUser,
+  eventually,
+  holdLock,
+  practitioner,
+  serve,
+  startNeighbour,
+  uniqueSubject,
+  type LockHold,
+} from '@register/testkit';
 import type { AppDatabase } from '../src/database';
 import { client } from './support/client';
 import { startApplications, type ApplicationsHarness } from './support/harness';
@@ -33,45 +43,15 @@ const startApps = (options: { database?: { url: string; drop(): Promise<void> };
   });
 
 /**
- * Holds the documents' rows as another writer would (FOR UPDATE, in a transaction of this test): the link
- * transaction of the documents service, which locks them before linking, then waits inside it. `linkWaiting`
- * resolves once a link transaction waits on this hold; `release` ends the hold.
+ * Holds the documents' rows as another writer would (FOR UPDATE): the documents service's link transaction,
+ * which locks them before linking, then waits inside it.
  */
-async function holdDocumentRows(documentIds: string[]): Promise<{
-  linkWaiting(): Promise<void>;
-  release(): Promise<void>;
-}> {
-  const holder = new pg.Client({ connectionString: documents.databaseUrl });
-  await holder.connect();
-  await holder.query('BEGIN');
-  await holder.query('SELECT 1 FROM document WHERE id::text = ANY($1::text[]) FOR UPDATE', [documentIds]);
-  const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-  return {
-    async linkWaiting() {
-      const probe = new pg.Client({ connectionString: documents.databaseUrl });
-      await probe.connect();
-      try {
-        await eventually(async () => {
-          const { rows } = await probe.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
-            [pid],
-          );
-          return rows[0]!.n > 0 ? true : undefined;
-        }, 30_000);
-      } finally {
-        await probe.end();
-      }
-    },
-    async release() {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    },
-  };
-}
+const holdDocumentRows = (documentIds: string[]) =>
+  holdLock(documents.databaseUrl, 'SELECT 1 FROM document WHERE id::text = ANY($1::text[]) FOR UPDATE', [documentIds]);
 
 /** The documents service dies (SIGKILL) while a link transaction of it waits on `hold`; then the hold ends. */
-async function killWhileLinking(hold: Awaited<ReturnType<typeof holdDocumentRows>>): Promise<void> {
-  await hold.linkWaiting();
+async function killWhileLinking(hold: LockHold): Promise<void> {
+  await hold.waiting();
   await documents.kill();
   await hold.release();
 }

@@ -3,8 +3,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { freePort, hasNatsServer, startNatsServer, type Running } from '@register/embedded';
-import pg from 'pg';
-import { asUser, eventually, practitioner } from '@register/testkit';
+import { asUser, eventually, holdLock, practitioner } from '@register/testkit';
 import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
 
 // A NATS server of this file's own, so restarting it disturbs no other suite.
@@ -37,45 +36,14 @@ async function rowsOf(correlationId: string): Promise<unknown[]> {
   return (await res.json()) as unknown[];
 }
 
-/** Holds the audit table against inserts (SHARE lock) until `release`; `insertWaiting` resolves once one waits. */
-async function holdInserts(databaseUrl: string): Promise<{ insertWaiting(): Promise<true>; release(): Promise<void> }> {
-  const holder = new pg.Client({ connectionString: databaseUrl });
-  await holder.connect();
-  await holder.query('BEGIN');
-  await holder.query('LOCK TABLE authz_audit IN SHARE MODE');
-  const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-  return {
-    async insertWaiting() {
-      // Its own session: inside the holder's transaction pg_stat_activity would stay the snapshot it first read.
-      const probe = new pg.Client({ connectionString: databaseUrl });
-      await probe.connect();
-      try {
-        return await eventually(async () => {
-          const { rows } = await probe.query<{ n: number }>(
-            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
-            [pid],
-          );
-          return rows[0]!.n > 0 ? true : undefined;
-        });
-      } finally {
-        await probe.end();
-      }
-    },
-    async release() {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    },
-  };
-}
-
 describe('the audit consumer across a NATS restart', () => {
   it('when NATS restarts after an event was read and before it was stored, then every event is stored exactly once and consuming resumes', async () => {
     const correlationId = `corr-restart-${randomUUID()}`;
     const before = auditEvent({ correlationId, action: 'flag:set' });
     // The consumer's insert waits on this test's lock: the event is read from the stream, not stored or acknowledged.
-    const hold = await holdInserts(h.databaseUrl);
+    const hold = await holdLock(h.databaseUrl, 'LOCK TABLE authz_audit IN SHARE MODE');
     const seq = await publish(h, before);
-    await hold.insertWaiting();
+    await hold.waiting();
     expect(await consumedThrough(h.events, h.durable, seq)).toBeUndefined();
 
     await nats.stop();

@@ -148,32 +148,41 @@ describe('DELETE /api/v1/admin/uploads/:documentId', () => {
     ).toBe(404);
   });
 
-  it('when an admin deletes a linked document, then 204, the bytes are gone and an audit event arrives on NATS', async () => {
-    const owner = uniqueSubject();
-    const doc = await uploadPdf(h, owner);
-    await link('app-admin', owner, [{ documentId: doc.documentId, categoryId: 'overig' }]);
-    const correlationId = `admin-delete-${doc.documentId}`;
-    const received: Array<Record<string, unknown>> = [];
-    // On this run's subjects (its prefix), subscribed before the delete is sent.
-    const sub = nc.subscribe(`${testEvents().prefix}register.audit.documents`, {
-      callback: (_err, msg) => void received.push(msg.json()),
-    });
-    await nc.flush();
-    const seam: Identity = { ...practitioner(uniqueSubject(), 'drafter'), adminSeam: true };
-    expect((await del(`/api/v1/admin/uploads/${doc.documentId}`, seam, correlationId)).status).toBe(204);
-    const event = await eventually(async () => received.find((e) => e['correlationId'] === correlationId));
-    sub.unsubscribe();
-    expect(event).toMatchObject({
-      type: 'audit',
-      data: {
-        action: 'document:admin-delete',
-        resource: `document/${doc.documentId}`,
-        decision: 'allow',
-        role: 'drafter',
-      },
-    });
-    expect(JSON.stringify(event)).not.toContain(owner);
-    expect((await get(`/api/v1/uploads/${doc.documentId}/content`, practitioner(owner))).status).toBe(404);
-    expect((await h.objectKeys()).length).toBe(await h.rowCount());
-  });
+  it.each([
+    ['an admin', practitioner(uniqueSubject(), 'admin'), 'admin'],
+    [
+      'a drafter with the admin seam (ADR 0028)',
+      { ...practitioner(uniqueSubject(), 'drafter'), adminSeam: true } satisfies Identity,
+      'drafter',
+    ],
+  ] as const)(
+    'when %s deletes a linked document, then 204, the bytes are gone and an audit event arrives on NATS',
+    async (_who, deleter, role) => {
+      const owner = uniqueSubject();
+      const doc = await uploadPdf(h, owner);
+      await link('app-admin', owner, [{ documentId: doc.documentId, categoryId: 'overig' }]);
+      const correlationId = `admin-delete-${doc.documentId}`;
+      const received: Array<Record<string, unknown>> = [];
+      // On this run's subjects (its prefix), subscribed before the delete is sent.
+      const sub = nc.subscribe(`${testEvents().prefix}register.audit.documents`, {
+        callback: (_err, msg) => void received.push(msg.json()),
+      });
+      await nc.flush();
+      expect((await del(`/api/v1/admin/uploads/${doc.documentId}`, deleter, correlationId)).status).toBe(204);
+      const event = await eventually(async () => received.find((e) => e['correlationId'] === correlationId));
+      sub.unsubscribe();
+      expect(event).toMatchObject({
+        type: 'audit',
+        data: {
+          action: 'document:admin-delete',
+          resource: `document/${doc.documentId}`,
+          decision: 'allow',
+          role,
+        },
+      });
+      expect(JSON.stringify(event)).not.toContain(owner);
+      expect((await get(`/api/v1/uploads/${doc.documentId}/content`, practitioner(owner))).status).toBe(404);
+      expect((await h.objectKeys()).length).toBe(await h.rowCount());
+    },
+  );
 });

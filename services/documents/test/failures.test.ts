@@ -4,9 +4,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { asUser, eventually, practitioner, testS3, uniqueSubject } from '@register/testkit';
+import { asUser, eventually, holdLock, practitioner, testS3, uniqueSubject } from '@register/testkit';
 import { sweepOrphans } from '../src/sweeper/sweep-orphans';
 import { pdf, startDocuments, upload, type Harness } from './support/harness';
+
+/** The advisory lock the refusing trigger waits for (a number of this file's own). */
+const REFUSAL_LOCK = 280_077;
 
 let h: Harness;
 beforeAll(async () => {
@@ -79,24 +82,35 @@ describe('failures', () => {
   });
 
   it('when Postgres fails after the object was stored, then the object is removed again', async () => {
-    await sql`CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`.execute(
+    // The refusal waits for a lock this test holds: while the row's insert waits there, the object is stored.
+    await sql`CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN
+      PERFORM pg_advisory_xact_lock(${sql.lit(REFUSAL_LOCK)}); RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`.execute(
       h.context.db,
     );
     await sql`CREATE TRIGGER refuse_insert BEFORE INSERT ON document FOR EACH ROW EXECUTE FUNCTION refuse()`.execute(
       h.context.db,
     );
+    const hold = await holdLock(h.databaseUrl, 'SELECT pg_advisory_xact_lock($1)', [REFUSAL_LOCK]);
     try {
       const keys = await h.objectKeys();
-      const res = await upload(h, practitioner(uniqueSubject()), {
+      const answer = upload(h, practitioner(uniqueSubject()), {
         wizardId: 'intake',
         categoryId: 'overig',
         file: { bytes: pdf(), name: 'a.pdf' },
       });
+      await hold.waiting();
+      const stored = await h.objectKeys();
+      expect(stored).toHaveLength(keys.length + 1);
+      expect(stored).toEqual(expect.arrayContaining(keys));
+      await hold.release();
+      const res = await answer;
       expect(res.status).toBe(500);
       expect(await h.objectKeys()).toEqual(keys);
       expect(h.tmpFiles()).toEqual([]);
     } finally {
+      await hold.release();
       await sql`DROP TRIGGER refuse_insert ON document`.execute(h.context.db);
+      await sql`DROP FUNCTION refuse()`.execute(h.context.db);
     }
   });
 

@@ -1,10 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
+import { sql } from 'kysely';
 import {
   asService,
   asUser,
   caseHandler,
   eventually,
+  holdLock,
   practitioner,
   startNeighbour,
   uniqueSubject,
@@ -283,18 +285,29 @@ describe('POST /api/v1/uploads', () => {
   });
 
   it('when the same owner races five uploads into a single category, then exactly one is stored and no orphan object stays', async () => {
-    const owner = practitioner(uniqueSubject());
+    const subject = uniqueSubject();
     const keysBefore = (await h.objectKeys()).length;
-    const statuses = await Promise.all(
+    // The barrier: each upload has stored its bytes and waits with its row on this test's lock on the table,
+    // until all five are in flight together; then the single-slot index decides.
+    const hold = await holdLock(h.databaseUrl, 'LOCK TABLE document IN SHARE MODE');
+    const racing = Promise.all(
       Array.from({ length: 5 }, () =>
-        upload(h, owner, {
+        upload(h, practitioner(subject), {
           wizardId: 'herregistratie',
           categoryId: 'werkervaring',
           file: { bytes: pdf(20_000), name: 'w.pdf' },
         }).then((r) => r.status),
       ),
     );
-    expect(statuses.sort()).toEqual([201, 409, 409, 409, 409]);
+    try {
+      await hold.waiting(5);
+    } finally {
+      await hold.release();
+    }
+    expect((await racing).sort()).toEqual([201, 409, 409, 409, 409]);
+    const { rows } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM document
+      WHERE owner = ${subject} AND category_id = 'werkervaring'`.execute(h.context.db);
+    expect(rows[0]!.n).toBe(1);
     expect((await h.objectKeys()).length).toBe(keysBefore + 1);
   });
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import pg from 'pg';
-import { asUser, eventually, practitioner } from '@register/testkit';
+import { asUser, holdLock, practitioner } from '@register/testkit';
 import { startLetters } from './support/harness';
 import {
   admin,
@@ -21,41 +20,6 @@ beforeAll(async () => {
   world = await startWorld();
 }, 120_000);
 afterAll(async () => world?.close(), 60_000);
-
-/**
- * This test's lock on a letter's row (FOR UPDATE); `waiting(n)` resolves once n other sessions wait for a lock
- * there: the first write on this one, later writes queued behind it (PostgreSQL queues them on the first).
- */
-async function holdRow(databaseUrl: string, referentie: string) {
-  const holder = new pg.Client({ connectionString: databaseUrl });
-  await holder.connect();
-  await holder.query('BEGIN');
-  await holder.query('SELECT 1 FROM brief WHERE referentie = $1 FOR UPDATE', [referentie]);
-  const pid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
-  return {
-    async waiting(n: number) {
-      // Its own session: inside the holder's transaction pg_stat_activity would stay the snapshot it first read.
-      const probe = new pg.Client({ connectionString: databaseUrl });
-      await probe.connect();
-      try {
-        await eventually(async () => {
-          const { rows } = await probe.query<{ n: number }>(
-            `SELECT count(*)::int AS n FROM pg_stat_activity
-              WHERE datname = current_database() AND pid <> $1 AND wait_event_type = 'Lock'`,
-            [pid],
-          );
-          return rows[0]!.n >= n ? true : undefined;
-        });
-      } finally {
-        await probe.end();
-      }
-    },
-    async release() {
-      await holder.query('ROLLBACK');
-      await holder.end();
-    },
-  };
-}
 
 const url = (path: string, referentie: string) => `/api/v1/brief${path}?referentie=${encodeURIComponent(referentie)}`;
 
@@ -386,7 +350,9 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
         }).then((r) => r.status);
       // The barrier: this test holds the letter's row, so both approvals read the same revision and then both wait
       // on the hold with their writes. Released, only the stored revision decides between them.
-      const hold = await holdRow(world.letters.databaseUrl, referentie);
+      const hold = await holdLock(world.letters.databaseUrl, 'SELECT 1 FROM brief WHERE referentie = $1 FOR UPDATE', [
+        referentie,
+      ]);
       const statuses = Promise.all([direct(world.letters.url, '900000035'), direct(replica.url, '900000036')]);
       try {
         await hold.waiting(2);
