@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventually } from '@register/testkit';
 import { startSystem, users, type TestSystem } from './support/system';
+import { submitIntake } from './support/through-gateway';
 
 let sys: TestSystem;
 beforeAll(async () => {
@@ -550,31 +551,72 @@ describe('admin delete of a case (applications → documents over events)', () =
 });
 
 describe('every list takes limit and cursor (ADR 0014)', () => {
+  // A practitioner of this describe's own, with two applications and two register notes.
+  const subject = `8${String(Date.now()).slice(-6)}${String(Math.floor(Math.random() * 90) + 10)}`;
+  const own = { 'X-Subject': subject, 'X-Role': 'drafter' };
   // Every route answering a plain array, with a caller allowed to read it.
   const LISTS: Array<[string, Record<string, string>]> = [
-    ['/api/v1/applications', users.drafter],
+    ['/api/v1/applications', own],
     ['/api/v1/werkvoorraad', users.beoordelaar],
     ['/api/v1/admin/cases', users.admin],
-    ['/api/v1/notes', users.drafter],
+    ['/api/v1/notes', own],
     ['/api/v1/admin/audit', users.admin],
     ['/api/v1/flags', users.drafter],
     ['/api/v1/stamdata', users.admin],
     ['/api/v1/admin/org-templates', users.admin],
   ];
 
+  beforeAll(async () => {
+    // Every list gets a second row, so each one's next page is followed: two submitted intakes (two
+    // applications, two cases in the work queue), two notes in the demo register, a second flag (read into the
+    // reference snapshot when a flag is set) and two audit rows.
+    for (let i = 0; i < 2; i++) await submitIntake(sys.gateway, subject);
+    await sys.query(
+      'applications',
+      `INSERT INTO demo_notes (id, subject, type, omschrijving, datum) VALUES
+        ($1 || '-1', $1, 'specialisme', 'Specialisme ingeschreven', '2016-05-01'),
+        ($1 || '-2', $1, 'maatregel', 'Maatregel opgelegd', '2020-01-10')`,
+      [subject],
+    );
+    await sys.query(
+      'reference',
+      "INSERT INTO feature_flag (key, description, enabled) VALUES ('lijst-test', 'A second flag to page through', false)",
+    );
+    const flags = (await (await call('/api/v1/flags', { headers: users.drafter })).json()) as Array<{
+      key: string;
+      enabled: boolean;
+    }>;
+    const enabled = flags.find((f) => f.key === 'herregistratie-aanvragen')!.enabled;
+    // Set twice (two audit rows), and the audit log complete before it is paged through.
+    for (let i = 0; i < 2; i++) {
+      const set = await call('/api/v1/admin/flags/herregistratie-aanvragen', {
+        method: 'PUT',
+        headers: { ...users.admin, ...json },
+        body: JSON.stringify({ enabled }),
+      });
+      expect(set.status).toBe(204);
+    }
+    await sys.auditSettled(['gateway', 'applications', 'documents', 'letters', 'reference']);
+  }, 60_000);
+
   it.each(LISTS)(
-    'when %s is read with limit=1, then at most one row, and a Link to the next page while rows remain',
+    'when %s is read with limit=1, then its first row and a Link whose page holds the second; the last page has no Link',
     async (path, headers) => {
       const all = await call(path, { headers });
       expect(all.status).toBe(200);
       const rows = (await all.json()) as unknown[];
+      expect(rows.length).toBeGreaterThanOrEqual(2);
       const page = await call(`${path}?limit=1`, { headers });
       expect(page.status).toBe(200);
-      expect(((await page.json()) as unknown[]).length).toBe(Math.min(1, rows.length));
+      expect(await page.json()).toEqual(rows.slice(0, 1));
       const link = page.headers.get('link');
-      if (rows.length > 1)
-        expect(link).toMatch(new RegExp(`^<${path.replace(/\//g, '\\/')}\\?limit=1&cursor=[^>]+>; rel="next"$`));
-      else expect(link).toBeNull();
+      expect(link).toMatch(new RegExp(`^<${path.replace(/\//g, '\\/')}\\?limit=1&cursor=[^>]+>; rel="next"$`));
+      const next = await call(link!.slice(1, link!.indexOf('>')), { headers });
+      expect(next.status).toBe(200);
+      expect(await next.json()).toEqual(rows.slice(1, 2));
+      const last = await call(`${path}?limit=${rows.length}`, { headers });
+      expect(await last.json()).toEqual(rows);
+      expect(last.headers.get('link')).toBeNull();
     },
   );
 
