@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '@register/embedded';
 import { DurableConsumer, connectEvents, createLogger, type NatsEvents } from '@register/service-kit';
-import { eventually, natsUrl, removeDurableConsumers, testEvents } from '@register/testkit';
+import { eventually, natsUrl, removeDurableConsumers } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { axeViolations, CHROMIUM_ARGS, cspViolations, screenshot } from './support/console-browser';
 import { startSystem, users, type TestSystem } from './support/system';
@@ -52,10 +52,11 @@ beforeAll(async () => {
       },
     },
   });
-  // A consumer of this test that gives up on its events while `failing` is set: the dead letters to replay.
+  // A consumer of this test that gives up on its events while `failing` is set: the dead letters to replay, on
+  // the system's own stream (ADR 0160), where its console looks.
   events = await connectEvents(natsUrl(), 'console-test', createLogger('console-test', 'silent'), {
-    name: testEvents().stream,
-    prefix: testEvents().prefix,
+    name: sys.events.stream,
+    prefix: sys.events.prefix,
   });
   consumer = new DurableConsumer({
     events,
@@ -79,7 +80,7 @@ afterAll(async () => {
   await browser?.close();
   await consumer?.stop();
   await events?.close();
-  await removeDurableConsumers(natsUrl(), [durable]);
+  if (sys) await removeDurableConsumers(natsUrl(), [durable], sys.events.stream);
   await sys?.close();
   await sim?.close();
 }, 60_000);
