@@ -16,17 +16,17 @@ describe('identityFromClaims', () => {
     [
       'bsn without role',
       { bsn: '900000001' },
-      { practitioner: { subject: '900000001', role: 'drafter' }, caseHandler: null, adminSeam: false },
+      { practitioner: { subject: '900000001', role: null }, caseHandler: null, adminSeam: false },
     ],
     [
       'an unknown role',
       { bsn: '900000001', role: 'Admin' },
-      { practitioner: { subject: '900000001', role: 'drafter' }, caseHandler: null, adminSeam: false },
+      { practitioner: { subject: '900000001', role: null }, caseHandler: null, adminSeam: false },
     ],
     [
       'a role that is not a string',
       { bsn: '900000001', role: ['admin'] },
-      { practitioner: { subject: '900000001', role: 'drafter' }, caseHandler: null, adminSeam: false },
+      { practitioner: { subject: '900000001', role: null }, caseHandler: null, adminSeam: false },
     ],
     [
       'medewerker with rollen as an array',
@@ -47,7 +47,7 @@ describe('identityFromClaims', () => {
       'both',
       { bsn: '1', medewerker: 'mw-1' },
       {
-        practitioner: { subject: '1', role: 'drafter' },
+        practitioner: { subject: '1', role: null },
         caseHandler: { medewerker: 'mw-1', rollen: [] },
         adminSeam: false,
       },
@@ -56,7 +56,7 @@ describe('identityFromClaims', () => {
     ['a numeric bsn', { bsn: 900000001 }, null],
     ['a bsn with a space', { bsn: '9000 0001' }, null],
     ['a bsn of 65 characters', { bsn: 'x'.repeat(65) }, null],
-  ])('when the token carries %s, then the identity the headers would give', (_name, claims, expected) => {
+  ])('when the token carries %s, then the identity it names (no known role: none)', (_name, claims, expected) => {
     expect(identityFromClaims(claims)).toEqual(expected);
   });
 

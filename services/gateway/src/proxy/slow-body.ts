@@ -45,29 +45,44 @@ function endSlowRequest(req: Request, res: Response): void {
   sendProblem(req, res, 'request-timeout', 'The request body arrived too slowly; send it again.');
 }
 
-/** Watches one request's body at the socket (no listener that would change how the body flows). */
+/** How many times per window the rate is judged: a client is let go at most one tick after its window ran out. */
+const TICKS_PER_WINDOW = 20;
+
+/**
+ * Watches one request's body at the socket (no listener that would change how the body flows). The rate is judged
+ * over a sliding window, a tick at a time: a burst followed by silence ends one window after the burst, and a tick in
+ * which the gateway or the service held the body starts the window anew.
+ */
 function watch(req: Request, res: ServerResponse, rate: BodyRate): void {
   const socket = req.socket;
   const minBytes = (rate.minBytesPerSecond * rate.windowMs) / 1000;
-  let from = socket.bytesRead;
+  const tickMs = Math.max(1, Math.floor(rate.windowMs / TICKS_PER_WINDOW));
+  let seen = [socket.bytesRead];
   let held = false;
   const onPause = () => (held = true);
+  // Answered before the body was read (a 401, a GET's answer): nobody needs the rest, so it is read and dropped,
+  // and what the client still owes is judged like any other body.
+  const onAnswered = () => {
+    if (req.complete) return;
+    req.unpipe();
+    req.resume();
+  };
   const stop = () => {
     clearInterval(timer);
     req.off('pause', onPause);
+    res.off('finish', onAnswered);
   };
   const timer = setInterval(() => {
     if (req.complete) return stop();
-    const moved = socket.bytesRead - from;
-    from = socket.bytesRead;
     const heldByUs = held || req.readableFlowing !== true || req.readableLength > 0;
     held = false;
-    if (heldByUs || moved >= minBytes) return;
+    seen = heldByUs ? [socket.bytesRead] : [...seen.slice(-TICKS_PER_WINDOW), socket.bytesRead];
+    if (seen.length <= TICKS_PER_WINDOW || seen[TICKS_PER_WINDOW]! - seen[0]! >= minBytes) return;
     stop();
     endSlowRequest(req, res as Response);
-  }, rate.windowMs);
+  }, tickMs);
   req.on('pause', onPause);
-  // Also after an answer given before the body was read (a 401, a 404): the socket stays held until it arrives.
+  res.once('finish', onAnswered);
   req.once('end', stop);
   socket.once('close', stop);
 }
