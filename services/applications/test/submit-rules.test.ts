@@ -66,40 +66,72 @@ async function judge(
   return evaluateSubmit(type, body.data, scholingThreshold, documentsService(categories).facts);
 }
 
-type Expect = 'ok' | ['validation' | 'scholing-incompleet', string];
+/** The rule that refuses, with the problem it answers. */
+const REFUSED_BY = {
+  schema: ['validation', 'The request body is invalid.'],
+  answers: ['validation', 'The submission is incomplete.'],
+  documents: ['validation', 'The documents do not satisfy the required categories.'],
+  scholing: ['scholing-incompleet', 'Below the scholing threshold the scholing answer is incomplete.'],
+} as const;
+/** `ok`, or the refusing rule and every error it names, as `[field, code]` in order. */
+type Expect = 'ok' | [keyof typeof REFUSED_BY, ...Array<[string, string]>];
 const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>, CategoryRule[], Expect]> = [
   // Rule 1
-  ['intake without diplomaHerkomst', 'intake', { uren: 3000 }, intakeDigitaal, ['validation', 'diplomaHerkomst']],
+  [
+    'intake without diplomaHerkomst',
+    'intake',
+    { uren: 3000 },
+    intakeDigitaal,
+    ['answers', ['diplomaHerkomst', 'invalid-value']],
+  ],
   [
     'intake with an unknown diplomaHerkomst',
     'intake',
     { diplomaHerkomst: 'buitenland', uren: 3000 },
     intakeDigitaal,
-    ['validation', 'diplomaHerkomst'],
+    ['answers', ['diplomaHerkomst', 'invalid-value']],
   ],
-  ['intake without uren', 'intake', { diplomaHerkomst: 'digitaal' }, intakeDigitaal, ['validation', 'uren']],
-  ['intake with uren 0', 'intake', { diplomaHerkomst: 'digitaal', uren: 0 }, intakeDigitaal, ['validation', 'uren']],
+  [
+    'intake without uren',
+    'intake',
+    { diplomaHerkomst: 'digitaal' },
+    intakeDigitaal,
+    ['answers', ['uren', 'invalid-value']],
+  ],
+  [
+    'intake with uren 0',
+    'intake',
+    { diplomaHerkomst: 'digitaal', uren: 0 },
+    intakeDigitaal,
+    ['answers', ['uren', 'invalid-value']],
+  ],
   [
     'intake with fractional uren',
     'intake',
     { diplomaHerkomst: 'digitaal', uren: 10.5 },
     intakeDigitaal,
-    ['validation', 'uren'],
+    ['schema', ['uren', 'invalid_type']],
   ],
   [
     'intake with uren as a string',
     'intake',
     { diplomaHerkomst: 'digitaal', uren: '3000' },
     intakeDigitaal,
-    ['validation', 'uren'],
+    ['schema', ['uren', 'invalid_type']],
   ],
-  ['herregistratie without uren', 'herregistratie', { documents: werk }, herregistratie, ['validation', 'uren']],
+  [
+    'herregistratie without uren',
+    'herregistratie',
+    { documents: werk },
+    herregistratie,
+    ['answers', ['uren', 'invalid-value']],
+  ],
   [
     'uren 0 is decided by rule 1, not S1',
     'intake',
     { diplomaHerkomst: 'digitaal', uren: 0, scholingPunten: 3 },
     intakeDigitaal,
-    ['validation', 'uren'],
+    ['answers', ['uren', 'invalid-value']],
   ],
   // Rule 2
   [
@@ -107,7 +139,7 @@ const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>
     'intake',
     { diplomaHerkomst: 'handmatig', uren: 3000 },
     intakeHandmatig,
-    ['validation', 'documents'],
+    ['documents', ['documents', 'missing-category']],
   ],
   [
     'handmatig with the diploma digitaal',
@@ -128,7 +160,13 @@ const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>
     'ok',
   ],
   ['digitaal needs no documents', 'intake', { diplomaHerkomst: 'digitaal', uren: 3000 }, intakeDigitaal, 'ok'],
-  ['herregistratie without werkervaring', 'herregistratie', { uren: 100 }, herregistratie, ['validation', 'documents']],
+  [
+    'herregistratie without werkervaring',
+    'herregistratie',
+    { uren: 100 },
+    herregistratie,
+    ['documents', ['documents', 'missing-category']],
+  ],
   ['herregistratie with werkervaring digitaal', 'herregistratie', { uren: 100, documents: werk }, herregistratie, 'ok'],
   [
     'herregistratie with werkervaring by post',
@@ -142,42 +180,42 @@ const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>
     'herregistratie',
     { uren: 100, documents: [...werk, { categoryId: 'overig', channel: 'post' }] },
     herregistratie,
-    ['validation', 'documents[1].channel'],
+    ['documents', ['documents[1].channel', 'post-not-allowed']],
   ],
   [
     'unknown channel',
     'herregistratie',
     { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'fax' }] },
     herregistratie,
-    ['validation', 'documents[0].channel'],
+    ['documents', ['documents[0].channel', 'invalid-value'], ['documents', 'missing-category']],
   ],
   [
     'unknown category',
     'herregistratie',
     { uren: 100, documents: [...werk, { categoryId: 'diploma', channel: 'post' }] },
     herregistratie,
-    ['validation', 'documents[1].categoryId'],
+    ['documents', ['documents[1].categoryId', 'unknown-category']],
   ],
   [
     'a document of another owner (refused by the documents service)',
     'herregistratie',
     { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-foreign' }] },
     herregistratie,
-    ['validation', 'documents[0].documentId'],
+    ['documents', ['documents[0].documentId', 'invalid-document'], ['documents', 'missing-category']],
   ],
   [
     'a document in another category',
     'herregistratie',
     { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-overig' }] },
     herregistratie,
-    ['validation', 'documents[0].documentId'],
+    ['documents', ['documents[0].documentId', 'invalid-document'], ['documents', 'missing-category']],
   ],
   [
     'a document linked to another application',
     'herregistratie',
     { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-elsewhere' }] },
     herregistratie,
-    ['validation', 'documents[0].documentId'],
+    ['documents', ['documents[0].documentId', 'invalid-document'], ['documents', 'missing-category']],
   ],
   [
     'a document already linked to this application (a retried submit)',
@@ -191,21 +229,21 @@ const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>
     'herregistratie',
     { uren: 100, documents: [{ categoryId: 'werkervaring', channel: 'digitaal' }] },
     herregistratie,
-    ['validation', 'documents[0].documentId'],
+    ['documents', ['documents[0].documentId', 'invalid-document'], ['documents', 'missing-category']],
   ],
   [
     'documents not an array',
     'herregistratie',
     { uren: 100, documents: 'x' },
     herregistratie,
-    ['validation', 'documents'],
+    ['schema', ['documents', 'invalid_type']],
   ],
   [
     'rule 2 is checked before S1',
     'intake',
     { diplomaHerkomst: 'handmatig', uren: 10 },
     intakeHandmatig,
-    ['validation', 'documents'],
+    ['documents', ['documents', 'missing-category']],
   ],
   // Rule S1
   [
@@ -213,14 +251,14 @@ const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>
     'intake',
     { diplomaHerkomst: 'digitaal', uren: 2079 },
     intakeDigitaal,
-    ['scholing-incompleet', 'aanvullendeScholing'],
+    ['scholing', ['aanvullendeScholing', 'required']],
   ],
   [
     'below the threshold with aanvullendeScholing null',
     'intake',
     { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: null },
     intakeDigitaal,
-    ['scholing-incompleet', 'aanvullendeScholing'],
+    ['scholing', ['aanvullendeScholing', 'required']],
   ],
   [
     'below the threshold, scholing declined',
@@ -241,28 +279,28 @@ const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>
     'intake',
     { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: false, scholingPunten: 5 },
     intakeDigitaal,
-    ['scholing-incompleet', 'scholingPunten'],
+    ['scholing', ['scholingPunten', 'not-allowed']],
   ],
   [
     'below the threshold, followed without punten',
     'intake',
     { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true },
     intakeDigitaal,
-    ['scholing-incompleet', 'scholingPunten'],
+    ['scholing', ['scholingPunten', 'invalid-value']],
   ],
   [
     'below the threshold, followed with 0 punten',
     'intake',
     { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 0 },
     intakeDigitaal,
-    ['scholing-incompleet', 'scholingPunten'],
+    ['scholing', ['scholingPunten', 'invalid-value']],
   ],
   [
     'below the threshold, followed with 1.5 punten',
     'intake',
     { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: true, scholingPunten: 1.5 },
     intakeDigitaal,
-    ['scholing-incompleet', 'scholingPunten'],
+    ['scholing', ['scholingPunten', 'invalid-value']],
   ],
   [
     'below the threshold, followed with 1 punt',
@@ -276,7 +314,7 @@ const cases: Array<[string, 'intake' | 'herregistratie', Record<string, unknown>
     'intake',
     { diplomaHerkomst: 'digitaal', uren: 100, aanvullendeScholing: 'true', scholingPunten: 3 },
     intakeDigitaal,
-    ['scholing-incompleet', 'aanvullendeScholing'],
+    ['scholing', ['aanvullendeScholing', 'required']],
   ],
   [
     'at the threshold the scholing answers are ignored',
@@ -307,10 +345,14 @@ describe('evaluateSubmit (ADR 0005 rules in order)', () => {
     if (expected === 'ok') {
       expect(outcome).toMatchObject({ ok: true });
     } else {
-      expect(outcome.ok).toBe(false);
-      if (outcome.ok) return;
-      expect(outcome.slug).toBe(expected[0]);
-      expect(outcome.errors.map((e) => e.field)).toContain(expected[1]);
+      const [rule, ...errors] = expected;
+      const [slug, detail] = REFUSED_BY[rule];
+      expect(outcome).toEqual({
+        ok: false,
+        slug,
+        detail,
+        errors: errors.map(([field, code]) => ({ field, code, detail: expect.stringMatching(/\S/) })),
+      });
     }
   });
 
@@ -348,10 +390,10 @@ describe('evaluateSubmit (ADR 0005 rules in order)', () => {
     expect(documents.asked).toEqual([]);
   });
 
-  it("when rule 1 holds, then the documents service is asked once: the answers' categories and the digital entries in body order", async () => {
+  it("when rule 1 holds, then the documents service is asked once: the answers' categories and the digital entries in body order (a post entry never, even with a documentId)", async () => {
     const documents = documentsService(intakeHandmatig);
     const documentsOfBody = [
-      { categoryId: 'diploma', channel: 'post' },
+      { categoryId: 'diploma', channel: 'post', documentId: 'doc-diploma' },
       { categoryId: 'overig', channel: 'digitaal', documentId: 'doc-overig' },
       { categoryId: 'diploma', channel: 'digitaal', documentId: 'doc-diploma' },
     ];
@@ -384,6 +426,59 @@ describe('evaluateSubmit (ADR 0005 rules in order)', () => {
       ok: false,
       slug: 'validation',
       errors: [{ field: 'documents[2].documentId', code: 'invalid-document' }],
+    });
+  });
+
+  it('when a herregistratie carries a diplomaHerkomst, then the documents service is asked without one', async () => {
+    const documents = documentsService(herregistratie);
+    await evaluateSubmit(
+      'herregistratie',
+      SubmitApplicationRequest.parse({ diplomaHerkomst: 'handmatig', uren: 100, documents: werk }),
+      2080,
+      documents.facts,
+    );
+    expect(documents.asked.map((q) => q.diplomaHerkomst)).toEqual([null]);
+  });
+
+  describe('a refusal the documents service names by its place among the candidates', () => {
+    const eleven = Array.from({ length: 11 }, () => ({
+      categoryId: 'werkervaring',
+      channel: 'digitaal',
+      documentId: 'doc-werk',
+    }));
+    const refusal = (field: string, code = 'invalid-document') => ({ field, code, detail: 'Refused.' });
+    const withRefusals =
+      (...rejected: ReturnType<typeof refusal>[]) =>
+      async () => ({
+        categories: herregistratie,
+        rejected,
+      });
+    const submit = (documents: object[], ...rejected: ReturnType<typeof refusal>[]) =>
+      evaluateSubmit(
+        'herregistratie',
+        SubmitApplicationRequest.parse({ uren: 100, documents }),
+        2080,
+        withRefusals(...rejected),
+      );
+
+    it.each<[string, ReturnType<typeof refusal>, string]>([
+      ['the eleventh candidate', refusal('documents[10].documentId'), 'documents[10].documentId'],
+      ['no candidate (no index)', refusal('documents'), 'documents'],
+      ['a candidate that does not exist', refusal('documents[11].documentId'), 'documents'],
+      ['a field that only ends like a candidate', refusal('other.documents[0].documentId'), 'documents'],
+      ['a field over two lines', refusal('documents[0].documentId\nx'), 'documents'],
+    ])('when it names %s, then the error is placed on %s', async (_name, rejected, field) => {
+      const outcome = await submit(eleven, rejected);
+      expect(outcome).toMatchObject({ ok: false, errors: [{ field, code: 'invalid-document', detail: 'Refused.' }] });
+    });
+
+    it('when it names one candidate twice, then its first refusal is the one answered', async () => {
+      const outcome = await submit(
+        [...werk, ...werk],
+        refusal('documents[0].documentId', 'first'),
+        refusal('documents[0].documentId', 'second'),
+      );
+      expect(outcome).toMatchObject({ ok: false, errors: [{ field: 'documents[0].documentId', code: 'first' }] });
     });
   });
 });

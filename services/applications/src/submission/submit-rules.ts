@@ -21,7 +21,7 @@ export type SubmitOutcome =
   | { ok: true; uren: number; digitaal: LinkCandidate[] }
   | { ok: false; slug: ProblemSlug; detail: string; errors: FieldError[] };
 
-const isCount = (v: number | null | undefined): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 1;
+const isCount = (v: number | null | undefined): v is number => Number.isInteger(v) && (v as number) >= 1;
 const fail = (slug: ProblemSlug, detail: string, errors: FieldError[]): SubmitOutcome => ({
   ok: false,
   slug,
@@ -116,10 +116,12 @@ interface DigitalEntry {
 }
 
 function digitalEntries(req: SubmitRequest): DigitalEntry[] {
-  return (req.documents ?? []).flatMap((d, index) =>
-    d.channel === 'digitaal' && d.documentId && d.categoryId
-      ? [{ index, candidate: { documentId: d.documentId, categoryId: d.categoryId } }]
-      : [],
+  return (
+    req.documents?.flatMap((d, index) =>
+      d.channel === 'digitaal' && d.documentId && d.categoryId
+        ? [{ index, candidate: { documentId: d.documentId, categoryId: d.categoryId } }]
+        : [],
+    ) ?? []
   );
 }
 
