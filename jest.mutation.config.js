@@ -19,6 +19,7 @@ module.exports = {
     '<rootDir>/services/letters/test/content-rules.test.ts',
     '<rootDir>/libs/authz/test/capabilities.test.ts',
     '<rootDir>/libs/authz/test/routes.test.ts',
+    '<rootDir>/libs/authz/test/authorize.test.ts',
     '<rootDir>/services/gateway/test/idempotency-rules.test.ts',
   ],
 };

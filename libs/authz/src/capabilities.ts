@@ -29,8 +29,8 @@ export function capabilitiesOf(identity: Identity | null): Capability[] {
   }
   if (identity.caseHandler?.rollen.includes('beoordelaar')) caps.add('CanBeoordelen').add('stamdata:read');
   if (identity.adminSeam && (p || identity.caseHandler)) caps.add('uploads:admin-delete');
-  // Code-point order, as /me promises ('CanBeoordelen' sorts first).
-  return [...caps].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // Code-point order, as /me promises ('CanBeoordelen' sorts first): capabilities are ASCII, so the default order.
+  return [...caps].sort();
 }
 
 export function hasCapability(identity: Identity | null, capability: Capability): boolean {

@@ -1,4 +1,11 @@
-import { auditRole, capabilitiesOf, HeaderIdentityProvider, type Identity } from '../src';
+import {
+  assessesOwnCase,
+  auditRole,
+  capabilitiesOf,
+  hasCapability,
+  HeaderIdentityProvider,
+  type Identity,
+} from '../src';
 
 const provider = new HeaderIdentityProvider();
 const resolve = (headers: Record<string, string>) => provider.resolve(headers);
@@ -85,6 +92,13 @@ describe('capabilitiesOf (ADR 0002)', () => {
     ],
     ['beoordelaar', handler('beoordelaar'), ['CanBeoordelen', 'stamdata:read']],
     ['case handler without the role', handler('teamleider'), []],
+    ['only the admin seam', { practitioner: null, caseHandler: null, adminSeam: true }, []],
+    ['case handler with the admin seam', { ...handler('teamleider'), adminSeam: true }, ['uploads:admin-delete']],
+    [
+      'a citizen without a role',
+      { ...practitioner('drafter'), practitioner: { subject: '1', role: null } },
+      ['applications:own'],
+    ],
     [
       'drafter with the admin seam',
       { ...practitioner('drafter'), adminSeam: true },
@@ -106,6 +120,30 @@ describe('capabilitiesOf (ADR 0002)', () => {
     ],
   ])('when the caller is %s, then exactly these capabilities in code-point order', (_name, identity, expected) => {
     expect(capabilitiesOf(identity)).toEqual(expected);
+  });
+});
+
+describe('hasCapability', () => {
+  it("when the capability is among the caller's, then true; otherwise or for nobody, false", () => {
+    expect(hasCapability(practitioner('approver'), 'brief:approve')).toBe(true);
+    expect(hasCapability(practitioner('approver'), 'brief:edit')).toBe(false);
+    expect(hasCapability(null, 'applications:own')).toBe(false);
+  });
+});
+
+describe('assessesOwnCase (ADR 0008)', () => {
+  const both = (subject: string): Identity => ({
+    practitioner: { subject, role: 'drafter' },
+    caseHandler: { medewerker: 'mw-1', rollen: ['beoordelaar'] },
+    adminSeam: false,
+  });
+  it.each<[string, Identity | null, boolean]>([
+    ['whose practitioner identity owns the case', both('900000001'), true],
+    ['whose practitioner identity is another', both('900000002'), false],
+    ['with no practitioner identity', handler('beoordelaar'), false],
+    ['nobody', null, false],
+  ])('when the caller is one %s, then %s', (_name, identity, expected) => {
+    expect(assessesOwnCase(identity, '900000001')).toBe(expected);
   });
 });
 

@@ -2,7 +2,7 @@ import { addMonths } from '@register/service-kit';
 import { mask } from '../src/cases/mask';
 import { ChangeRequestRequest } from '../src/change-requests/change-requests.schemas';
 import { normalisePhone } from '../src/change-requests/phone';
-import { herregistratieDecisions } from '../src/registration/eligibility';
+import { HERREGISTRATIE_FLAG, herregistratieDecisions, herregistratieFor } from '../src/registration/eligibility';
 import type { Registration } from '../src/registration/registration.schemas';
 import { NOT_REGISTERED, type RegistrationTag } from '../src/registration/sources';
 
@@ -26,6 +26,7 @@ describe('herregistratieDecisions (ADR 0007)', () => {
     ['Geregistreerd', '2026-12-01', true, true, null],
     ['Geregistreerd', '2020-01-01', true, true, null],
     ['Geregistreerd', '2026-12-01', false, false, 'uitgeschakeld'],
+    ['Geregistreerd', null, true, false, 'te-vroeg'],
   ] as const)(
     'when %s with herregistratie on %s and the flag %s, then eligible is %s (%s)',
     (tag, datum, flag, eligible, reason) => {
@@ -35,6 +36,28 @@ describe('herregistratieDecisions (ADR 0007)', () => {
       });
     },
   );
+});
+
+describe('herregistratieFor (ADR 0007)', () => {
+  it("when asked for a subject, then the register is read for Amsterdam's today and the flag by its name", async () => {
+    const asked: Array<[string, string]> = [];
+    const registration = reg('Geregistreerd', '2026-12-01');
+    const deps = {
+      register: {
+        registrationOf: async (subject: string, day: string) => (asked.push([subject, day]), registration),
+        notesOf: async () => [],
+      },
+      flags: { isEnabled: async (key: string) => key === 'herregistratie-aanvragen' },
+      // 23:30 UTC on 21 November is already 22 November in Amsterdam.
+      clock: { now: () => new Date('2026-11-21T23:30:00Z') },
+    };
+    expect(HERREGISTRATIE_FLAG).toBe('herregistratie-aanvragen');
+    expect(await herregistratieFor(deps, '900000001')).toEqual({
+      registration,
+      decisions: { eligibleForHerregistratie: true, herregistratieReason: null },
+    });
+    expect(asked).toEqual([['900000001', today]]);
+  });
 });
 
 describe('normalisePhone (ADR 0007)', () => {
