@@ -4,6 +4,8 @@ import {
   BRIEF_OPERATIONS,
   BRIEF_STATUSES,
   evaluateBrief,
+  NEXT_STATUS,
+  showsFrozenCopy,
   type BriefOperation,
   type BriefStatusTag,
   type Verdict,
@@ -82,5 +84,35 @@ describe('evaluateBrief', () => {
     expect(
       evaluateBrief('concept', capabilitiesOf(practitioner(DRAFTER, 'approver')), DRAFTER, null).verdicts.approve,
     ).toBe('conflict');
+  });
+});
+
+describe('the four-eyes check without identities', () => {
+  it('when neither the caller nor the drafter is known, then an approver is judged by the state alone', () => {
+    expect(evaluateBrief('ter-goedkeuring', ['brief:approve'], null, null).verdicts.approve).toBe('allow');
+  });
+});
+
+describe('NEXT_STATUS (ADR 0010)', () => {
+  it('when an operation succeeds, then the letter moves to its status; edit and reveal leave it', () => {
+    expect(NEXT_STATUS).toEqual({
+      submit: 'ter-goedkeuring',
+      approve: 'goedgekeurd',
+      reject: 'afgekeurd',
+      send: 'verzonden',
+      reset: 'concept',
+    });
+  });
+});
+
+describe('showsFrozenCopy (ADR 0010)', () => {
+  it.each<[BriefStatusTag, boolean]>([
+    ['concept', false],
+    ['afgekeurd', false],
+    ['ter-goedkeuring', true],
+    ['goedgekeurd', true],
+    ['verzonden', true],
+  ])('when the letter is %s, then the frozen copy is shown: %s', (status, frozen) => {
+    expect(showsFrozenCopy(status)).toBe(frozen);
   });
 });
