@@ -162,6 +162,84 @@ describe('checkSections (ADR 0010)', () => {
       [['sections[3].blocks[0].sourcePassageId', 'not-a-passage']],
     ],
     [
+      'a section sent with its title, required and locked left out or null',
+      (s) => {
+        s[2].title = null;
+        s[2].locked = null;
+        delete s[2].required;
+        delete s[3].title;
+        s[3].required = null;
+        return s;
+      },
+      [],
+    ],
+    [
+      'a locked section whose passage version changed',
+      (s) => {
+        s[4].blocks[0].sourceVersion = 2;
+        return s;
+      },
+      [['sections[4].blocks[0].sourceVersion', 'locked-section']],
+    ],
+    [
+      'a locked section whose passage changed',
+      (s) => {
+        s[4].blocks[0].sourcePassageId = 'kern-afwijzen';
+        return s;
+      },
+      [['sections[4].blocks[0].sourcePassageId', 'locked-section']],
+    ],
+    [
+      'a locked section sent without blocks',
+      (s) => {
+        delete s[4].blocks;
+        return s;
+      },
+      [['sections[4].blocks[0]', 'locked-section']],
+    ],
+    [
+      'an open section sent without blocks',
+      (s) => {
+        delete s[2].blocks;
+        return s;
+      },
+      [],
+    ],
+    [
+      'a tekst block claiming only a version',
+      (s) => {
+        s[3].blocks[0].type = 'tekst';
+        s[3].blocks[0].sourcePassageId = null;
+        return s;
+      },
+      [['sections[3].blocks[0].sourcePassageId', 'not-a-passage']],
+    ],
+    [
+      'a tekst block claiming only a passage',
+      (s) => {
+        s[3].blocks[0].type = 'tekst';
+        s[3].blocks[0].sourceVersion = null;
+        return s;
+      },
+      [['sections[3].blocks[0].sourcePassageId', 'not-a-passage']],
+    ],
+    [
+      'a passage block without its version',
+      (s) => {
+        s[3].blocks[0].sourceVersion = null;
+        return s;
+      },
+      [['sections[3].blocks[0].sourceVersion', 'passage-source-required']],
+    ],
+    [
+      "a new block with a locked section's block id",
+      (s) => {
+        s[5].blocks[0].blockId = s[4].blocks[0].blockId;
+        return s;
+      },
+      [['sections[5].blocks[0].blockId', 'duplicate-block']],
+    ],
+    [
       'one block id twice',
       (s) => {
         s[5].blocks[0].blockId = s[2].blocks[0].blockId;
@@ -172,7 +250,25 @@ describe('checkSections (ADR 0010)', () => {
   ];
 
   it.each(cases)('when the letter has %s, then 400 naming the node', (_name, mutate, fields) => {
-    expect(fieldsOf(check(mutate(copy())))).toEqual(fields);
+    const outcome = check(mutate(copy()));
+    expect(fieldsOf(outcome)).toEqual(fields);
+    // Every error also says in words what is wrong with that node.
+    if (!outcome.ok) for (const e of outcome.errors) expect(e.detail).toMatch(/\w+ \w+/);
+  });
+
+  it.each<[string, RegExp]>([
+    ['a section twice', /^Section aanhef is given twice\.$/],
+    ['a required section dropped', /^Section kern is required\.$/],
+    ['sections out of order', /^Section aanhef belongs at position 1\.$/],
+    ['a locked section changed', /^Section bezwaar is locked\.$/],
+    ['a section renamed', /^The title of section kern is fixed\.$/],
+    ['a placeholder the letter does not have', /^Placeholder zorgverlener\.bsn is not one of/],
+    ['a passage the library does not have', /^The library has no passage bestaat-niet version 1\.$/],
+    ['one block id twice', /^Block id b-\d+ is used twice\.$/],
+  ])('when the letter has %s, then the first error names it: %s', (name, detail) => {
+    const mutate = cases.find(([n]) => n === name)![1];
+    const outcome = check(mutate(copy()));
+    expect(outcome.ok ? null : outcome.errors[0]!.detail).toMatch(detail);
   });
 });
 
