@@ -3,10 +3,13 @@ import {
   besluitToelichting,
   betrokkeneIdentificatie,
   documentIdentificatie,
+  diverged,
   isDuplicateRefusal,
+  ok,
   passesElevenTest,
   plannedSteps,
   remainingSteps,
+  retryDelayMs,
 } from '../src/case-mirror/mirror-rules';
 import { auditResourceOf, notificationKey, secretMatches } from '../src/notifications/notification-rules';
 
@@ -36,6 +39,31 @@ describe('the mirror plan (ADR 0011)', () => {
     expect(plannedSteps(input).map((s) => s.key)).toEqual(keys);
   });
 
+  it('when a decided case has two documents, then each step names its kind, and a document its id and place', () => {
+    expect(plannedSteps({ documentIds: ['d1', 'd2'], decided: true, deleteRequested: false })).toEqual([
+      { kind: 'zaak', key: 'zaak' },
+      { kind: 'ingediend', key: 'status:ingediend' },
+      { kind: 'initiator', key: 'rol:initiator' },
+      { kind: 'document', key: 'eio:d1', documentId: 'd1', index: 0 },
+      { kind: 'relation', key: 'zio:d1', documentId: 'd1' },
+      { kind: 'document', key: 'eio:d2', documentId: 'd2', index: 1 },
+      { kind: 'relation', key: 'zio:d2', documentId: 'd2' },
+      { kind: 'besluit', key: 'status:besluit' },
+    ]);
+    expect(plannedSteps({ documentIds: [], decided: false, deleteRequested: true })).toEqual([
+      { kind: 'delete', key: 'delete' },
+    ]);
+  });
+
+  it('when a step is retried, then it waits 500 ms, then 1 s, and never more than 5 s', () => {
+    expect([1, 2, 3, 10].map(retryDelayMs)).toEqual([500, 1000, 2000, 5000]);
+  });
+
+  it('when a step gives a value or diverges, then its result says which, with a detail of at most 500 characters', () => {
+    expect(ok(7)).toEqual({ kind: 'ok', value: 7 });
+    expect(diverged('x'.repeat(600))).toEqual({ kind: 'diverged', detail: 'x'.repeat(500) });
+  });
+
   it.each([
     ['nothing recorded', [], ['zaak', 'status:ingediend', 'rol:initiator', 'eio:d1', 'zio:d1']],
     ['the zaak and its status recorded', ['zaak', 'status:ingediend'], ['rol:initiator', 'eio:d1', 'zio:d1']],
@@ -61,6 +89,7 @@ describe('what the mirror writes', () => {
     ['toekennen', 'toekennen'],
     ['afwijzen: Onvoldoende: bewijs', 'afwijzen'],
     ['buiten-behandeling: x', 'buiten-behandeling'],
+    [' afwijzen : met spaties', 'afwijzen'],
     ['Ingediend via het portaal', null],
     ['', null],
     [null, null],
@@ -75,6 +104,8 @@ describe('what the mirror writes', () => {
     ['900000001', false],
     ['12345678', false],
     ['1234567890', false],
+    ['1112223330', false],
+    ['0111222333', false],
     ['abcdefghi', false],
   ])('when the number is %s, then the eleven-test says %s', (value, passes) => {
     expect(passesElevenTest(value)).toBe(passes);
@@ -100,7 +131,12 @@ describe('what the mirror writes', () => {
     [400, { invalidParams: [{ name: 'roltype', code: 'max-occurences' }] }, true],
     [400, { invalidParams: [{ name: 'zaaktype', code: 'bad-url' }] }, false],
     [500, { invalidParams: [{ code: 'unique' }] }, false],
+    [400, { invalidParams: [{ code: 'bad-url' }, { code: 'unique' }] }, true],
+    [400, { invalidParams: [null, 'unique', { code: 'unique' }] }, true],
+    [400, { invalidParams: [null, 'unique'] }, false],
+    [400, { invalidParams: { code: 'unique' } }, false],
     [400, 'not json', false],
+    [400, undefined, false],
     [400, null, false],
   ])('when Open Zaak answers %s with %j, then it is a duplicate refusal: %s', (status, body, duplicate) => {
     expect(isDuplicateRefusal(status, body)).toBe(duplicate);
