@@ -249,6 +249,19 @@ describe('checkSections (ADR 0010)', () => {
     ],
   ];
 
+  it('when a locked section was stored without blocks, then it comes back without blocks unchanged', () => {
+    const storedEmpty = stored.map((x) => (x.sectionKey === 'kenmerk' ? { ...x, blocks: null } : x));
+    const sections = copy();
+    sections[0].blocks = [];
+    const outcome = checkSections({
+      sections,
+      stored: storedEmpty,
+      passageContent: (id, v) => library.content(id, v),
+      newBlockId,
+    });
+    expect(outcome.ok && outcome.sections[0]).toEqual(storedEmpty[0]);
+  });
+
   it.each(cases)('when the letter has %s, then 400 naming the node', (_name, mutate, fields) => {
     const outcome = check(mutate(copy()));
     expect(fieldsOf(outcome)).toEqual(fields);
