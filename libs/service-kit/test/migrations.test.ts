@@ -1,20 +1,22 @@
-import { Kysely, Migrator, PostgresDialect, sql, type Migration } from 'kysely';
-import pg from 'pg';
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import { createTestDatabase, type TestDatabase } from '@register/testkit';
-import { migrateToLatest } from '../src/database';
+import { createDatabase, migrateToLatest, type Database } from '../src/database';
 import { createLogger } from '../src/logger';
 
 // ADR 0030: a migration written today may sort before one already run whose name was dated ahead of the calendar
 // (2026-12-03T0900_case_mirror_trace was committed on 2026-11-25). A database made before must still take it.
 const logger = createLogger('test', 'silent');
 let testDb: TestDatabase;
+let database: Database<any>;
 let db: Kysely<any>;
 beforeAll(async () => {
   testDb = await createTestDatabase('migrations');
-  db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: testDb.url, max: 2 }) }) });
+  // The kit's pool, as a service has it: its idle clients may be cut by the forced drop before they have closed.
+  database = createDatabase(testDb.url, logger, { max: 2, min: 0 });
+  db = database.db;
 });
 afterAll(async () => {
-  await db?.destroy();
+  await database?.close();
   await testDb?.drop();
 });
 
