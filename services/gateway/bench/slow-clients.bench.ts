@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { freePort } from '@register/embedded';
@@ -110,8 +111,30 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
-async function ordinaryLoad(gateway: string): Promise<SteadyLoadSummary> {
-  return steadyLoad({ url: gateway, rate: RATE, seconds: SECONDS, warmSeconds: WARM_SECONDS, requests: ORDINARY });
+/** Microseconds of CPU (user + system) the processes have used, from /proc (clock ticks of 10 ms). */
+function cpuMicros(pids: number[]): number {
+  return pids.reduce((sum, pid) => {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return sum + ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
+  }, 0);
+}
+
+interface RunFigures {
+  load: SteadyLoadSummary;
+  /** CPU of every service process over the run (warm-up included) per ordinary request, µs. */
+  cpuUs: number;
+}
+
+async function ordinaryLoad(gateway: string, pids: number[]): Promise<RunFigures> {
+  const before = cpuMicros(pids);
+  const load = await steadyLoad({
+    url: gateway,
+    rate: RATE,
+    seconds: SECONDS,
+    warmSeconds: WARM_SECONDS,
+    requests: ORDINARY,
+  });
+  return { load, cpuUs: (cpuMicros(pids) - before) / (RATE * (SECONDS + WARM_SECONDS)) };
 }
 
 async function main(): Promise<void> {
@@ -132,26 +155,30 @@ async function main(): Promise<void> {
   try {
     await system.startAll();
     const gateway = system.url('gateway');
-    const alone = await ordinaryLoad(gateway);
+    const pids = SERVICES.map((s) => system.pid(s)).filter((pid): pid is number => pid !== undefined);
+    const aloneRun = await ordinaryLoad(gateway, pids);
+    const alone = aloneRun.load;
     const slow: SlowFigures = { opened: 0, released: [], answers: {}, slowest: {} };
     const until = Date.now() + (WARM_SECONDS + SECONDS) * 1000;
     const held = Promise.all([
       holdSlowClients(ports.gateway, 'stall', STALLED, until, slow),
       holdSlowClients(ports.gateway, 'trickle', TRICKLING, until, slow),
     ]);
-    const beside = await ordinaryLoad(gateway);
+    const besideRun = await ordinaryLoad(gateway, pids);
+    const beside = besideRun.load;
     await held;
     const ratio = beside.p99 / alone.p99;
     const maxRelease = Math.max(...slow.released);
-    const row = (name: string, s: SteadyLoadSummary) =>
-      `| ${name} | ${s.requests} | ${s.errors} | ${s.p50.toFixed(1)} | ${s.p99.toFixed(1)} |`;
+    const row = (name: string, r: RunFigures) =>
+      `| ${name} | ${r.load.requests} | ${r.load.errors} | ${r.load.p50.toFixed(1)} | ${r.load.p99.toFixed(1)} | ` +
+      `${r.cpuUs.toFixed(0)} |`;
     process.stdout.write(
       [
         `\nordinary load: ${RATE} req/s for ${SECONDS} s (after ${WARM_SECONDS} s warm-up), through the gateway\n`,
-        '| run | requests | failed | p50 ms | p99 ms |',
-        '|---|---|---|---|---|',
-        row('alone', alone),
-        row(`beside ${STALLED} stalled + ${TRICKLING} trickling clients`, beside),
+        '| run | requests | failed | p50 ms | p99 ms | CPU µs per ordinary request (all services) |',
+        '|---|---|---|---|---|---|',
+        row('alone', aloneRun),
+        row(`beside ${STALLED} stalled + ${TRICKLING} trickling clients`, besideRun),
         '',
         `p99 beside / alone: ${ratio.toFixed(2)} (target ≤ 1.20)`,
         `slow clients opened: ${slow.opened}; answers: ${JSON.stringify(slow.answers)}`,
