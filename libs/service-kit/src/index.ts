@@ -24,4 +24,6 @@ export * from './operations';
 export * from './service';
 export * from './hostile-input';
 export * from './cached-json';
+export * from './bounded-map';
+export * from './keyed-queue';
 export * from './telemetry';

@@ -10,15 +10,16 @@ import {
   type Logger,
   type ServiceEvents,
   type ServiceResources,
+  KeyedBatchQueue,
 } from '@register/service-kit';
 import { ApplicationsClient } from './adapters/applications-client';
+import { KeptBriefsInMemory } from './adapters/kept-briefs';
+import { ViewBodiesInMemory } from './adapters/view-bodies';
 import { DocumentsClient } from './adapters/documents-client';
 import { PdfWorkerPool } from './adapters/pdf-pool';
 import type { CaseContextSource } from './case-briefs/case-context-source';
 import type { LettersDb } from './database';
-import { BriefCache } from './briefs/brief-cache';
-import { BriefWriteQueue } from './briefs/brief-queue';
-import { ViewBodies } from './briefs/view-bodies';
+import type { BriefWrites, KeptBriefs, ViewBodies } from './briefs/brief-ports';
 import { PassageLibrary } from './passages/passage-library';
 import { listPassageVersions, seedPassages } from './passages/passages.repository';
 import { PASSAGES_SEED } from './passages/passages.seed';
@@ -79,9 +80,8 @@ export interface Context {
   pdf: PdfRenderer;
   sharedSubject: string;
   newId: () => string;
-  briefWrites: BriefWriteQueue;
-  knownBriefs: Set<string>;
-  briefCache: BriefCache;
+  briefWrites: BriefWrites;
+  keptBriefs: KeptBriefs;
   viewBodies: ViewBodies;
 }
 
@@ -118,10 +118,9 @@ export async function buildContext(
       pdf,
       sharedSubject: config.SHARED_BRIEF_SUBJECT,
       newId: randomUUID,
-      briefWrites: new BriefWriteQueue(),
-      knownBriefs: new Set(),
-      briefCache: new BriefCache(),
-      viewBodies: new ViewBodies(),
+      briefWrites: new KeyedBatchQueue(),
+      keptBriefs: new KeptBriefsInMemory(),
+      viewBodies: new ViewBodiesInMemory(),
     },
     closers: [{ name: 'pdf-workers', close: () => pdf.close() }],
   };

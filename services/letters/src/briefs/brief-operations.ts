@@ -1,12 +1,11 @@
 import type { Identity } from '@register/authz';
 import { DomainError, NotFoundError, validationError } from '@register/problem';
-import type { Clock } from '@register/service-kit';
-import type { JsonBody } from '../shared/json-reply';
+import type { CachedBody, Clock } from '@register/service-kit';
 import { checkSections } from '../content/content-rules';
 import type { LetterSectionInput } from '../content/content.schemas';
 import { besluitOf } from '../case-briefs/create-brief';
 import { composeSections } from '../passages/compose';
-import type { BriefWriteQueue, QueuedWrite } from './brief-queue';
+import type { BriefWrites, QueuedWrite } from './brief-ports';
 import { evaluateBrief, NEXT_STATUS, type BriefOperation } from './brief-rules';
 import { callerOf, type Caller } from './brief-view';
 import type { BriefAddress, BriefState, StoredBrief } from './briefs.repository';
@@ -14,7 +13,7 @@ import { keyOf, readBrief, requireBrief, viewBodyOf, writeBrief, type BriefDeps,
 
 export interface OperationDeps extends BriefDeps {
   clock: Clock;
-  briefWrites: BriefWriteQueue;
+  briefWrites: BriefWrites;
 }
 
 interface Step<P> {
@@ -54,7 +53,7 @@ async function applyBatch(
   address: BriefAddress,
   batch: Array<QueuedWrite<Write, LoadedBrief>>,
 ): Promise<void> {
-  let base = batch.every((w) => w.item.optimistic) ? deps.briefCache.get(keyOf(address)) : undefined;
+  let base = batch.every((w) => w.item.optimistic) ? deps.keptBriefs.get(keyOf(address)) : undefined;
   let fresh = false;
   for (;;) {
     if (!base) {
@@ -116,7 +115,7 @@ async function operate<P>(
   identity: Identity | null,
   op: BriefOperation,
   step: Step<P>,
-): Promise<JsonBody> {
+): Promise<CachedBody> {
   const caller = callerOf(identity);
   const decide = (brief: StoredBrief): Decided => {
     const verdict = evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts[op];
@@ -149,7 +148,7 @@ export function saveBrief(
   address: BriefAddress,
   identity: Identity | null,
   sections: readonly LetterSectionInput[] | null | undefined,
-): Promise<JsonBody> {
+): Promise<CachedBody> {
   return operate(deps, address, identity, 'edit', {
     prepare: (brief) => {
       const outcome = checkSections({
@@ -166,7 +165,11 @@ export function saveBrief(
 }
 
 /** Submit: the caller becomes the drafter and the content is frozen as a value copy for review. */
-export function submitBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<JsonBody> {
+export function submitBrief(
+  deps: OperationDeps,
+  address: BriefAddress,
+  identity: Identity | null,
+): Promise<CachedBody> {
   return operate(deps, address, identity, 'submit', {
     change: (brief, { caller, now }) => ({
       frozenSections: structuredClone(brief.sections),
@@ -182,7 +185,11 @@ export function submitBrief(deps: OperationDeps, address: BriefAddress, identity
   });
 }
 
-export function approveBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<JsonBody> {
+export function approveBrief(
+  deps: OperationDeps,
+  address: BriefAddress,
+  identity: Identity | null,
+): Promise<CachedBody> {
   return operate(deps, address, identity, 'approve', {
     change: (_b, { caller, now }) => ({ approvedBy: caller.id, approvedAt: now }),
   });
@@ -208,14 +215,14 @@ export function rejectBrief(
   address: BriefAddress,
   identity: Identity | null,
   comments: string | null,
-): Promise<JsonBody> {
+): Promise<CachedBody> {
   return operate(deps, address, identity, 'reject', {
     change: (_b, { caller, now }) => ({ rejectedBy: caller.id, rejectedAt: now, comments }),
   });
 }
 
 /** Send: the letter is pinned to the org-template version published at this moment. */
-export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<JsonBody> {
+export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<CachedBody> {
   return operate(deps, address, identity, 'send', {
     // The letterhead read with the brief: the version published at this moment.
     change: (brief, { now }) => ({ sentAt: now, templateVersion: brief.template.version }),
@@ -223,7 +230,7 @@ export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: 
 }
 
 /** Reset: a fresh concept from the default passages of the brief's beroep and besluit. */
-export function resetBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<JsonBody> {
+export function resetBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<CachedBody> {
   return operate(deps, address, identity, 'reset', {
     change: (brief) => ({
       sections: composeSections(deps.passages, brief.beroep, besluitOf(brief.besluit), deps.newId),

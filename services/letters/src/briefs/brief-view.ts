@@ -6,7 +6,7 @@ import { mask, timestamp } from '../shared/text';
 import { toOrgTemplate } from '../templates/template-view';
 import { evaluateBrief, showsFrozenCopy } from './brief-rules';
 import type { BriefView } from './briefs.schemas';
-import type { ContentJson, StoredBrief } from './briefs.repository';
+import type { StoredBrief } from './briefs.repository';
 
 export interface Caller {
   /** The practitioner's subject, or the case handler's id: who drafts, approves or rejects. */
@@ -60,35 +60,4 @@ export function briefView(brief: StoredBrief, passages: LibraryPassage[], caller
       aanvraagReferentie: context?.referentie ?? brief.referentie,
     },
   };
-}
-
-const PLACEHOLDERS_JSON = JSON.stringify(PLACEHOLDERS);
-
-/** The view's JSON text around its two large parts: `head` + sections + `middle` + passages + `tail`. */
-export interface ViewParts {
-  head: string;
-  sections: string;
-  middle: string;
-  tail: string;
-}
-
-/** The small parts of one caller's view (a few hundred bytes), with the content given as JSON text already. */
-export function briefViewParts(brief: StoredBrief, content: ContentJson, caller: Caller): ViewParts {
-  const view = briefView(brief, [], caller);
-  const b = view.brief;
-  const j = JSON.stringify;
-  return {
-    head: `{"brief":{"briefId":${j(b.briefId)},"beroep":${j(b.beroep)},"templateId":${j(b.templateId)},"placeholders":${PLACEHOLDERS_JSON},"sections":`,
-    sections: (showsFrozenCopy(brief.status) && brief.frozenSections ? content.frozenSections : content.sections)!,
-    middle: `,"status":${j(b.status)},"drafterId":${j(b.drafterId)}},"availablePassages":`,
-    tail: `,"decisions":${j(view.decisions)},"orgTemplate":${j(view.orgTemplate)},"caseContext":${j(view.caseContext)}}`,
-  };
-}
-
-/**
- * `JSON.stringify(briefView(…))` from its parts, with the large ones given as JSON text already: the content
- * (serialised once per revision) and the passages (once per beroep). Same fields, same order.
- */
-export function viewText(parts: ViewParts, passagesJson: string): string {
-  return parts.head + parts.sections + parts.middle + passagesJson + parts.tail;
 }

@@ -1,8 +1,8 @@
 import type { Identity } from '@register/authz';
+import type { Request, Response } from 'express';
 import { letters } from '@register/contracts';
-import { defineOperation } from '@register/service-kit';
+import { defineOperation, sendCached, type CachedBody } from '@register/service-kit';
 import type { Context } from '../context';
-import { sendJsonBody } from '../shared/json-reply';
 import {
   approveBrief,
   rejectBrief,
@@ -21,6 +21,8 @@ type Addressed = { query: { referentie?: string | undefined } };
 const loadBrief = (ctx: Context, { query }: Addressed) => requireBrief(ctx, address(query));
 /** Writes only check that the brief exists (404 before the body's 400); they read it under lock. */
 const briefExists = (ctx: Context, { query }: Addressed) => requireBriefExists(ctx, address(query));
+/** A view as `res.json` would send it: `no-store` (ADR 0015), its ETag, 304 to a GET naming that ETag. */
+const sendView = (req: Request, res: Response, body: CachedBody) => sendCached(req, res, body, 'no-store');
 const ADDRESSING =
   "Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).";
 
@@ -32,7 +34,7 @@ const getBrief = defineOperation({
   query: BriefQuery,
   load: loadBrief,
   responses: { 200: BriefView },
-  handle: (ctx: Context, { loaded, identity, res }) => sendJsonBody(res, viewBodyOf(ctx, loaded, identity)),
+  handle: (ctx: Context, { loaded, identity, req, res }) => sendView(req, res, viewBodyOf(ctx, loaded, identity)),
 });
 
 const putBrief = defineOperation({
@@ -46,8 +48,8 @@ const putBrief = defineOperation({
   example: { sections: exampleSections() },
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, body, res }) =>
-    sendJsonBody(res, await saveBrief(ctx, address(query), identity, body.sections)),
+  handle: async (ctx: Context, { query, identity, body, req, res }) =>
+    sendView(req, res, await saveBrief(ctx, address(query), identity, body.sections)),
 });
 
 const submit = defineOperation({
@@ -59,8 +61,8 @@ const submit = defineOperation({
   load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, res }) =>
-    sendJsonBody(res, await submitBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, req, res }) =>
+    sendView(req, res, await submitBrief(ctx, address(query), identity)),
 });
 
 const approve = defineOperation({
@@ -72,8 +74,8 @@ const approve = defineOperation({
   load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, res }) =>
-    sendJsonBody(res, await approveBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, req, res }) =>
+    sendView(req, res, await approveBrief(ctx, address(query), identity)),
 });
 
 const reject = defineOperation({
@@ -89,8 +91,8 @@ const reject = defineOperation({
   example: { comments: 'Graag de reden van afwijzing concreter maken.' },
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, body, res }) =>
-    sendJsonBody(res, await rejectBrief(ctx, address(query), identity, body.comments ?? null)),
+  handle: async (ctx: Context, { query, identity, body, req, res }) =>
+    sendView(req, res, await rejectBrief(ctx, address(query), identity, body.comments ?? null)),
 });
 
 const send = defineOperation({
@@ -102,8 +104,8 @@ const send = defineOperation({
   load: briefExists,
   responses: { 200: BriefView },
   problems: [409],
-  handle: async (ctx: Context, { query, identity, res }) =>
-    sendJsonBody(res, await sendBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, req, res }) =>
+    sendView(req, res, await sendBrief(ctx, address(query), identity)),
 });
 
 const reset = defineOperation({
@@ -114,8 +116,8 @@ const reset = defineOperation({
   query: BriefQuery,
   load: briefExists,
   responses: { 200: BriefView },
-  handle: async (ctx: Context, { query, identity, res }) =>
-    sendJsonBody(res, await resetBrief(ctx, address(query), identity)),
+  handle: async (ctx: Context, { query, identity, req, res }) =>
+    sendView(req, res, await resetBrief(ctx, address(query), identity)),
 });
 
 export const briefsRoutes = [getBrief, putBrief, submit, approve, reject, send, reset];

@@ -2,9 +2,9 @@ import type { Identity } from '@register/authz';
 import { NotFoundError } from '@register/problem';
 import { createSharedBrief, type CreateBriefDeps } from '../case-briefs/create-brief';
 import { findVersion } from '../templates/templates.repository';
-import type { BriefCache, LoadedBrief } from './brief-cache';
-import type { JsonBody } from '../shared/json-reply';
-import { briefViewParts, callerOf } from './brief-view';
+import type { CachedBody } from '@register/service-kit';
+import type { KeptBriefs, LoadedBrief, ViewBodies } from './brief-ports';
+import { briefView, callerOf } from './brief-view';
 import {
   findBriefId,
   findBriefRevision,
@@ -13,16 +13,13 @@ import {
   type BriefAddress,
   type StoredBrief,
 } from './briefs.repository';
-import type { ViewBodies } from './view-bodies';
 
-export type { LoadedBrief } from './brief-cache';
+export type { LoadedBrief } from './brief-ports';
 
 export interface BriefDeps extends CreateBriefDeps {
   /** The practitioner whose demo case the shared working brief is about (ADR 0010: `900000001`). */
   sharedSubject: string;
-  /** Briefs found once (by referentie, '' for the shared one): a brief is never deleted, so a write need not ask again. */
-  knownBriefs: Set<string>;
-  briefCache: BriefCache;
+  keptBriefs: KeptBriefs;
   viewBodies: ViewBodies;
 }
 
@@ -37,7 +34,7 @@ export const keyOf = (address: BriefAddress) => address.referentie ?? '';
 export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise<LoadedBrief | undefined> {
   const key = keyOf(address);
   // Taken before the read: a write finishing meanwhile may replace the entry, not this revision's content.
-  const known = deps.briefCache.get(key);
+  const known = deps.keptBriefs.get(key);
   if (known) {
     const current = await findBriefRevision(deps.db, address);
     if (!current) return undefined;
@@ -56,7 +53,7 @@ export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise
         },
       }
     : { ...rest, sections: known!.sections, frozenSections: known!.frozenSections, json: known!.json };
-  deps.briefCache.remember(key, brief);
+  deps.keptBriefs.remember(key, brief);
   return brief;
 }
 
@@ -95,7 +92,7 @@ export async function writeBrief(
     if (version) template = { version: version.version, template: version.template };
   }
   const stored: LoadedBrief = { ...next, template, revision: written.revision, json };
-  deps.briefCache.remember(keyOf(address), stored);
+  deps.keptBriefs.remember(keyOf(address), stored);
   return stored;
 }
 
@@ -119,18 +116,20 @@ export function requireBrief(deps: BriefDeps, address: BriefAddress): Promise<Lo
   return orCreateShared(deps, address, () => readBrief(deps, address));
 }
 
-/** Only that the brief exists (the 404 a write answers before it looks at the body); the write reads it itself. */
+/**
+ * Only that the brief exists (the 404 a write answers before it looks at the body); the write reads it itself.
+ * A kept copy proves it: a brief is never deleted.
+ */
 export async function requireBriefExists(deps: BriefDeps, address: BriefAddress): Promise<void> {
-  const key = keyOf(address);
-  if (deps.knownBriefs.has(key)) return;
+  if (deps.keptBriefs.get(keyOf(address))) return;
   await orCreateShared(deps, address, () => findBriefId(deps.db, address));
-  deps.knownBriefs.add(key);
 }
 
-/** The caller's BriefView as a body to send (the large parts serialised once, the body reused while unchanged). */
-export function viewBodyOf(deps: BriefDeps, brief: LoadedBrief, identity: Identity | null): JsonBody {
-  return deps.viewBodies.bodyOf(
-    briefViewParts(brief, brief.json, callerOf(identity)),
-    deps.passages.availableJsonFor(brief.beroep),
-  );
+/** The caller's BriefView as a body to send; its large parts go along as the JSON text they were kept as. */
+export function viewBodyOf(deps: BriefDeps, brief: LoadedBrief, identity: Identity | null): CachedBody {
+  const view = briefView(brief, deps.passages.availableFor(brief.beroep), callerOf(identity));
+  return deps.viewBodies.bodyOf(view, {
+    sections: (view.brief.sections === brief.frozenSections ? brief.json.frozenSections : brief.json.sections)!,
+    availablePassages: deps.passages.availableJsonFor(brief.beroep),
+  });
 }

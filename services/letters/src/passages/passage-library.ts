@@ -9,8 +9,8 @@ import type { Besluit, LibraryPassage } from './passages.schemas';
 export class PassageLibrary {
   private readonly versions = new Map<string, RichTextBlock>();
   private readonly latest: LibraryPassage[];
-  /** What a brief of one beroep offers, as JSON text: the library does not change while the service runs. */
-  private readonly availableJson = new Map<string | null, string>();
+  /** What a brief of one beroep offers, as a list and as JSON text: the library does not change while running. */
+  private readonly available = new Map<string | null, { list: LibraryPassage[]; json: string }>();
 
   constructor(all: readonly LibraryPassage[]) {
     const newest = new Map<string, LibraryPassage>();
@@ -26,18 +26,24 @@ export class PassageLibrary {
     return this.versions.get(`${passageId}@${version}`);
   }
 
-  /** ADR 0010: the general passages and those of the brief's beroep (latest versions). */
+  /** ADR 0010: the general passages and those of the brief's beroep (latest versions); one list, kept as is. */
   availableFor(beroep: string | null): LibraryPassage[] {
-    return this.latest.filter((p) => p.scope === 'algemeen' || (beroep !== null && p.beroep === beroep));
+    return this.offered(beroep).list;
   }
 
+  /** `JSON.stringify(availableFor(beroep))`, made once. */
   availableJsonFor(beroep: string | null): string {
-    let json = this.availableJson.get(beroep);
-    if (json === undefined) {
-      json = JSON.stringify(this.availableFor(beroep));
-      this.availableJson.set(beroep, json);
+    return this.offered(beroep).json;
+  }
+
+  private offered(beroep: string | null): { list: LibraryPassage[]; json: string } {
+    let offered = this.available.get(beroep);
+    if (offered === undefined) {
+      const list = this.latest.filter((p) => p.scope === 'algemeen' || (beroep !== null && p.beroep === beroep));
+      offered = { list, json: JSON.stringify(list) };
+      this.available.set(beroep, offered);
     }
-    return json;
+    return offered;
   }
 
   /**
