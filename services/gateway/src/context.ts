@@ -6,7 +6,6 @@ import {
   type Built,
   type Clock,
   type Logger,
-  type ReadinessCheck,
   type ServiceEvents,
   type ServiceResources,
 } from '@register/service-kit';
@@ -85,7 +84,11 @@ export interface Context {
   idempotency: Idempotency;
 }
 
-/** The composition root: the identity provider `IDENTITY_PROVIDER` names, one keep-alive proxy per service, and their readiness. */
+/**
+ * The composition root: the identity provider `IDENTITY_PROVIDER` names and one keep-alive proxy per service.
+ * No readiness check of the services behind it (ADR 0200): a failed service shows in its breaker and in
+ * `/api/v1/admin/system`, and must not take every gateway out of its load balancer.
+ */
 export async function buildContext(
   config: Config,
   { logger, database, events }: ServiceResources<GatewayDb>,
@@ -112,13 +115,6 @@ export async function buildContext(
     onIdempotentResponse: (state, status, headers, body) => idempotency.respond(state, status, headers, body),
     onIdempotentFailure: (state) => idempotency.fail(state),
   });
-  // The gateway is ready when every service behind it is (one ready copy of it is enough).
-  const readiness: Record<string, ReadinessCheck> = {};
-  const ready = async (url: string) =>
-    (await fetch(new URL('/health/ready', url), { signal: AbortSignal.timeout(2000) })).ok;
-  for (const [name, urls] of Object.entries(replicas)) {
-    readiness[name] = async () => (await Promise.all(urls.map((url) => ready(url).catch(() => false)))).some(Boolean);
-  }
   const identityProvider = buildIdentityFront(config, {
     logger,
     clock: systemClock,
@@ -137,7 +133,6 @@ export async function buildContext(
       idempotency,
     },
     closers: [{ name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) }],
-    readiness,
     metrics: {
       gateway_upstream_breaker_open: {
         help: 'Whether the breaker of an upstream is open (1: the gateway answers 503 at once) or closed (0).',

@@ -639,7 +639,7 @@ describe('every list takes limit and cursor (ADR 0014)', () => {
 });
 
 describe('a service that stops', () => {
-  it('when the reference service is down, then its routes answer 503 problem and /health/ready 503; when it is back, the gateway recovers', async () => {
+  it('when the reference service is down, then its routes answer 503 problem, the gateway stays ready, the other services answer and the system status names it; when it is back, the gateway recovers', async () => {
     await sys.system.stop('reference');
     const res = await call('/api/v1/stamdata', { headers: { ...users.admin, 'X-Correlation-Id': 'down-1' } });
     expect(res.status).toBe(503);
@@ -649,7 +649,17 @@ describe('a service that stops', () => {
       correlationId: 'down-1',
       instance: '/api/v1/stamdata',
     });
-    expect((await call('/health/ready')).status).toBe(503);
+    // ADR 0200: one failed service takes no gateway out of its load balancer.
+    const ready = await call('/health/ready');
+    expect(ready.status).toBe(200);
+    expect(((await ready.json()) as { checks: Record<string, boolean> }).checks).not.toHaveProperty('reference');
+    expect((await call('/api/v1/me', { headers: users.admin })).status).toBe(200);
+    expect((await call('/api/v1/admin/audit?limit=1', { headers: users.admin })).status).toBe(200);
+    expect((await call('/api/v1/applications', { headers: { 'X-Subject': '900000077' } })).status).toBe(200);
+    const status = (await (await call('/api/v1/admin/system', { headers: users.admin })).json()) as {
+      services: Array<{ name: string; ready: boolean }>;
+    };
+    expect(status.services.filter((s) => !s.ready).map((s) => s.name)).toEqual(['reference']);
     await sys.system.start('reference');
     expect((await call('/api/v1/stamdata', { headers: users.admin })).status).toBe(200);
     expect((await call('/health/ready')).status).toBe(200);

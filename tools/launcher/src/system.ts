@@ -202,8 +202,10 @@ export class System {
       env,
       'system.log',
     );
-    // The gateway's readiness covers every service.
-    await this.waitUntilUp('gateway', child, 'system.log', timeoutMs, '/health/ready');
+    // Each service's own readiness: the gateway's covers only itself (ADR 0200).
+    const deadline = Date.now() + timeoutMs;
+    for (const service of SERVICES)
+      await this.waitUntilUp(service, child, 'system.log', Math.max(deadline - Date.now(), 0), '/health/ready');
   }
 
   async stop(service: Service): Promise<void> {

@@ -668,7 +668,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness of the gateway and every service behind it */
+        /** Readiness of this gateway: its database, its NATS connection, not draining */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -4333,7 +4333,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every service ready */
+            /** @description This gateway can serve */
             200: {
                 headers: {
                     /** @description The full version of the API (the description's label is `v1`). */
@@ -4342,7 +4342,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A service or dependency is not ready */
+            /** @description Its database or NATS is unreachable, or it is draining */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,10 @@
 import { type Router } from 'express';
 import { checkReadiness, type ReadinessCheck, caseSensitiveRouter } from '@register/service-kit';
 
-/** Probes: live as long as the process answers; ready when its database, NATS and every service are. */
+/**
+ * Probes: live as long as the process answers; ready while this gateway can serve: its database, its NATS
+ * connection, not draining (ADR 0200). The services behind it are not its readiness.
+ */
 export function healthRouter(readiness: Record<string, ReadinessCheck>): Router {
   const router = caseSensitiveRouter();
   router.get('/health', (_req, res) => {

@@ -36,11 +36,11 @@ export function gatewayOpenApi(): object {
     method: 'get',
     path: '/health/ready',
     operationId: 'getReadiness',
-    summary: 'Readiness of the gateway and every service behind it',
+    summary: 'Readiness of this gateway: its database, its NATS connection, not draining',
     tags: system,
     responses: {
-      200: { description: 'Every service ready', headers: API_VERSION_HEADER },
-      503: { description: 'A service or dependency is not ready' },
+      200: { description: 'This gateway can serve', headers: API_VERSION_HEADER },
+      503: { description: 'Its database or NATS is unreachable, or it is draining' },
     },
   });
   return generateOpenApi(r, 'Gateway');
