@@ -95,10 +95,35 @@ export async function openServiceDatabase<DB>(
 ): Promise<Database<DB>> {
   await ensureDatabaseExists(url);
   const database = createDatabase<DB>(url, logger, options);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  await migrateToLatest(database.db as Kysely<any>, migrations, logger);
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    await withMigrationLock(url, () => migrateToLatest(database.db as Kysely<any>, migrations, logger));
+  } catch (err) {
+    await database.close();
+    throw err;
+  }
   await warmPool(database.pool, logger);
   return database;
+}
+
+/** Any fixed key: advisory locks are per database, and each service has a database of its own. */
+const MIGRATION_LOCK_KEY = 0x7265_6769; // 'regi'
+
+/**
+ * ADR 0201: replicas starting at once against one database migrate it one after the other: the first runs the
+ * migrations, the others find them done. Kysely's Postgres adapter locks its own run too; this lock makes the
+ * guarantee the kit's rather than an adapter detail's. A session lock on a connection of its own.
+ */
+export async function withMigrationLock<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    return await work();
+  } finally {
+    // Ending the session releases the lock, whatever happened to the work.
+    await client.end();
+  }
 }
 
 /** Migrations are listed explicitly (frozen, timestamp-named files) so no loader guesses at file names. */

@@ -112,13 +112,32 @@ export function runService<C extends BaseConfig, DB, Ctx>(
 ): StartService<Ctx> {
   const start: StartService<Ctx> = (env, options = {}) => startService(definition, env, options);
   if (require.main === module) {
-    start(process.env).catch((err: unknown) => {
-      process.stderr.write(`${definition.name} could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+    // `main.js migrate`: migrate the database and exit (ADR 0201: Kubernetes' init container, before the pod serves).
+    const migrateOnly = process.argv[2] === 'migrate';
+    const run = migrateOnly ? migrate(definition, process.env) : start(process.env);
+    run.catch((err: unknown) => {
+      const what = migrateOnly ? 'could not migrate' : 'could not start';
+      process.stderr.write(`${definition.name} ${what}: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 1;
       setTimeout(() => process.exit(1), 100).unref();
     });
   }
   return start;
+}
+
+/** Creates and migrates the service's database (under the migration lock), then closes it. */
+async function migrate<C extends BaseConfig, DB, Ctx>(
+  definition: ServiceDefinition<C, DB, Ctx>,
+  env: NodeJS.ProcessEnv,
+): Promise<void> {
+  const config = loadConfig(definition.configSchema, env);
+  const logger = createLogger(definition.name, config.LOG_LEVEL);
+  const database = await openServiceDatabase<DB>(config.DATABASE_URL, logger, definition.migrations, {
+    max: 2,
+    min: 0,
+  });
+  await database.close();
+  logger.info('migrated');
 }
 
 async function startService<C extends BaseConfig, DB, Ctx>(

@@ -4,3 +4,4 @@ export { workloadProblems } from './workload.checks';
 export { companionProblems } from './companions.checks';
 export { configProblems } from './config.checks';
 export { type ExpectedVariable, variableProblems } from './environment.checks';
+export { migrationProblems } from './migration.checks';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import {
   companionProblems,
   configProblems,
+  migrationProblems,
   type K8sObject,
   parseManifests,
   renderKustomization,
@@ -59,6 +60,10 @@ describe.each(targets)('deploy/k8s/$dir', ({ dir, overlay }) => {
 
   test('every Deployment has probes, runs non-root on a read-only root filesystem, has resources and a matched preStop drain', () => {
     expect(workloadProblems(objects, { requireImageTags: overlay })).toEqual([]);
+  });
+
+  test('every Deployment migrates its database in a locked-down init container of its own image before it serves', () => {
+    expect(migrationProblems(objects)).toEqual([]);
   });
 
   test("each Deployment's Service, HorizontalPodAutoscaler and PodDisruptionBudget select its pods", () => {
