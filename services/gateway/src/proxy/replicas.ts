@@ -32,18 +32,20 @@ export class Replicas {
 
   constructor(readonly urls: readonly string[]) {}
 
-  /** The copy for this request (remembered, so that a failure is charged to it). */
+  /** The copy for this request (remembered, so that a failure is charged to it); a retry gets another one. */
   pick(req: IncomingMessage): string {
     const now = Date.now();
+    const before = this.chosen.get(req);
     for (let tried = 0; tried < this.urls.length; tried++) {
       const url = this.urls[this.turn++ % this.urls.length]!;
-      if ((this.refusedUntil.get(url) ?? 0) <= now) {
+      if ((this.refusedUntil.get(url) ?? 0) <= now && url !== before) {
         this.chosen.set(req, url);
         return url;
       }
     }
     this.refusedUntil.clear();
-    const url = this.urls[this.turn++ % this.urls.length]!;
+    let url = this.urls[this.turn++ % this.urls.length]!;
+    if (url === before) url = this.urls[this.turn++ % this.urls.length]!;
     this.chosen.set(req, url);
     return url;
   }

@@ -13,6 +13,7 @@ import { discardRequestBody, type Logger } from '@register/service-kit';
 import { hashWhileStreaming, idempotencyOf, type IdempotencyState } from '../idempotency/idempotency';
 import { Breaker } from './breaker';
 import { Replicas } from './replicas';
+import { keepBodyForRetry, markAnswered, markRetried, mayRetry, replayBody } from './retry';
 import { isSlowBody, onSlowBody } from './slow-body';
 
 export type UpstreamName = Exclude<ServiceName, 'gateway'>;
@@ -151,11 +152,17 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
         return;
       }
       const code = (err as NodeJS.ErrnoException).code;
-      options.logger.warn({ err: { message: err.message, code }, upstream: name }, 'upstream failed');
       if (code === 'ECONNREFUSED' || code === 'ECONNRESET') replicas.refused(req);
+      const response = res as Response;
+      if (response.headersSent === false && mayRetry(err, req, replicas.urls.length)) {
+        options.logger.info({ err: { message: err.message, code }, upstream: name }, 'upstream failed; retried');
+        markRetried(req);
+        const again = (idempotencyOf(req) ? idempotentProxy : stream) as unknown as RequestHandler;
+        return void again(req as Request, response, () => undefined);
+      }
+      options.logger.warn({ err: { message: err.message, code }, upstream: name }, 'upstream failed');
       // Only the gateway's own idle timeout opens the breaker: a reset or a refusal is quick to answer anyway.
       if (timedOut.has(req)) breaker.tripped();
-      const response = res as Response;
       if (state && !state.settled) void options.onIdempotentFailure(state);
       if (response.headersSent === false)
         sendProblem(req as Request, response, 'unavailable', `The ${name} service is unavailable.`);
@@ -180,6 +187,7 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
       plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
     };
     const onProxyReq = (proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse) => {
+      replayBody(proxyReq, req);
       abandonUnreadBody(proxyReq, req, res);
       onSlowBody(req, () => proxyReq.destroy());
       // No byte from the service for so long: the service is stuck, not slow. Only its own silence counts: while
@@ -193,6 +201,7 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
     };
     const onProxyRes = (proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse) => {
       // Any answer, even a 5xx, shows the service is alive.
+      markAnswered(req);
       breaker.close();
       asClientAnswer(proxyRes, req);
       cutWithService(proxyRes, res);
@@ -224,7 +233,10 @@ export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, 
     }) as unknown as RequestHandler;
     const idempotent: RequestHandler = (req, res, next) => {
       const state = idempotencyOf(req);
-      if (state) hashWhileStreaming(req, res, state);
+      if (state) {
+        hashWhileStreaming(req, res, state);
+        keepBodyForRetry(req);
+      }
       return idempotentProxy(req, res, next);
     };
     const failFast =

@@ -1,0 +1,63 @@
+import type { ClientRequest, IncomingMessage } from 'node:http';
+
+/** A keyed body larger than this is not kept for a retry (uploads: the client retries with its key). */
+const RETRY_BODY_LIMIT_BYTES = 1024 * 1024;
+
+const retried = new WeakSet<IncomingMessage>();
+const answered = new WeakSet<IncomingMessage>();
+/** The keyed request's body as it passed, or null once it grew past the limit. */
+const bodies = new WeakMap<IncomingMessage, Buffer[] | null>();
+
+const isSafe = (req: IncomingMessage) => req.method === 'GET' || req.method === 'HEAD';
+
+/**
+ * Keeps a keyed request's body while it passes to the service, so that it can be sent again. Called on the
+ * paused request before the proxy gets it (as the idempotency hash is), so no chunk passes unseen.
+ */
+export function keepBodyForRetry(req: IncomingMessage): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  bodies.set(req, chunks);
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > RETRY_BODY_LIMIT_BYTES) {
+      bodies.set(req, null);
+      req.off('data', onData);
+    } else chunks.push(chunk);
+  };
+  req.on('data', onData);
+}
+
+/** The service sent an answer (its first byte): from here on the request is never sent again. */
+export function markAnswered(req: IncomingMessage): void {
+  answered.add(req);
+}
+
+/**
+ * ADR 0202: whether a failed request goes once more, to another copy. Only when nothing was answered, only once,
+ * only where the service cannot have acted twice: a GET or HEAD that failed to connect or was cut before any answer
+ * byte; a request with an Idempotency-Key only when its connection was refused (it never reached a process, and
+ * a write cut after it arrived may have been done) and its whole body is kept.
+ */
+export function mayRetry(err: NodeJS.ErrnoException, req: IncomingMessage, copies: number): boolean {
+  if (copies < 2 || retried.has(req) || answered.has(req)) return false;
+  if (err.code === 'ECONNREFUSED') {
+    if (isSafe(req)) return true;
+    return req.complete && Array.isArray(bodies.get(req));
+  }
+  return isSafe(req) && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+}
+
+export function markRetried(req: IncomingMessage): void {
+  retried.add(req);
+}
+
+/**
+ * On the second attempt the request has been read already: its kept body is written here, and the proxy's pipe of
+ * the ended request then only ends it.
+ */
+export function replayBody(proxyReq: ClientRequest, req: IncomingMessage): void {
+  if (!retried.has(req)) return;
+  const chunks = bodies.get(req);
+  if (chunks) for (const chunk of chunks) proxyReq.write(chunk);
+}
