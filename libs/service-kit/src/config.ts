@@ -91,6 +91,13 @@ export const baseConfigSchema = z.object({
     .regex(/^([a-z0-9_-]{1,32}\.)?$/, 'empty, or a token and a dot such as t1a2b3.')
     .default('')
     .describe('Put before every event subject, so that several systems share one NATS (test runs use their own).'),
+  EVENTS_REPLICAS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(5)
+    .default(1)
+    .describe('Copies of the stream in a NATS cluster (3 survives the loss of a node); 1 on a single server.'),
   EVENTS_MAX_AGE: duration
     .pipe(z.number().int().min(60_000))
     .prefault('7d')

@@ -51,6 +51,8 @@ export interface StreamSettings {
   name?: string;
   /** The subject prefix (EVENTS_SUBJECT_PREFIX), e.g. `t1a2b3c.`; the stream holds `<prefix>register.>`. */
   prefix?: string;
+  /** Copies of the stream in a NATS cluster (EVENTS_REPLICAS); the consumers take the stream's. */
+  replicas?: number;
 }
 
 /** ADR 0035: seven days, so a consumer may be down over a long weekend. */
@@ -78,7 +80,16 @@ export async function connectEvents(
   const jsm = await jetstreamManager(nc);
   const streamName = stream.name ?? STREAM_NAME;
   const prefix = stream.prefix ?? '';
-  await ensureStream(jsm, { name: streamName, prefix, maxAgeMs: stream.maxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS }, logger);
+  await ensureStream(
+    jsm,
+    {
+      name: streamName,
+      prefix,
+      maxAgeMs: stream.maxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS,
+      ...(stream.replicas ? { replicas: stream.replicas } : {}),
+    },
+    logger,
+  );
   const js = jetstream(nc);
   return {
     transport: 'nats',
@@ -125,17 +136,23 @@ export async function connectEvents(
  */
 export async function ensureStream(
   jsm: JetStreamManager,
-  target: { name: string; prefix: string; maxAgeMs?: number },
+  target: { name: string; prefix: string; maxAgeMs?: number; replicas?: number },
   logger?: Logger,
 ): Promise<void> {
-  const { name, maxAgeMs } = target;
+  const { name, maxAgeMs, replicas } = target;
   const maxAge = (maxAgeMs ?? DEFAULT_EVENTS_MAX_AGE_MS) * 1_000_000;
   try {
     const info = await jsm.streams.info(name);
     // Without an age given (a consumer recreating a lost stream), an existing stream is left as it is.
-    if (maxAgeMs !== undefined && info.config.max_age !== maxAge) {
-      await jsm.streams.update(name, { ...info.config, max_age: maxAge });
-      logger?.info({ stream: name, maxAgeMs }, 'stream age limit set');
+    const ageDiffers = maxAgeMs !== undefined && info.config.max_age !== maxAge;
+    const replicasDiffer = replicas !== undefined && info.config.num_replicas !== replicas;
+    if (ageDiffers || replicasDiffer) {
+      await jsm.streams.update(name, {
+        ...info.config,
+        ...(ageDiffers ? { max_age: maxAge } : {}),
+        ...(replicasDiffer ? { num_replicas: replicas } : {}),
+      });
+      logger?.info({ stream: name, maxAgeMs, replicas }, 'stream limits set');
     }
   } catch (err) {
     if (!isNotFound(err)) throw err;
@@ -145,6 +162,7 @@ export async function ensureStream(
         subjects: STREAM_SUBJECTS.map((s) => target.prefix + s),
         duplicate_window: 2 * 60 * 1_000_000_000,
         max_age: maxAge,
+        num_replicas: replicas ?? 1,
       });
     } catch (addErr) {
       // Another service created it at the same moment.

@@ -175,6 +175,7 @@ async function startService<C extends BaseConfig, DB, Ctx>(
       maxAgeMs: config.EVENTS_MAX_AGE,
       name: config.EVENTS_STREAM,
       prefix: config.EVENTS_SUBJECT_PREFIX,
+      replicas: config.EVENTS_REPLICAS,
     });
     steps.push({ name: 'events', close: () => events.close() });
     const resources: ServiceResources<DB> = { logger, database, events };

@@ -23,6 +23,8 @@ export interface SystemOptions {
   logLevel?: string;
   /** The environment whose settings the services get (see serviceEnv); default: this process's. */
   settings?: NodeJS.ProcessEnv;
+  /** A service's log file in `logDir` (default `<service>.log`; the cluster's copies add their number). */
+  logName?: (service: Service) => string;
 }
 
 /** The database of `service` in a system whose `databasePrefix` is `prefix` (none: `register`). */
@@ -137,12 +139,14 @@ export class System {
     if (this.singleProcess)
       throw new Error('single-process mode starts and stops the services together (startAll/stopAll)');
     if (this.children.has(service)) return;
+    const logName = this.options.logName?.(service) ?? `${service}.log`;
     const child = this.spawn(
       service,
       path.join(this.options.root, 'services', service, 'dist', 'src', 'main.js'),
       this.env(service),
+      logName,
     );
-    await this.waitUntilUp(service, child, `${service}.log`, timeoutMs);
+    await this.waitUntilUp(service, child, logName, timeoutMs);
   }
 
   private spawn(key: Service, script: string, env: NodeJS.ProcessEnv, logName = `${key}.log`): ChildProcess {
@@ -219,6 +223,16 @@ export class System {
         resolve();
       });
       child.kill('SIGTERM');
+    });
+  }
+
+  /** SIGKILL: a crash; resolves once the process is gone. */
+  async kill(service: Service): Promise<void> {
+    const child = this.children.get(service);
+    if (!child) return;
+    await new Promise<void>((resolve) => {
+      child.once('close', () => resolve());
+      child.kill('SIGKILL');
     });
   }
 
