@@ -5,6 +5,8 @@ import {
   companionProblems,
   configProblems,
   migrationProblems,
+  networkProblems,
+  spreadProblems,
   type K8sObject,
   parseManifests,
   renderKustomization,
@@ -17,6 +19,19 @@ import { IDENTITY, ISSUER, MIRROR } from './support/expected-variables';
 
 const k8sDir = process.env.DEPLOY_K8S_DIR ?? path.resolve(__dirname, '../../../deploy/k8s');
 const services = ['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'];
+
+// Who calls whom (each service's *_URL settings); the gateway is reached only through the ingress controller.
+const NETWORK = {
+  callers: {
+    gateway: null,
+    applications: ['gateway', 'documents', 'letters'],
+    documents: ['gateway', 'applications', 'letters'],
+    letters: ['gateway'],
+    reference: ['gateway', 'applications'],
+    audit: ['gateway'],
+  },
+  egressPorts: [53, 5432, 4222],
+};
 
 const targets = [
   { name: 'base', dir: 'base', overlay: false },
@@ -64,6 +79,14 @@ describe.each(targets)('deploy/k8s/$dir', ({ dir, overlay }) => {
 
   test('every Deployment migrates its database in a locked-down init container of its own image before it serves', () => {
     expect(migrationProblems(objects)).toEqual([]);
+  });
+
+  test('every Deployment spreads its pods over zones and over nodes', () => {
+    expect(spreadProblems(objects)).toEqual([]);
+  });
+
+  test('NetworkPolicies deny by default, admit only the gateway from the ingress and each service from its callers, and let each reach DNS, PostgreSQL and NATS', () => {
+    expect(networkProblems(objects, NETWORK)).toEqual([]);
   });
 
   test("each Deployment's Service, HorizontalPodAutoscaler and PodDisruptionBudget select its pods", () => {
