@@ -2,6 +2,7 @@
 // only in context.ts, no HTTP below the routes, and no service (or its tests) importing another service.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
 
 const services = ['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'];
 const noOtherService = services.map((s) => ({
@@ -90,6 +91,23 @@ export default tseslint.config(
           patterns: [
             { group: ['../src/*', '../src/**'], message: 'Migrations are frozen: they never import app code.' },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Each workspace declares the packages it imports (ADR 0220): the nearest package.json is the importer's own,
+    // so a package that only the root or a neighbour declares fails here. Tests, benches and build scripts may
+    // use devDependencies; shipped code only dependencies.
+    files: ['**/*.ts', '**/*.mjs'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-extraneous-dependencies': [
+        'error',
+        {
+          devDependencies: ['**/test/**', '**/bench/**', '**/scripts/**', '**/*.test.ts'],
+          optionalDependencies: false,
+          peerDependencies: false,
         },
       ],
     },

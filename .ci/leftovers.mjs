@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 
-const require = createRequire(new URL('../package.json', import.meta.url));
+const require = createRequire(new URL('../libs/testkit/package.json', import.meta.url));
 const pg = require('pg');
 const { connect } = require('@nats-io/transport-node');
 const { jetstreamManager } = require('@nats-io/jetstream');

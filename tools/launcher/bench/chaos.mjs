@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { freePort, startEmbeddedPostgres, startS3rver } from '@register/embedded';
-import { Cluster, startNatsCluster } from '@register/launcher';
+import { Cluster, startNatsCluster } from '../dist/index.js';
 import { startZgwSimulator } from '@register/zgw-sim';
 import { createLoad, p99 } from './chaos-load.mjs';
 

@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { freePort } from '@register/embedded';
+// The launcher depends on service-kit: declaring it back would make a cycle in the workspace graph (turbo).
+// eslint-disable-next-line import-x/no-extraneous-dependencies
 import { SERVICES, System, dropSystemDatabases, type Infrastructure, type Service } from '@register/launcher';
 import { natsUrl, removeBucket, systemEvents, testS3, withServiceSettings } from '@register/testkit';
 
