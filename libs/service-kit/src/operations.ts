@@ -31,7 +31,9 @@ export interface Input<P, Q, H, B, L> {
 }
 
 /** A response entry of the description: a JSON schema, no content, or a non-JSON body (a file, a PDF). */
-export type ResponseSpec = z.ZodType | null | { description: string; contentType: string; schema?: z.ZodType };
+/** A body of its own kind: one content type, or each type it may be served as (a stored file keeps its own). */
+export type ResponseSpec =
+  z.ZodType | null | { description: string; contentType: string | readonly string[]; schema?: z.ZodType };
 
 /**
  * One HTTP operation, declared once: the route it serves, the zod schemas that parse its request (the same
@@ -193,24 +195,25 @@ function audienceOf(rule: RouteRule): string {
 
 /** Security requirements of a rule, as alternatives of the identity header schemes (ADR 0001). */
 export function securityOf(rule: RouteRule): Array<Record<string, string[]>> {
-  const practitioner = { subject: [], role: [] };
-  const caseHandler = { medewerker: [], rollen: [] };
+  // X-Role and X-Rollen may be left out (no role, no roles): each identity is described with and without them.
+  const practitioner: Array<Record<string, string[]>> = [{ subject: [], role: [] }, { subject: [] }];
+  const caseHandler: Array<Record<string, string[]>> = [{ medewerker: [], rollen: [] }, { medewerker: [] }];
   const r = rule.requires;
   if (r.kind === 'shared-secret') return [{ notificatiesAuth: [] }];
-  if (r.kind === 'identity') return [practitioner, caseHandler];
+  if (r.kind === 'identity') return [...practitioner, ...caseHandler];
   const handlerOnly = r.anyOf.every((c) => c === 'CanBeoordelen');
   const both = r.anyOf.includes('CanBeoordelen') && !handlerOnly;
-  return handlerOnly ? [caseHandler] : both ? [practitioner, caseHandler] : [practitioner];
+  return handlerOnly ? caseHandler : both ? [...practitioner, ...caseHandler] : practitioner;
 }
 
 const PROBLEM_TEXT: Record<number, string> = {
   400: 'The request is invalid (`errors` names each field).',
   401: 'No valid identity.',
   403: 'The caller lacks the capability or decision this operation needs.',
-  409: 'The resource is in a state that does not allow this operation.',
+  409: 'The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running.',
   413: 'The body or file is too large.',
   415: 'The content type is not accepted.',
-  422: 'The request cannot be processed as given.',
+  422: 'The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body).',
   503: 'A service this request needs is unavailable; retry later.',
 };
 
@@ -255,7 +258,9 @@ function responseSpec(status: string, spec: ResponseSpec): object {
   return {
     description: spec.description,
     ...headers,
-    content: { [spec.contentType]: spec.schema ? { schema: spec.schema } : {} },
+    content: Object.fromEntries(
+      [spec.contentType].flat().map((type) => [type, spec.schema ? { schema: spec.schema } : {}]),
+    ),
   };
 }
 
@@ -274,16 +279,20 @@ export function describeOperations(registry: OpenAPIRegistry, operations: readon
     if (!rule) continue;
     const responses: Record<string, object> = {};
     for (const [status, spec] of Object.entries(op.responses)) responses[status] = responseSpec(status, spec);
-    // Any request may be refused as malformed (ADR 0015), and every route needs an identity.
-    const problems = new Set<number>([400, 401, ...(op.problems ?? [])]);
+    const write = rule.method !== 'GET';
+    // Any request may be refused as malformed (ADR 0015), every route needs an identity, and a write's
+    // Idempotency-Key may be reused with another body (422) or while its first request runs (409).
+    const problems = new Set<number>([400, 401, ...(write ? [409, 422] : []), ...(op.problems ?? [])]);
     if (rule.requires.kind === 'capability') problems.add(403);
+    // An unknown resource is a bare 404, whether its id is in the path or in the query (`problems: [404]`).
+    const notFound = problems.delete(404) || rule.path.includes(':');
     for (const status of [...problems].sort()) {
       responses[status] = {
         description: PROBLEM_TEXT[status] ?? 'Problem',
         content: { 'application/problem+json': { schema: ProblemDetails } },
       };
     }
-    if (rule.path.includes(':')) responses['404'] = { description: 'Unknown resource (a bare 404 without a body)' };
+    if (notFound) responses['404'] = { description: 'Unknown resource (a bare 404 without a body)' };
     const body = op.body
       ? {
           content: {
@@ -297,7 +306,6 @@ export function describeOperations(registry: OpenAPIRegistry, operations: readon
       : op.multipart
         ? { content: { 'multipart/form-data': { schema: op.multipart } }, required: true }
         : undefined;
-    const write = rule.method !== 'GET';
     const description = [op.description, scopeText(rule)].filter(Boolean).join(' ');
     registry.registerPath({
       method: rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete',

@@ -1790,8 +1790,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1915,6 +1924,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     listDeadLetters: {
@@ -2036,6 +2063,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     replayDeadLetter: {
@@ -2097,6 +2142,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
         };
     };
@@ -2167,6 +2230,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
         };
     };
@@ -2318,6 +2399,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description A service this request needs is unavailable; retry later. */
             503: {
                 headers: {
@@ -2390,6 +2489,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     rollbackOrgTemplate: {
@@ -2453,6 +2570,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
             };
         };
     };
@@ -2622,6 +2757,24 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     listApplications: {
@@ -2740,8 +2893,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2885,8 +3047,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2955,8 +3126,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3043,8 +3223,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3204,8 +3393,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3258,6 +3456,13 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
+            };
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
@@ -3682,8 +3887,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3748,8 +3969,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3823,8 +4060,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3873,6 +4126,31 @@ export interface operations {
             };
             /** @description No valid identity. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3939,6 +4217,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
         };
     };
     sendBrief: {
@@ -3987,8 +4283,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4053,8 +4365,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description Unknown resource (a bare 404 without a body) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4125,7 +4453,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The request cannot be processed as given. */
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4559,8 +4896,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
             /** @description The body or file is too large. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4806,7 +5161,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["ProblemDetails"];
                 };
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4826,6 +5181,15 @@ export interface operations {
             };
             /** @description The content type is not accepted. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4903,8 +5267,17 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The resource is in a state that does not allow this operation. */
+            /** @description The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body). */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4936,7 +5309,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "application/pdf": unknown;
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/svg+xml": unknown;
                 };
             };
             /** @description The request is invalid (`errors` names each field). */

@@ -5,8 +5,14 @@ import { documents } from '@register/contracts';
 import { defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
 import type { DocumentRow } from '../uploads/documents.table';
+import { ORGANISATIE_LOGO, WIZARDS } from '../uploads/categories';
 import { DocumentIdParams } from '../uploads/uploads.schemas';
 import { openContent, openLinkedContent, openOrgLogo } from './open-content';
+
+// Content is served with the type detected at upload, so the description names each type a category accepts.
+const categories = Object.values(WIZARDS).flat();
+const STORED_TYPES = [...new Set(categories.flatMap((c) => c.acceptedTypes))].sort();
+const LOGO_TYPES = categories.find((c) => c.categoryId === ORGANISATIE_LOGO)?.acceptedTypes ?? [];
 
 /** RFC 5987/6266 `filename*` value: UTF-8, percent-encoded, also the characters encodeURIComponent keeps. */
 function dispositionOf(fileName: string): string {
@@ -41,7 +47,7 @@ const downloadUpload = defineOperation({
   description:
     "The stored bytes with their detected `Content-Type`, `Content-Disposition: attachment; filename*=UTF-8''…` and `X-Content-Type-Options: nosniff`. The owner reads their own documents; `CanBeoordelen` reads documents linked to a submitted application. Anyone else gets a bare 404.",
   params: DocumentIdParams,
-  responses: { 200: { description: 'The file, as stored', contentType: 'application/octet-stream' } },
+  responses: { 200: { description: 'The file, as stored', contentType: STORED_TYPES } },
   problems: [503],
   handle: async (ctx: Context, { params, identity, res }) =>
     sendContent(ctx, res, await openContent(ctx, identity, params.documentId)),
@@ -54,7 +60,7 @@ const readApplicationDocument = defineOperation({
   description:
     'Streams the stored bytes with `Content-Type`, `Content-Length` and the file name in `Content-Disposition` (the case mirror copies them into the zaaksysteem). A document that is unknown or not linked to this application: a bare 404.',
   params: documents.internal.contentParams,
-  responses: { 200: { description: 'The file, as stored', contentType: 'application/octet-stream' } },
+  responses: { 200: { description: 'The file, as stored', contentType: STORED_TYPES } },
   problems: [503],
   handle: async (ctx: Context, { params, res }) =>
     sendContent(ctx, res, await openLinkedContent(ctx, params.applicationId, params.documentId)),
@@ -67,7 +73,7 @@ const readOrgLogo = defineOperation({
   description:
     'Streams an `organisatie-logo` upload with its `Content-Type` and `Content-Length` (letters draws it on the letterhead). Any other document, or an unknown id: a bare 404.',
   params: documents.internal.orgLogoParams,
-  responses: { 200: { description: 'The logo, as stored', contentType: 'application/octet-stream' } },
+  responses: { 200: { description: 'The logo, as stored', contentType: LOGO_TYPES } },
   problems: [503],
   handle: async (ctx: Context, { params, res }) => sendContent(ctx, res, await openOrgLogo(ctx, params.documentId)),
 });

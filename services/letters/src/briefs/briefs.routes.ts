@@ -32,6 +32,7 @@ const getBrief = defineOperation({
   summary: 'Read a letter',
   description: `The letter, the passages it may use, the caller's \`decisions\`, the letterhead and the case context (register number masked). ${ADDRESSING}`,
   query: BriefQuery,
+  problems: [404],
   load: loadBrief,
   responses: { 200: BriefView },
   handle: (ctx: Context, { loaded, identity, req, res }) => sendView(req, res, viewBodyOf(ctx, loaded, identity)),
@@ -47,7 +48,7 @@ const putBrief = defineOperation({
   body: SaveBriefRequest,
   example: { sections: exampleSections() },
   responses: { 200: BriefView },
-  problems: [409],
+  problems: [404, 409],
   handle: async (ctx: Context, { query, identity, body, req, res }) =>
     sendView(req, res, await saveBrief(ctx, address(query), identity, body.sections)),
 });
@@ -60,7 +61,7 @@ const submit = defineOperation({
   query: BriefQuery,
   load: briefExists,
   responses: { 200: BriefView },
-  problems: [409],
+  problems: [404, 409],
   handle: async (ctx: Context, { query, identity, req, res }) =>
     sendView(req, res, await submitBrief(ctx, address(query), identity)),
 });
@@ -73,7 +74,7 @@ const approve = defineOperation({
   query: BriefQuery,
   load: briefExists,
   responses: { 200: BriefView },
-  problems: [409],
+  problems: [404, 409],
   handle: async (ctx: Context, { query, identity, req, res }) =>
     sendView(req, res, await approveBrief(ctx, address(query), identity)),
 });
@@ -90,7 +91,7 @@ const reject = defineOperation({
   body: RejectBriefRequest,
   example: { comments: 'Graag de reden van afwijzing concreter maken.' },
   responses: { 200: BriefView },
-  problems: [409],
+  problems: [404, 409],
   handle: async (ctx: Context, { query, identity, body, req, res }) =>
     sendView(req, res, await rejectBrief(ctx, address(query), identity, body.comments ?? null)),
 });
@@ -103,7 +104,7 @@ const send = defineOperation({
   query: BriefQuery,
   load: briefExists,
   responses: { 200: BriefView },
-  problems: [409],
+  problems: [404, 409],
   handle: async (ctx: Context, { query, identity, req, res }) =>
     sendView(req, res, await sendBrief(ctx, address(query), identity)),
 });
@@ -114,6 +115,7 @@ const reset = defineOperation({
   summary: 'Start a letter over',
   description: `Any identity. A fresh \`concept\` built from the default passages of the letter's beroep and besluit. ${ADDRESSING}`,
   query: BriefQuery,
+  problems: [404],
   load: briefExists,
   responses: { 200: BriefView },
   handle: async (ctx: Context, { query, identity, req, res }) =>
