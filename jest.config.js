@@ -54,6 +54,7 @@ const projects = [
   'tools/dead-letters',
   'tools/api-description',
   'tools/steady-load',
+  'tools/compat',
 ].map((dir) => ({
   ...shared,
   displayName: dir.split('/')[1],

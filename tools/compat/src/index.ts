@@ -1,0 +1,2 @@
+export * from './baseline';
+export * from './schemas';
