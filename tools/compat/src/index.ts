@@ -1,2 +1,3 @@
 export * from './baseline';
 export * from './schemas';
+export * from './gate';
