@@ -25,6 +25,7 @@ const rule = (requires: RouteRule['requires'], scoped?: RouteRule['scoped']): Ro
   method: 'GET',
   path: '/api/v1/x',
   service: 'letters',
+  processing: 'none',
   requires,
   ...(scoped ? { scoped } : {}),
 });

@@ -4,12 +4,13 @@ import { auditConsumer } from './audit-consumer/audit-consumer';
 import { auditLogRoutes } from './audit-log/audit-log.routes';
 import { buildContext, configSchema } from './context';
 import { deadLetterRoutes } from './dead-letters/dead-letters.routes';
+import { verwerkingsactiviteitenRoutes } from './verwerkingsactiviteiten/verwerkingsactiviteiten.routes';
 
 export const start = runService(module, {
   name: 'audit',
   configSchema,
   migrations,
   buildContext,
-  routes: [...auditLogRoutes, ...deadLetterRoutes],
+  routes: [...auditLogRoutes, ...deadLetterRoutes, ...verwerkingsactiviteitenRoutes],
   jobs: [auditConsumer],
 });

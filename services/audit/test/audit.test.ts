@@ -283,7 +283,7 @@ describe('health and description', () => {
     });
   });
 
-  it('when the OpenAPI document is read, then it describes the audit and dead-letter routes with their schemas', async () => {
+  it('when the OpenAPI document is read, then it describes the audit, dead-letter and register routes with their schemas', async () => {
     const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as {
       info: { title: string };
       paths: Record<string, unknown>;
@@ -295,8 +295,10 @@ describe('health and description', () => {
       '/api/v1/admin/dead-letters',
       '/api/v1/admin/dead-letters/{id}/replay',
       '/api/v1/admin/dead-letters/{id}',
+      '/api/v1/verwerkingsactiviteiten',
     ]);
     expect(doc.components.schemas['AuthzAudit']).toBeDefined();
+    expect(doc.components.schemas['Verwerkingsactiviteit']).toBeDefined();
     expect(doc.components.schemas['DeadLetter']).toBeDefined();
   });
 });

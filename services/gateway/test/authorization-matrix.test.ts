@@ -53,6 +53,7 @@ const MATRIX: Array<[string, string, Probe]> = [
   ['GET /api/v1/admin/dead-letters', '- - + - - -', ok],
   ['POST /api/v1/admin/dead-letters/:id/replay', '- - + - - -', gone('/api/v1/admin/dead-letters/999999999/replay')],
   ['DELETE /api/v1/admin/dead-letters/:id', '- - + - - -', gone('/api/v1/admin/dead-letters/999999999')],
+  ['GET /api/v1/verwerkingsactiviteiten', '+ + + + + +', ok],
   ['GET /api/v1/admin/system', '- - + - - -', ok],
   [
     'GET /api/v1/uploads/categories',

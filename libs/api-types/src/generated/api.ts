@@ -918,6 +918,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/verwerkingsactiviteiten": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the register of processing activities
+         * @description Every processing activity of the register (GDPR art. 30): its URI, name, purpose, legal basis and how long its processing log records are kept. The whole register in one answer: it is a short, fixed list.
+         */
+        get: operations["listVerwerkingsactiviteiten"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/werkvoorraad": {
         parameters: {
             query?: never;
@@ -1598,6 +1618,15 @@ export interface components {
             eventType: string | null;
             /** @description The correlation id of the request that caused the event */
             correlationId: string | null;
+        };
+        Verwerkingsactiviteit: {
+            /** @description URI of the activity; `dpl.core.processing_activity_id` in the logbook */
+            id: string;
+            naam: string;
+            doel: string;
+            grondslag: string;
+            /** @description ISO 8601 duration the log records are kept (`P7Y`) */
+            bewaartermijn: string;
         };
     };
     responses: never;
@@ -5462,6 +5491,49 @@ export interface operations {
             };
             /** @description The caller lacks the capability or decision this operation needs. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listVerwerkingsactiviteiten: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
+                "X-Correlation-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The full version of the API (the description's label is `v1`). */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verwerkingsactiviteit"][];
+                };
+            };
+            /** @description The request is invalid (`errors` names each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid identity. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

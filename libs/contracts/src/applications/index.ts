@@ -2,48 +2,82 @@ import { z } from 'zod';
 import { eventContract, needs, own, routeTable, type ProblemType } from '../common';
 
 export const routes = routeTable('applications', {
-  dashboardView: { method: 'GET', path: '/api/v1/dashboard-view', requires: own },
-  notes: { method: 'GET', path: '/api/v1/notes', requires: own },
-  populationAddress: { method: 'GET', path: '/api/v1/population/address', requires: own },
-  educationDiplomas: { method: 'GET', path: '/api/v1/education/diplomas', requires: own },
-  intakePolicy: { method: 'GET', path: '/api/v1/intake/policy', requires: own },
-  changeRequest: { method: 'POST', path: '/api/v1/change-requests', requires: own },
-  listApplications: { method: 'GET', path: '/api/v1/applications', requires: own },
-  createApplication: { method: 'POST', path: '/api/v1/applications', requires: own },
-  getApplication: { method: 'GET', path: '/api/v1/applications/:id', requires: own },
-  syncDraft: { method: 'PUT', path: '/api/v1/applications/:id', requires: own },
-  deleteApplication: { method: 'DELETE', path: '/api/v1/applications/:id', requires: own },
-  submitApplication: { method: 'POST', path: '/api/v1/applications/:id/submit', requires: own },
-  werkvoorraad: { method: 'GET', path: '/api/v1/werkvoorraad', requires: needs('CanBeoordelen') },
+  dashboardView: { method: 'GET', path: '/api/v1/dashboard-view', processing: 'inzage-registratie', requires: own },
+  notes: { method: 'GET', path: '/api/v1/notes', processing: 'inzage-registratie', requires: own },
+  populationAddress: {
+    method: 'GET',
+    path: '/api/v1/population/address',
+    processing: 'inzage-registratie',
+    requires: own,
+  },
+  educationDiplomas: {
+    method: 'GET',
+    path: '/api/v1/education/diplomas',
+    processing: 'inzage-registratie',
+    requires: own,
+  },
+  intakePolicy: { method: 'GET', path: '/api/v1/intake/policy', processing: 'none', requires: own },
+  changeRequest: { method: 'POST', path: '/api/v1/change-requests', processing: 'wijzigingsverzoek', requires: own },
+  listApplications: { method: 'GET', path: '/api/v1/applications', processing: 'inzage-registratie', requires: own },
+  createApplication: { method: 'POST', path: '/api/v1/applications', processing: 'aanvragen', requires: own },
+  getApplication: { method: 'GET', path: '/api/v1/applications/:id', processing: 'inzage-registratie', requires: own },
+  syncDraft: { method: 'PUT', path: '/api/v1/applications/:id', processing: 'aanvragen', requires: own },
+  deleteApplication: { method: 'DELETE', path: '/api/v1/applications/:id', processing: 'aanvragen', requires: own },
+  submitApplication: {
+    method: 'POST',
+    path: '/api/v1/applications/:id/submit',
+    processing: 'aanvragen',
+    requires: own,
+  },
+  werkvoorraad: {
+    method: 'GET',
+    path: '/api/v1/werkvoorraad',
+    processing: 'beoordelen',
+    requires: needs('CanBeoordelen'),
+  },
   beoordeling: {
     method: 'GET',
     path: '/api/v1/beoordeling/:id',
+    processing: 'beoordelen',
     requires: needs('CanBeoordelen'),
     auditDenialAs: 'beoordeling',
   },
   besluit: {
     method: 'POST',
     path: '/api/v1/beoordeling/:id/besluit',
+    processing: 'beoordelen',
     requires: needs('CanBeoordelen'),
     auditDenialAs: 'besluit',
   },
-  adminCases: { method: 'GET', path: '/api/v1/admin/cases', requires: needs('cases:admin') },
-  adminDeleteCase: { method: 'DELETE', path: '/api/v1/admin/cases/:id', requires: needs('cases:admin') },
+  adminCases: { method: 'GET', path: '/api/v1/admin/cases', processing: 'beheer', requires: needs('cases:admin') },
+  adminDeleteCase: {
+    method: 'DELETE',
+    path: '/api/v1/admin/cases/:id',
+    processing: 'beheer',
+    requires: needs('cases:admin'),
+  },
   /** The operations console's view of the case mirror and an operator's retry (issue 22). */
   caseMirror: {
     method: 'GET',
     path: '/api/v1/admin/case-mirror',
+    processing: 'beheer',
     requires: needs('cases:admin'),
     auditDenialAs: 'case-mirror:read',
   },
   retryCaseMirror: {
     method: 'POST',
     path: '/api/v1/admin/case-mirror/:referentie/retry',
+    processing: 'beheer',
     requires: needs('cases:admin'),
     auditDenialAs: 'zaaksysteem-retry',
   },
   /** ADR 0011: the zaaksysteem's notifications, guarded by NOTIFICATIES_AUTH instead of an identity. */
-  notificaties: { method: 'POST', path: '/api/v1/notificaties', requires: { kind: 'shared-secret' } },
+  notificaties: {
+    method: 'POST',
+    path: '/api/v1/notificaties',
+    processing: 'zaakspiegeling',
+    requires: { kind: 'shared-secret' },
+  },
 });
 
 export const problems = {

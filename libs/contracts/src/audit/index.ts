@@ -1,23 +1,33 @@
-import { needs, routeTable } from '../common';
+import { anyIdentity, needs, routeTable } from '../common';
 
 export const routes = routeTable('audit', {
-  auditLog: { method: 'GET', path: '/api/v1/admin/audit', requires: needs('audit:read') },
+  /** The register of processing activities (Logboek Dataverwerkingen, issue 24): public to every identity. */
+  verwerkingsactiviteiten: {
+    method: 'GET',
+    path: '/api/v1/verwerkingsactiviteiten',
+    requires: anyIdentity,
+    processing: 'none',
+  },
+  auditLog: { method: 'GET', path: '/api/v1/admin/audit', processing: 'none', requires: needs('audit:read') },
   /** The events a durable consumer gave up on (issue 22): listed, replayed or discarded by an operator. */
   deadLetters: {
     method: 'GET',
     path: '/api/v1/admin/dead-letters',
+    processing: 'none',
     requires: needs('audit:read'),
     auditDenialAs: 'dead-letter:list',
   },
   replayDeadLetter: {
     method: 'POST',
     path: '/api/v1/admin/dead-letters/:id/replay',
+    processing: 'none',
     requires: needs('audit:read'),
     auditDenialAs: 'dead-letter:replay',
   },
   discardDeadLetter: {
     method: 'DELETE',
     path: '/api/v1/admin/dead-letters/:id',
+    processing: 'none',
     requires: needs('audit:read'),
     auditDenialAs: 'dead-letter:discard',
   },

@@ -2,3 +2,4 @@ export * from './capabilities';
 export * from './events';
 export * from './problems';
 export * from './routes';
+export * from './verwerkingsactiviteiten';

@@ -1,4 +1,5 @@
 import type { Capability } from './capabilities';
+import type { ActiviteitSleutel } from './verwerkingsactiviteiten';
 
 export type ServiceName = 'gateway' | 'applications' | 'documents' | 'letters' | 'reference' | 'audit';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -18,6 +19,12 @@ export interface RouteRule {
   path: string;
   service: ServiceName;
   requires: Requirement;
+  /**
+   * The processing activity a call of this route is (Logboek Dataverwerkingen, ADR 0180): the key of an activity
+   * of the register, or `none` for a route that processes no practitioner's personal data. Required: a route
+   * cannot forget it.
+   */
+  processing: Processing;
   /** Audit action written for a denial of this route (spec, Authentication 6). */
   auditDenialAs?: string;
   /**
@@ -26,6 +33,9 @@ export interface RouteRule {
    */
   scoped?: { query: string; requires: Requirement };
 }
+
+/** A route's or job's processing activity, or `none`. */
+export type Processing = ActiviteitSleutel | 'none';
 
 export const needs = (...anyOf: Capability[]): Requirement => ({ kind: 'capability', anyOf });
 export const anyIdentity: Requirement = { kind: 'identity' };

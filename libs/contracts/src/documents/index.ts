@@ -2,16 +2,22 @@ import { z } from 'zod';
 import { needs, own, routeTable, type ProblemType } from '../common';
 
 export const routes = routeTable('documents', {
-  categories: { method: 'GET', path: '/api/v1/uploads/categories', requires: own },
-  upload: { method: 'POST', path: '/api/v1/uploads', requires: own },
-  status: { method: 'GET', path: '/api/v1/uploads/status', requires: own },
+  categories: { method: 'GET', path: '/api/v1/uploads/categories', processing: 'none', requires: own },
+  upload: { method: 'POST', path: '/api/v1/uploads', processing: 'aanvragen', requires: own },
+  status: { method: 'GET', path: '/api/v1/uploads/status', processing: 'aanvragen', requires: own },
   content: {
     method: 'GET',
     path: '/api/v1/uploads/:documentId/content',
+    processing: 'aanvragen',
     requires: needs('applications:own', 'CanBeoordelen'),
   },
-  deleteOwn: { method: 'DELETE', path: '/api/v1/uploads/:documentId', requires: own },
-  adminDelete: { method: 'DELETE', path: '/api/v1/admin/uploads/:documentId', requires: needs('uploads:admin-delete') },
+  deleteOwn: { method: 'DELETE', path: '/api/v1/uploads/:documentId', processing: 'aanvragen', requires: own },
+  adminDelete: {
+    method: 'DELETE',
+    path: '/api/v1/admin/uploads/:documentId',
+    processing: 'beheer',
+    requires: needs('uploads:admin-delete'),
+  },
 });
 
 export const problems = {

@@ -1,9 +1,17 @@
 import { anyIdentity, needs, routeTable, type ProblemType } from '../common';
 
-const orgTemplateAdmin = { requires: needs('orgtemplate:edit'), auditDenialAs: 'orgtemplate:edit' } as const;
+/** An organisation's letter templates hold no practitioner's data; a test letter is filled with sample data. */
+const orgTemplateAdmin = {
+  requires: needs('orgtemplate:edit'),
+  auditDenialAs: 'orgtemplate:edit',
+  processing: 'none',
+} as const;
 const readsLetter = needs('brief:edit', 'brief:approve');
 /** ADR 0010: a case's brief is staff data: a letter capability or case administration (403 otherwise). */
-const caseBrief = { scoped: { query: 'referentie', requires: needs('brief:edit', 'brief:approve', 'cases:admin') } };
+const caseBrief = {
+  processing: 'besluitbrief',
+  scoped: { query: 'referentie', requires: needs('brief:edit', 'brief:approve', 'cases:admin') },
+} as const;
 
 /**
  * The letters routes (ADR 0002, 0010). Every brief route takes an optional `?referentie=` (a case's brief).

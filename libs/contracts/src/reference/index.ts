@@ -2,10 +2,15 @@ import { z } from 'zod';
 import { anyIdentity, eventContract, needs, routeTable } from '../common';
 
 export const routes = routeTable('reference', {
-  flags: { method: 'GET', path: '/api/v1/flags', requires: anyIdentity },
-  setFlag: { method: 'PUT', path: '/api/v1/admin/flags/:key', requires: needs('flags:write') },
-  stamdataTables: { method: 'GET', path: '/api/v1/stamdata', requires: needs('stamdata:read') },
-  stamdataTable: { method: 'GET', path: '/api/v1/stamdata/:table', requires: needs('stamdata:read') },
+  flags: { method: 'GET', path: '/api/v1/flags', processing: 'none', requires: anyIdentity },
+  setFlag: { method: 'PUT', path: '/api/v1/admin/flags/:key', processing: 'none', requires: needs('flags:write') },
+  stamdataTables: { method: 'GET', path: '/api/v1/stamdata', processing: 'none', requires: needs('stamdata:read') },
+  stamdataTable: {
+    method: 'GET',
+    path: '/api/v1/stamdata/:table',
+    processing: 'none',
+    requires: needs('stamdata:read'),
+  },
 });
 
 export const events = {
