@@ -46,5 +46,10 @@ export const SERVICE_PREFIXES: Readonly<Record<Exclude<ServiceName, 'gateway'>, 
   documents: ['/api/v1/uploads', '/api/v1/admin/uploads'],
   letters: ['/api/v1/brief', '/api/v1/admin/org-templates', '/api/v1/admin/org-template'],
   reference: ['/api/v1/stamdata', '/api/v1/flags', '/api/v1/admin/flags'],
-  audit: ['/api/v1/admin/audit', '/api/v1/admin/dead-letters', '/api/v1/verwerkingsactiviteiten'],
+  audit: [
+    '/api/v1/admin/audit',
+    '/api/v1/admin/dead-letters',
+    '/api/v1/verwerkingsactiviteiten',
+    '/api/v1/me/verwerkingen',
+  ],
 };

@@ -27,3 +27,4 @@ export * from './cached-json';
 export * from './bounded-map';
 export * from './keyed-queue';
 export * from './telemetry';
+export * from './processing-log';

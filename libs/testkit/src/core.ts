@@ -8,6 +8,8 @@ import { connect } from '@nats-io/transport-node';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity, type Role } from '@register/authz';
 
 export const TEST_SECRET = 'test-internal-identity-secret-0123456789abcdef';
+/** The processing log's pseudonym key in tests (ADR 0181). */
+export const TEST_LDV_SECRET = 'test-ldv-pseudonym-secret-0123456789abcdef';
 
 function env(name: string): string {
   const value = process.env[name];
@@ -213,6 +215,7 @@ export async function startService<Ctx>(
         NATS_URL: natsUrl(),
         ...testEventsEnv(),
         INTERNAL_IDENTITY_SECRET: TEST_SECRET,
+        LDV_PSEUDONYM_SECRET: TEST_LDV_SECRET,
         LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'silent',
         METRICS_PORT: 'off',
         ...options.env,

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { createTestDatabase, natsUrl, TEST_SECRET, testEventsEnv, type TestDatabase } from './core';
+import { createTestDatabase, natsUrl, TEST_LDV_SECRET, TEST_SECRET, testEventsEnv, type TestDatabase } from './core';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -64,6 +64,7 @@ export async function startNeighbour(name: string, options: NeighbourOptions = {
     NATS_URL: natsUrl(),
     ...testEventsEnv(),
     INTERNAL_IDENTITY_SECRET: TEST_SECRET,
+    LDV_PSEUDONYM_SECRET: TEST_LDV_SECRET,
     LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
     // No metrics port unless a test asks for one: parallel test services would contend for the defaults.
     METRICS_PORT: 'off',

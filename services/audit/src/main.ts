@@ -4,6 +4,7 @@ import { auditConsumer } from './audit-consumer/audit-consumer';
 import { auditLogRoutes } from './audit-log/audit-log.routes';
 import { buildContext, configSchema } from './context';
 import { deadLetterRoutes } from './dead-letters/dead-letters.routes';
+import { inzageRoutes } from './logbook/inzage.routes';
 import { verwerkingsactiviteitenRoutes } from './verwerkingsactiviteiten/verwerkingsactiviteiten.routes';
 
 export const start = runService(module, {
@@ -11,6 +12,6 @@ export const start = runService(module, {
   configSchema,
   migrations,
   buildContext,
-  routes: [...auditLogRoutes, ...deadLetterRoutes, ...verwerkingsactiviteitenRoutes],
+  routes: [...auditLogRoutes, ...deadLetterRoutes, ...verwerkingsactiviteitenRoutes, ...inzageRoutes],
   jobs: [auditConsumer],
 });

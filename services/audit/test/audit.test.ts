@@ -296,9 +296,11 @@ describe('health and description', () => {
       '/api/v1/admin/dead-letters/{id}/replay',
       '/api/v1/admin/dead-letters/{id}',
       '/api/v1/verwerkingsactiviteiten',
+      '/api/v1/me/verwerkingen',
     ]);
     expect(doc.components.schemas['AuthzAudit']).toBeDefined();
     expect(doc.components.schemas['Verwerkingsactiviteit']).toBeDefined();
+    expect(doc.components.schemas['Verwerking']).toBeDefined();
     expect(doc.components.schemas['DeadLetter']).toBeDefined();
   });
 });

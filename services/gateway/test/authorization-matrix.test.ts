@@ -54,6 +54,7 @@ const MATRIX: Array<[string, string, Probe]> = [
   ['POST /api/v1/admin/dead-letters/:id/replay', '- - + - - -', gone('/api/v1/admin/dead-letters/999999999/replay')],
   ['DELETE /api/v1/admin/dead-letters/:id', '- - + - - -', gone('/api/v1/admin/dead-letters/999999999')],
   ['GET /api/v1/verwerkingsactiviteiten', '+ + + + + +', ok],
+  ['GET /api/v1/me/verwerkingen', '+ + - - - +', ok],
   ['GET /api/v1/admin/system', '- - + - - -', ok],
   [
     'GET /api/v1/uploads/categories',

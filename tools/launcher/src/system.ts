@@ -43,6 +43,12 @@ export async function dropSystemDatabases(postgresUrl: string, prefix: string): 
 }
 
 /**
+ * npm start's processing-log pseudonym key when none is set (ADR 0181): fixed, so that the inzage finds the records
+ * of an earlier run on the same data. A development value only: a deployment sets its own secret.
+ */
+export const DEV_LDV_PSEUDONYM_SECRET = 'npm-start-dev-ldv-pseudonym-secret-not-for-production';
+
+/**
  * What one service is started with: every setting it reads that `settings` (the launcher's environment) has,
  * except those the launcher decides: its port, its own database on the server, and where the others are.
  */
@@ -72,6 +78,7 @@ export function serviceEnv(
     DATABASE_URL: withDatabase(infra.postgresUrl, systemDatabase(options.databasePrefix, service)),
     NATS_URL: infra.natsUrl,
     INTERNAL_IDENTITY_SECRET: secret,
+    LDV_PSEUDONYM_SECRET: settings['LDV_PSEUDONYM_SECRET'] || DEV_LDV_PSEUDONYM_SECRET,
     LOG_LEVEL: settings[`${service.toUpperCase()}_LOG_LEVEL`] ?? options.logLevel ?? 'info',
     S3_ENDPOINT: infra.s3.endpoint,
     S3_ACCESS_KEY: infra.s3.accessKey,

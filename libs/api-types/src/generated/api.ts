@@ -718,6 +718,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me/verwerkingen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the processing of my own personal data
+         * @description The practitioner’s own processing log (Logboek Dataverwerkingen), newest first: which activity, when, with what outcome, and by which kind of actor (`zelf`, `medewerker`, `systeem`). Paged with `limit` and `cursor` (`Link: rel="next"`). An administrator’s session is refused (403): the inzage is the data subject’s.
+         */
+        get: operations["listMyVerwerkingen"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/notes": {
         parameters: {
             query?: never;
@@ -1627,6 +1647,24 @@ export interface components {
             grondslag: string;
             /** @description ISO 8601 duration the log records are kept (`P7Y`) */
             bewaartermijn: string;
+        };
+        Verwerking: {
+            verwerkingsactiviteit: {
+                id: string;
+                naam: string;
+            };
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds: when the processing ended
+             */
+            tijdstip: string;
+            /** @enum {string} */
+            status: "Unset" | "Ok" | "Error";
+            /**
+             * @description The kind of actor, never who
+             * @enum {string}
+             */
+            door: "zelf" | "medewerker" | "systeem";
         };
     };
     responses: never;
@@ -4803,6 +4841,63 @@ export interface operations {
             };
             /** @description No valid identity. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+        };
+    };
+    listMyVerwerkingen: {
+        parameters: {
+            query?: {
+                /** @description Records per page */
+                limit?: number;
+                /** @description From the `Link: rel="next"` */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made). */
+                "X-Correlation-Id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The full version of the API (the description's label is `v1`). */
+                    "API-Version"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Verwerking"][];
+                };
+            };
+            /** @description The request is invalid (`errors` names each field). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description No valid identity. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ProblemDetails"];
+                };
+            };
+            /** @description The caller lacks the capability or decision this operation needs. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,4 +1,4 @@
-import { anyIdentity, needs, routeTable } from '../common';
+import { anyIdentity, needs, own, routeTable } from '../common';
 
 export const routes = routeTable('audit', {
   /** The register of processing activities (Logboek Dataverwerkingen, issue 24): public to every identity. */
@@ -8,6 +8,11 @@ export const routes = routeTable('audit', {
     requires: anyIdentity,
     processing: 'none',
   },
+  /**
+   * A practitioner's inzage in the processing of their own data (ADR 0181). Reading one's own log is not logged
+   * again: it reads pseudonymised records only, and a log of every look at the log would feed itself.
+   */
+  meVerwerkingen: { method: 'GET', path: '/api/v1/me/verwerkingen', requires: own, processing: 'none' },
   auditLog: { method: 'GET', path: '/api/v1/admin/audit', processing: 'none', requires: needs('audit:read') },
   /** The events a durable consumer gave up on (issue 22): listed, replayed or discarded by an operator. */
   deadLetters: {

@@ -3,3 +3,4 @@ export * from './events';
 export * from './problems';
 export * from './routes';
 export * from './verwerkingsactiviteiten';
+export * from './processing';

@@ -124,3 +124,9 @@ export function currentTraceparent(): string | undefined {
 export function currentTraceId(): string | undefined {
   return trace.getSpanContext(context.active())?.traceId;
 }
+
+/** The active span's trace and span id, or undefined outside any trace. */
+export function activeSpanIds(): { traceId: string; spanId: string } | undefined {
+  const ctx = trace.getSpanContext(context.active());
+  return ctx && trace.isSpanContextValid(ctx) ? { traceId: ctx.traceId, spanId: ctx.spanId } : undefined;
+}

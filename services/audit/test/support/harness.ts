@@ -14,6 +14,8 @@ export interface Harness extends TestService<Context> {
   durable: string;
   /** This harness's own audit subject: purged at close, so no other consumer (or run) keeps test rows. */
   subject: string;
+  /** Its own processing-record subject (`register.audit.processing.<durable>`), purged at close too. */
+  processingSubject: string;
 }
 
 /**
@@ -24,6 +26,7 @@ export interface Harness extends TestService<Context> {
 export async function startAudit(options: { natsUrl?: string } = {}): Promise<Harness> {
   const durable = `audit-test-${randomUUID().slice(0, 8)}`;
   const subject = `register.audit.${durable}`;
+  const processingSubject = `register.audit.processing.${durable}`;
   const nats = options.natsUrl ?? natsUrl();
   const service = await startService(start, {
     name: 'audit',
@@ -36,9 +39,11 @@ export async function startAudit(options: { natsUrl?: string } = {}): Promise<Ha
     db: service.context.db,
     durable,
     subject,
+    processingSubject,
     async close() {
       await service.close();
       await removeConsumerAndSubject(nats, durable, subject);
+      await removeConsumerAndSubject(nats, durable, processingSubject);
     },
   };
 }

@@ -14,6 +14,7 @@ export const DECIDED_BY_NPM_START: Record<string, string> = {
   DATABASE_URL: 'database register_<service> on the server of its own DATABASE_URL, or on the embedded PostgreSQL',
   NATS_URL: 'its own NATS_URL, or the embedded nats-server, or in-process',
   INTERNAL_IDENTITY_SECRET: 'its own INTERNAL_IDENTITY_SECRET, or a random one per run',
+  LDV_PSEUDONYM_SECRET: 'its own LDV_PSEUDONYM_SECRET, or a fixed development value (ADR 0181)',
   LOG_LEVEL: 'its own LOG_LEVEL for every service, <SERVICE>_LOG_LEVEL for one',
   METRICS_PORT: "each service's default port; METRICS_PORT=off: none; <SERVICE>_METRICS_PORT: one service's",
   S3_ENDPOINT: 'its own S3_ENDPOINT, or the embedded S3 endpoint',

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { eventContract, type EventContract } from './events';
+
+const hex = (length: number) => z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`));
+
+/**
+ * One record of the processing log in the field names and types of Logboek Dataverwerkingen v1.0: a span of
+ * the processing with its activity and its data subject as attributes (ADR 0181). The subject is a pseudonym,
+ * never the BSN; `register.door` (the kind of actor) is ours, for the practitioner's inzage.
+ */
+export const ProcessingRecordData = z.strictObject({
+  trace_id: hex(32),
+  span_id: hex(16),
+  parent_span_id: hex(16).nullable(),
+  name: z.string().min(1).max(200),
+  status: z.enum(['Unset', 'Ok', 'Error']),
+  start_time: z.iso.datetime(),
+  end_time: z.iso.datetime(),
+  attributes: z.strictObject({
+    'dpl.core.processing_activity_id': z.url(),
+    'dpl.core.data_subject_id': hex(64),
+    'dpl.core.data_subject_id_type': z.literal('BSN'),
+    'dpl.core.foreign_operation.trace_id': hex(32).optional(),
+    'dpl.core.foreign_operation.span_id': hex(16).optional(),
+    'exception.type': z.string().max(200).optional(),
+    'exception.message': z.string().max(500).optional(),
+    'register.door': z.enum(['zelf', 'medewerker', 'systeem']),
+  }),
+});
+export type ProcessingRecordData = z.infer<typeof ProcessingRecordData>;
+
+/** Every service writes its processing records on its own subject, under the audit subjects the audit service consumes. */
+export const PROCESSING_PREFIX = 'register.audit.processing.';
+export const processingRecord = (service: string): EventContract<typeof ProcessingRecordData> =>
+  eventContract(`${PROCESSING_PREFIX}${service}`, 'processing', ProcessingRecordData);
