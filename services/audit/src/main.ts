@@ -5,6 +5,7 @@ import { auditLogRoutes } from './audit-log/audit-log.routes';
 import { buildContext, configSchema } from './context';
 import { deadLetterRoutes } from './dead-letters/dead-letters.routes';
 import { inzageRoutes } from './logbook/inzage.routes';
+import { logbookRetention } from './logbook/retention';
 import { verwerkingsactiviteitenRoutes } from './verwerkingsactiviteiten/verwerkingsactiviteiten.routes';
 
 export const start = runService(module, {
@@ -13,5 +14,5 @@ export const start = runService(module, {
   migrations,
   buildContext,
   routes: [...auditLogRoutes, ...deadLetterRoutes, ...verwerkingsactiviteitenRoutes, ...inzageRoutes],
-  jobs: [auditConsumer],
+  jobs: [auditConsumer, logbookRetention],
 });
