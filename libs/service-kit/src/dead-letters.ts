@@ -64,6 +64,13 @@ export async function findDeadLetter(store: DeadLetterStore, seq: number): Promi
   }
 }
 
+/** There is no dead letter at this sequence: never was, or replayed or discarded (also by a replay running beside). */
+export class NoDeadLetterError extends Error {
+  constructor(seq: number) {
+    super(`stream sequence ${seq} is not a dead letter`);
+  }
+}
+
 /**
  * Publishes a dead letter's event again on its original subject, so its consumer gets it once more (every
  * consumer is idempotent by event id, so others that already handled it do nothing), then removes the letter.
@@ -71,7 +78,7 @@ export async function findDeadLetter(store: DeadLetterStore, seq: number): Promi
  */
 export async function replayDeadLetter(store: DeadLetterStore, seq: number): Promise<StoredDeadLetter> {
   const letter = await findDeadLetter(store, seq);
-  if (!letter) throw new Error(`stream sequence ${seq} is not a dead letter`);
+  if (!letter) throw new NoDeadLetterError(seq);
   await store.js.publish(store.prefix + letter.subject, letter.event, { msgID: `replay-${store.stream}-${seq}` });
   await store.jsm.streams.deleteMessage(store.stream, seq, false).catch(() => undefined);
   return letter;

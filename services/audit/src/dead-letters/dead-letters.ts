@@ -10,6 +10,7 @@ import {
   encodeCursor,
   findDeadLetter,
   listDeadLetters,
+  NoDeadLetterError,
   replayDeadLetter,
   type DeadLetterStore,
   type StoredDeadLetter,
@@ -94,7 +95,10 @@ export function seqOf(id: string): number {
 export async function replay(ctx: Context, identity: Identity | null, seq: number): Promise<void> {
   const store = storeOf(ctx);
   if (!store || !(await findDeadLetter(store, seq))) throw new NotFoundError('dead letter');
-  await replayDeadLetter(store, seq);
+  // Another replay of the same letter may have removed it since: that one answers for it, this one is a 404.
+  await replayDeadLetter(store, seq).catch((err: unknown) => {
+    throw err instanceof NoDeadLetterError ? new NotFoundError('dead letter') : err;
+  });
   await audit(ctx, identity, auditContract.DEAD_LETTER_ACTIONS.replay, seq);
 }
 
