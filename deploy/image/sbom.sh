@@ -4,7 +4,8 @@
 # Usage: deploy/image/sbom.sh <service> <output file>
 set -euo pipefail
 service=$1
-out=$2
+# Absolute: the script works in a temporary directory below.
+out="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
