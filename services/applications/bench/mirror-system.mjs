@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
+import { SERVICES, System, dropSystemDatabases, resolveInfrastructure, zgwSettingsOf } from '@register/launcher';
 import { SEED_UUIDS, SIMULATOR_RSIN } from '@register/zgw-sim';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -39,18 +39,7 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench-mirror'));
   await dropSystemDatabases(infra.postgresUrl, prefix);
   const sim = mirror ? await startSimProcess(simNice) : null;
-  const zgw = sim
-    ? {
-        ZGW_ENABLED: 'true',
-        ZGW_ZAKEN_URL: sim.zakenUrl,
-        ZGW_DOCUMENTEN_URL: sim.documentenUrl,
-        ZGW_CATALOGI_URL: sim.catalogiUrl,
-        ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
-        ZGW_CLIENT_ID,
-        ZGW_SECRET,
-        ZGW_RSIN: sim.rsin,
-      }
-    : {};
+  const zgw = sim ? zgwSettingsOf(sim, { clientId: ZGW_CLIENT_ID, secret: ZGW_SECRET }) : {};
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   const system = new System({
     root,

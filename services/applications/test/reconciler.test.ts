@@ -1,6 +1,7 @@
 import pg from 'pg';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
+import { zgwSettingsOf } from '@register/launcher';
 import { asUser, eventually, practitioner, startNeighbour, uniqueSubject, type Neighbour } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { client } from './support/client';
@@ -94,17 +95,9 @@ describe('a crash of the applications service in the middle of a case', () => {
         ...world.events.env.applications,
         REFERENCE_URL: world.reference.url,
         DOCUMENTS_URL: world.documents.url,
-        ZGW_ENABLED: 'true',
-        ZGW_ZAKEN_URL: sim.zakenUrl,
-        ZGW_DOCUMENTEN_URL: sim.documentenUrl,
-        ZGW_CATALOGI_URL: sim.catalogiUrl,
-        ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
-        ZGW_CLIENT_ID,
-        ZGW_SECRET,
-        ZGW_RSIN: sim.rsin,
+        ...zgwSettingsOf(sim, { clientId: ZGW_CLIENT_ID, secret: ZGW_SECRET, pollMs: 100 }),
         // Longer than any test here: the held initiator ends with the kill, never with the client's timeout.
         ZGW_TIMEOUT_MS: '60000',
-        ZGW_MIRROR_POLL_INTERVAL_MS: '100',
       },
     });
   }, 120_000);

@@ -11,6 +11,7 @@ import {
   SERVICES,
   dropSystemDatabases,
   startNatsCluster,
+  zgwSettingsOf,
   type Infrastructure,
   type NatsCluster,
 } from '@register/launcher';
@@ -48,15 +49,7 @@ beforeAll(async () => {
     embedded: [],
     stop: async () => undefined,
     zgw: {
-      ZGW_ENABLED: 'true',
-      ZGW_ZAKEN_URL: sim.zakenUrl,
-      ZGW_DOCUMENTEN_URL: sim.documentenUrl,
-      ZGW_CATALOGI_URL: sim.catalogiUrl,
-      ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
-      ZGW_CLIENT_ID: CLIENT_ID,
-      ZGW_SECRET: SECRET,
-      ZGW_RSIN: sim.rsin,
-      ZGW_MIRROR_POLL_INTERVAL_MS: '100',
+      ...zgwSettingsOf(sim, { clientId: CLIENT_ID, secret: SECRET, pollMs: 100 }),
       NOTIFICATIES_AUTH: 'Token gateway-cluster-notificaties',
     },
   };

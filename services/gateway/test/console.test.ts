@@ -5,6 +5,7 @@ import pino from 'pino';
 import { parse } from 'yaml';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { freePort } from '@register/embedded';
+import { zgwSettingsOf } from '@register/launcher';
 import { DurableConsumer, connectEvents, createLogger, type NatsEvents } from '@register/service-kit';
 import { eventually, natsUrl, removeDurableConsumers } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
@@ -38,15 +39,7 @@ beforeAll(async () => {
       ...env,
       applications: {
         ...env['applications'],
-        ZGW_ENABLED: 'true',
-        ZGW_ZAKEN_URL: sim.zakenUrl,
-        ZGW_DOCUMENTEN_URL: sim.documentenUrl,
-        ZGW_CATALOGI_URL: sim.catalogiUrl,
-        ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
-        ZGW_CLIENT_ID: CLIENT_ID,
-        ZGW_SECRET: SECRET,
-        ZGW_RSIN: sim.rsin,
-        ZGW_MIRROR_POLL_INTERVAL_MS: '100',
+        ...zgwSettingsOf(sim, { clientId: CLIENT_ID, secret: SECRET, pollMs: 100 }),
         // The reconciler waits: a divergence stays until the operator retries it.
         ZGW_RECONCILE_INTERVAL_MS: '600000',
       },

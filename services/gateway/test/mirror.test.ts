@@ -4,7 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
-import { SERVICES, System, dropSystemDatabases, type Infrastructure, type Service } from '@register/launcher';
+import {
+  SERVICES,
+  System,
+  dropSystemDatabases,
+  zgwSettingsOf,
+  type Infrastructure,
+  type Service,
+} from '@register/launcher';
 import { eventually, natsUrl, removeBucket, systemEvents, testS3, withServiceSettings } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
 import { users } from './support/system';
@@ -37,15 +44,7 @@ beforeAll(async () => {
     embedded: [],
     stop: async () => undefined,
     zgw: {
-      ZGW_ENABLED: 'true',
-      ZGW_ZAKEN_URL: sim.zakenUrl,
-      ZGW_DOCUMENTEN_URL: sim.documentenUrl,
-      ZGW_CATALOGI_URL: sim.catalogiUrl,
-      ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
-      ZGW_CLIENT_ID: CLIENT_ID,
-      ZGW_SECRET: SECRET,
-      ZGW_RSIN: sim.rsin,
-      ZGW_MIRROR_POLL_INTERVAL_MS: '100',
+      ...zgwSettingsOf(sim, { clientId: CLIENT_ID, secret: SECRET, pollMs: 100 }),
       NOTIFICATIES_AUTH,
     },
   };

@@ -11,7 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import { freePort, startEmbeddedPostgres, startS3rver } from '@register/embedded';
-import { Cluster, startNatsCluster } from '../dist/index.js';
+import { Cluster, startNatsCluster, zgwSettingsOf } from '../dist/index.js';
 import { startZgwSimulator } from '@register/zgw-sim';
 import { createLoad, p99 } from './chaos-load.mjs';
 
@@ -37,16 +37,7 @@ async function startWorld(dir) {
     s3: { endpoint: s3.url, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket: s3.bucket },
     embedded: [],
     stop: async () => undefined,
-    zgw: {
-      ZGW_ENABLED: 'true',
-      ZGW_ZAKEN_URL: sim.zakenUrl,
-      ZGW_DOCUMENTEN_URL: sim.documentenUrl,
-      ZGW_CATALOGI_URL: sim.catalogiUrl,
-      ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
-      ZGW_CLIENT_ID: 'register',
-      ZGW_SECRET: SECRET,
-      ZGW_RSIN: sim.rsin,
-    },
+    zgw: zgwSettingsOf(sim, { clientId: 'register', secret: SECRET }),
   };
   const drain = { SHUTDOWN_DRAIN_MS: '2000' };
   const cluster = new Cluster({

@@ -10,6 +10,36 @@ export interface ZgwResolution {
   stop(): Promise<void>;
 }
 
+/** Where a running ZGW simulator answers (what `startZgwSimulator` gives). */
+export interface ZgwEndpoints {
+  zakenUrl: string;
+  documentenUrl: string;
+  catalogiUrl: string;
+  zaaktypeUrl: string;
+  rsin: string;
+}
+
+/**
+ * The applications service's settings for mirroring into a running simulator: its URLs and RSIN, the client's id
+ * and secret, and (when given) how often the mirror looks for work.
+ */
+export function zgwSettingsOf(
+  sim: ZgwEndpoints,
+  client: { clientId: string; secret: string; pollMs?: number },
+): Record<string, string> {
+  return {
+    ZGW_ENABLED: 'true',
+    ZGW_ZAKEN_URL: sim.zakenUrl,
+    ZGW_DOCUMENTEN_URL: sim.documentenUrl,
+    ZGW_CATALOGI_URL: sim.catalogiUrl,
+    ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
+    ZGW_CLIENT_ID: client.clientId,
+    ZGW_SECRET: client.secret,
+    ZGW_RSIN: sim.rsin,
+    ...(client.pollMs !== undefined ? { ZGW_MIRROR_POLL_INTERVAL_MS: String(client.pollMs) } : {}),
+  };
+}
+
 /** The names the applications service reads; ZGW_SIM_* are the simulator's own. */
 const PASSED = /^(ZGW_(?!SIM_)[A-Z_]+|NOTIFICATIES_AUTH)$/;
 
@@ -45,17 +75,7 @@ export async function resolveZgw(env: NodeJS.ProcessEnv, gatewayPort: number): P
       : {}),
   });
   return {
-    env: {
-      ...passed,
-      ZGW_ENABLED: 'true',
-      ZGW_ZAKEN_URL: sim.zakenUrl,
-      ZGW_DOCUMENTEN_URL: sim.documentenUrl,
-      ZGW_CATALOGI_URL: sim.catalogiUrl,
-      ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
-      ZGW_CLIENT_ID: clientId,
-      ZGW_SECRET: secret,
-      ZGW_RSIN: sim.rsin,
-    },
+    env: { ...passed, ...zgwSettingsOf(sim, { clientId, secret }) },
     embedded: [
       `ZGW simulator (in memory) at ${sim.url}: zaken ${sim.url}/_sim/state, faults ${sim.url}/_sim/faults`,
       notificaties

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
 import { auditEvent } from '@register/contracts';
+import { zgwSettingsOf } from '@register/launcher';
 import type { EventEnvelope } from '@register/service-kit';
 import {
   asUser,
@@ -66,16 +67,8 @@ export async function startMirrorWorld(
   ]);
   const database: TestDatabase = await createTestDatabase('applications');
   const env = {
-    ZGW_ENABLED: 'true',
-    ZGW_ZAKEN_URL: sim.zakenUrl,
-    ZGW_DOCUMENTEN_URL: sim.documentenUrl,
-    ZGW_CATALOGI_URL: sim.catalogiUrl,
-    ZGW_ZAAKTYPE_URL: sim.zaaktypeUrl,
-    ZGW_CLIENT_ID,
-    ZGW_SECRET,
-    ZGW_RSIN: sim.rsin,
+    ...zgwSettingsOf(sim, { clientId: ZGW_CLIENT_ID, secret: ZGW_SECRET, pollMs: 100 }),
     ZGW_TIMEOUT_MS: '2000',
-    ZGW_MIRROR_POLL_INTERVAL_MS: '100',
     ZGW_RECONCILE_INTERVAL_MS: String(options.reconcileMs ?? 60_000),
     NOTIFICATIES_AUTH,
     ...events.env.applications,
