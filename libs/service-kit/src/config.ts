@@ -102,5 +102,21 @@ export const baseConfigSchema = z.object({
     .pipe(z.number().int().min(60_000))
     .prefault('7d')
     .describe('How long the stream keeps an event: the longest outage a durable consumer survives (7d, 36h, 90m, ms).'),
+  LDV_LOG: z
+    .enum(['on', 'off'])
+    .default('on')
+    .describe(
+      'The processing log (Logboek Dataverwerkingen, ADR 0182): `on` writes a record of every processing of a ' +
+        "practitioner's personal data; `off` writes none (then `GET /api/v1/me/verwerkingen` shows nothing new).",
+    ),
+  LDV_PSEUDONYM_SECRET: z
+    .string()
+    .min(32, 'at least 32 characters')
+    .optional()
+    .describe(
+      'HMAC-SHA256 key of the data subject pseudonym in the processing log (ADR 0181): at least 32 characters, ' +
+        'the same for every service, kept as long as the log. Required when LDV_LOG is on in a service that ' +
+        "processes practitioners' data, and in the audit service for the inzage.",
+    ),
 });
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

@@ -4,7 +4,11 @@ import { guardFor, identityOf, type Identity } from '@register/authz';
 import type { HttpMethod, RouteRule } from '@register/contracts';
 import { DomainError, validationError, zodIssuesToFieldErrors } from '@register/problem';
 import { findHostileJson } from './hostile-input';
+import type { Kysely } from 'kysely';
 import { caseSensitiveRouter } from './http';
+import type { Logger } from './logger';
+import type { WithOutbox } from './outbox';
+import { recordProcessingAfter, runAsProcessing, type ProcessingLog } from './processing-log';
 import { OpenAPIRegistry, ProblemDetails } from './openapi';
 
 /** What a handler answers: a status and a JSON body (none: no content), and extra headers. */
@@ -122,15 +126,23 @@ function jsonBodyReader(limit: string | number): (req: Request, res: Response) =
     );
 }
 
-/** How the kit reads the operations' bodies: the service's JSON limit, unless an operation sets its own. */
+/** Where the operations' processing records go: the service's log and its outbox (the database itself, for reads). */
+export interface OperationsProcessing {
+  log: ProcessingLog;
+  db: Kysely<WithOutbox>;
+  logger: Logger;
+}
+
+/** How the kit runs the operations: the service's JSON limit (unless an operation sets its own), its processing log. */
 export interface OperationsOptions {
   jsonLimit?: string;
+  processing?: OperationsProcessing;
 }
 
 /** The Express handler of an operation: parse params, query and headers, load, read and parse the body, handle. */
 function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>, options: OperationsOptions): RequestHandler {
   const readBody = op.body ? jsonBodyReader(op.bodyLimit ?? options.jsonLimit ?? '300kb') : null;
-  return async (req, res) => {
+  const handle: RequestHandler = async (req, res) => {
     const identity = identityOf(res);
     const base = {
       params: parsePart(op.params, req.params, 'params'),
@@ -143,12 +155,36 @@ function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>, options: OperationsOpti
     const loaded = op.load ? await op.load(ctx, base) : undefined;
     const body = readBody ? parsePart(op.body, (await readBody(req, res)) ?? {}, 'body') : undefined;
     const reply = await op.handle(ctx, { ...base, body, loaded });
+    // The processing's records before the answer: a read the caller saw is a read the log holds.
+    if (processing) await recordAfterSuccess(processing, op.operationId);
     if (!reply || res.headersSent) return;
     for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
     res.status(reply.status ?? (reply.body === undefined ? 204 : 200));
     if (reply.body === undefined) res.end();
     else res.json(reply.body);
   };
+  const activity = op.rule?.processing;
+  const processing = activity && activity !== 'none' && options.processing?.log.on ? options.processing : null;
+  if (!processing || !activity || activity === 'none' || !op.rule) return handle;
+  const rule = op.rule;
+  const name = `${rule.method} ${rule.path}`;
+  // A practitioner-only route processes the caller's own data; any other names its subjects (`concerns`).
+  const ownOnly = rule.requires.kind === 'capability' && rule.requires.anyOf.every((c) => c === 'applications:own');
+  const door = rule.requires.kind === 'shared-secret' ? 'systeem' : 'medewerker';
+  return (req, res, next) => {
+    const self = identityOf(res)?.practitioner?.subject ?? null;
+    const subjects = ownOnly && self ? [self] : [];
+    return runAsProcessing(processing.log, { activity, name, self, door, subjects }, async () =>
+      handle(req, res, next),
+    );
+  };
+}
+
+async function recordAfterSuccess(processing: OperationsProcessing, operationId: string): Promise<void> {
+  if (!(await recordProcessingAfter(processing.db))) {
+    // A route with an activity that named no data subject: a defect of that route, not of the caller's request.
+    processing.logger.warn({ operationId }, 'processing log: the request named no data subject');
+  }
 }
 
 /** Internal routes serve other services only (the kit's app already refused unsigned calls). */

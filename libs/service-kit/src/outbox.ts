@@ -66,6 +66,28 @@ export async function enqueue<DB extends WithOutbox, C extends EventContract>(
   ) as Promise<EventEnvelope<z.output<C['data']>>>;
 }
 
+/**
+ * Writes several events of one contract in the caller's transaction with one statement (a list view's processing
+ * records, one per listed practitioner); published only if that transaction commits.
+ */
+export async function enqueueMany<DB extends WithOutbox, C extends EventContract>(
+  trx: Transaction<DB> | Kysely<DB>,
+  contract: C,
+  data: ReadonlyArray<z.input<C['data']>>,
+  correlationId: string | null,
+): Promise<void> {
+  if (data.length === 0) return;
+  const traceparent = currentTraceparent();
+  const rows = data.map((item) => {
+    const envelope = newEvent(contract.type, contract.data.parse(item) as Record<string, unknown>, correlationId);
+    if (traceparent) envelope.traceparent = traceparent;
+    return { id: envelope.id, subject: contract.subject, envelope: JSON.stringify(envelope) };
+  });
+  const db = trx as unknown as Kysely<WithOutbox>;
+  await db.insertInto('outbox').values(rows).execute();
+  await sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
+}
+
 export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {
   db: Kysely<DB>;
   pool: pg.Pool;

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHmac } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import {
@@ -6,7 +7,8 @@ import {
   verwerkingsactiviteit,
   type ActiviteitSleutel,
 } from '@register/contracts';
-import { enqueue, type WithOutbox } from './outbox';
+import { currentCorrelationId } from './context';
+import { enqueue, enqueueMany, type WithOutbox } from './outbox';
 import { activeSpanIds, newId } from './telemetry/trace-context';
 
 /**
@@ -79,4 +81,114 @@ export async function logProcessing<DB extends WithOutbox>(
   const record = processingRecordOf(step, secret);
   await enqueue(trx, processingRecord(service), record, correlationId);
   return record;
+}
+
+/** What a service's processing log needs: on or off, the pseudonym's key, the service's outbox. */
+export interface ProcessingLog {
+  readonly on: boolean;
+  /**
+   * Writes one record per data subject of `step` through the outbox of `trx` (the caller's transaction, or the
+   * database itself for a read): one child span each when a processing concerns several subjects.
+   */
+  write<DB extends WithOutbox>(trx: Transaction<DB> | Kysely<DB>, step: ProcessingSteps): Promise<void>;
+}
+
+/** A processing of one or more data subjects' personal data. */
+export type ProcessingSteps = Omit<ProcessingStep, 'subject'> & { subjects: Iterable<string> };
+
+/** A log that writes nothing (LDV_LOG=off, or a service that processes no practitioner's data). */
+export const noProcessingLog: ProcessingLog = { on: false, write: async () => {} };
+
+/** The processing log of a service: records on `register.audit.processing.<service>`, in the caller's transaction. */
+export function processingLog(service: string, secret: string): ProcessingLog {
+  return {
+    on: true,
+    async write(trx, { subjects, ...step }) {
+      const records = [...new Set(subjects)].map((subject) => processingRecordOf({ ...step, subject }, secret));
+      await enqueueMany(trx, processingRecord(service), records, currentCorrelationId());
+    },
+  };
+}
+
+/** The processing a request of an operation is, while it runs (ADR 0182). */
+interface RunningProcessing {
+  log: ProcessingLog;
+  activity: ActiviteitSleutel;
+  name: string;
+  /** The caller's own practitioner subject: processing of it is the practitioner's own (`zelf`). */
+  self: string | null;
+  /** Who processes any other practitioner's data: a case handler or operator, or the system. */
+  door: 'medewerker' | 'systeem';
+  start: Date;
+  subjects: Set<string>;
+  recorded: boolean;
+}
+
+const running = new AsyncLocalStorage<RunningProcessing>();
+
+/** Runs `fn` as one processing of `activity`; what it names as its data subjects is logged when it succeeds. */
+export function runAsProcessing<T>(
+  log: ProcessingLog,
+  processing: Omit<RunningProcessing, 'log' | 'start' | 'recorded' | 'subjects'> & { subjects?: Iterable<string> },
+  fn: () => Promise<T>,
+): Promise<T> {
+  const scope: RunningProcessing = {
+    ...processing,
+    log,
+    start: new Date(),
+    subjects: new Set(processing.subjects ?? []),
+    recorded: false,
+  };
+  return running.run(scope, fn);
+}
+
+/**
+ * Names the practitioners whose personal data the running request processes (a case handler's or the system's
+ * processing of a practitioner's case counts for that practitioner; a practitioner's own request names itself).
+ */
+export function concerns(...subjects: Array<string | null | undefined>): void {
+  const scope = running.getStore();
+  if (!scope) return;
+  for (const subject of subjects) if (subject) scope.subjects.add(subject);
+}
+
+/**
+ * Writes the running request's records in the transaction that makes its change, so a write that rolls back
+ * logs nothing and a crash after the commit loses nothing (the outbox publishes them).
+ */
+export async function recordProcessingIn<DB extends WithOutbox>(
+  trx: Transaction<DB> | Kysely<DB>,
+  ...subjects: Array<string | null | undefined>
+): Promise<void> {
+  concerns(...subjects);
+  const scope = running.getStore();
+  if (!scope?.log.on || scope.recorded || scope.subjects.size === 0) return;
+  for (const step of stepsOf(scope)) await scope.log.write(trx, step);
+  scope.recorded = true;
+}
+
+/**
+ * After the request succeeded: writes the records a read (or a write that made none in its transaction) owes.
+ * Returns false when the request named no data subject, which a route with an activity should not do.
+ */
+export async function recordProcessingAfter<DB extends WithOutbox>(db: Kysely<DB>): Promise<boolean> {
+  const scope = running.getStore();
+  if (!scope?.log.on || scope.recorded) return true;
+  if (scope.subjects.size === 0) return false;
+  for (const step of stepsOf(scope)) await scope.log.write(db, step);
+  scope.recorded = true;
+  return true;
+}
+
+/** The records owed: the caller's own data as `zelf`, every other practitioner's under the scope's actor. */
+function stepsOf(scope: RunningProcessing): ProcessingSteps[] {
+  const end = new Date();
+  const base = { activity: scope.activity, name: scope.name, start: scope.start, end };
+  const others = [...scope.subjects].filter((s) => s !== scope.self);
+  return [
+    ...(scope.self !== null && scope.subjects.has(scope.self)
+      ? [{ ...base, door: 'zelf' as const, subjects: [scope.self] }]
+      : []),
+    ...(others.length > 0 ? [{ ...base, door: scope.door, subjects: others }] : []),
+  ];
 }

@@ -1,9 +1,9 @@
 import http, { type RequestListener } from 'node:http';
 import type { Router } from 'express';
-import type { Migration } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import type { z } from 'zod';
 import type { ServiceName } from '@register/contracts';
-import { loadConfig, type BaseConfig } from './config';
+import { ConfigError, loadConfig, type BaseConfig } from './config';
 import { openServiceDatabase, type Database } from './database';
 import { checkReadiness, createServiceApp, type ReadinessCheck } from './http';
 import type { Job } from './job-loop';
@@ -11,7 +11,9 @@ import { createLogger, type Logger } from './logger';
 import { openEventBus, type ServiceEvents } from './nats';
 import { logProcessWarnings } from './process-warnings';
 import { OpenAPIRegistry, generateOpenApi } from './openapi';
-import { describeOperations, operationsRouter, type AnyOperation } from './operations';
+import { describeOperations, operationsRouter, type AnyOperation, type OperationsProcessing } from './operations';
+import type { WithOutbox } from './outbox';
+import { noProcessingLog, processingLog, type ProcessingLog } from './processing-log';
 import { KEEP_ALIVE_TIMEOUT_MS, listen } from './runtime';
 import {
   DEFAULT_METRICS_PORTS,
@@ -31,6 +33,8 @@ export interface ServiceResources<DB> {
   logger: Logger;
   database: Database<DB>;
   events: ServiceEvents;
+  /** The processing log (Logboek Dataverwerkingen): what jobs write their processing to (ADR 0182). */
+  processing: ProcessingLog;
 }
 
 /** What a service's `buildContext` returns: the context, and what to close (after the jobs) on shutdown. */
@@ -65,9 +69,17 @@ export interface ServiceDefinition<C extends BaseConfig, DB, Ctx> {
   /** Background work, started once the server listens and stopped (in reverse) before the closers. */
   jobs?: ReadonlyArray<(ctx: Ctx, resources: ServiceResources<DB>) => Job>;
   /** The whole request listener instead of the kit's service app (the gateway, which has no signed identity). */
-  app?: (ctx: Ctx, kit: { readiness: Record<string, ReadinessCheck>; logger: Logger }) => RequestListener;
+  app?: (
+    ctx: Ctx,
+    kit: { readiness: Record<string, ReadinessCheck>; logger: Logger; processing: OperationsProcessing },
+  ) => RequestListener;
   /** JSON body limit of the service's routes. */
   jsonLimit?: string;
+  /**
+   * Whether the service processes practitioners' personal data outside its operations' rules (the gateway's own
+   * routes, jobs): then, as with a route that names an activity, LDV_PSEUDONYM_SECRET is required while LDV_LOG is on.
+   */
+  processesPersonalData?: boolean;
 }
 
 export interface StartOptions<Ctx = unknown> {
@@ -178,7 +190,8 @@ async function startService<C extends BaseConfig, DB, Ctx>(
       replicas: config.EVENTS_REPLICAS,
     });
     steps.push({ name: 'events', close: () => events.close() });
-    const resources: ServiceResources<DB> = { logger, database, events };
+    const processing = processingLogOf(definition, config);
+    const resources: ServiceResources<DB> = { logger, database, events, processing };
     const built = await definition.buildContext(config, resources);
     // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
     for (const closer of [...(built.closers ?? [])].reverse()) steps.push(closer);
@@ -204,8 +217,12 @@ async function startService<C extends BaseConfig, DB, Ctx>(
       async () => (Object.values(await checkReadiness(readiness)).every(Boolean) ? 1 : 0),
     );
     const listener = definition.app
-      ? definition.app(context, { readiness, logger })
-      : buildServiceApp(definition, context, config, logger, readiness);
+      ? definition.app(context, {
+          readiness,
+          logger,
+          processing: { log: processing, db: database.db as unknown as Kysely<WithOutbox>, logger },
+        })
+      : buildServiceApp(definition, context, config, { logger, readiness, processing, database });
     const metricsPort = config.METRICS_PORT ?? DEFAULT_METRICS_PORTS[definition.name] ?? 'off';
     const metricsServer = metricsPort === 'off' ? null : await serveMetrics(metrics, metricsPort, config.HOST, logger);
     if (metricsServer) {
@@ -279,13 +296,36 @@ async function startService<C extends BaseConfig, DB, Ctx>(
   }
 }
 
+/**
+ * The service's processing log: on (LDV_LOG, the default) in a service that processes practitioners' data, with
+ * the pseudonym's key required then; a service that processes none writes nothing and needs no key.
+ */
+function processingLogOf<C extends BaseConfig, DB, Ctx>(
+  definition: ServiceDefinition<C, DB, Ctx>,
+  config: C,
+): ProcessingLog {
+  const processes =
+    definition.processesPersonalData === true ||
+    (definition.routes ?? []).some((op) => op.rule !== undefined && op.rule.processing !== 'none');
+  if (!processes || config.LDV_LOG === 'off') return noProcessingLog;
+  if (!config.LDV_PSEUDONYM_SECRET) {
+    throw new ConfigError(['LDV_PSEUDONYM_SECRET: required while LDV_LOG is on (the processing log, ADR 0182)']);
+  }
+  return processingLog(definition.name, config.LDV_PSEUDONYM_SECRET);
+}
+
 function buildServiceApp<C extends BaseConfig, DB, Ctx>(
   definition: ServiceDefinition<C, DB, Ctx>,
   context: Ctx,
   config: C,
-  logger: Logger,
-  readiness: Record<string, ReadinessCheck>,
+  kit: {
+    logger: Logger;
+    readiness: Record<string, ReadinessCheck>;
+    processing: ProcessingLog;
+    database: Database<DB>;
+  },
 ): RequestListener {
+  const { logger, readiness } = kit;
   const routes = definition.routes ?? [];
   let openApi: object | null = null;
   const { app, finish } = createServiceApp({
@@ -296,7 +336,12 @@ function buildServiceApp<C extends BaseConfig, DB, Ctx>(
     openApi: () => (openApi ??= serviceOpenApi(definition.name, routes as readonly AnyOperation<never>[])),
   });
   if (routes.length > 0)
-    app.use(operationsRouter(context, routes, definition.jsonLimit ? { jsonLimit: definition.jsonLimit } : {}));
+    app.use(
+      operationsRouter(context, routes, {
+        ...(definition.jsonLimit ? { jsonLimit: definition.jsonLimit } : {}),
+        processing: { log: kit.processing, db: kit.database.db as unknown as Kysely<WithOutbox>, logger },
+      }),
+    );
   for (const router of definition.routers ?? []) app.use(router(context));
   finish();
   return app;

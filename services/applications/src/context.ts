@@ -11,6 +11,7 @@ import {
   type FlagReader,
   type Logger,
   type ServiceEvents,
+  type ProcessingLog,
   type ServiceResources,
 } from '@register/service-kit';
 import { DemoEducationSource, DemoPopulationSource, DemoRegisterSource } from './adapters/demo-sources';
@@ -150,6 +151,7 @@ function buildMirror(
   db: Kysely<AppDatabase>,
   documents: DocumentContentPort,
   logger: Logger,
+  processing: ProcessingLog,
 ): MirrorDeps | null {
   if (!config.ZGW_ENABLED) return null;
   const target = {
@@ -176,13 +178,14 @@ function buildMirror(
     leaseMs: 6 * config.ZGW_TIMEOUT_MS + 5000,
     reconcileMs: config.ZGW_RECONCILE_INTERVAL_MS,
     windowMs: config.ZGW_RECONCILE_WINDOW,
+    processing,
   };
 }
 
 /** The composition root: the demo registries are seeded (back to their shipped values) at every start. */
 export async function buildContext(
   config: Config,
-  { logger, database, events }: ServiceResources<AppDatabase>,
+  { logger, database, events, processing }: ServiceResources<AppDatabase>,
 ): Promise<Built<Context>> {
   const db = database.db;
   await seedDemoData(db);
@@ -193,7 +196,7 @@ export async function buildContext(
   flags.listen(events);
   const documents = new DocumentsClient(internal(config.DOCUMENTS_URL));
   const local = new LocalCaseSource(db);
-  const mirror = buildMirror(config, db, documents, logger);
+  const mirror = buildMirror(config, db, documents, logger, processing);
   return {
     context: {
       config,

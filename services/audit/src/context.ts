@@ -19,14 +19,6 @@ export const configSchema = baseConfigSchema.extend({
     .regex(/^[A-Za-z0-9_-]{1,64}$/, 'a durable consumer name')
     .default('audit')
     .describe('Durable consumer name of the audit log; one per deployment (each test system uses its own).'),
-  LDV_PSEUDONYM_SECRET: z
-    .string()
-    .min(32, 'at least 32 characters')
-    .optional()
-    .describe(
-      'HMAC-SHA256 key of the data subject pseudonym in the processing log (ADR 0181): the same for every service, ' +
-        'kept as long as the log; without it the inzage (`GET /api/v1/me/verwerkingen`) is unavailable.',
-    ),
 });
 export type Config = typeof configSchema._output;
 

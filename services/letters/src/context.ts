@@ -8,6 +8,7 @@ import {
   type Built,
   type Clock,
   type Logger,
+  type ProcessingLog,
   type ServiceEvents,
   type ServiceResources,
   KeyedBatchQueue,
@@ -80,6 +81,8 @@ export interface Context {
   pdf: PdfRenderer;
   sharedSubject: string;
   newId: () => string;
+  /** The processing log: the system's writing of a case's letter is logged for its practitioner (ADR 0182). */
+  processing: ProcessingLog;
   briefWrites: BriefWrites;
   keptBriefs: KeptBriefs;
   viewBodies: ViewBodies;
@@ -88,7 +91,7 @@ export interface Context {
 /** The composition root: the shipped passages and letterheads are added (never overwritten) at every start. */
 export async function buildContext(
   config: Config,
-  { logger, database, events }: ServiceResources<LettersDb>,
+  { logger, database, events, processing }: ServiceResources<LettersDb>,
 ): Promise<Built<Context>> {
   const db = database.db;
   await seedPassages(db, PASSAGES_SEED);
@@ -117,6 +120,7 @@ export async function buildContext(
       logoSource: documents,
       pdf,
       sharedSubject: config.SHARED_BRIEF_SUBJECT,
+      processing,
       newId: randomUUID,
       briefWrites: new KeyedBatchQueue(),
       keptBriefs: new KeptBriefsInMemory(),

@@ -50,6 +50,7 @@ function brief(overrides: Partial<StoredBrief>): StoredBrief {
       beroep: 'arts',
       zorgverlenerNaam: 'A. de Vries',
       registerNummer: '10000000101',
+      subject: '900000001',
     },
     ...overrides,
   };

@@ -60,7 +60,8 @@ export const routes = routeTable('applications', {
   caseMirror: {
     method: 'GET',
     path: '/api/v1/admin/case-mirror',
-    processing: 'beheer',
+    // Counts and referenties with masked errors: no practitioner's personal data.
+    processing: 'none',
     requires: needs('cases:admin'),
     auditDenialAs: 'case-mirror:read',
   },
@@ -75,7 +76,8 @@ export const routes = routeTable('applications', {
   notificaties: {
     method: 'POST',
     path: '/api/v1/notificaties',
-    processing: 'zaakspiegeling',
+    // The zaaksysteem's notice names a zaak URL, no person; what the mirror then does is logged by the mirror.
+    processing: 'none',
     requires: { kind: 'shared-secret' },
   },
 });
@@ -162,5 +164,10 @@ export const internal = {
     zorgverlenerNaam: z.string().nullable(),
     /** Unmasked: letters masks it everywhere but the audited reveal route. */
     registerNummer: z.string().nullable(),
+    /**
+     * The practitioner the letter is about (their BSN): the data subject of letters' processing records.
+     * Optional for a reader of an older applications service, which does not send it.
+     */
+    subject: z.string().nullable().optional(),
   }),
 };

@@ -1,7 +1,7 @@
 import { anyIdentity, needs, routeTable, type ProblemType } from '../common';
 
 export const routes = routeTable('gateway', {
-  me: { method: 'GET', path: '/api/v1/me', processing: 'inzage-registratie', requires: anyIdentity },
+  me: { method: 'GET', path: '/api/v1/me', processing: 'none', requires: anyIdentity },
   /** Readiness, dependencies, breakers and backlogs of the whole system, for the operations console (issue 22). */
   system: {
     method: 'GET',

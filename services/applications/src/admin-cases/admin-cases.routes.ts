@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { applications } from '@register/contracts';
 import { defineOperation, pageQuery } from '@register/service-kit';
 import { ApplicationSummary, IdParams } from '../cases/application.schemas';
+import { concernsCases } from '../cases/data-subjects';
 import { pageReply, pageRequest } from '../cases/paging';
 import type { Context } from '../context';
 import { adminDeleteCase } from './delete-case';
@@ -14,7 +15,11 @@ const listAdminCases = defineOperation({
     'Every application of every owner (also `Concept`), oldest `createdAt` first, owner masked. Paged with `limit` (1–1000; without it at most 1000 rows) and `cursor`; `Link: rel="next"` names the next page.',
   query: pageQuery,
   responses: { 200: z.array(ApplicationSummary) },
-  handle: async (ctx: Context, { query, req }) => pageReply(req.originalUrl, await ctx.cases.all(pageRequest(query))),
+  handle: async (ctx: Context, { query, req }) => {
+    const page = await ctx.cases.all(pageRequest(query));
+    await concernsCases(ctx.db, page.items);
+    return pageReply(req.originalUrl, page);
+  },
 });
 
 const deleteAdminCase = defineOperation({

@@ -1,10 +1,10 @@
 import { auditRole, type Identity } from '@register/authz';
 import { applications, auditEvent } from '@register/contracts';
 import { NotFoundError } from '@register/problem';
-import { currentCorrelationId, enqueue } from '@register/service-kit';
+import { currentCorrelationId, enqueue, recordProcessingIn } from '@register/service-kit';
 import { oweDelete } from '../case-mirror/case-mirror.repository';
 import { mirrorNow } from '../case-mirror/mirror-pass';
-import { deleteApplication } from '../cases/applications.repository';
+import { deleteApplication, findById } from '../cases/applications.repository';
 import type { Context } from '../context';
 
 /**
@@ -18,7 +18,11 @@ export async function adminDeleteCase(ctx: Context, identity: Identity | null, c
   const correlationId = currentCorrelationId();
   const zaakOwed = ctx.mirror !== null && ref.referentie !== null;
   await ctx.db.transaction().execute(async (trx) => {
-    if (ref.applicationId && !(await deleteApplication(trx, ref.applicationId))) throw new NotFoundError('case');
+    if (ref.applicationId) {
+      const row = await findById(trx, ref.applicationId, true);
+      if (!row || !(await deleteApplication(trx, ref.applicationId))) throw new NotFoundError('case');
+      await recordProcessingIn(trx, row.owner);
+    }
     await enqueue(
       trx,
       auditEvent('applications'),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { applications } from '@register/contracts';
 import { defineOperation, pageQuery } from '@register/service-kit';
 import { ApplicationSummary, IdParams } from '../cases/application.schemas';
+import { concernsCases } from '../cases/data-subjects';
 import { pageReply, pageRequest } from '../cases/paging';
 import type { Context } from '../context';
 import { BeoordelingView, RecordBesluitRequest, RecordBesluitResponse } from './assessment.schemas';
@@ -16,8 +17,11 @@ const listWerkvoorraad = defineOperation({
     'Every application in `Ingediend`, oldest `submittedAt` first, owner masked. Paged with `limit` (1–1000; without it at most 1000 rows) and `cursor`; `Link: rel="next"` names the next page while rows remain.',
   query: pageQuery,
   responses: { 200: z.array(ApplicationSummary) },
-  handle: async (ctx: Context, { query, req }) =>
-    pageReply(req.originalUrl, await ctx.cases.werkvoorraad(pageRequest(query))),
+  handle: async (ctx: Context, { query, req }) => {
+    const page = await ctx.cases.werkvoorraad(pageRequest(query));
+    await concernsCases(ctx.db, page.items);
+    return pageReply(req.originalUrl, page);
+  },
 });
 
 const getBeoordeling = defineOperation({

@@ -1,7 +1,7 @@
 import { assessesOwnCase, auditRole, hasCapability, type Identity, type RouteRule } from '@register/authz';
 import { auditEvent } from '@register/contracts';
 import { DomainError, NotFoundError } from '@register/problem';
-import { currentCorrelationId, enqueue } from '@register/service-kit';
+import { concerns, currentCorrelationId, enqueue } from '@register/service-kit';
 import { toSummary } from '../cases/application-views';
 import { findByReferentie, type ApplicationRow } from '../cases/applications.repository';
 import type { Context } from '../context';
@@ -47,6 +47,7 @@ export async function beoordeling(
   identity: Identity | null,
   row: ApplicationRow,
 ): Promise<BeoordelingView> {
+  concerns(row.owner);
   const documenten = await ctx.documents.documentsOf(row.id);
   return {
     aanvraag: toSummary(row, 'masked'),

@@ -1,7 +1,7 @@
 import type { Identity } from '@register/authz';
 import { applications } from '@register/contracts';
 import { DomainError, NotFoundError, validationError } from '@register/problem';
-import { currentCorrelationId, enqueue } from '@register/service-kit';
+import { currentCorrelationId, enqueue, recordProcessingIn } from '@register/service-kit';
 import { oweBesluit } from '../case-mirror/case-mirror.repository';
 import { toStatus } from '../cases/application-views';
 import { findById, type ApplicationRow } from '../cases/applications.repository';
@@ -61,6 +61,8 @@ export async function recordBesluit(
         correlationId: currentCorrelationId(),
       });
     }
+    // The case handler's besluit is a processing of the owner's data (ADR 0182), logged with it or not at all.
+    await recordProcessingIn(trx, locked.owner);
     return decided;
   });
   return { status: toStatus(row) };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Logger } from '@register/service-kit';
+import type { Logger, ProcessingLog } from '@register/service-kit';
 import type { AppDatabase } from '../database';
 import { linkPending, recordStep } from './case-mirror.repository';
 import type { DocumentContentPort } from './document-content';
@@ -34,6 +34,8 @@ export interface MirrorDeps {
   reconcileMs: number;
   /** The reconciler's window from the first divergence (48 hours). */
   windowMs: number;
+  /** Where each pass's processing of the owner's data is logged (ADR 0182). */
+  processing: ProcessingLog;
 }
 
 export type CaseOutcome =

@@ -1,5 +1,7 @@
 import { auditEvent } from '@register/contracts';
+import type { Kysely, Transaction } from 'kysely';
 import { SpanKind, backoffMs, enqueue, inSpan, traceContextOf } from '@register/service-kit';
+import type { AppDatabase } from '../database';
 import {
   claimCases,
   clearDivergence,
@@ -35,9 +37,7 @@ export async function mirrorPass(
     ...(referentie ? { referentie } : {}),
   });
   const cases = await loadCases(deps.db, rows);
-  const settled = await Promise.allSettled(
-    cases.map((c) => inCaseTrace(c, async () => settle(deps, c, await mirrorCase(deps, c)))),
-  );
+  const settled = await Promise.allSettled(cases.map((c) => inCaseTrace(c, async () => workCase(deps, c))));
   // A database failure leaves the case's lease to run out: it is claimed again, and continues where it stopped.
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
@@ -73,7 +73,7 @@ export class MirrorWorkers {
       windowMs: this.deps.windowMs,
     });
     for (const c of await loadCases(this.deps.db, rows)) {
-      const work: Promise<void> = inCaseTrace(c, async () => settle(this.deps, c, await mirrorCase(this.deps, c)))
+      const work: Promise<void> = inCaseTrace(c, async () => workCase(this.deps, c))
         .catch((err: unknown) => {
           this.failure ??= { err };
         })
@@ -110,7 +110,36 @@ export function mirrorNow(deps: MirrorDeps, referentie: string): void {
 
 const resourceOf = (c: MirrorCase) => `case/${c.referentie}`;
 
-async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome): Promise<void> {
+async function workCase(deps: MirrorDeps, c: MirrorCase): Promise<void> {
+  const start = new Date();
+  await settle(deps, c, await mirrorCase(deps, c), start);
+}
+
+/**
+ * A pass that ended (done, healed or diverged) processed the owner's data: one record, in the transaction that
+ * settles it (ADR 0182). A postponed pass is not one: the pass that ends the case logs the mirroring. A case whose
+ * application is gone (only the zaak's delete owed) names no owner any more.
+ */
+async function logPass(
+  deps: MirrorDeps,
+  trx: Kysely<AppDatabase> | Transaction<AppDatabase>,
+  c: MirrorCase,
+  start: Date,
+  error?: Error,
+): Promise<void> {
+  if (!c.application) return;
+  await deps.processing.write(trx, {
+    activity: 'zaakspiegeling',
+    name: c.state === 'diverged' ? 'case-mirror reconcile' : 'case-mirror pass',
+    door: 'systeem',
+    start,
+    end: new Date(),
+    subjects: [c.application.owner],
+    ...(error ? { error } : {}),
+  });
+}
+
+async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome, start: Date): Promise<void> {
   const { db, logger } = deps;
   if (outcome.kind === 'postponed') {
     await postponeCase(db, c.referentie, backoffMs(c.attempts, 1000, 60_000), outcome.detail);
@@ -124,6 +153,8 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome): Pr
         detail: `${outcome.step}: ${outcome.detail}`,
         reconcileMs: deps.reconcileMs,
       });
+      // The step only: a zaaksysteem's own detail may quote what was sent.
+      await logPass(deps, trx, c, start, new Error(`${outcome.step} refused by the zaaksysteem`));
       // Exactly one audit row per divergence: only the case that was not diverged yet is flagged.
       if (c.state === 'diverged') return;
       if (c.applicationId) await flagDivergence(trx, c.applicationId, DIVERGENCE);
@@ -141,9 +172,12 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome): Pr
     return;
   }
   if (c.state !== 'diverged') {
-    // Nothing to heal: one statement, no transaction (a crash in between leaves the lease to run out, as anywhere).
-    if (c.deleteRequested) await forgetCase(db, c.referentie);
-    else await markDone(db, c);
+    // Nothing to heal: the case's end and its processing record (a crash before the commit leaves the lease to run out).
+    await db.transaction().execute(async (trx) => {
+      if (c.deleteRequested) await forgetCase(trx, c.referentie);
+      else await markDone(trx, c);
+      await logPass(deps, trx, c, start);
+    });
     return;
   }
   const healed = await db.transaction().execute(async (trx) => {
@@ -151,6 +185,7 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome): Pr
     else if (!(await markDone(trx, c))) return false;
     if (c.applicationId && !c.deleteRequested) await clearDivergence(trx, c.applicationId, DIVERGENCE);
     await recordHeal(trx, c.referentie);
+    await logPass(deps, trx, c, start);
     await enqueue(
       trx,
       auditEvent('applications'),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { applications } from '@register/contracts';
-import { currentCorrelationId, enqueue } from '@register/service-kit';
+import { currentCorrelationId, enqueue, recordProcessingIn } from '@register/service-kit';
 import type { Context } from '../context';
 import { referentiePrefix } from '../submission/referentie';
 import { insertChangeRequest, nextWijzigingReferentie } from './change-requests.repository';
@@ -23,6 +23,7 @@ export async function requestPhoneChange(
       { referentie, kind: 'telefoon', requestedAt: now.toISOString() },
       currentCorrelationId(),
     );
+    await recordProcessingIn(trx);
     return { referentie };
   });
 }

@@ -4,6 +4,7 @@ import type { ApplicationDetail, ApplicationType } from '../cases/application.sc
 import { toDetail } from '../cases/application-views';
 import type { Context } from '../context';
 import { herregistratieFor } from '../registration/eligibility';
+import { recordProcessingIn } from '@register/service-kit';
 import { insertApplication } from './drafts.repository';
 
 const isUniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
@@ -21,7 +22,11 @@ export async function createApplication(
   }
   try {
     // The partial unique index holds the one-Concept rule even when two creates race.
-    const row = await insertApplication(ctx.db, { id: randomUUID(), owner, type, now: ctx.clock.now() });
+    const row = await ctx.db.transaction().execute(async (trx) => {
+      const inserted = await insertApplication(trx, { id: randomUUID(), owner, type, now: ctx.clock.now() });
+      await recordProcessingIn(trx);
+      return inserted;
+    });
     return toDetail(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw new DomainError('conflict', `There is already a ${type} application in Concept.`);

@@ -1,4 +1,5 @@
 import { DomainError, NotFoundError } from '@register/problem';
+import { recordProcessingIn } from '@register/service-kit';
 import { deleteApplication as deleteRow, findById, findOwned } from '../cases/applications.repository';
 import type { Context } from '../context';
 
@@ -11,5 +12,6 @@ export async function deleteApplication(ctx: Context, owner: string, id: string)
     if (locked?.status_tag !== 'Concept')
       throw new DomainError('conflict', 'Only a Concept application can be deleted.');
     await deleteRow(trx, id);
+    await recordProcessingIn(trx);
   });
 }

@@ -1,4 +1,5 @@
 import { DomainError, NotFoundError, validationError, type FieldError } from '@register/problem';
+import { recordProcessingIn } from '@register/service-kit';
 import { findById } from '../cases/applications.repository';
 import type { Context } from '../context';
 import { updateDraft } from './drafts.repository';
@@ -36,5 +37,6 @@ export async function syncDraft(ctx: Context, id: string, body: DraftSync): Prom
       documentIds: body.documentIds ?? null,
       now: ctx.clock.now(),
     });
+    await recordProcessingIn(trx);
   });
 }

@@ -20,12 +20,13 @@ const NO_CASE = {
 async function practitioner(
   ctx: Context,
   subject: string,
-): Promise<Pick<LetterContext, 'beroep' | 'zorgverlenerNaam' | 'registerNummer'>> {
+): Promise<Pick<LetterContext, 'beroep' | 'zorgverlenerNaam' | 'registerNummer' | 'subject'>> {
   const registration = await ctx.register.registrationOf(subject, todayInAmsterdam(ctx.clock));
   return {
     beroep: registration.beroep,
     zorgverlenerNaam: registration.naam,
     registerNummer: registration.registerNummer,
+    subject,
   };
 }
 

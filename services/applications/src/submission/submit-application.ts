@@ -1,6 +1,6 @@
 import { applications } from '@register/contracts';
 import { DomainError, NotFoundError } from '@register/problem';
-import { currentCorrelationId, newEvent } from '@register/service-kit';
+import { currentCorrelationId, newEvent, recordProcessingIn } from '@register/service-kit';
 import type { ApplicationType } from '../cases/application.schemas';
 import { toStatus } from '../cases/application-views';
 import type { Context } from '../context';
@@ -42,17 +42,22 @@ export async function submitApplication(
   const digitaal = [...new Map(outcome.digitaal.map((d) => [d.documentId, d])).values()];
   const documentIds = digitaal.map((d) => d.documentId);
   const now = ctx.clock.now();
-  const submitted = await submitConcept(ctx.db, {
-    id: application.id,
-    owner: application.owner,
-    referentiePrefix: referentiePrefix('AV', now),
-    documentIds,
-    submission: submissionOf(req),
-    now,
-    linkJob: digitaal.length > 0 ? digitaal : null,
-    event: submittedEvent(application, documentIds, now),
-    // Never inside the request (ADR 0011): the mirror works the record once this statement committed.
-    mirror: ctx.mirror ? { correlationId: currentCorrelationId() } : null,
+  const submitted = await ctx.db.transaction().execute(async (trx) => {
+    const row = await submitConcept(trx, {
+      id: application.id,
+      owner: application.owner,
+      referentiePrefix: referentiePrefix('AV', now),
+      documentIds,
+      submission: submissionOf(req),
+      now,
+      linkJob: digitaal.length > 0 ? digitaal : null,
+      event: submittedEvent(application, documentIds, now),
+      // Never inside the request (ADR 0011): the mirror works the record once this statement committed.
+      mirror: ctx.mirror ? { correlationId: currentCorrelationId() } : null,
+    });
+    // Logged with the submit or not at all (ADR 0182): nothing for a submit that changed nothing.
+    if (row) await recordProcessingIn(trx);
+    return row;
   });
   if (!submitted) {
     // Nothing changed: another submit (or a decision) got there first, or the draft was deleted meanwhile.

@@ -1,7 +1,7 @@
 import { auditEvent } from '@register/contracts';
 import { auditRole, type Identity } from '@register/authz';
 import { NotFoundError } from '@register/problem';
-import { enqueue } from '@register/service-kit';
+import { enqueue, recordProcessingIn } from '@register/service-kit';
 import type { Context } from '../context';
 import { isDocumentId } from '../uploads/document';
 import { deleteDocument, findDocumentForUpdate } from '../uploads/documents.repository';
@@ -30,6 +30,7 @@ export async function adminDeleteDocument(
       },
       correlationId,
     );
+    await recordProcessingIn(trx, row.owner);
     return row.object_key;
   });
   await removeOrLeaveToSweeper(deps, objectKey);

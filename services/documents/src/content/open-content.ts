@@ -1,3 +1,4 @@
+import { concerns } from '@register/service-kit';
 import type { Readable } from 'node:stream';
 import { hasCapability, type Identity } from '@register/authz';
 import { NotFoundError } from '@register/problem';
@@ -20,6 +21,7 @@ export async function openContent(
     identity &&
     (row.owner === owner || (row.linked_application_id !== null && hasCapability(identity, 'CanBeoordelen')));
   if (!row || !allowed) throw new NotFoundError('document');
+  concerns(row.owner);
   return { row, body: await deps.storage.get(row.object_key) };
 }
 

@@ -1,3 +1,4 @@
+import { recordProcessingIn } from '@register/service-kit';
 import { DomainError, NotFoundError } from '@register/problem';
 import type { Context } from '../context';
 import { isDocumentId } from './document';
@@ -20,6 +21,7 @@ export async function deleteOwnDocument(
         'The document is linked to a submitted application and can no longer be deleted.',
       );
     await deleteDocument(trx, documentId);
+    await recordProcessingIn(trx);
     return row.object_key;
   });
   await removeOrLeaveToSweeper(deps, objectKey);

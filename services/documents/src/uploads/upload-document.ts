@@ -1,3 +1,4 @@
+import { recordProcessingIn } from '@register/service-kit';
 import { randomUUID } from 'node:crypto';
 import { DomainError, validationError } from '@register/problem';
 import type { Context } from '../context';
@@ -44,22 +45,26 @@ export async function uploadDocument(deps: Deps, owner: string, request: UploadR
   const objectKey = randomUUID();
   await deps.storage.put(objectKey, file.path, file.sizeBytes, contentType);
   try {
-    const row = await insertDocument(deps.db, {
-      id: randomUUID(),
-      owner,
-      local_id: request.localId ?? null,
-      wizard_id: wizardId,
-      category_id: category.categoryId,
-      multiple: category.multiple,
-      application_id: applicationId,
-      file_name: file.originalName,
-      content_type: contentType,
-      size_bytes: file.sizeBytes,
-      sha256: file.sha256,
-      object_key: objectKey,
-      linked_application_id: null,
-      linked_at: null,
-      created_at: deps.clock.now(),
+    const row = await deps.db.transaction().execute(async (trx) => {
+      const inserted = await insertDocument(trx, {
+        id: randomUUID(),
+        owner,
+        local_id: request.localId ?? null,
+        wizard_id: wizardId,
+        category_id: category.categoryId,
+        multiple: category.multiple,
+        application_id: applicationId,
+        file_name: file.originalName,
+        content_type: contentType,
+        size_bytes: file.sizeBytes,
+        sha256: file.sha256,
+        object_key: objectKey,
+        linked_application_id: null,
+        linked_at: null,
+        created_at: deps.clock.now(),
+      });
+      await recordProcessingIn(trx);
+      return inserted;
     });
     return toUploadedDocument(row);
   } catch (err) {

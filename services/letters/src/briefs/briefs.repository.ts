@@ -17,6 +17,8 @@ export interface StoredCaseContext {
   beroep: string | null;
   zorgverlenerNaam: string | null;
   registerNummer: string | null;
+  /** The practitioner the letter is about (null in a copy made before it was kept). */
+  subject: string | null;
 }
 
 export interface BriefState {
@@ -85,6 +87,7 @@ const BRIEF_COLUMNS = [
   'c.beroep as c_beroep',
   'c.zorgverlener_naam as c_naam',
   'c.register_nummer as c_register_nummer',
+  'c.subject as c_subject',
   'v.version as letterhead_version',
   'v.template as letterhead',
 ] as const;
@@ -214,6 +217,7 @@ export async function findBriefRow(
           beroep: r.c_beroep,
           zorgverlenerNaam: r.c_naam,
           registerNummer: r.c_register_nummer,
+          subject: r.c_subject,
         }
       : null,
   };
@@ -302,7 +306,11 @@ export interface NewBrief {
  * Adds a brief and its context copy unless one exists already for that case (or the shared one): a repeated
  * event creates nothing. Returns whether it was added.
  */
-export async function insertBrief(db: Kysely<LettersDb>, brief: NewBrief): Promise<boolean> {
+export async function insertBrief(
+  db: Kysely<LettersDb>,
+  brief: NewBrief,
+  alsoInTransaction: (trx: Transaction<LettersDb>) => Promise<void> = async () => {},
+): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
     const inserted = await trx
       .insertInto('brief')
@@ -336,8 +344,10 @@ export async function insertBrief(db: Kysely<LettersDb>, brief: NewBrief): Promi
         beroep: c.beroep,
         zorgverlener_naam: c.zorgverlenerNaam,
         register_nummer: c.registerNummer,
+        subject: c.subject,
       })
       .execute();
+    await alsoInTransaction(trx);
     return true;
   });
 }

@@ -45,5 +45,7 @@ export interface CaseContextTable {
   beroep: string | null;
   zorgverlener_naam: string | null;
   register_nummer: string | null;
+  /** The practitioner the letter is about: the data subject of its processing records (ADR 0182). */
+  subject: ColumnType<string | null, string | null | undefined, string | null>;
   fetched_at: Generated<Date>;
 }

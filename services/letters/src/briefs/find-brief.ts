@@ -2,7 +2,7 @@ import type { Identity } from '@register/authz';
 import { NotFoundError } from '@register/problem';
 import { createSharedBrief, type CreateBriefDeps } from '../case-briefs/create-brief';
 import { findVersion } from '../templates/templates.repository';
-import type { CachedBody } from '@register/service-kit';
+import { concerns, recordProcessingIn, type CachedBody } from '@register/service-kit';
 import type { KeptBriefs, LoadedBrief, ViewBodies } from './brief-ports';
 import { briefView, callerOf } from './brief-view';
 import {
@@ -83,7 +83,12 @@ export async function writeBrief(
     sections: json.sections !== brief.json.sections,
     frozenSections: json.frozenSections !== brief.json.frozenSections,
   };
-  const written = await updateBriefState(deps.db, brief.briefId, brief.revision, next, json, now, changed);
+  // The letter's processing record commits with the write or not at all (ADR 0182).
+  const written = await deps.db.transaction().execute(async (trx) => {
+    const row = await updateBriefState(trx, brief.briefId, brief.revision, next, json, now, changed);
+    if (row) await recordProcessingIn(trx, subjectOf(deps, brief));
+    return row;
+  });
   if (!written) return undefined;
   let template = next.template;
   if (written.letterheadVersion !== template.version) {
@@ -111,9 +116,16 @@ async function orCreateShared<T>(
   return found;
 }
 
-/** The brief a route addresses, read in full (an unknown referentie: a bare 404). */
-export function requireBrief(deps: BriefDeps, address: BriefAddress): Promise<LoadedBrief> {
-  return orCreateShared(deps, address, () => readBrief(deps, address));
+/** The practitioner a letter is about: its case's owner, or the shared working brief's demo practitioner. */
+function subjectOf(deps: BriefDeps, brief: LoadedBrief): string | null {
+  return brief.context?.subject ?? (brief.isShared ? deps.sharedSubject : null);
+}
+
+/** The brief a route addresses, read in full (an unknown referentie: a bare 404); its reader processes its data. */
+export async function requireBrief(deps: BriefDeps, address: BriefAddress): Promise<LoadedBrief> {
+  const brief = await orCreateShared(deps, address, () => readBrief(deps, address));
+  concerns(subjectOf(deps, brief));
+  return brief;
 }
 
 /**

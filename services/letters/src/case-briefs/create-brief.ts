@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { applications } from '@register/contracts';
-import type { Logger } from '@register/service-kit';
+import type { Logger, ProcessingLog } from '@register/service-kit';
 import { briefExistsForApplication, insertBrief, type StoredCaseContext } from '../briefs/briefs.repository';
 import type { LettersDb } from '../database';
 import { composeSections } from '../passages/compose';
@@ -18,6 +18,7 @@ export interface CreateBriefDeps {
   caseContexts: CaseContextSource;
   newId: () => string;
   logger: Logger;
+  processing: ProcessingLog;
 }
 
 /** The besluit a brief is written for; a context without one (the shared brief's demo case) gets a grant letter. */
@@ -36,22 +37,34 @@ function copyOf(c: LetterContext | null): StoredCaseContext {
     beroep: c?.beroep ?? null,
     zorgverlenerNaam: c?.zorgverlenerNaam ?? null,
     registerNummer: c?.registerNummer ?? null,
+    subject: c?.subject ?? null,
   };
 }
 
 async function create(deps: CreateBriefDeps, context: StoredCaseContext, isShared: boolean): Promise<boolean> {
   const besluit = besluitOf(context.besluit);
-  return insertBrief(deps.db, {
-    briefId: deps.newId(),
-    isShared,
-    applicationId: isShared ? null : context.applicationId,
-    referentie: isShared ? null : context.referentie,
-    beroep: context.beroep,
-    besluit: context.besluit,
-    templateId: BRIEF_TEMPLATE,
-    sections: composeSections(deps.passages, context.beroep, besluit, deps.newId),
-    context,
-  });
+  const start = new Date();
+  // The system writes a case's letter from its practitioner's data: logged with the brief or not at all.
+  const logged = async (trx: Transaction<LettersDb>) => {
+    if (isShared || !context.subject) return;
+    const step = { activity: 'besluitbrief', name: 'letters create case brief', door: 'systeem', start } as const;
+    await deps.processing.write(trx, { ...step, end: new Date(), subjects: [context.subject] });
+  };
+  return insertBrief(
+    deps.db,
+    {
+      briefId: deps.newId(),
+      isShared,
+      applicationId: isShared ? null : context.applicationId,
+      referentie: isShared ? null : context.referentie,
+      beroep: context.beroep,
+      besluit: context.besluit,
+      templateId: BRIEF_TEMPLATE,
+      sections: composeSections(deps.passages, context.beroep, besluit, deps.newId),
+      context,
+    },
+    logged,
+  );
 }
 
 type Decided = z.infer<typeof applications.events.decided.data>;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { auditRole, type Identity } from '@register/authz';
 import { auditEvent, letters } from '@register/contracts';
 import { DomainError, NotFoundError, validationError, zodIssuesToFieldErrors } from '@register/problem';
-import { enqueue } from '@register/service-kit';
+import { concerns, enqueue } from '@register/service-kit';
 import { evaluateBrief } from '../briefs/brief-rules';
 import { callerOf } from '../briefs/brief-view';
 import { findBrief } from '../briefs/briefs.repository';
@@ -57,5 +57,6 @@ export async function revealRegisterNummer(
     throw new NotFoundError('brief');
   }
   await audit(db, identity, `brief/${brief.briefId}`, 'allow', correlationId);
+  concerns(brief.context?.subject);
   return { registerNummer: brief.context?.registerNummer ?? null };
 }

@@ -1,0 +1,216 @@
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import pg from 'pg';
+import pino from 'pino';
+import { freePort } from '@register/embedded';
+import {
+  SERVICES,
+  System,
+  dropSystemDatabases,
+  systemDatabase,
+  zgwSettingsOf,
+  type Infrastructure,
+  type Service,
+} from '@register/launcher';
+import { eventually, natsUrl, removeBucket, systemEvents, testS3, withServiceSettings } from '@register/testkit';
+import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
+import { users } from './support/system';
+import { call as callGateway } from './support/through-gateway';
+
+// Issue 24, ADR 0182: the processing log of the whole system (every service a process, mirroring on), read the way
+// a practitioner reads it: `GET /api/v1/me/verwerkingen`.
+const root = path.resolve(__dirname, '..', '..', '..');
+const SECRET = 'gateway-ldv-test-zgw-secret-0123456789abcdef';
+const CLIENT_ID = 'register';
+
+let sim: ZgwSimulator;
+let system: System;
+let gateway: string;
+let logDir: string | undefined;
+const prefix = `ldv_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
+const events = systemEvents(prefix);
+const bucket = `documents-${prefix.replace(/_/g, '-')}`;
+const postgresUrl = process.env['TEST_PG_URL'] as string;
+
+beforeAll(async () => {
+  sim = await startZgwSimulator({ secret: SECRET, clientId: CLIENT_ID, logger: pino({ level: 'silent' }) });
+  const s3 = testS3();
+  const infra: Infrastructure = {
+    postgresUrl,
+    natsUrl: natsUrl(),
+    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket },
+    embedded: [],
+    stop: async () => undefined,
+    zgw: zgwSettingsOf(sim, { clientId: CLIENT_ID, secret: SECRET, pollMs: 100 }),
+  };
+  const ports = Object.fromEntries(
+    await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
+  ) as Record<Service, number>;
+  logDir = mkdtempSync(path.join(os.tmpdir(), 'register-ldv-'));
+  system = new System({
+    root,
+    infra,
+    ports,
+    databasePrefix: prefix,
+    logDir,
+    logLevel: 'warn',
+    extraEnv: withServiceSettings(events.env),
+  });
+  await system.startAll();
+  gateway = system.url('gateway');
+}, 180_000);
+
+afterAll(async () => {
+  await system?.stopAll();
+  await dropSystemDatabases(postgresUrl, prefix);
+  await events.remove(natsUrl());
+  await removeBucket(bucket);
+  await sim?.close();
+  if (logDir) rmSync(logDir, { recursive: true, force: true });
+}, 60_000);
+
+const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) =>
+  callGateway(gateway, method, url, headers, body);
+
+interface Verwerking {
+  verwerkingsactiviteit: { id: string; naam: string };
+  tijdstip: string;
+  status: string;
+  door: string;
+}
+
+async function verwerkingen(me: Record<string, string>): Promise<Verwerking[]> {
+  const res = await call('GET', '/api/v1/me/verwerkingen?limit=1000', me);
+  expect(res.status).toBe(200);
+  return res.body as Verwerking[];
+}
+
+/** `activity door` → how many records, e.g. `aanvragen zelf` → 4. */
+function tally(records: Verwerking[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of records) {
+    const key = `${r.verwerkingsactiviteit.id.split('/').pop()} ${r.door}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+function diploma(): FormData {
+  const form = new FormData();
+  form.set('wizardId', 'intake');
+  form.set('categoryId', 'diploma');
+  form.set('localId', randomUUID());
+  form.set(
+    'file',
+    new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(300)}\n%%EOF\n`)], { type: 'application/pdf' }),
+    'diploma.pdf',
+  );
+  return form;
+}
+
+describe('the processing log through the whole system (issue 24)', () => {
+  it("when a practitioner reads, drafts, uploads and submits, a beoordelaar lists and decides, the mirror works the case and a drafter opens its letter, then each processing is in that practitioner's verwerkingen once, with its activity and kind of actor, within 5 s; another practitioner sees none", async () => {
+    const me = { 'X-Subject': '900000007', 'X-Role': 'drafter' };
+    const other = { 'X-Subject': '900000008', 'X-Role': 'drafter' };
+    expect((await call('GET', '/api/v1/dashboard-view', me)).status).toBe(200);
+    const created = await call('POST', '/api/v1/applications', me, { type: 'intake' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const draft = await call('PUT', `/api/v1/applications/${id}`, me, {
+      draft: { stap: 1 },
+      stepIndex: 1,
+      stepCount: 3,
+    });
+    expect(draft.status).toBe(204);
+    const upload = await call('POST', '/api/v1/uploads', me, diploma());
+    expect(upload.status).toBe(201);
+    const submit = await call('POST', `/api/v1/applications/${id}/submit`, me, {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: upload.body.documentId }],
+    });
+    expect(submit.status).toBe(200);
+    const referentie = submit.body.referentie as string;
+    // The mirror's first pass ended: the zaak holds its status, initiator and document.
+    await eventually(async () => {
+      const [v] = sim.state.zakenWithIdentificatie(referentie);
+      return v && v.statussen.length === 1 && v.rollen.length === 1 && v.zaakinformatieobjecten.length === 1
+        ? v
+        : undefined;
+    }, 30_000);
+
+    const queue = await call('GET', '/api/v1/werkvoorraad', users.beoordelaar);
+    expect(queue.status).toBe(200);
+    const caseId = queue.body.find((c: { status: { referentie: string } }) => c.status.referentie === referentie)?.id;
+    const besluit = await call('POST', `/api/v1/beoordeling/${caseId}/besluit`, users.beoordelaar, {
+      besluit: 'toekennen',
+    });
+    expect(besluit.status).toBe(200);
+    await eventually(async () => {
+      const [v] = sim.state.zakenWithIdentificatie(referentie);
+      return v && v.statussen.length === 2 ? v : undefined;
+    }, 30_000);
+    const letter = await eventually(async () => {
+      const res = await call('GET', `/api/v1/brief?referentie=${referentie}`, users.drafter);
+      return res.status === 200 ? res : undefined;
+    }, 30_000);
+    expect(letter.status).toBe(200);
+
+    const expected = {
+      'inzage-registratie zelf': 1,
+      'aanvragen zelf': 4,
+      'beoordelen medewerker': 2,
+      'zaakspiegeling systeem': 2,
+      'besluitbrief systeem': 1,
+      'besluitbrief medewerker': 1,
+    };
+    const records = await eventually(async () => {
+      const found = await verwerkingen(me);
+      return found.length >= 11 ? found : undefined;
+    }, 5000);
+    expect(tally(records)).toEqual(expected);
+    expect(records.every((r) => r.status === 'Ok')).toBe(true);
+    // Newest first.
+    const times = records.map((r) => r.tijdstip);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(await verwerkingen(other)).toEqual([]);
+  }, 180_000);
+
+  it('when a write is refused (a second submit: 409) or only reads activity-free data, then nothing is logged for it', async () => {
+    const me = { 'X-Subject': '900000009', 'X-Role': 'drafter' };
+    const created = await call('POST', '/api/v1/applications', me, { type: 'intake' });
+    expect(created.status).toBe(201);
+    const body = { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'post' }] };
+    const first = await call('POST', `/api/v1/applications/${created.body.id}/submit`, me, body);
+    expect(first.status).toBe(200);
+    const second = await call('POST', `/api/v1/applications/${created.body.id}/submit`, me, body);
+    expect(second.status).toBe(409);
+    // Processing no one's personal data: the register of activities and the caller's capabilities.
+    expect((await call('GET', '/api/v1/verwerkingsactiviteiten', me)).status).toBe(200);
+    expect((await call('GET', '/api/v1/me', me)).status).toBe(200);
+    // The mirror's pass on this case is the last processing to be logged: once it is in, the rest has been too.
+    const records = await eventually(async () => {
+      const found = await verwerkingen(me);
+      return tally(found)['zaakspiegeling systeem'] === 1 ? found : undefined;
+    }, 30_000);
+    expect(tally(records)).toEqual({ 'aanvragen zelf': 2, 'zaakspiegeling systeem': 1 });
+  }, 120_000);
+
+  it('no BSN is stored in the logbook: every data subject is a 64-hex pseudonym', async () => {
+    const url = new URL(postgresUrl);
+    url.pathname = `/${systemDatabase(prefix, 'audit')}`;
+    const db = new pg.Client({ connectionString: url.toString() });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ subject: string }>('select data_subject_id as subject from logbook');
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((r) => /^[0-9a-f]{64}$/.test(r.subject))).toBe(true);
+      const dump = await db.query<{ text: string }>('select string_agg(l::text, chr(10)) as text from logbook l');
+      for (const bsn of ['900000007', '900000009']) expect(dump.rows[0]!.text).not.toContain(bsn);
+    } finally {
+      await db.end();
+    }
+  });
+});
