@@ -36,7 +36,7 @@ async function decided(besluit: 'toekennen' | 'afwijzen', toelichting?: string) 
 }
 
 describe('GET /internal/applications/:applicationId/letter-context', () => {
-  it('when the application is decided, then its case and the practitioner as the register knows them', async () => {
+  it('when the application is decided, then its case, the practitioner as the register knows them and who they are', async () => {
     const { id, referentie } = await decided('afwijzen', 'Onvoldoende werkervaring');
     const res = await asLetters(caseContext(id));
     expect(res.status).toBe(200);
@@ -50,6 +50,7 @@ describe('GET /internal/applications/:applicationId/letter-context', () => {
       beroep: 'arts',
       zorgverlenerNaam: 'A. de Vries',
       registerNummer: '10000000101',
+      subject: '900000001',
     });
     expect(letterContext.safeParse(res.body).success).toBe(true);
   });
@@ -88,14 +89,17 @@ describe('GET /internal/practitioners/:subject/letter-context', () => {
       beroep: 'arts',
       zorgverlenerNaam: 'A. de Vries',
       registerNummer: '10000000101',
+      subject: '900000001',
     });
     expect(letterContext.safeParse(res.body).success).toBe(true);
   });
 
-  it('when the subject is not registered, then every field null', async () => {
+  it('when the subject is not registered, then every field null but the subject asked for', async () => {
     const res = await asLetters(practitionerContext('123456789'));
     expect(res.status).toBe(200);
-    expect(Object.values(res.body).every((v) => v === null)).toBe(true);
+    const { subject, ...rest } = res.body as Record<string, unknown>;
+    expect(subject).toBe('123456789');
+    expect(Object.values(rest).every((v) => v === null)).toBe(true);
   });
 
   it('when the subject is not a valid subject, then 400 naming it; a user caller 403', async () => {

@@ -1,7 +1,7 @@
 import { DeliverPolicy, jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
-import { AUDIT_SUBJECTS, type AuditEventData } from '@register/contracts';
+import type { AuditEventData } from '@register/contracts';
 import { eventually, natsUrl, testEvents } from '@register/testkit';
 
 async function outboxEmpty(databaseUrl: string): Promise<boolean> {
@@ -31,7 +31,9 @@ export async function auditEventsOf(
     // The run's own stream and subject prefix (the jest global setup makes them; startService passes them on).
     const { stream, prefix } = testEvents();
     const consumer = await js.consumers.get(stream, {
-      filter_subjects: prefix + AUDIT_SUBJECTS,
+      // Each service's authorization audit subject (`register.audit.<service>`), not the processing records under
+      // `register.audit.processing.<service>` (ADR 0181).
+      filter_subjects: `${prefix}register.audit.*`,
       deliver_policy: DeliverPolicy.StartTime,
       opt_start_time: since.toISOString(),
     });
