@@ -3,7 +3,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import type { Kysely } from 'kysely';
 import { newEvent, type AuditEventData, type EventEnvelope, type Events } from '@register/service-kit';
-import { natsUrl, startService, testEvents, type TestService } from '@register/testkit';
+import { natsUrl, startService, testEvents, type TestDatabase, type TestService } from '@register/testkit';
 import { start } from '../../src/main';
 import type { Context } from '../../src/context';
 import type { AuditDb } from '../../src/database';
@@ -23,8 +23,10 @@ export interface Harness extends TestService<Context> {
  * Every test file uses its own durable consumer so parallel files never take each other's messages; its
  * redeliveries come after 200 ms instead of seconds.
  */
-export async function startAudit(options: { natsUrl?: string } = {}): Promise<Harness> {
-  const durable = `audit-test-${randomUUID().slice(0, 8)}`;
+export async function startAudit(
+  options: { natsUrl?: string; restartOf?: { durable: string; database: TestDatabase } } = {},
+): Promise<Harness> {
+  const durable = options.restartOf?.durable ?? `audit-test-${randomUUID().slice(0, 8)}`;
   const subject = `register.audit.${durable}`;
   const processingSubject = `register.audit.processing.${durable}`;
   const nats = options.natsUrl ?? natsUrl();
@@ -32,6 +34,7 @@ export async function startAudit(options: { natsUrl?: string } = {}): Promise<Ha
     name: 'audit',
     env: { NATS_URL: nats, AUDIT_CONSUMER: durable },
     override: (ctx: Context) => ({ ...ctx, redelivery: { retryDelayMs: 200, restartDelayMs: 200 } }),
+    ...(options.restartOf ? { database: options.restartOf.database } : {}),
   });
   return {
     ...service,
