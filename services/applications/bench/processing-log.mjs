@@ -1,0 +1,142 @@
+// npm run bench:processing-log (services/applications; also part of npm run bench): what the processing log
+// (Logboek Dataverwerkingen, ADR 0182) costs a read and a submit. The whole system as processes (tools/launcher),
+// 100 000 applications seeded; the applications service alternately with LDV_LOG=off and on (restarted between
+// rounds, the same database), each route driven through the gateway at a fixed, evenly spaced rate. Prints p50/p99
+// per round and the CPU per request of the applications service (which writes the records), the audit service
+// (which stores them) and the gateway, from /proc.
+// BENCH_RATE (200), BENCH_SECONDS (15), BENCH_ROUNDS (2). Infrastructure: DATABASE_URL / NATS_URL, else embedded.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pino from 'pino';
+import { freePort } from '@register/embedded';
+import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
+import { createDatabase } from '@register/service-kit';
+import { steadyLoad } from '@register/steady-load';
+
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
+const logger = pino({ level: 'warn' });
+const PREFIX = 'ldvbench';
+const RATE = Number(process.env.BENCH_RATE ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const TICK_US = 1e6 / 100;
+
+const cpuTicks = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+};
+
+async function seed(db) {
+  await sql`INSERT INTO applications (id, owner, type, status_tag, referentie, document_ids, created_at, updated_at, submitted_at)
+    SELECT gen_random_uuid(), 'b' || lpad((g % 10000)::text, 8, '0'), 'herregistratie', 'Toegekend',
+      'AV-2026-L' || lpad(g::text, 6, '0'), '[]'::jsonb, now(), now(), now()
+    FROM generate_series(1, 100000) g`.execute(db);
+  // Fresh Concept intakes for every submit of every round, one per owner.
+  const drafts = RATE * SECONDS * ROUNDS * 2 + 1000;
+  await sql`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
+    SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now()
+    FROM generate_series(1, ${drafts}) g`.execute(db);
+  await sql`ANALYZE applications`.execute(db);
+  return (await sql`SELECT id, owner FROM applications WHERE owner LIKE 's%' ORDER BY owner`.execute(db)).rows;
+}
+
+async function main() {
+  const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
+  await dropSystemDatabases(infra.postgresUrl, PREFIX);
+  const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
+  // Read at each start of the applications service: the rounds switch it.
+  const applicationsEnv = { LDV_LOG: 'off' };
+  const system = new System({
+    root,
+    infra,
+    ports,
+    databasePrefix: PREFIX,
+    logDir: path.join(root, '.data', 'bench', 'logs'),
+    logLevel: 'warn',
+    extraEnv: { applications: applicationsEnv },
+  });
+  try {
+    for (const s of ['reference', 'documents', 'audit', 'applications', 'gateway']) await system.start(s);
+    const url = new URL(infra.postgresUrl);
+    url.pathname = `/${PREFIX}_applications`;
+    const database = createDatabase(url.toString(), logger);
+    const drafts = await seed(database.db);
+    await database.close();
+    let nextDraft = 0;
+    const gateway = system.url('gateway');
+    const routes = [
+      {
+        name: 'GET /api/v1/applications (own list)',
+        url: `${gateway}/api/v1/applications`,
+        request: () => ({ headers: { 'x-subject': 'b00000042' } }),
+      },
+      {
+        name: 'POST /api/v1/applications/:id/submit',
+        url: gateway,
+        request: () => {
+          const d = drafts[nextDraft++];
+          return {
+            method: 'POST',
+            path: `/api/v1/applications/${d.id}/submit`,
+            headers: { 'x-subject': d.owner, 'content-type': 'application/json' },
+            body: JSON.stringify({ diplomaHerkomst: 'digitaal', uren: 3000 }),
+          };
+        },
+      },
+    ];
+    console.log(
+      `\n${RATE} req/s for ${SECONDS} s per route and round through the gateway, evenly spaced; ${ROUNDS} rounds\n`,
+    );
+    console.log(
+      '| round | log | route | p50 ms | p99 ms | errors | applications µs/req | audit µs/req | gateway µs/req |\n' +
+        '|---|---|---|---|---|---|---|---|---|',
+    );
+    const results = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const log of ['off', 'on']) {
+        applicationsEnv.LDV_LOG = log;
+        await system.stop('applications');
+        await system.start('applications');
+        for (const route of routes) {
+          const pids = {
+            applications: system.pid('applications'),
+            audit: system.pid('audit'),
+            gateway: system.pid('gateway'),
+          };
+          // A few seconds of the same load first: the JIT and the pools warm, outside the measured window.
+          await steadyLoad({ url: route.url, rate: RATE, seconds: 3, request: route.request });
+          const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuTicks(pid)]));
+          const r = await steadyLoad({ url: route.url, rate: RATE, seconds: SECONDS, request: route.request });
+          const cpu = Object.fromEntries(
+            Object.entries(pids).map(([k, pid]) => [k, ((cpuTicks(pid) - before[k]) * TICK_US) / r.requests]),
+          );
+          results.push({ round, log, route: route.name, ...r, cpu });
+          console.log(
+            `| ${round} | ${log} | ${route.name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ` +
+              `${cpu.applications.toFixed(0)} | ${cpu.audit.toFixed(0)} | ${cpu.gateway.toFixed(0)} |`,
+          );
+        }
+      }
+    }
+    console.log('\np99 with the log on / off, per route (mean over the rounds):');
+    for (const route of routes) {
+      const p99 = (log) => {
+        const rs = results.filter((x) => x.route === route.name && x.log === log);
+        return rs.reduce((a, x) => a + x.p99, 0) / rs.length;
+      };
+      console.log(
+        `  ${route.name}: ${(p99('on') / p99('off')).toFixed(2)} (${p99('on').toFixed(1)} / ${p99('off').toFixed(1)} ms)`,
+      );
+    }
+  } finally {
+    await system.stopAll();
+    await dropSystemDatabases(infra.postgresUrl, PREFIX);
+    await infra.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
