@@ -8,7 +8,12 @@ import type { Kysely } from 'kysely';
 import { caseSensitiveRouter } from './http';
 import type { Logger } from './logger';
 import type { WithOutbox } from './outbox';
-import { recordProcessingAfter, runAsProcessing, type ProcessingLog } from './processing-log';
+import {
+  FOREIGN_TRACEPARENT_HEADER,
+  recordProcessingAfter,
+  runAsProcessing,
+  type ProcessingLog,
+} from './processing-log';
 import { OpenAPIRegistry, ProblemDetails } from './openapi';
 
 /** What a handler answers: a status and a JSON body (none: no content), and extra headers. */
@@ -174,9 +179,16 @@ function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>, options: OperationsOpti
   return (req, res, next) => {
     const self = identityOf(res)?.practitioner?.subject ?? null;
     const subjects = ownOnly && self ? [self] : [];
-    return runAsProcessing(processing.log, { activity, name, self, door, subjects }, async () =>
-      handle(req, res, next),
-    );
+    const foreign = req.headers[FOREIGN_TRACEPARENT_HEADER];
+    const scope = {
+      activity,
+      name,
+      self,
+      door,
+      subjects,
+      ...(typeof foreign === 'string' ? { foreignTraceparent: foreign } : {}),
+    } as const;
+    return runAsProcessing(processing.log, scope, async () => handle(req, res, next));
   };
 }
 

@@ -110,6 +110,12 @@ export function processingLog(service: string, secret: string): ProcessingLog {
   };
 }
 
+/**
+ * The `traceparent` the calling application (a portal) sent the gateway, passed on to the service that processes:
+ * the processing log's foreign operation (ADR 0182). The gateway sets it; a client's own is never forwarded.
+ */
+export const FOREIGN_TRACEPARENT_HEADER = 'x-foreign-traceparent';
+
 /** The processing a request of an operation is, while it runs (ADR 0182). */
 interface RunningProcessing {
   log: ProcessingLog;
@@ -119,6 +125,7 @@ interface RunningProcessing {
   self: string | null;
   /** Who processes any other practitioner's data: a case handler or operator, or the system. */
   door: 'medewerker' | 'systeem';
+  foreignTraceparent?: string;
   start: Date;
   subjects: Set<string>;
   recorded: boolean;
@@ -183,7 +190,13 @@ export async function recordProcessingAfter<DB extends WithOutbox>(db: Kysely<DB
 /** The records owed: the caller's own data as `zelf`, every other practitioner's under the scope's actor. */
 function stepsOf(scope: RunningProcessing): ProcessingSteps[] {
   const end = new Date();
-  const base = { activity: scope.activity, name: scope.name, start: scope.start, end };
+  const base = {
+    activity: scope.activity,
+    name: scope.name,
+    start: scope.start,
+    end,
+    ...(scope.foreignTraceparent ? { foreignTraceparent: scope.foreignTraceparent } : {}),
+  };
   const others = [...scope.subjects].filter((s) => s !== scope.self);
   return [
     ...(scope.self !== null && scope.subjects.has(scope.self)

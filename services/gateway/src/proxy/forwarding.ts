@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@register/authz';
-import { traceHeaders } from '@register/service-kit';
+import { FOREIGN_TRACEPARENT_HEADER, traceHeaders } from '@register/service-kit';
+
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
 
 /** Headers of the client that reach a service; identity and correlation headers are the gateway's own. */
 export const FORWARDED_HEADERS = [
@@ -27,6 +29,9 @@ export function forwardedHeaders(
   out['x-correlation-id'] = input.correlationId;
   // W3C Trace Context: the client's trace (or the one the gateway started), with the gateway's span as parent.
   Object.assign(out, traceHeaders());
+  // The calling application's own operation, for the processing log's `dpl.core.foreign_operation.*` (ADR 0182).
+  const foreign = incoming.traceparent;
+  if (typeof foreign === 'string' && TRACEPARENT.test(foreign)) out[FOREIGN_TRACEPARENT_HEADER] = foreign;
   out[INTERNAL_IDENTITY_HEADER] = signInternalIdentity(input.secret, {
     identity: input.identity,
     service: null,
