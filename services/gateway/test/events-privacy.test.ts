@@ -49,6 +49,7 @@ function personalKeysIn(value: unknown, path = ''): string[] {
  */
 function personalKeysOfMessage(natsSubject: string, raw: string): string[] {
   const payload = JSON.parse(raw) as Record<string, unknown>;
+  if (natsSubject.startsWith('register.audit.processing.')) return personalKeysOfProcessingRecord(payload);
   if (!natsSubject.startsWith(`${DEAD_LETTER_PREFIX}.`)) return personalKeysIn(payload);
   const { subject: eventSubject, event, ...envelope } = payload;
   return [
@@ -57,6 +58,22 @@ function personalKeysOfMessage(natsSubject: string, raw: string): string[] {
       : ['.subject (not a NATS subject of ours)']),
     ...personalKeysIn(envelope),
     ...personalKeysIn(typeof event === 'string' ? jsonOrNull(event) : event, '.event'),
+  ];
+}
+
+/**
+ * A processing record (Logboek Dataverwerkingen, ADR 0181): the standard's `name` is the operation (a route pattern
+ * or a job step), never a person's, and its data subject is a pseudonym; every other key is read as anywhere.
+ */
+function personalKeysOfProcessingRecord(payload: Record<string, unknown>): string[] {
+  const { name, attributes, ...record } = (payload['data'] ?? {}) as Record<string, unknown>;
+  const subject = (attributes as Record<string, unknown> | undefined)?.['dpl.core.data_subject_id'];
+  return [
+    ...(typeof name === 'string' && /^((GET|POST|PUT|DELETE) \/[A-Za-z0-9/:_.-]*|[a-z][a-z -]*)$/.test(name)
+      ? []
+      : ['.data.name (not an operation)']),
+    ...(typeof subject === 'string' && /^[0-9a-f]{64}$/.test(subject) ? [] : ['.data.attributes (no pseudonym)']),
+    ...personalKeysIn({ ...payload, data: { ...record, attributes } }),
   ];
 }
 
