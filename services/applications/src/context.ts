@@ -128,6 +128,8 @@ export type DocumentsPort = SubmitDocumentsPort & DocumentLinkPort & CaseDocumen
 
 /** Everything the applications service's routes and jobs use. */
 export interface Context {
+  /** The processing log: what jobs write their processing of a practitioner's data to (ADR 0182). */
+  processing: ProcessingLog;
   config: Config;
   logger: Logger;
   clock: Clock;
@@ -199,6 +201,7 @@ export async function buildContext(
   const mirror = buildMirror(config, db, documents, logger, processing);
   return {
     context: {
+      processing,
       config,
       logger,
       clock: systemClock,

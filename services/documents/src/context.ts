@@ -11,6 +11,7 @@ import {
   type Clock,
   type Logger,
   type ServiceEvents,
+  type ProcessingLog,
   type ServiceResources,
 } from '@register/service-kit';
 import { applicationsDirectory } from './adapters/applications-client';
@@ -66,12 +67,14 @@ export interface Context {
   storage: ObjectStorage;
   /** Whether an upload may name an application. */
   applications: ApplicationDirectory;
+  /** The processing log: the system's removal of a deleted case's documents is logged (ADR 0182). */
+  processing: ProcessingLog;
 }
 
 /** The composition root: the spool directory and the bucket exist before the first request. */
 export async function buildContext(
   config: Config,
-  { logger, database, events }: ServiceResources<DocumentsDb>,
+  { logger, database, events, processing }: ServiceResources<DocumentsDb>,
 ): Promise<Built<Context>> {
   mkdirSync(config.UPLOAD_TMP_DIR, { recursive: true });
   const storage = createObjectStorage({
@@ -87,6 +90,7 @@ export async function buildContext(
       config,
       logger,
       clock: systemClock,
+      processing,
       db: database.db,
       events,
       storage,

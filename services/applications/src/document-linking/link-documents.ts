@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { backoffMs, type Logger } from '@register/service-kit';
+import { backoffMs, type Logger, type ProcessingLog } from '@register/service-kit';
 import type { AppDatabase } from '../database';
 import type { DocumentLinkPort } from './document-links';
 import { claimLinkJobs, completeJob, flagManual, postponeJob, type LinkJob } from './link-jobs.repository';
@@ -15,6 +15,7 @@ export interface LinkDeps {
   db: Kysely<AppDatabase>;
   documents: DocumentLinkPort;
   logger: Logger;
+  processing: ProcessingLog;
 }
 
 /**
@@ -40,9 +41,15 @@ export async function linkDueJobs(deps: LinkDeps, limit: number): Promise<number
 // The link call is idempotent at the documents service, so a repeat after a crash or an expired lease does no harm.
 async function processJob(deps: LinkDeps, job: LinkJob): Promise<void> {
   const { db, documents, logger } = deps;
+  const start = new Date();
   const outcome = await documents.link(job.application_id, job.owner, job.documents);
   if (outcome.kind === 'linked') {
-    await completeJob(db, job.application_id);
+    // Linking the practitioner's documents to their application is the system's processing of them (ADR 0182).
+    await db.transaction().execute(async (trx) => {
+      await completeJob(trx, job.application_id);
+      const step = { activity: 'aanvragen', name: 'applications link documents', door: 'systeem' } as const;
+      await deps.processing.write(trx, { ...step, start, end: new Date(), subjects: [job.owner] });
+    });
   } else if (outcome.kind === 'rejected') {
     // Permanent (a document was deleted or taken meanwhile): a person has to look at it; stop retrying.
     await db.transaction().execute(async (trx) => {

@@ -8,12 +8,24 @@ import { deleteApplicationDocuments, lockApplication } from './links.repository'
  * redelivery finds nothing more to delete. Bytes that cannot be removed now are orphans for the sweeper.
  */
 export async function deleteApplicationDocumentsOf(
-  deps: Pick<Context, 'db' | 'storage' | 'logger'>,
+  deps: Pick<Context, 'db' | 'storage' | 'logger' | 'processing'>,
   applicationId: string,
 ): Promise<void> {
+  const start = new Date();
   const objectKeys = await deps.db.transaction().execute(async (trx) => {
     await lockApplication(trx, applicationId);
-    return deleteApplicationDocuments(trx, applicationId);
+    const removed = await deleteApplicationDocuments(trx, applicationId);
+    // Removing a practitioner's documents with their case is the system's processing of their data (ADR 0182).
+    const subjects = removed.map((d) => d.owner);
+    if (subjects.length > 0) {
+      const step = {
+        activity: 'beheer',
+        name: 'documents remove documents of a deleted case',
+        door: 'systeem',
+      } as const;
+      await deps.processing.write(trx, { ...step, start, end: new Date(), subjects });
+    }
+    return removed.map((d) => d.objectKey);
   });
   for (const key of objectKeys) await removeOrLeaveToSweeper(deps, key);
   if (objectKeys.length > 0)

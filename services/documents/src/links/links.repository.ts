@@ -47,7 +47,7 @@ export async function lockApplication(trx: Transaction<DocumentsDb>, application
 export async function deleteApplicationDocuments(
   trx: Transaction<DocumentsDb>,
   applicationId: string,
-): Promise<string[]> {
+): Promise<Array<{ objectKey: string; owner: string }>> {
   await trx
     .insertInto('deleted_application')
     .values({ application_id: applicationId })
@@ -56,9 +56,9 @@ export async function deleteApplicationDocuments(
   const rows = await trx
     .deleteFrom('document')
     .where('linked_application_id', '=', applicationId)
-    .returning('object_key')
+    .returning(['object_key', 'owner'])
     .execute();
-  return rows.map((r) => r.object_key);
+  return rows.map((r) => ({ objectKey: r.object_key, owner: r.owner }));
 }
 
 export async function isDeletedApplication(db: Db, applicationId: string): Promise<boolean> {
