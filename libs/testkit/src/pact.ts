@@ -12,9 +12,6 @@ import { TEST_SECRET } from './core';
  */
 export const PACTS_DIR = path.resolve(__dirname, '..', '..', '..', 'pacts');
 
-// Pact reports each run to its makers unless told not to; tests call nothing outside this machine.
-process.env['PACT_DO_NOT_TRACK'] = 'true';
-
 /** Set to rewrite the committed pacts from what the consumer tests wrote (`npm run pacts:update`). */
 const UPDATE = process.env['PACT_UPDATE'] === '1';
 
