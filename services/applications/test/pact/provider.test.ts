@@ -38,6 +38,8 @@ const stateHandlers = {
     const { besluit, toelichting } = params as { besluit: string; toelichting: string };
     return { applicationId: await decided(besluit, toelichting) };
   },
+  // A subject that has never applied: nothing to make.
+  '900000456 has no application': () => Promise.resolve(),
   // An id no application has: nothing to make.
   'no application 00000000-0000-4000-8000-000000000000': () => Promise.resolve(),
   // The register's demo data (the shipped source of registrations) knows 900000001.

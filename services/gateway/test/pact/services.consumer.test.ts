@@ -117,7 +117,11 @@ describe('gateway → each service: a proxied public route', () => {
               '/api/v1/applications/7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6',
             ),
           })
-          .jsonBody({ id: uuid('7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6'), type: 'intake', status: like('Concept') }),
+          .jsonBody({
+            id: uuid('7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6'),
+            type: 'intake',
+            status: like({ tag: 'Concept' }),
+          }),
       )
       .executeTest(async () => {
         const res = await call(
@@ -131,7 +135,11 @@ describe('gateway → each service: a proxied public route', () => {
           },
         );
         expect(res.status).toBe(201);
-        expect(res.body).toEqual({ id: '7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6', type: 'intake', status: 'Concept' });
+        expect(res.body).toEqual({
+          id: '7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6',
+          type: 'intake',
+          status: { tag: 'Concept' },
+        });
         expect(res.headers.get('location')).toBe('/api/v1/applications/7d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6');
       });
   });
