@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { MatchersV3, PactV4, type V4InteractionWithResponse } from '@pact-foundation/pact';
+import { MatchersV3, PactV4 } from '@pact-foundation/pact';
 import type { Identity } from '@register/authz';
 import { pactOutput, signedIdentity, startService, type PactOutput, type TestService } from '@register/testkit';
 import type { Context } from '../../src/context';
@@ -67,7 +67,7 @@ const drafter = (subject: string): Identity => ({
 const admin: Identity = { practitioner: { subject: '100000001', role: 'admin' }, caseHandler: null, adminSeam: false };
 
 /** The headers the gateway sends on a proxied call: the caller's identity, signed, and the correlation id. */
-function forwarded(identity: Identity, correlationId: string): Record<string, unknown> {
+function forwarded(identity: Identity, correlationId: string): Record<string, string | ReturnType<typeof regex>> {
   const signed = signedIdentity({ identity, service: null, correlationId });
   return { 'x-internal-identity': regex(signed.pattern, signed.example), 'x-correlation-id': correlationId };
 }
@@ -82,9 +82,14 @@ async function call(path: string, who: Record<string, string>, correlationId: st
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
+/** An interaction ready to run (what Pact's builder gives once the answer is described). */
+interface Described {
+  executeTest(fn: () => Promise<void>): Promise<unknown>;
+}
+
 /** Runs `fn` while every given service's mock server is up with its interaction. */
 async function withServices(
-  interactions: Array<[Service, (pact: PactV4) => V4InteractionWithResponse]>,
+  interactions: Array<[Service, (pact: PactV4) => Described]>,
   fn: () => Promise<void>,
 ): Promise<void> {
   const [first, ...rest] = interactions;

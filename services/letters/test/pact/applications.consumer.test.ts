@@ -5,7 +5,7 @@ import { ApplicationsClient } from '../../src/adapters/applications-client';
 
 // ADR 0235: what the letters service needs of the applications service's letter-context API, driven through
 // its real client against Pact's mock server.
-const { fromProviderState, like, regex, uuid } = MatchersV3;
+const { fromProviderState, like, regex } = MatchersV3;
 const output = pactOutput('letters', 'applications');
 const pact = new PactV4({ consumer: 'letters', provider: 'applications', dir: output.dir, logLevel: 'warn' });
 afterAll(() => output.close());
