@@ -1,7 +1,14 @@
 import net from 'node:net';
 import { MatchersV3, PactV4 } from '@pact-foundation/pact';
 import type { Identity } from '@register/authz';
-import { pactOutput, signedIdentity, startService, type PactOutput, type TestService } from '@register/testkit';
+import {
+  eventually,
+  pactOutput,
+  signedIdentity,
+  startService,
+  type PactOutput,
+  type TestService,
+} from '@register/testkit';
 import type { Context } from '../../src/context';
 import { start } from '../../src/main';
 
@@ -338,6 +345,27 @@ describe("gateway → every service: the gateway's own calls", () => {
         // The public description names its paths below its server, /api/v1.
         const merged = Object.values(paths).map((path) => path.replace(/^\/api\/v1/, ''));
         expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(merged));
+      },
+    );
+  });
+});
+
+describe("gateway → every service: the breaker's probe", () => {
+  it('closes an open breaker once the service answers its liveness probe', async () => {
+    const live = (service: Service) => (pact: PactV4) =>
+      pact
+        .addInteraction()
+        .uponReceiving(`a liveness probe of ${service} while its breaker is open`)
+        .withRequest('GET', '/health')
+        .willRespondWith(200, (b) => b.jsonBody({ status: 'ok' }));
+    await withServices(
+      SERVICES.map((service) => [service, live(service)]),
+      async () => {
+        // As after a timeout (ADR 0015): the breaker opens and probes the service until it answers.
+        for (const service of SERVICES) gateway.context.upstreams[service].breaker.tripped();
+        await eventually(async () =>
+          SERVICES.every((service) => !gateway.context.upstreams[service].breaker.isOpen()) ? true : undefined,
+        );
       },
     );
   });
