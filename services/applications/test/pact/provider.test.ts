@@ -33,11 +33,15 @@ async function decided(besluit: string, toelichting: string): Promise<string> {
 }
 
 const stateHandlers = {
+  // The test started it: its probes and its description answer as they do.
+  'the service is up': () => Promise.resolve(),
   'a concept application of 900000123': async () => ({ applicationId: await conceptOf('900000123') }),
   'a decided application of 900000001': async (params: unknown) => {
     const { besluit, toelichting } = params as { besluit: string; toelichting: string };
     return { applicationId: await decided(besluit, toelichting) };
   },
+  // The service runs without the ZGW settings that turn mirroring on.
+  'the case mirror is off': () => Promise.resolve(),
   // A subject that has never applied: nothing to make.
   '900000456 has no application': () => Promise.resolve(),
   // An id no application has: nothing to make.

@@ -261,6 +261,7 @@ describe('gateway → each service: a proxied public route', () => {
 const ready = (service: Service, checks: Record<string, boolean>) => (pact: PactV4) =>
   pact
     .addInteraction()
+    .given('the service is up')
     .uponReceiving(`a readiness probe of ${service}`)
     .withRequest('GET', '/health/ready')
     .willRespondWith(200, (b) => b.jsonBody({ checks: like(checks) }));
@@ -269,6 +270,7 @@ const ready = (service: Service, checks: Record<string, boolean>) => (pact: Pact
 const description = (service: Service, path: string) => (pact: PactV4) =>
   pact
     .addInteraction()
+    .given('the service is up')
     .uponReceiving(`a request for the description of ${service}`)
     .withRequest('GET', '/openapi.json')
     .willRespondWith(200, (b) =>
@@ -282,6 +284,7 @@ describe("gateway → every service: the gateway's own calls", () => {
     const mirror = (pact: PactV4) =>
       pact
         .addInteraction()
+        .given('the case mirror is off')
         .uponReceiving('a request for the case mirror status')
         .withRequest('GET', '/internal/case-mirror/status', (b) =>
           b.headers({
@@ -355,6 +358,7 @@ describe("gateway → every service: the breaker's probe", () => {
     const live = (service: Service) => (pact: PactV4) =>
       pact
         .addInteraction()
+        .given('the service is up')
         .uponReceiving(`a liveness probe of ${service} while its breaker is open`)
         .withRequest('GET', '/health')
         .willRespondWith(200, (b) => b.jsonBody({ status: 'ok' }));
