@@ -72,9 +72,19 @@ export function pactsFor(provider: string): string[] {
 export interface PactOutput {
   /** Where the consumer test's Pact writes (a directory of its own, empty at the start). */
   dir: string;
-  /** The pact this run wrote and the committed one (null when none is committed); with PACT_UPDATE=1 it is committed first. */
+  /**
+   * The pact this run wrote and the committed one (null when none is committed), each without its `metadata`
+   * (the versions of Pact that wrote it: an upgrade of Pact alone changes no contract). With PACT_UPDATE=1 the
+   * written one is committed first.
+   */
   written(): { written: unknown; committed: unknown };
   close(): void;
+}
+
+/** A pact file's consumer, provider and interactions. */
+function contract(file: string): unknown {
+  const { metadata: _versions, ...rest } = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  return rest;
 }
 
 export function pactOutput(consumer: string, provider: string): PactOutput {
@@ -89,10 +99,7 @@ export function pactOutput(consumer: string, provider: string): PactOutput {
         mkdirSync(PACTS_DIR, { recursive: true });
         copyFileSync(fresh, committed);
       }
-      return {
-        written: JSON.parse(readFileSync(fresh, 'utf8')),
-        committed: existsSync(committed) ? JSON.parse(readFileSync(committed, 'utf8')) : null,
-      };
+      return { written: contract(fresh), committed: existsSync(committed) ? contract(committed) : null };
     },
     close: () => rmSync(dir, { recursive: true, force: true }),
   };
