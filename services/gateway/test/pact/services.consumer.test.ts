@@ -13,57 +13,88 @@ import type { Context } from '../../src/context';
 import { start } from '../../src/main';
 
 // ADR 0235: what the gateway needs of each service, driven through the gateway itself (its proxy, its
-// system status, its merged description) with every service replaced by Pact's mock server. The pacts say
+// system status, its merged description, its breaker's probe) with every service replaced by Pact's mock server. The pacts say
 // what the gateway sends (the signed identity of the caller it resolved, the correlation id, the client's
 // headers it forwards) and what it reads back.
 const { eachLike, integer, like, regex, uuid } = MatchersV3;
 const SERVICES = ['applications', 'documents', 'letters', 'reference', 'audit'] as const;
 type Service = (typeof SERVICES)[number];
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+/**
+ * Where the gateway's upstream URL for a service leads: a TCP relay, up for the whole file, that passes the
+ * bytes unchanged to the mock server of the running test (Pact starts each on a port of its own choosing, so no
+ * port is given up and taken again between tests).
+ */
+interface Relay {
+  url: string;
+  to(port: number): void;
+  close(): Promise<void>;
+}
+
+async function relay(): Promise<Relay> {
+  let target: number | null = null;
+  const open = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    if (target === null) return client.destroy();
+    const upstream = net.connect(target, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      open.add(socket);
+      socket.on('close', () => open.delete(socket));
+    }
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    client.pipe(upstream).pipe(client);
   });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    // A kept-alive connection leads to the previous test's mock server: it ends, as that server's would.
+    to(next) {
+      for (const socket of open) socket.destroy();
+      target = next;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 const outputs = {} as Record<Service, PactOutput>;
 const pacts = {} as Record<Service, PactV4>;
+const relays = {} as Record<Service, Relay>;
 let gateway: TestService<Context>;
 
 beforeAll(async () => {
-  const urls = {} as Record<Service, string>;
   for (const service of SERVICES) {
-    // The gateway is started once with its upstreams; each mock server comes up on that port for its test.
-    const port = await freePort();
     outputs[service] = pactOutput('gateway', service);
     pacts[service] = new PactV4({
       consumer: 'gateway',
       provider: service,
       dir: outputs[service].dir,
-      port,
       logLevel: 'warn',
     });
-    urls[service] = `http://127.0.0.1:${port}`;
+    relays[service] = await relay();
   }
   gateway = await startService(start, {
     name: 'gateway',
     env: {
-      APPLICATIONS_URL: urls.applications,
-      DOCUMENTS_URL: urls.documents,
-      LETTERS_URL: urls.letters,
-      REFERENCE_URL: urls.reference,
-      AUDIT_URL: urls.audit,
+      APPLICATIONS_URL: relays.applications.url,
+      DOCUMENTS_URL: relays.documents.url,
+      LETTERS_URL: relays.letters.url,
+      REFERENCE_URL: relays.reference.url,
+      AUDIT_URL: relays.audit.url,
     },
   });
 });
 afterAll(async () => {
   await gateway?.close();
-  for (const service of SERVICES) outputs[service]?.close();
+  for (const service of SERVICES) {
+    outputs[service]?.close();
+    await relays[service]?.close();
+  }
 });
 
 const drafter = (subject: string): Identity => ({
@@ -91,7 +122,7 @@ async function call(path: string, who: Record<string, string>, correlationId: st
 
 /** An interaction ready to run (what Pact's builder gives once the answer is described). */
 interface Described {
-  executeTest(fn: () => Promise<void>): Promise<unknown>;
+  executeTest(fn: (server: { port: number }) => Promise<void>): Promise<unknown>;
 }
 
 /** Runs `fn` while every given service's mock server is up with its interaction. */
@@ -102,7 +133,10 @@ async function withServices(
   const [first, ...rest] = interactions;
   if (!first) return fn();
   const [service, build] = first;
-  await build(pacts[service]).executeTest(() => withServices(rest, fn));
+  await build(pacts[service]).executeTest((server) => {
+    relays[service].to(server.port);
+    return withServices(rest, fn);
+  });
 }
 
 describe('gateway → each service: a proxied public route', () => {
@@ -135,7 +169,8 @@ describe('gateway → each service: a proxied public route', () => {
             status: like({ tag: 'Concept' }),
           }),
       )
-      .executeTest(async () => {
+      .executeTest(async (server) => {
+        relays.applications.to(server.port);
         const res = await call(
           '/api/v1/applications',
           { 'X-Subject': '900000456', 'X-Role': 'drafter' },
@@ -168,7 +203,8 @@ describe('gateway → each service: a proxied public route', () => {
       .willRespondWith(200, (b) =>
         b.jsonBody({ categories: eachLike({ categoryId: like('diploma'), required: like(true) }) }),
       )
-      .executeTest(async () => {
+      .executeTest(async (server) => {
+        relays.documents.to(server.port);
         const res = await call(
           '/api/v1/uploads/categories?wizardId=intake',
           { 'X-Subject': '900000456' },
@@ -189,7 +225,8 @@ describe('gateway → each service: a proxied public route', () => {
       .willRespondWith(200, (b) =>
         b.jsonBody(eachLike({ subOrgId: like('register'), orgName: like('CIBG'), publishedVersion: integer(1) })),
       )
-      .executeTest(async () => {
+      .executeTest(async (server) => {
+        relays.letters.to(server.port);
         const res = await call(
           '/api/v1/admin/org-templates',
           { 'X-Subject': '100000001', 'X-Role': 'admin' },
@@ -208,7 +245,8 @@ describe('gateway → each service: a proxied public route', () => {
       .uponReceiving('a proxied request for the feature flags')
       .withRequest('GET', '/api/v1/flags', (b) => b.headers(forwarded(drafter('900000456'), correlationId)))
       .willRespondWith(200, (b) => b.jsonBody(eachLike({ key: like('herregistratie-aanvragen'), enabled: like(true) })))
-      .executeTest(async () => {
+      .executeTest(async (server) => {
+        relays.reference.to(server.port);
         const res = await call('/api/v1/flags', { 'X-Subject': '900000456' }, correlationId);
         expect(res.status).toBe(200);
         expect(res.body).toEqual([{ key: 'herregistratie-aanvragen', enabled: true }]);
@@ -236,7 +274,8 @@ describe('gateway → each service: a proxied public route', () => {
           }),
         ),
       )
-      .executeTest(async () => {
+      .executeTest(async (server) => {
+        relays.audit.to(server.port);
         const res = await call(
           '/api/v1/admin/audit?action=flag:set',
           { 'X-Subject': '100000001', 'X-Role': 'admin' },
