@@ -32,6 +32,8 @@ export default async function globalSetup(): Promise<void> {
   // Services the tests start (also through the launcher) serve no metrics unless a test asks: parallel
   // systems would contend for the default ports.
   process.env['METRICS_PORT'] ??= 'off';
+  // Pact (ADR 0235) reports each run to its makers unless told not to; tests reach nothing outside this machine.
+  process.env['PACT_DO_NOT_TRACK'] = 'true';
   // Stopped in reverse order, so this goes last: the run's temporary directory (cluster, NATS store, S3 data).
   started.push(async () => rmSync(tmp, { recursive: true, force: true }));
   const docker =

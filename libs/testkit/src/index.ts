@@ -2,3 +2,4 @@ export * from './core';
 export * from './neighbour';
 export * from './system-events';
 export * from './lock-hold';
+export * from './pact';
