@@ -1,11 +1,11 @@
 import { runService } from '@register/service-kit';
 import { migrations } from '../migrations';
-import { auditConsumer } from './audit-consumer/audit-consumer';
+import { auditConsumer } from './audit-consumer/audit.consumer';
 import { auditLogRoutes } from './audit-log/audit-log.routes';
 import { buildContext, configSchema } from './context';
 import { deadLetterRoutes } from './dead-letters/dead-letters.routes';
 import { inzageRoutes } from './logbook/inzage.routes';
-import { logbookRetention } from './logbook/retention';
+import { logbookRetention } from './logbook/logbook-retention.job';
 import { verwerkingsactiviteitenRoutes } from './verwerkingsactiviteiten/verwerkingsactiviteiten.routes';
 
 export const start = runService(module, {

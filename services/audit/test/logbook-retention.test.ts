@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { pseudonymOf } from '@register/service-kit';
 import { TEST_LDV_SECRET, uniqueSubject } from '@register/testkit';
-import { intervalOf, removeExpired } from '../src/logbook/retention';
+import { intervalOf, removeExpired } from '../src/logbook/logbook-retention.job';
 import type { LogbookRow } from '../src/logbook/logbook-record';
 import { startAudit, type Harness } from './support/harness';
 

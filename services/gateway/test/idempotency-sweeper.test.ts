@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { startNeighbour, startService, type Neighbour, type TestService } from '@register/testkit';
 import type { Context } from '../src/context';
-import { idempotencySweeper } from '../src/idempotency/idempotency-sweeper';
+import { idempotencySweeper } from '../src/idempotency/idempotency-sweeper.job';
 import { start } from '../src/main';
 
 // The gateway alone (no service behind it is needed to sweep its own table), on a database of its own.

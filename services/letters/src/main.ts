@@ -1,8 +1,8 @@
 import { outboxRelay, runService } from '@register/service-kit';
 import { migrations } from '../migrations';
 import { briefsRoutes } from './briefs/briefs.routes';
-import { decidedConsumer } from './case-briefs/decided-consumer';
-import { sharedBriefJob } from './case-briefs/shared-brief-job';
+import { decidedConsumer } from './case-briefs/decided.consumer';
+import { sharedBriefJob } from './case-briefs/shared-brief.job';
 import { buildContext, configSchema } from './context';
 import { renderingRouter } from './rendering/rendering.routes';
 import { revealRoutes } from './reveal/reveal.routes';
