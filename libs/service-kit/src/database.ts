@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, type MigrationProvider, type Migration, Migrator } from 'kysely';
+import { Kysely, PostgresDialect, type MigrationProvider, type Migration, Migrator, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from './logger';
 
@@ -126,16 +126,107 @@ export async function withMigrationLock<T>(url: string, work: () => Promise<T>):
   }
 }
 
-/** Migrations are listed explicitly (frozen, timestamp-named files) so no loader guesses at file names. */
-export async function migrateToLatest( // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  db: Kysely<any>,
+/**
+ * The migrations v1.0.0 shipped, in any service (frozen: the names of v1.0.0's `services/x/migrations/index.ts`).
+ * v1.0.0's migrator refuses to start on a database whose ledger names a migration it does not know, so these, and
+ * only these, are recorded in the ledger it reads (ADR 0230).
+ */
+export const V1_0_0_MIGRATIONS: ReadonlySet<string> = new Set([
+  '2026-11-22T1400_init',
+  '2026-11-22T1500_init',
+  '2026-11-22T1600_init',
+  '2026-11-22T1900_deleted_applications',
+  '2026-11-23T0915_case_mirror',
+  '2026-12-01T0900_letters',
+  '2026-12-02T0900_brief_revision',
+  '2026-12-03T0900_case_mirror_trace',
+  '2026-12-20T1000_case_mirror_heals',
+]);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyDb = Kysely<any>;
+
+/** Kysely's default ledger: the one v1.0.0 reads and writes. */
+export const V1_LEDGER = 'kysely_migration';
+/** Every migration written after v1.0.0, so that a v1.0.0 pod still starts on a database HEAD has migrated. */
+export const LATER_LEDGER = 'register_migration';
+
+/** The names of every migration run on the database, in both ledgers. */
+export async function executedMigrations(db: AnyDb): Promise<string[]> {
+  const names: string[] = [];
+  for (const ledger of [V1_LEDGER, LATER_LEDGER]) {
+    if (!(await tableExists(db, ledger))) continue;
+    const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.table(ledger)}`.execute(db);
+    names.push(...rows.map((r) => r.name));
+  }
+  return names.sort();
+}
+
+async function tableExists(db: AnyDb, name: string): Promise<boolean> {
+  const { rows } = await sql<{ found: boolean }>`SELECT to_regclass(${name}) IS NOT NULL AS found`.execute(db);
+  return rows[0]?.found === true;
+}
+
+/**
+ * A database migrated before the ledgers were split has later migrations in v1.0.0's ledger: they move to the
+ * later ledger (in one transaction), after which a v1.0.0 pod starts on it again.
+ */
+async function moveLaterMigrations(db: AnyDb): Promise<void> {
+  if (!(await tableExists(db, V1_LEDGER))) return;
+  const known = [...V1_0_0_MIGRATIONS];
+  await db.transaction().execute(async (trx) => {
+    const { rows } = await sql<{ name: string }>`SELECT name FROM ${sql.table(V1_LEDGER)}
+      WHERE name <> ALL(${known}::text[])`.execute(trx);
+    if (rows.length === 0) return;
+    // Kysely's own ledger shape, so its migrator reads this table as it made it.
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.table(LATER_LEDGER)}
+      (name varchar(255) NOT NULL PRIMARY KEY, timestamp varchar(255) NOT NULL)`.execute(trx);
+    await sql`INSERT INTO ${sql.table(LATER_LEDGER)} (name, timestamp)
+      SELECT name, timestamp FROM ${sql.table(V1_LEDGER)} WHERE name <> ALL(${known}::text[])
+      ON CONFLICT (name) DO NOTHING`.execute(trx);
+    await sql`DELETE FROM ${sql.table(V1_LEDGER)} WHERE name <> ALL(${known}::text[])`.execute(trx);
+  });
+}
+
+/** A migration a newer version ran and this one does not know: recorded as done, never run (ADR 0230). */
+const RAN_BY_A_NEWER_VERSION: Migration = { up: async () => undefined };
+
+/**
+ * Migrations are listed explicitly (frozen, timestamp-named files) so no loader guesses at file names. Those v1.0.0
+ * shipped are recorded in its ledger, the others in the later one; a name in either ledger that this version does
+ * not know is a newer version's expansion, which this version leaves alone (expand and contract, ADR 0230).
+ */
+export async function migrateToLatest(db: AnyDb, migrations: Record<string, Migration>, logger: Logger): Promise<void> {
+  await moveLaterMigrations(db);
+  const v1 = Object.fromEntries(Object.entries(migrations).filter(([name]) => V1_0_0_MIGRATIONS.has(name)));
+  const later = Object.fromEntries(Object.entries(migrations).filter(([name]) => !V1_0_0_MIGRATIONS.has(name)));
+  await runLedger(db, V1_LEDGER, v1, logger);
+  await runLedger(db, LATER_LEDGER, later, logger);
+}
+
+async function runLedger(
+  db: AnyDb,
+  ledger: string,
   migrations: Record<string, Migration>,
   logger: Logger,
 ): Promise<void> {
-  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const ran = (await tableExists(db, ledger))
+    ? (await sql<{ name: string }>`SELECT name FROM ${sql.table(ledger)}`.execute(db)).rows.map((r) => r.name)
+    : [];
+  const unknown = Object.fromEntries(
+    ran.filter((name) => !(name in migrations)).map((name) => [name, RAN_BY_A_NEWER_VERSION]),
+  );
+  for (const name of Object.keys(unknown)) logger.info({ migration: name }, 'migration of a newer version left alone');
+  const provider: MigrationProvider = { getMigrations: async () => ({ ...unknown, ...migrations }) };
   // A migration whose name sorts before one already run still runs: names carry the date they were written, and a
   // name dated ahead of the calendar (three are) would otherwise make every later, truthfully dated one refused.
-  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
+  const migrator = new Migrator({
+    db,
+    provider,
+    allowUnorderedMigrations: true,
+    migrationTableName: ledger,
+    migrationLockTableName: `${ledger}_lock`,
+  });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) logger.info({ migration: r.migrationName, status: r.status }, 'migration');
   if (error) throw error;

@@ -13,6 +13,11 @@ export { DEFAULT_PORTS, SERVICES, START_ORDER, type Service } from './services';
 
 export interface SystemOptions {
   root: string;
+  /**
+   * The tree a service runs from when not `root` (a built checkout of another version: the mixed-version test runs
+   * one service from the v1.0.0 tree beside the others from HEAD, ADR 0230). `useTree` changes it between starts.
+   */
+  trees?: Partial<Record<Service, string>>;
   infra: Infrastructure;
   ports?: Partial<Record<Service, number>>;
   /** Database name prefix: `<prefix>_<service>` (tests use a unique one per run). */
@@ -121,11 +126,15 @@ export class System {
    */
   readonly singleProcess: boolean;
   private readonly children = new Map<Service, ChildProcess>();
+  private readonly trees: Partial<Record<Service, string>>;
 
   constructor(private readonly options: SystemOptions) {
     this.ports = { ...DEFAULT_PORTS, ...options.ports };
+    this.trees = { ...options.trees };
     this.secret = options.secret ?? randomBytes(32).toString('hex');
     this.singleProcess = options.infra.natsUrl === IN_PROCESS_EVENTS_URL;
+    if (this.singleProcess && Object.keys(this.trees).length > 0)
+      throw new Error('single-process mode runs every service from one tree; trees need separate processes');
     mkdirSync(options.logDir, { recursive: true });
   }
 
@@ -135,6 +144,15 @@ export class System {
 
   url(service: Service): string {
     return `http://127.0.0.1:${this.ports[service]}`;
+  }
+
+  /** The tree `service` runs from at its next start (a running process keeps its own until stopped). */
+  useTree(service: Service, root: string): void {
+    this.trees[service] = root;
+  }
+
+  treeOf(service: Service): string {
+    return this.trees[service] ?? this.options.root;
   }
 
   private env(service: Service): NodeJS.ProcessEnv {
@@ -149,7 +167,7 @@ export class System {
     const logName = this.options.logName?.(service) ?? `${service}.log`;
     const child = this.spawn(
       service,
-      path.join(this.options.root, 'services', service, 'dist', 'src', 'main.js'),
+      path.join(this.treeOf(service), 'services', service, 'dist', 'src', 'main.js'),
       this.env(service),
       logName,
     );
