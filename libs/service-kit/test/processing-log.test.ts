@@ -107,7 +107,7 @@ describe('logProcessing through the outbox', () => {
       .execute((trx) => logProcessing(trx, 'applications', SECRET, step(), 'corr-commit'));
     const rows = await database.db.selectFrom('outbox').selectAll().execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]?.subject).toBe('register.audit.processing.applications');
+    expect(rows[0]?.subject).toBe('register.processing.applications');
     expect(rows[0]?.envelope.data).toEqual(record);
     expect(JSON.stringify(rows[0]?.envelope)).not.toContain('999990019');
   });

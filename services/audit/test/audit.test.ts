@@ -272,13 +272,14 @@ describe('the audit consumer', () => {
 });
 
 describe('health and description', () => {
-  it('when the database, NATS and the consumer run (and it is not draining), then ready', async () => {
+  it('when the database, NATS and both consumers (audit rows, processing records) run (and it is not draining), then ready', async () => {
     const res = await fetch(`${h.url}/health/ready`);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { checks: object }).checks).toEqual({
       database: true,
       events: true,
       consumer: true,
+      'processing-consumer': true,
       accepting: true,
     });
   });

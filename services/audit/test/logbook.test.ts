@@ -44,7 +44,7 @@ describe('the logbook and GET /api/v1/me/verwerkingen (ADR 0181)', () => {
     const again = await h.events.js.publish(h.events.prefix + h.processingSubject, JSON.stringify(envelope), {
       msgID: `${envelope.id}-again`,
     });
-    await eventually(() => consumedThrough(h.events, h.durable, again.seq));
+    await eventually(() => consumedThrough(h.events, h.processingDurable, again.seq));
 
     const res = await inzage(asUser(practitioner(bsn)));
     expect(res.status).toBe(200);
@@ -70,7 +70,7 @@ describe('the logbook and GET /api/v1/me/verwerkingen (ADR 0181)', () => {
     await publishRecord(step(bsn, { end: t(1), door: 'medewerker', activity: 'beoordelen' }));
     await publishRecord(step(bsn, { end: t(3), door: 'systeem', activity: 'zaakspiegeling' }));
     const last = await publishRecord(step(bsn, { end: t(2), error: new Error('refused') }));
-    await eventually(() => consumedThrough(h.events, h.durable, last.seq));
+    await eventually(() => consumedThrough(h.events, h.processingDurable, last.seq));
 
     const first = await inzage(asUser(practitioner(bsn)), '?limit=2');
     const page1 = (await first.json()) as Array<{ tijdstip: string; door: string; status: string }>;
@@ -104,7 +104,7 @@ describe('the logbook and GET /api/v1/me/verwerkingen (ADR 0181)', () => {
   it('when records are stored, then no column of the logbook holds the BSN itself', async () => {
     const bsn = uniqueSubject();
     const { seq } = await publishRecord(step(bsn));
-    await eventually(() => consumedThrough(h.events, h.durable, seq));
+    await eventually(() => consumedThrough(h.events, h.processingDurable, seq));
     const { rows } = await sql<{
       n: number;
     }>`SELECT count(*)::int AS n FROM logbook WHERE logbook::text LIKE ${`%${bsn}%`}`.execute(h.db);
@@ -118,7 +118,7 @@ describe('the logbook and GET /api/v1/me/verwerkingen (ADR 0181)', () => {
     const ack = await h.events.js.publish(h.events.prefix + h.processingSubject, JSON.stringify(bad), {
       msgID: bad.id,
     });
-    await eventually(() => consumedThrough(h.events, h.durable, ack.seq));
+    await eventually(() => consumedThrough(h.events, h.processingDurable, ack.seq));
     expect(await h.db.selectFrom('logbook').selectAll().where('record_id', '=', bad.id).execute()).toEqual([]);
   });
 });

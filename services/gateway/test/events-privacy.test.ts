@@ -1,5 +1,6 @@
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { PROCESSING_PREFIX } from '@register/contracts';
 import { DEAD_LETTER_PREFIX } from '@register/service-kit';
 import { eventually, natsUrl } from '@register/testkit';
 import { startSystem, users, type TestSystem } from './support/system';
@@ -49,7 +50,7 @@ function personalKeysIn(value: unknown, path = ''): string[] {
  */
 function personalKeysOfMessage(natsSubject: string, raw: string): string[] {
   const payload = JSON.parse(raw) as Record<string, unknown>;
-  if (natsSubject.startsWith('register.audit.processing.')) return personalKeysOfProcessingRecord(payload);
+  if (natsSubject.startsWith(PROCESSING_PREFIX)) return personalKeysOfProcessingRecord(payload);
   if (!natsSubject.startsWith(`${DEAD_LETTER_PREFIX}.`)) return personalKeysIn(payload);
   const { subject: eventSubject, event, ...envelope } = payload;
   return [

@@ -29,7 +29,13 @@ export const ProcessingRecordData = z.strictObject({
 });
 export type ProcessingRecordData = z.infer<typeof ProcessingRecordData>;
 
-/** Every service writes its processing records on its own subject, under the audit subjects the audit service consumes. */
-export const PROCESSING_PREFIX = 'register.audit.processing.';
+/**
+ * Every service writes its processing records on its own subject, apart from the audit subjects: the audit service
+ * at v1.0.0 takes every `register.audit.>` message as an audit row and drops what is none, so records under it
+ * would be lost while audit is behind its producers in a rollout (ADR 0230). Here they wait for a logbook.
+ */
+export const PROCESSING_PREFIX = 'register.processing.';
+/** The filter of the audit service's logbook consumer. */
+export const PROCESSING_SUBJECTS = `${PROCESSING_PREFIX}>`;
 export const processingRecord = (service: string): EventContract<typeof ProcessingRecordData> =>
   eventContract(`${PROCESSING_PREFIX}${service}`, 'processing', ProcessingRecordData);

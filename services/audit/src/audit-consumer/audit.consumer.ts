@@ -2,12 +2,12 @@ import { AUDIT_SUBJECTS } from '@register/contracts';
 import { DurableConsumer, type Job } from '@register/service-kit';
 import { insertAuditRow } from '../audit-log/audit-log.repository';
 import type { Context } from '../context';
-import { insertLogbookRow, isProcessingSubject, toLogbookRow } from '../logbook/logbook-record';
 import { toAuditRow } from './audit-event';
 
 /**
- * The durable consumer of every audit event and processing record, as a job of the service. A row is inserted (idempotently by
- * event id) before the ack, so a crash, a NATS restart or a redelivery loses nothing and doubles nothing.
+ * The durable consumer of every audit event, as a job of the service. A row is inserted (idempotently by event id)
+ * before the ack, so a crash, a NATS restart or a redelivery loses nothing and doubles nothing. Processing records
+ * have a consumer of their own (logbook/processing.consumer.ts).
  * Named `consumer`: the readiness check of that name is false while it pulls no messages.
  */
 export function auditConsumer(ctx: Context): Job {
@@ -18,13 +18,6 @@ export function auditConsumer(ctx: Context): Job {
     logger: ctx.logger.child({ subsystem: 'audit-consumer' }),
     ...ctx.redelivery,
     handle: async (subject, payload) => {
-      // Processing records share the audit subjects (one consumer, one ack path) but go to the logbook (ADR 0181).
-      if (isProcessingSubject(subject)) {
-        const record = toLogbookRow(subject, payload);
-        if (!record) return 'malformed';
-        await insertLogbookRow(ctx.db, record);
-        return 'handled';
-      }
       const row = toAuditRow(subject, payload);
       if (!row) return 'malformed';
       await insertAuditRow(ctx.db, row);

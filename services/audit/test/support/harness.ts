@@ -7,6 +7,7 @@ import { natsUrl, startService, testEvents, type TestDatabase, type TestService 
 import { start } from '../../src/main';
 import type { Context } from '../../src/context';
 import type { AuditDb } from '../../src/database';
+import { processingDurable } from '../../src/logbook/processing.consumer';
 
 export interface Harness extends TestService<Context> {
   events: Events;
@@ -14,8 +15,10 @@ export interface Harness extends TestService<Context> {
   durable: string;
   /** This harness's own audit subject: purged at close, so no other consumer (or run) keeps test rows. */
   subject: string;
-  /** Its own processing-record subject (`register.audit.processing.<durable>`), purged at close too. */
+  /** Its own processing-record subject (`register.processing.<durable>`), purged at close too. */
   processingSubject: string;
+  /** The logbook consumer's durable name (the audit consumer's with its suffix). */
+  processingDurable: string;
 }
 
 /**
@@ -28,7 +31,7 @@ export async function startAudit(
 ): Promise<Harness> {
   const durable = options.restartOf?.durable ?? `audit-test-${randomUUID().slice(0, 8)}`;
   const subject = `register.audit.${durable}`;
-  const processingSubject = `register.audit.processing.${durable}`;
+  const processingSubject = `register.processing.${durable}`;
   const nats = options.natsUrl ?? natsUrl();
   const service = await startService(start, {
     name: 'audit',
@@ -43,10 +46,11 @@ export async function startAudit(
     durable,
     subject,
     processingSubject,
+    processingDurable: processingDurable(durable),
     async close() {
       await service.close();
       await removeConsumerAndSubject(nats, durable, subject);
-      await removeConsumerAndSubject(nats, durable, processingSubject);
+      await removeConsumerAndSubject(nats, processingDurable(durable), processingSubject);
     },
   };
 }

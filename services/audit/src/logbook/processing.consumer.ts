@@ -1,0 +1,34 @@
+import { PROCESSING_SUBJECTS } from '@register/contracts';
+import { DurableConsumer, type Job } from '@register/service-kit';
+import type { Context } from '../context';
+import { insertLogbookRow, toLogbookRow } from './logbook-record';
+
+/** The logbook consumer's durable name: the audit consumer's with a suffix, so a system's consumers stay its own. */
+export const processingDurable = (auditConsumer: string): string => `${auditConsumer}_processing`;
+
+/**
+ * The durable consumer of every processing record (ADR 0181), apart from the audit consumer: the records have
+ * subjects of their own (ADR 0230), and this consumer, made with `DeliverPolicy.All`, also takes those written
+ * before it first ran. A row is inserted (idempotently by record id) before the ack.
+ */
+export function processingConsumer(ctx: Context): Job {
+  const consumer = new DurableConsumer({
+    events: ctx.events,
+    durable: processingDurable(ctx.config.AUDIT_CONSUMER),
+    filter: PROCESSING_SUBJECTS,
+    logger: ctx.logger.child({ subsystem: 'processing-consumer' }),
+    ...ctx.redelivery,
+    handle: async (subject, payload) => {
+      const record = toLogbookRow(subject, payload);
+      if (!record) return 'malformed';
+      await insertLogbookRow(ctx.db, record);
+      return 'handled';
+    },
+  });
+  return {
+    name: 'processing-consumer',
+    start: () => consumer.start(),
+    stop: () => consumer.stop(),
+    ready: () => consumer.isRunning(),
+  };
+}
