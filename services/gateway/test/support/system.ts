@@ -62,6 +62,7 @@ export async function startSystem(
   const logDir = mkdtempSync(path.join(os.tmpdir(), 'register-system-'));
   const system = new System({
     root,
+    trees: v1Trees(process.env),
     infra,
     ports,
     databasePrefix: prefix,
@@ -138,6 +139,18 @@ export async function startSystem(
       await cleanUp();
     },
   };
+}
+
+/**
+ * `npm run test:mixed` runs the whole-system suite once with some services from the v1.0.0 tree (ADR 0230):
+ * SYSTEM_TEST_V1_TREE names the built tree, SYSTEM_TEST_V1_SERVICES the services that run from it.
+ */
+function v1Trees(env: NodeJS.ProcessEnv): Partial<Record<Service, string>> {
+  const tree = env['SYSTEM_TEST_V1_TREE'];
+  const services = (env['SYSTEM_TEST_V1_SERVICES'] ?? '').split(',').filter(Boolean);
+  if (!tree || services.length === 0) return {};
+  for (const s of services) if (!(SERVICES as readonly string[]).includes(s)) throw new Error(`${s} is no service`);
+  return Object.fromEntries(services.map((s) => [s, tree]));
 }
 
 export const users = {
