@@ -14,7 +14,7 @@ export const FULL_SUITE_AT_V1: readonly string[] = ['reference', 'audit', 'docum
 function step(name: string, work: () => number): number {
   const started = Date.now();
   const code = work();
-  console.log(`::: ${name}: ${Math.round((Date.now() - started) / 1000)} s (exit ${code})`);
+  process.stdout.write(`::: ${name}: ${Math.round((Date.now() - started) / 1000)} s (exit ${code})\n`);
   return code;
 }
 
@@ -28,7 +28,7 @@ const jest = (args: string[], env: NodeJS.ProcessEnv = process.env): number =>
 let tree = '';
 const codes = [
   step('v1.0.0 tree', () => {
-    tree = prepareBaseline((line) => console.log(line)).root;
+    tree = prepareBaseline((line) => process.stdout.write(`${line}\n`)).root;
     return 0;
   }),
   step('mixed versions and upgrade', () =>

@@ -23,13 +23,17 @@ export async function call(
     ...(body !== undefined ? { body: body instanceof FormData ? body : JSON.stringify(body) } : {}),
   });
   const text = await res.text();
-  let parsed: unknown = null;
+  return { status: res.status, body: parsed(text), headers: res.headers };
+}
+
+/** JSON when the body is JSON (a problem, a resource), else the text itself (a bare 404 is empty: null). */
+function parsed(text: string): unknown {
+  if (!text) return null;
   try {
-    parsed = text ? JSON.parse(text) : null;
+    return JSON.parse(text) as unknown;
   } catch {
-    parsed = text;
+    return text;
   }
-  return { status: res.status, body: parsed, headers: res.headers };
 }
 
 export const users = {
