@@ -99,7 +99,7 @@ export type ProcessingSteps = Omit<ProcessingStep, 'subject'> & { subjects: Iter
 /** A log that writes nothing (LDV_LOG=off, or a service that processes no practitioner's data). */
 export const noProcessingLog: ProcessingLog = { on: false, write: async () => {} };
 
-/** The processing log of a service: records on `register.audit.processing.<service>`, in the caller's transaction. */
+/** The processing log of a service: records on `register.processing.<service>`, in the caller's transaction. */
 export function processingLog(service: string, secret: string): ProcessingLog {
   return {
     on: true,
