@@ -96,20 +96,21 @@ export async function startMixedSystem(
       await client.end();
     }
   };
+  const run = async (service: Service, version: Version): Promise<void> => {
+    await system.stop(service);
+    system.useTree(service, treeOf(version));
+    await system.start(service);
+    current[service] = version;
+  };
   return {
     system,
     gateway: system.url('gateway'),
     events: { stream: events.stream, prefix: events.prefix },
     versions: () => ({ ...current }),
-    async run(service, version) {
-      await system.stop(service);
-      system.useTree(service, treeOf(version));
-      await system.start(service);
-      current[service] = version;
-    },
+    run,
     async arrange(target) {
       for (const group of START_ORDER)
-        for (const service of group) if (current[service] !== target[service]) await this.run(service, target[service]);
+        for (const service of group) if (current[service] !== target[service]) await run(service, target[service]);
     },
     query,
     async close() {
