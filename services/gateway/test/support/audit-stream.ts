@@ -31,8 +31,8 @@ export async function auditEventsOf(
     // The run's own stream and subject prefix (the jest global setup makes them; startService passes them on).
     const { stream, prefix } = testEvents();
     const consumer = await js.consumers.get(stream, {
-      // Each service's authorization audit subject (`register.audit.<service>`), not the processing records under
-      // `register.audit.processing.<service>` (ADR 0181).
+      // Each service's authorization audit subject (`register.audit.<service>`) only; processing records are on
+      // `register.processing.<service>` (ADR 0181).
       filter_subjects: `${prefix}register.audit.*`,
       deliver_policy: DeliverPolicy.StartTime,
       opt_start_time: since.toISOString(),

@@ -34,8 +34,8 @@ export async function auditEventsOf(world: World, correlationId: string, since: 
     const js = jetstream(nc);
     const { stream, prefix } = world.events;
     const consumer = await js.consumers.get(stream, {
-      // Each service's authorization audit subject (`register.audit.<service>`), not the processing records under
-      // `register.audit.processing.<service>` (ADR 0181).
+      // Each service's authorization audit subject (`register.audit.<service>`) only; processing records are on
+      // `register.processing.<service>` (ADR 0181).
       filter_subjects: `${prefix}register.audit.*`,
       deliver_policy: DeliverPolicy.StartTime,
       opt_start_time: since.toISOString(),
