@@ -60,7 +60,7 @@ describe('the logbook across restarts (issue 24)', () => {
       const hold = await holdLock(h.databaseUrl, 'LOCK TABLE logbook IN SHARE MODE');
       const seq = await publishRecord(h, step(bsn, 'before'));
       await hold.waiting();
-      expect(await consumedThrough(h.events, h.durable, seq)).toBeUndefined();
+      expect(await consumedThrough(h.events, h.processingDurable, seq)).toBeUndefined();
 
       await nats.stop();
       nats = await startNatsServer(dir, port);
@@ -68,7 +68,7 @@ describe('the logbook across restarts (issue 24)', () => {
 
       const after = await eventually(async () => publishRecord(h, step(bsn, 'after')), 20_000, 250);
       // An acknowledgement lost with the old connection comes again after the consumer's ack wait (30 s).
-      await eventually(() => consumedThrough(h.events, h.durable, after), 60_000, 250);
+      await eventually(() => consumedThrough(h.events, h.processingDurable, after), 60_000, 250);
       expect(await storedNames(h, bsn)).toEqual(['after', 'before']);
     } finally {
       await h.close();
@@ -79,7 +79,7 @@ describe('the logbook across restarts (issue 24)', () => {
     const first = await startAudit({ natsUrl: nats.url });
     const bsn = uniqueSubject();
     const stored = await publishRecord(first, step(bsn, 'while up'));
-    await eventually(() => consumedThrough(first.events, first.durable, stored));
+    await eventually(() => consumedThrough(first.events, first.processingDurable, stored));
     await first.stop();
 
     // The outbox relays of the other services keep publishing; one record is published twice (a relay retry).
