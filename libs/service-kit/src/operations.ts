@@ -328,9 +328,10 @@ export function describeOperations(registry: OpenAPIRegistry, operations: readon
     const responses: Record<string, object> = {};
     for (const [status, spec] of Object.entries(op.responses)) responses[status] = responseSpec(status, spec);
     const write = rule.method !== 'GET';
-    // Any request may be refused as malformed (ADR 0015), every route needs an identity, and a write's
-    // Idempotency-Key may be reused with another body (422) or while its first request runs (409).
-    const problems = new Set<number>([400, 401, ...(write ? [409, 422] : []), ...(op.problems ?? [])]);
+    // Any request may be refused as malformed (ADR 0015), every route needs an identity, every route is served
+    // by a service the gateway may find unavailable (503, ADR 0200), and a write's Idempotency-Key may be reused
+    // with another body (422) or while its first request runs (409).
+    const problems = new Set<number>([400, 401, 503, ...(write ? [409, 422] : []), ...(op.problems ?? [])]);
     if (rule.requires.kind === 'capability') problems.add(403);
     // An unknown resource is a bare 404, whether its id is in the path or in the query (`problems: [404]`).
     const notFound = problems.delete(404) || rule.path.includes(':');

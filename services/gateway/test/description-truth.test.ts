@@ -36,9 +36,11 @@ const mediaType = (res: Response) => (res.headers.get('content-type') ?? '').spl
 
 let sys: TestSystem;
 beforeAll(async () => {
-  sys = await startSystem();
+  sys = await startSystem({ validatingProxy: true });
 }, 120_000);
 afterAll(async () => sys?.close(), 60_000);
+// Each call also goes through the validating proxy (ADR 0226): request and answer keep to the description.
+afterEach(async () => expect(await sys.violations()).toEqual([]));
 
 const subjectOnly = { 'X-Subject': '900000001' };
 const json = { 'content-type': 'application/json' };

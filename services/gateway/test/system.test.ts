@@ -5,12 +5,18 @@ import { submitIntake } from './support/through-gateway';
 
 let sys: TestSystem;
 beforeAll(async () => {
-  sys = await startSystem();
+  sys = await startSystem({ validatingProxy: true });
 }, 120_000);
 afterAll(async () => sys?.close(), 60_000);
+afterEach(async () => expect(await sys.violations()).toEqual([]));
 
+// Every call goes through the validating proxy (ADR 0226) and must keep to the committed description.
 const call = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
   fetch(`${sys.gateway}${path}`, init);
+// What the description does not describe goes to the gateway itself: a call it does not allow, sent on purpose
+// (no identity, a malformed parameter or body, a file above every limit), and the pages outside the API.
+const direct = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+  fetch(`${sys.direct}${path}`, init);
 const json = { 'content-type': 'application/json' };
 
 interface AuditRow {
@@ -27,6 +33,15 @@ async function auditRows(): Promise<AuditRow[]> {
   return (await res.json()) as AuditRow[];
 }
 
+describe('the validating proxy in front of the gateway (ADR 0226)', () => {
+  it('when a call breaks the description, then the proxy reports the violation and passes on the answer unchanged', async () => {
+    const res = await call('/api/v1/applications?limit=0', { headers: { 'X-Subject': '900000123' } });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual(['limit']);
+    expect(await sys.violations()).toEqual([expect.stringContaining('request.query.limit')]);
+  });
+});
+
 describe('health and description', () => {
   it('when every service runs, then /health/ready is 200 and /health is 200', async () => {
     expect((await call('/health/ready')).status).toBe(200);
@@ -34,7 +49,7 @@ describe('health and description', () => {
   });
 
   it('when /openapi.json is read, then it is v1 and holds the paths of every service, relative to its /api/v1 server', async () => {
-    const doc = (await (await call('/openapi.json')).json()) as {
+    const doc = (await (await direct('/openapi.json')).json()) as {
       info: { version: string };
       servers: Array<{ url: string }>;
       paths: Record<string, unknown>;
@@ -47,16 +62,16 @@ describe('health and description', () => {
   });
 
   it('when /docs is opened, then Swagger UI is served', async () => {
-    const res = await call('/docs/');
+    const res = await direct('/docs/');
     expect(res.status).toBe(200);
     expect(await res.text()).toContain('swagger-ui');
   });
 
   it('when a problem type page is opened, then it explains the slug; an unknown slug is a bare 404', async () => {
-    const page = await call('/problems/idempotency-key-reused');
+    const page = await direct('/problems/idempotency-key-reused');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Idempotency-Key');
-    expect((await call('/problems/nope')).status).toBe(404);
+    expect((await direct('/problems/nope')).status).toBe(404);
   });
 });
 
@@ -93,7 +108,7 @@ describe('GET /api/v1/me', () => {
   });
 
   it('when there is no identity, then 401 problem carrying the correlation id', async () => {
-    const res = await call('/api/v1/me', { headers: { 'X-Correlation-Id': 'portal-req-42' } });
+    const res = await direct('/api/v1/me', { headers: { 'X-Correlation-Id': 'portal-req-42' } });
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toContain('application/problem+json');
     expect(res.headers.get('x-correlation-id')).toBe('portal-req-42');
@@ -149,12 +164,12 @@ describe('denials the spec audits (Authentication 6)', () => {
     const template = `deny-template-${randomUUID()}`;
     const denied = await call('/api/v1/brief/reveal-registernummer', {
       method: 'POST',
-      headers: { ...users.approver, ...json, 'X-Step-Up': 'true', 'X-Correlation-Id': reveal },
-      body: '{}',
+      headers: { ...users.approver, 'X-Step-Up': 'true', 'X-Correlation-Id': reveal },
     });
     expect(denied.status).toBe(403);
-    // A case handler without roles has no role to name.
-    const noRoles = await call('/api/v1/admin/org-templates', {
+    // A case handler without roles has no role to name. The description admits only a practitioner here: the
+    // refused kind of caller is sent on purpose, to the gateway itself.
+    const noRoles = await direct('/api/v1/admin/org-templates', {
       headers: { 'X-Medewerker': 'mw-003', 'X-Correlation-Id': template },
     });
     expect(noRoles.status).toBe(403);
@@ -184,8 +199,8 @@ describe('denials the spec audits (Authentication 6)', () => {
 
 describe('Idempotency-Key (ADR 0013)', () => {
   const FLAG = '/api/v1/admin/flags/herregistratie-aanvragen';
-  const put = (key: string, body: string, correlationId: string = randomUUID()) =>
-    call(FLAG, {
+  const put = (key: string, body: string, correlationId: string = randomUUID(), to = call) =>
+    to(FLAG, {
       method: 'PUT',
       headers: { ...users.admin, ...json, 'Idempotency-Key': key, 'X-Correlation-Id': correlationId },
       body,
@@ -267,7 +282,8 @@ describe('Idempotency-Key (ADR 0013)', () => {
     ['256 characters', 400, 'k'.repeat(256)],
     ['empty', 400, ''],
   ])('when the key is %s, then %i', async (_name, status, key) => {
-    const res = await put(key, '{"enabled":true}');
+    // A key the description refuses is sent on purpose: to the gateway itself.
+    const res = await put(key, '{"enabled":true}', randomUUID(), status === 400 ? direct : call);
     expect(res.status).toBe(status);
     if (status === 400)
       expect(await res.json()).toMatchObject({
@@ -278,17 +294,18 @@ describe('Idempotency-Key (ADR 0013)', () => {
   });
 
   it('when a problem answer is replayed, then status and body are the first ones, with the first correlation id', async () => {
+    // A body the description refuses, sent on purpose: to the gateway itself.
     const key = randomUUID();
-    const first = await call('/api/v1/admin/flags/onbekend', {
+    const first = await direct('/api/v1/admin/flags/onbekend', {
       method: 'PUT',
       headers: { ...users.admin, ...json, 'Idempotency-Key': key },
       body: '{"enabled":"x"}',
     });
     expect(first.status).toBe(404);
-    const invalid = await put(key, '{"enabled":"x"}', 'first-corr');
+    const invalid = await put(key, '{"enabled":"x"}', 'first-corr', direct);
     expect(invalid.status).toBe(400);
     const firstBody = await invalid.text();
-    const again = await put(key, '{"enabled":"x"}', 'second-corr');
+    const again = await put(key, '{"enabled":"x"}', 'second-corr', direct);
     expect(again.status).toBe(400);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.headers.get('x-correlation-id')).toBe('second-corr');
@@ -462,7 +479,7 @@ describe('Idempotency-Key on uploads (streamed through the gateway)', () => {
     Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(bytes - 9, fill)]);
   // A retry sends the same bytes (ADR 0013 compares raw bodies), so the multipart boundary is fixed here.
   const boundary = 'register-test-boundary';
-  const upload = (file: Buffer, key?: string) => {
+  const upload = (file: Buffer, key?: string, to = call) => {
     const field = (name: string, value: string) =>
       `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
     const body = Buffer.concat([
@@ -478,7 +495,7 @@ describe('Idempotency-Key on uploads (streamed through the gateway)', () => {
       'Content-Type': `multipart/form-data; boundary=${boundary}`,
       ...(key ? { 'Idempotency-Key': key } : {}),
     };
-    return call('/api/v1/uploads', { method: 'POST', headers, body });
+    return to('/api/v1/uploads', { method: 'POST', headers, body });
   };
 
   it('when a keyed upload is repeated, then the same document is replayed; another file with that key is 422', async () => {
@@ -496,13 +513,14 @@ describe('Idempotency-Key on uploads (streamed through the gateway)', () => {
   });
 
   it('when an upload is larger than any category, then every try is 413, never 503, and a keyed retry runs again instead of being 422', async () => {
+    // A file above every limit is sent on purpose: to the gateway itself, which streams it.
     const tooLarge = pdf(30 * MIB, 3);
     const key = randomUUID();
     for (let i = 0; i < 4; i++) {
-      const plain = await upload(tooLarge);
+      const plain = await upload(tooLarge, undefined, direct);
       expect(plain.status).toBe(413);
       expect(((await plain.json()) as { type: string }).type).toBe('/problems/payload-too-large');
-      const keyed = await upload(tooLarge, key);
+      const keyed = await upload(tooLarge, key, direct);
       expect(keyed.status).toBe(413);
       expect(keyed.headers.get('idempotent-replayed')).toBeNull();
       await keyed.body?.cancel();
@@ -628,7 +646,8 @@ describe('every list takes limit and cursor (ADR 0014)', () => {
         ['limit=1001', 'limit'],
         ['cursor=not-a-cursor-of-ours', 'cursor'],
       ]) {
-        const res = await call(`${path}?${query}`, { headers });
+        // Parameters the description refuses, sent on purpose: to the gateway itself.
+        const res = await direct(`${path}?${query}`, { headers });
         expect([query, res.status]).toEqual([query, 400]);
         expect(((await res.json()) as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toEqual([
           field,

@@ -9,12 +9,21 @@ import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { eventually, natsUrl, removeBucket, systemEvents, testS3, withServiceSettings } from '@register/testkit';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import { startValidatingProxy, type ValidatingProxy } from './validating-proxy';
 
 const root = path.resolve(__dirname, '..', '..', '..', '..');
 
 export interface TestSystem {
   system: System;
+  /** Where the tests call the system: the gateway, or the validating proxy in front of it when asked for. */
   gateway: string;
+  /** The gateway itself, for calls the description does not allow (ADR 0226). */
+  direct: string;
+  /**
+   * The request and response violations the validating proxy reported since the last call (none without the
+   * proxy): every call through it must keep to the committed description.
+   */
+  violations(): Promise<string[]>;
   /** Its own stream and subject prefix (ADR 0160): every event this system published, and no other's. */
   events: { stream: string; prefix: string };
   /** The database of one of its services (`<prefix>_<service>`), for counting what a request did. */
@@ -38,7 +47,12 @@ export interface TestSystem {
  * test S3 endpoint.
  */
 export async function startSystem(
-  options: { nats?: string; env?: Partial<Record<Service, Record<string, string>>> } = {},
+  options: {
+    nats?: string;
+    env?: Partial<Record<Service, Record<string, string>>>;
+    /** `prism proxy` in front of the gateway, checking every call against the committed description. */
+    validatingProxy?: boolean;
+  } = {},
 ): Promise<TestSystem> {
   const s3 = testS3();
   const prefix = `sys_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
@@ -78,8 +92,10 @@ export async function startSystem(
     if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
     rmSync(logDir, { recursive: true, force: true });
   };
+  let proxy: ValidatingProxy | undefined;
   try {
     await system.startAll();
+    if (options.validatingProxy) proxy = await startValidatingProxy(system.url('gateway'));
   } catch (err) {
     // A service that fails to start must not leave the others running behind the test.
     await system.stopAll();
@@ -107,7 +123,9 @@ export async function startSystem(
   };
   return {
     system,
-    gateway: system.url('gateway'),
+    gateway: proxy?.url ?? system.url('gateway'),
+    direct: system.url('gateway'),
+    violations: async () => (proxy ? proxy.violations() : []),
     events: { stream: events.stream, prefix: events.prefix },
     databaseUrl,
     query,
@@ -135,6 +153,7 @@ export async function startSystem(
       }
     },
     async close() {
+      await proxy?.close();
       await system.stopAll();
       await cleanUp();
     },
