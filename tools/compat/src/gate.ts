@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { NamedSchema } from './schemas';
+import { addedValues } from './value-sets';
 
 /** Where the gate compares: the frozen and the live description, the frozen and the live contract schemas. */
 export interface GateInput {
@@ -104,5 +105,27 @@ export function runGate(input: GateInput): GateResult {
 }
 
 /** The contract schemas' check alone: null when the live ones keep v1.0.0's promises. */
-export const checkSchemas = (frozen: NamedSchema[], live: NamedSchema[]) =>
-  opticDiff('schemas', JSON.stringify(schemasAsDescription(frozen)), JSON.stringify(schemasAsDescription(live)));
+export function checkSchemas(frozen: NamedSchema[], live: NamedSchema[]): string | null {
+  const optic = opticDiff(
+    'schemas',
+    JSON.stringify(schemasAsDescription(frozen)),
+    JSON.stringify(schemasAsDescription(live)),
+  );
+  const values = newValuesForConsumers(frozen, live);
+  const extra = values.length
+    ? `schemas: breaking changes (a value consumers of v1 have never seen, ADR 0227):\n${values.map((v) => `  ${v}`).join('\n')}`
+    : null;
+  const found = [optic, extra].filter((r): r is string => r !== null);
+  return found.length ? found.join('\n') : null;
+}
+
+/**
+ * ADR 0227: in what a consumer reads (an event payload, an internal answer) a new value where v1.0.0 had a
+ * closed set is breaking. A request schema may accept more values: its owner reads it.
+ */
+export function newValuesForConsumers(frozen: NamedSchema[], live: NamedSchema[]): string[] {
+  const now = new Map(live.map((s) => [s.name, s.schema]));
+  return frozen
+    .filter(({ name }) => !isRequest(name) && now.has(name))
+    .flatMap(({ name, schema }) => addedValues(schema, now.get(name)!).map((change) => `${name} ${change}`));
+}

@@ -1,3 +1,4 @@
 export * from './baseline';
 export * from './schemas';
 export * from './gate';
+export * from './value-sets';
