@@ -3,3 +3,4 @@ export * from './neighbour';
 export * from './system-events';
 export * from './lock-hold';
 export * from './pact';
+export * from './v1-samples';
