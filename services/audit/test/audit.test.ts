@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { asUser, eventually, practitioner } from '@register/testkit';
+import { newEvent } from '@register/service-kit';
+import { AUDIT_SUBJECTS } from '@register/contracts';
+import { V1_VARIANTS, asUser, eventually, practitioner, v1Event, v1Sample } from '@register/testkit';
 import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
 
 let h: Harness;
@@ -34,6 +36,31 @@ async function rowsOf(correlationId: string, count: number): Promise<Array<Recor
     return body.length >= count ? body : undefined;
   });
 }
+
+// ADR 0228: the v1.0.0 sample of every audit subject, as published and with a field the consumer does not know.
+// Each payload goes out on this harness's own audit subject (the consumer reads every `register.audit.*` alike),
+// so no other test file's consumer stores it.
+describe('the audit consumer and the v1.0.0 audit events', () => {
+  const V1_AUDIT_SUBJECTS = ['applications', 'audit', 'documents', 'gateway', 'letters', 'reference'].map(
+    (service) => `${AUDIT_SUBJECTS.slice(0, -1)}${service}`,
+  );
+
+  it.each(V1_VARIANTS)(
+    'when the v1.0.0 sample of every audit subject arrives %s, then each becomes its row',
+    async (variant) => {
+      const sent = V1_AUDIT_SUBJECTS.map((subject) => {
+        const { data, envelope } = v1Event(subject, variant);
+        return { subject, event: { ...newEvent('audit', data, corr()), ...envelope } };
+      });
+      for (const { event } of sent) await publish(h, event);
+      // The row holds what v1.0.0 sent, and nothing of a field it did not know.
+      for (const { subject, event } of sent)
+        expect(await rowsOf(event.correlationId!, 1)).toEqual([
+          { at: event.occurredAt, ...v1Sample(subject), correlationId: event.correlationId },
+        ]);
+    },
+  );
+});
 
 describe('GET /api/v1/admin/audit', () => {
   it('when audit events are published, then an admin reads them newest first in the exact AuthzAudit shape', async () => {

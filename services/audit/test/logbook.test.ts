@@ -1,6 +1,14 @@
 import { sql } from 'kysely';
 import { newEvent, processingRecordOf, type ProcessingStep } from '@register/service-kit';
-import { TEST_LDV_SECRET, asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
+import {
+  TEST_LDV_SECRET,
+  UNKNOWN_FIELD,
+  asUser,
+  caseHandler,
+  eventually,
+  practitioner,
+  uniqueSubject,
+} from '@register/testkit';
 import { consumedThrough, startAudit, type Harness } from './support/harness';
 
 let h: Harness;
@@ -111,6 +119,29 @@ describe('the logbook and GET /api/v1/me/verwerkingen (ADR 0181)', () => {
     expect(rows[0]?.n).toBe(0);
     const { rows: all } = await sql<{ n: number }>`SELECT count(*)::int AS n FROM logbook`.execute(h.db);
     expect(all[0]?.n).toBeGreaterThan(0);
+  });
+
+  it('when a record carries fields this version does not know, then it is stored as its known fields say', async () => {
+    const bsn = uniqueSubject();
+    const record = processingRecordOf(step(bsn), TEST_LDV_SECRET);
+    const later = {
+      ...record,
+      ...UNKNOWN_FIELD,
+      attributes: { ...record.attributes, 'dpl.core.later_attribute': 'x' },
+    };
+    const envelope = { ...newEvent('processing', later, null), ...UNKNOWN_FIELD };
+    const { seq } = await publishRecord(step(bsn), envelope as typeof envelope & ReturnType<typeof newEvent>);
+    await eventually(() => consumedThrough(h.events, h.durable, seq));
+    const stored = await h.db.selectFrom('logbook').selectAll().where('record_id', '=', envelope.id).execute();
+    expect(stored).toEqual([
+      expect.objectContaining({
+        trace_id: record.trace_id,
+        processing_activity_id: record.attributes['dpl.core.processing_activity_id'],
+        data_subject_id: record.attributes['dpl.core.data_subject_id'],
+        door: 'zelf',
+      }),
+    ]);
+    expect(JSON.stringify(stored)).not.toContain('later_attribute');
   });
 
   it('when a malformed record arrives, then nothing is stored and the consumer goes on', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { asService, eventually, natsUrl, testEvents, uniqueSubject } from '@register/testkit';
+import { V1_VARIANTS, asService, eventually, natsUrl, testEvents, uniqueSubject, v1Event } from '@register/testkit';
 import { applications } from '@register/contracts';
 import { connectEvents, createLogger, newEvent, type NatsEvents } from '@register/service-kit';
 import { startDocuments, uploadPdf, type Harness } from './support/harness';
@@ -48,6 +48,26 @@ const keysOf = async (ids: string[]) =>
   ).rows.map((r) => r.object_key);
 
 describe('application.deleted', () => {
+  // ADR 0228: what v1.0.0 publishes, and the same with a field this consumer does not know, has the same effect.
+  it.each(V1_VARIANTS)(
+    "when the v1.0.0 sample arrives %s, then the case's linked documents and their bytes are removed",
+    async (variant) => {
+      const owner = uniqueSubject();
+      const applicationId = randomUUID();
+      const linked = [(await uploadPdf(h, owner)).documentId];
+      const other = (await uploadPdf(h, owner)).documentId;
+      expect((await link(applicationId, owner, linked)).status).toBe(200);
+      const linkedKeys = await keysOf(linked);
+
+      const { data, envelope } = v1Event(applications.events.deleted.subject, variant, { applicationId });
+      const event = { ...newEvent(applications.events.deleted.type, data, 'corr-v1'), ...envelope };
+      await events.publish(applications.events.deleted.subject, JSON.stringify(event), event.id);
+      await eventually(async () => ((await rowsOf(linked)).length === 0 ? true : undefined));
+      await eventually(async () => ((await h.objectKeys()).some((k) => linkedKeys.includes(k)) ? undefined : true));
+      expect(await rowsOf([other])).toEqual([other]);
+    },
+  );
+
   it("when a case is deleted, then its linked documents and their bytes are removed; the owner's other documents stay", async () => {
     const owner = uniqueSubject();
     const applicationId = randomUUID();

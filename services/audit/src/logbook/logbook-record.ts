@@ -6,7 +6,13 @@ import type { LogbookTable } from './logbook.table';
 
 export type LogbookRow = Selectable<LogbookTable>;
 
-const ProcessingEnvelope = eventEnvelope(ProcessingRecordData).extend({ id: z.uuid() });
+// The contract's record is strict for its producers (no attribute outside Logboek Dataverwerkingen leaves a
+// service); read here, a field a later version adds is dropped, not a reason to refuse the record (ADR 0228).
+const ProcessingRecordRead = z.object({
+  ...ProcessingRecordData.shape,
+  attributes: z.object(ProcessingRecordData.shape.attributes.shape),
+});
+const ProcessingEnvelope = eventEnvelope(ProcessingRecordRead).extend({ id: z.uuid() });
 
 export const isProcessingSubject = (subject: string): boolean => subject.startsWith(PROCESSING_PREFIX);
 
