@@ -1,12 +1,15 @@
 import os from 'node:os';
 import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
+import pg from 'pg';
 import { freePort, startNatsServer, type Running } from '@register/embedded';
-import { eventually } from '@register/testkit';
+import { applications } from '@register/contracts';
+import { newEvent } from '@register/service-kit';
+import { V1_VARIANTS, eventually, v1Event } from '@register/testkit';
 import { startLetters, type LettersHarness } from './support/harness';
-import { caseBrief, decideCase, drafter, portal, startWorld, type World } from './support/world';
+import { caseBrief, decideCase, drafter, portal, startWorld, submitCase, type World } from './support/world';
 
 // Per-case letters: a besluit recorded in the applications service becomes that case's brief in letters,
 // through the durable consumer of `application.decided`. On a NATS server of this file's own, so that it can
@@ -28,6 +31,48 @@ afterAll(async () => {
 }, 60_000);
 
 const blocksOf = (view: any) => view.brief.sections.map((s: any) => s.blocks.map((b: any) => b.sourcePassageId));
+
+describe('the decided consumer and the v1.0.0 event (ADR 0228)', () => {
+  // The case is decided in the applications service's database without its event (the letter context is served
+  // for a decided case only), so its brief can come only from the v1.0.0 sample, pinned to this case.
+  async function decidedWithoutEvent(): Promise<{ id: string; referentie: string }> {
+    const { id, referentie } = await submitCase(world);
+    const db = new pg.Client({ connectionString: world.applications.databaseUrl });
+    await db.connect();
+    try {
+      await db.query(
+        `UPDATE applications SET status_tag = 'Afgewezen', besluit = 'afwijzen', toelichting = 'Onvoldoende aangetoond.',
+           decided_at = now(), updated_at = now() WHERE id = $1`,
+        [id],
+      );
+    } finally {
+      await db.end();
+    }
+    return { id, referentie };
+  }
+
+  it.each(V1_VARIANTS)(
+    "when the v1.0.0 sample of application.decided arrives %s, then the case's brief is written for its besluit",
+    async (variant) => {
+      const { id, referentie } = await decidedWithoutEvent();
+      const decided = applications.events.decided;
+      const { data, envelope } = v1Event(decided.subject, variant, { applicationId: id, referentie });
+      const event = { ...newEvent(decided.type, data, `v1-${id}`), ...envelope };
+      const nc = await connect({ servers: nats.url, name: 'letters-test-v1-sample' });
+      try {
+        await jetstream(nc).publish(world.events.prefix + decided.subject, JSON.stringify(event), { msgID: event.id });
+      } finally {
+        await nc.close();
+      }
+      const res = await caseBrief(world, referentie);
+      expect(res.body.caseContext.aanvraagReferentie).toBe(referentie);
+      expect(blocksOf(res.body)[3]).toEqual(['besluit-afwijzen']);
+      expect(
+        await world.letters.db.selectFrom('brief').select('brief_id').where('referentie', '=', referentie).execute(),
+      ).toHaveLength(1);
+    },
+  );
+});
 
 describe('a brief per decided case', () => {
   it("when a case handler rejects an application, then letters writes that case's rejection letter with its own copy of the case context", async () => {

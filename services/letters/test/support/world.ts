@@ -154,6 +154,27 @@ export const approver = (subject = '900000002') => ({ 'X-Subject': subject, 'X-R
 export const admin = (subject = '900000003') => ({ 'X-Subject': subject, 'X-Role': 'admin' });
 export const beoordelaar = { 'X-Medewerker': 'mw-letters', 'X-Rollen': 'beoordelaar' };
 
+/** A new practitioner's intake (digital diploma, enough hours: no documents needed), submitted, not decided. */
+export async function submitCase(
+  world: World,
+  subject = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+): Promise<{ id: string; referentie: string }> {
+  const { created, submitted } = await submit(world, subject);
+  return { id: created.body.id, referentie: submitted.body.referentie };
+}
+
+async function submit(world: World, subject: string): Promise<{ created: Reply; submitted: Reply }> {
+  const me = portal(world, { 'X-Subject': subject });
+  const created = await me.post('/api/v1/applications', { type: 'intake' });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${created.text}`);
+  const submitted = await me.post(`/api/v1/applications/${created.body.id}/submit`, {
+    diplomaHerkomst: 'digitaal',
+    uren: 3000,
+  });
+  if (submitted.status !== 200) throw new Error(`submit answered ${submitted.status}: ${submitted.text}`);
+  return { created, submitted };
+}
+
 /**
  * A case decided through the applications service as the portals do it: a new practitioner's intake (digital
  * diploma, enough hours: no documents needed), submitted, and a besluit by a case handler.
@@ -163,14 +184,7 @@ export async function decideCase(
   besluit: 'toekennen' | 'afwijzen' | 'buiten-behandeling',
   subject = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
 ): Promise<{ id: string; referentie: string }> {
-  const me = portal(world, { 'X-Subject': subject });
-  const created = await me.post('/api/v1/applications', { type: 'intake' });
-  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${created.text}`);
-  const submitted = await me.post(`/api/v1/applications/${created.body.id}/submit`, {
-    diplomaHerkomst: 'digitaal',
-    uren: 3000,
-  });
-  if (submitted.status !== 200) throw new Error(`submit answered ${submitted.status}: ${submitted.text}`);
+  const { created, submitted } = await submit(world, subject);
   const toelichting = besluit === 'toekennen' ? 'Voldoet aan de eisen.' : 'Onvoldoende aangetoond.';
   const decided = await portal(world, beoordelaar).post(`/api/v1/beoordeling/${created.body.id}/besluit`, {
     besluit,
