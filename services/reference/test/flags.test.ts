@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { asUser, eventually, practitioner } from '@register/testkit';
+import { reference } from '@register/contracts';
+import { newEvent } from '@register/service-kit';
+import { V1_VARIANTS, asUser, eventually, practitioner, v1Event } from '@register/testkit';
 import { startReference, type Harness } from './support/harness';
 
 let h: Harness;
@@ -114,6 +116,24 @@ describe('PUT /api/v1/admin/flags/:key', () => {
     expect(body.errors[0]?.field).toBe('enabled');
     expect(await enabled(FLAG)).toBe(true);
   });
+});
+
+describe('the snapshot and the v1.0.0 flag-changed event (ADR 0228)', () => {
+  // Another replica changed the flag: the database says off, this replica's snapshot still on, until an event
+  // (the minute's reload is far off) makes it read the flags again.
+  it.each(V1_VARIANTS)(
+    'when the v1.0.0 sample of flag-changed arrives %s, then the snapshot reads the flags again',
+    async (variant) => {
+      const flagChanged = reference.events.flagChanged;
+      const { data, envelope } = v1Event(flagChanged.subject, variant);
+      expect(data).toMatchObject({ key: FLAG, enabled: false });
+      await sql`UPDATE feature_flag SET enabled = false WHERE key = ${FLAG}`.execute(h.context.db);
+      expect(await enabled(FLAG)).toBe(true);
+      const event = { ...newEvent(flagChanged.type, data, `v1-${randomUUID()}`), ...envelope };
+      await h.events.publish(flagChanged.subject, JSON.stringify(event), event.id);
+      await eventually(async () => ((await enabled(FLAG)) === false ? true : undefined));
+    },
+  );
 });
 
 describe('GET /api/v1/flags paged (ADR 0014)', () => {
