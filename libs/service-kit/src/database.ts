@@ -217,7 +217,7 @@ async function runLedger(
     ran.filter((name) => !(name in migrations)).map((name) => [name, RAN_BY_A_NEWER_VERSION]),
   );
   for (const name of Object.keys(unknown)) logger.info({ migration: name }, 'migration of a newer version left alone');
-  const provider: MigrationProvider = { getMigrations: async () => ({ ...unknown, ...migrations }) };
+  const provider: MigrationProvider = { getMigrations: () => Promise.resolve({ ...unknown, ...migrations }) };
   // A migration whose name sorts before one already run still runs: names carry the date they were written, and a
   // name dated ahead of the calendar (three are) would otherwise make every later, truthfully dated one refused.
   const migrator = new Migrator({
@@ -229,5 +229,5 @@ async function runLedger(
   });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) logger.info({ migration: r.migrationName, status: r.status }, 'migration');
-  if (error) throw error;
+  if (error) throw error instanceof Error ? error : new Error('a migration failed', { cause: error });
 }

@@ -285,7 +285,7 @@ const lagGauges = new WeakMap<Registry, Map<string, () => Promise<number>>>();
 function lagReaders(registry: Registry): Map<string, () => Promise<number>> {
   let readers = lagGauges.get(registry);
   if (!readers) {
-    const all = (readers = new Map());
+    const all = (readers = new Map<string, () => Promise<number>>());
     lagGauges.set(registry, all);
     gaugeCallback(
       registry,

@@ -98,6 +98,38 @@ function decodeOrNull(raw: string): string | null {
   }
 }
 
+/** The path's problem: a malformed percent-escape or a bad character, if any. */
+function pathProblems(path: string): FieldError[] {
+  const decodedPath = decodeOrNull(path);
+  if (decodedPath === null) return [problem('path', 'malformed_escape', 'The path has a malformed percent-escape.')];
+  if (hasBadCharacter(decodedPath))
+    return [problem('path', 'invalid_characters', 'The path must not contain NUL or unpaired surrogates.')];
+  return [];
+}
+
+/** The first query parameter that is malformed or carries a bad character, if any. */
+function queryProblems(query: string): FieldError[] {
+  for (const part of query.split('&')) {
+    const decoded = decodeOrNull(part.replace(/\+/g, ' '));
+    const name = (decoded ?? part).split('=')[0] ?? '';
+    if (decoded === null)
+      return [problem(name, 'malformed_escape', 'A query parameter has a malformed percent-escape.')];
+    if (hasBadCharacter(decoded))
+      return [problem(name, 'invalid_characters', 'Query parameters must not contain NUL or unpaired surrogates.')];
+  }
+  return [];
+}
+
+function headerProblems(headers: Record<string, string | string[] | undefined>): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [name, value] of Object.entries(headers)) {
+    const values = Array.isArray(value) ? value : [value ?? ''];
+    if (values.some((v) => v.includes('\u0000')))
+      errors.push(problem(name, 'invalid_characters', 'Header values must not contain NUL.'));
+  }
+  return errors;
+}
+
 /**
  * ADR 0015, before identity and routing: a malformed percent-escape, a NUL or an unpaired surrogate in
  * the path or the query, or a NUL in a header value, is a 400 (Express would throw a URIError, or the value
@@ -107,30 +139,9 @@ export const refuseHostileUrl: RequestHandler = (req, _res, next) => {
   const url = req.url;
   const q = url.indexOf('?');
   const path = q === -1 ? url : url.slice(0, q);
-  const errors: FieldError[] = [];
-  const decodedPath = decodeOrNull(path);
-  if (decodedPath === null)
-    errors.push(problem('path', 'malformed_escape', 'The path has a malformed percent-escape.'));
-  else if (hasBadCharacter(decodedPath))
-    errors.push(problem('path', 'invalid_characters', 'The path must not contain NUL or unpaired surrogates.'));
-  if (q !== -1) {
-    for (const part of url.slice(q + 1).split('&')) {
-      const decoded = decodeOrNull(part.replace(/\+/g, ' '));
-      const name = (decoded ?? part).split('=')[0] ?? '';
-      if (decoded === null)
-        errors.push(problem(name, 'malformed_escape', 'A query parameter has a malformed percent-escape.'));
-      else if (hasBadCharacter(decoded))
-        errors.push(
-          problem(name, 'invalid_characters', 'Query parameters must not contain NUL or unpaired surrogates.'),
-        );
-      if (errors.length > 0) break;
-    }
-  }
-  for (const [name, value] of Object.entries(req.headers)) {
-    const values = Array.isArray(value) ? value : [value ?? ''];
-    if (values.some((v) => v.includes('\u0000')))
-      errors.push(problem(name, 'invalid_characters', 'Header values must not contain NUL.'));
-  }
+  const errors: FieldError[] = [...pathProblems(path)];
+  if (q !== -1) errors.push(...queryProblems(url.slice(q + 1)));
+  errors.push(...headerProblems(req.headers));
   next(
     errors.length > 0
       ? validationError(errors.slice(0, 5), 'The request URL or headers are not acceptable.')

@@ -14,7 +14,7 @@ import { CORRELATION_HEADER, acceptCorrelationId, runWithContext } from './conte
 import { refuseHostileUrl } from './hostile-input';
 import type { Logger } from './logger';
 import { metricsOf } from './telemetry/metrics';
-import { SpanStatusCode, startRequestSpan, withTraceContext } from './telemetry/trace-context';
+import { SpanStatusCode, startRequestSpan, withTraceContext, type Span } from './telemetry/trace-context';
 
 export type ReadinessCheck = () => Promise<boolean>;
 
@@ -74,6 +74,26 @@ export function loggableUrl(url: string): string {
   return `${url.slice(0, Math.min(q, 2048))}?${query.length > 1024 ? `${query.slice(0, 1024)}…` : query}`;
 }
 
+/** Ends a request's server span, with the semantic conventions' attributes when it is recorded. */
+function endRequestSpan(
+  span: Span,
+  request: { method: string; route: string; status: number; correlationId: string; aborted: boolean },
+): void {
+  if (span.isRecording()) {
+    // Semantic conventions for HTTP server spans; the route's pattern, never the URL (it may carry personal data).
+    span.updateName(`${request.method} ${request.route}`);
+    span.setAttributes({
+      'http.request.method': request.method,
+      'http.route': request.route,
+      'http.response.status_code': request.status,
+      'correlation.id': request.correlationId,
+    });
+    if (request.status >= 500 || request.aborted)
+      span.setStatus({ code: SpanStatusCode.ERROR, message: request.aborted ? 'aborted' : undefined });
+  }
+  span.end();
+}
+
 /**
  * What every request gets first, in one step (the gateway's hot path pays for each layer):
  * - ADR 0003: the correlation id (kept when well-formed), echoed, and scoped to the request;
@@ -115,19 +135,7 @@ export function requestScope(logger: Logger): RequestHandler {
       // 'close' without 'finish': the client went away (or the response was destroyed) mid-response.
       const aborted = !res.writableFinished;
       metrics?.httpDuration.observe({ method: req.method, route, status_code: status }, seconds);
-      if (span.isRecording()) {
-        // Semantic conventions for HTTP server spans; the route's pattern, never the URL (it may carry personal data).
-        span.updateName(`${req.method} ${route}`);
-        span.setAttributes({
-          'http.request.method': req.method,
-          'http.route': route,
-          'http.response.status_code': status,
-          'correlation.id': correlationId,
-        });
-        if (status >= 500 || aborted)
-          span.setStatus({ code: SpanStatusCode.ERROR, message: aborted ? 'aborted' : undefined });
-      }
-      span.end();
+      endRequestSpan(span, { method: req.method, route, status, correlationId, aborted });
       // A client that went away is the client's business: warn, with what was known; a 5xx is ours: error.
       const level = res.statusCode >= 500 && !aborted ? 'error' : aborted ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;

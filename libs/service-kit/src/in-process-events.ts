@@ -103,14 +103,15 @@ export class InProcessEvents implements EventBus {
     return this.own(this.broker.consume(durable, subject, handler));
   }
 
-  async ready(): Promise<boolean> {
-    return !this.closed;
+  ready(): Promise<boolean> {
+    return Promise.resolve(!this.closed);
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.closed = true;
     for (const off of this.owned) off();
     this.owned.clear();
+    return Promise.resolve();
   }
 
   private own(off: () => void): EventSubscription {

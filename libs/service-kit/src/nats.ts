@@ -58,6 +58,46 @@ export interface StreamSettings {
 /** ADR 0035: seven days, so a consumer may be down over a long weekend. */
 export const DEFAULT_EVENTS_MAX_AGE_MS = 7 * 24 * 3600_000;
 
+/** Disconnects, reconnects and errors go to the log; the client reconnects by itself. */
+async function logConnectionTrouble(nc: NatsConnection, logger: Logger): Promise<void> {
+  for await (const s of nc.status()) {
+    if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error')
+      logger.warn({ nats: s.type }, 'nats status');
+  }
+}
+
+/** A core-NATS subscription whose handler runs in the trace of the request that caused the notification. */
+function subscribeInTrace(
+  nc: NatsConnection,
+  prefix: string,
+  subject: string,
+  onMessage: (message: EventMessage) => void,
+): EventSubscription {
+  const subscription = nc.subscribe(prefix + subject, {
+    callback: (err, msg) => {
+      if (err) return;
+      const message = { subject: msg.subject.slice(prefix.length), payload: msg.string() };
+      // A notification continues the trace of the request that caused it (the relay's message headers).
+      const traceparent = msg.headers?.get('traceparent');
+      if (traceparent)
+        context.with(traceContextOf(traceparent, msg.headers?.get('tracestate')), () => onMessage(message));
+      else onMessage(message);
+    },
+  });
+  return { unsubscribe: () => subscription.unsubscribe() };
+}
+
+/** Readiness: the server answers a flush within a second. */
+async function answersWithinASecond(nc: NatsConnection): Promise<boolean> {
+  if (nc.isClosed()) return false;
+  const flushed = nc.flush().then(
+    () => true,
+    () => false,
+  );
+  const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000).unref());
+  return Promise.race([flushed, timeout]);
+}
+
 export async function connectEvents(
   url: string,
   name: string,
@@ -71,12 +111,7 @@ export async function connectEvents(
     reconnectTimeWait: 500,
     waitOnFirstConnect: true,
   });
-  void (async () => {
-    for await (const s of nc.status()) {
-      if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error')
-        logger.warn({ nats: s.type }, 'nats status');
-    }
-  })();
+  void logConnectionTrouble(nc, logger);
   const jsm = await jetstreamManager(nc);
   const streamName = stream.name ?? STREAM_NAME;
   const prefix = stream.prefix ?? '';
@@ -101,29 +136,8 @@ export async function connectEvents(
     async publish(subject: string, payload: string, msgId: string): Promise<void> {
       await js.publish(prefix + subject, payload, { msgID: msgId, timeout: 5000, ...withTraceHeaders() });
     },
-    subscribe(subject: string, onMessage: (message: EventMessage) => void): EventSubscription {
-      const subscription = nc.subscribe(prefix + subject, {
-        callback: (err, msg) => {
-          if (err) return;
-          const message = { subject: msg.subject.slice(prefix.length), payload: msg.string() };
-          // A notification continues the trace of the request that caused it (the relay's message headers).
-          const traceparent = msg.headers?.get('traceparent');
-          if (traceparent)
-            context.with(traceContextOf(traceparent, msg.headers?.get('tracestate')), () => onMessage(message));
-          else onMessage(message);
-        },
-      });
-      return { unsubscribe: () => subscription.unsubscribe() };
-    },
-    async ready() {
-      if (nc.isClosed()) return false;
-      const flushed = nc.flush().then(
-        () => true,
-        () => false,
-      );
-      const timeout = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1000).unref());
-      return Promise.race([flushed, timeout]);
-    },
+    subscribe: (subject, onMessage) => subscribeInTrace(nc, prefix, subject, onMessage),
+    ready: () => answersWithinASecond(nc),
     async close() {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
     },

@@ -15,6 +15,7 @@ import {
   type ProcessingLog,
 } from './processing-log';
 import { OpenAPIRegistry, ProblemDetails } from './openapi';
+import type { ZodRequestBody } from '@asteasolutions/zod-to-openapi';
 
 /** What a handler answers: a status and a JSON body (none: no content), and extra headers. */
 export interface Reply {
@@ -111,15 +112,23 @@ function methodAndPath(op: AnyOperation<unknown>): { method: HttpMethod; path: s
 
 const JSON_TYPES = ['application/json', 'application/*+json'];
 
+/** body-parser reports its failures as errors; anything else is wrapped so a rejection always carries one. */
+function asError(err: unknown): Error {
+  return err instanceof Error ? err : new Error('the request body could not be read', { cause: err });
+}
+
 /** The JSON body, read and parsed only once the operation's checks passed; hostile JSON is a 400. */
 function jsonBodyReader(limit: string | number): (req: Request, res: Response) => Promise<unknown> {
   const parse = express.json({ limit, type: JSON_TYPES });
   return (req, res) =>
-    new Promise<void>((resolve, reject) => parse(req, res, (err?: unknown) => (err ? reject(err) : resolve()))).then(
+    new Promise<void>((resolve, reject) =>
+      parse(req, res, (err?: unknown) => (err ? reject(asError(err)) : resolve())),
+    ).then(
       () => {
-        const found = findHostileJson(req.body);
+        const body: unknown = req.body;
+        const found = findHostileJson(body);
         if (found) throw validationError([found], 'The request body is not acceptable.');
-        return req.body;
+        return body;
       },
       (err: unknown) => {
         if ((err as { type?: unknown }).type !== 'entity.parse.failed') throw err;
@@ -149,16 +158,20 @@ function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>, options: OperationsOpti
   const readBody = op.body ? jsonBodyReader(op.bodyLimit ?? options.jsonLimit ?? '300kb') : null;
   const handle: RequestHandler = async (req, res) => {
     const identity = identityOf(res);
+    // The operations of a router differ in their schemas, so the parsed parts are unknown here and typed in `handle`.
+    const params: unknown = parsePart(op.params, req.params, 'params');
+    const query: unknown = parsePart(op.query, req.query, 'query');
+    const headers: unknown = parsePart(op.headers, req.headers, 'headers');
     const base = {
-      params: parsePart(op.params, req.params, 'params'),
-      query: parsePart(op.query, req.query, 'query'),
-      headers: parsePart(op.headers, req.headers, 'headers'),
+      params,
+      query,
+      headers,
       identity,
       req,
       res,
     };
-    const loaded = op.load ? await op.load(ctx, base) : undefined;
-    const body = readBody ? parsePart(op.body, (await readBody(req, res)) ?? {}, 'body') : undefined;
+    const loaded: unknown = op.load ? await op.load(ctx, base) : undefined;
+    const body: unknown = readBody ? parsePart(op.body, (await readBody(req, res)) ?? {}, 'body') : undefined;
     const reply = await op.handle(ctx, { ...base, body, loaded });
     // The processing's records before the answer: a read the caller saw is a read the log holds.
     if (processing) await recordAfterSuccess(processing, op.operationId);
@@ -320,41 +333,46 @@ function scopeText(rule: RouteRule): string | null {
   return `With \`${scoped.query}\` the caller also needs one of ${caps} (403 otherwise, before the 404).`;
 }
 
+/** An operation's own responses, and the problems its rule and its method imply. */
+function responsesOf(op: AnyOperation<never>, rule: RouteRule): Record<string, object> {
+  const responses: Record<string, object> = {};
+  for (const [status, spec] of Object.entries(op.responses)) responses[status] = responseSpec(status, spec);
+  const write = rule.method !== 'GET';
+  // Any request may be refused as malformed (ADR 0015), every route needs an identity, every route is served
+  // by a service the gateway may find unavailable (503, ADR 0200), and a write's Idempotency-Key may be reused
+  // with another body (422) or while its first request runs (409).
+  const problems = new Set<number>([400, 401, 503, ...(write ? [409, 422] : []), ...(op.problems ?? [])]);
+  if (rule.requires.kind === 'capability') problems.add(403);
+  // An unknown resource is a bare 404, whether its id is in the path or in the query (`problems: [404]`).
+  const notFound = problems.delete(404) || rule.path.includes(':');
+  for (const status of [...problems].sort()) {
+    responses[status] = {
+      description: PROBLEM_TEXT[status] ?? 'Problem',
+      content: { 'application/problem+json': { schema: ProblemDetails } },
+    };
+  }
+  if (notFound) responses['404'] = { description: 'Unknown resource (a bare 404 without a body)' };
+  return responses;
+}
+
+/** The request body: JSON described by the schema that parses it (with its example), or a multipart form. */
+function requestBodyOf(op: AnyOperation<never>): ZodRequestBody | undefined {
+  if (op.body) {
+    const example = op.example !== undefined ? { example: op.example } : {};
+    return { content: { 'application/json': { schema: op.body as z.ZodType, ...example } }, required: true };
+  }
+  if (op.multipart) return { content: { 'multipart/form-data': { schema: op.multipart } }, required: true };
+  return undefined;
+}
+
 /** Registers the public operations in the description, from the same schemas that parse their requests. */
 export function describeOperations(registry: OpenAPIRegistry, operations: readonly AnyOperation<never>[]): void {
   for (const op of operations) {
     const rule = op.rule;
     if (!rule) continue;
-    const responses: Record<string, object> = {};
-    for (const [status, spec] of Object.entries(op.responses)) responses[status] = responseSpec(status, spec);
     const write = rule.method !== 'GET';
-    // Any request may be refused as malformed (ADR 0015), every route needs an identity, every route is served
-    // by a service the gateway may find unavailable (503, ADR 0200), and a write's Idempotency-Key may be reused
-    // with another body (422) or while its first request runs (409).
-    const problems = new Set<number>([400, 401, 503, ...(write ? [409, 422] : []), ...(op.problems ?? [])]);
-    if (rule.requires.kind === 'capability') problems.add(403);
-    // An unknown resource is a bare 404, whether its id is in the path or in the query (`problems: [404]`).
-    const notFound = problems.delete(404) || rule.path.includes(':');
-    for (const status of [...problems].sort()) {
-      responses[status] = {
-        description: PROBLEM_TEXT[status] ?? 'Problem',
-        content: { 'application/problem+json': { schema: ProblemDetails } },
-      };
-    }
-    if (notFound) responses['404'] = { description: 'Unknown resource (a bare 404 without a body)' };
-    const body = op.body
-      ? {
-          content: {
-            'application/json': {
-              schema: op.body as z.ZodType,
-              ...(op.example !== undefined ? { example: op.example } : {}),
-            },
-          },
-          required: true,
-        }
-      : op.multipart
-        ? { content: { 'multipart/form-data': { schema: op.multipart } }, required: true }
-        : undefined;
+    const responses = responsesOf(op, rule);
+    const body = requestBodyOf(op);
     const description = [op.description, scopeText(rule)].filter(Boolean).join(' ');
     registry.registerPath({
       method: rule.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete',

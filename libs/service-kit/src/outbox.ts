@@ -219,7 +219,7 @@ export function outboxRelay(
   resources: { database: AnyDatabase; events: EventPublisher; logger: Logger },
 ): OutboxRelay {
   const registry = metricsOf(resources.logger)?.registry;
-  if (registry) outboxMetrics(registry, resources.database.db);
+  if (registry) outboxMetrics(registry, resources.database.db as Kysely<WithOutbox>);
   return new OutboxRelay({
     db: resources.database.db,
     pool: resources.database.pool,

@@ -17,6 +17,7 @@ import { noProcessingLog, processingLog, type ProcessingLog } from './processing
 import { KEEP_ALIVE_TIMEOUT_MS, listen } from './runtime';
 import {
   DEFAULT_METRICS_PORTS,
+  type ServiceMetrics,
   createServiceMetrics,
   gaugeCallback,
   poolMetrics,
@@ -61,7 +62,7 @@ export interface ServiceDefinition<C extends BaseConfig, DB, Ctx> {
   configSchema: z.ZodType<C>;
   migrations: Record<string, Migration>;
   /** The composition root: builds the real adapters from the config and the kit's resources. */
-  buildContext: (config: C, resources: ServiceResources<DB>) => Promise<Built<Ctx>>;
+  buildContext: (config: C, resources: ServiceResources<DB>) => Built<Ctx> | Promise<Built<Ctx>>;
   /** Operations: parsed once by their schemas, mounted behind their rules and described in `/openapi.json`. */
   routes?: readonly AnyOperation<Ctx>[];
   /** Routers mounted after the operations (what is not an operation). */
@@ -152,6 +153,45 @@ async function migrate<C extends BaseConfig, DB, Ctx>(
   logger.info('migrated');
 }
 
+/**
+ * The steps of an ordered shutdown, closed last-added first; `closeAll` tries every step and resolves true when
+ * each succeeded.
+ */
+class ShutdownSteps {
+  private readonly steps: Closer[] = [];
+
+  constructor(private readonly logger: Logger) {}
+
+  add(step: Closer): void {
+    this.steps.push(step);
+  }
+
+  /** Just below the last step added (the server): closed right after it. */
+  addBelowLast(step: Closer): void {
+    this.steps.splice(this.steps.length - 1, 0, step);
+  }
+
+  async closeAll(): Promise<boolean> {
+    let clean = true;
+    for (const step of this.steps.reverse()) {
+      try {
+        await step.close();
+        this.logger.debug({ step: step.name }, 'closed');
+      } catch (err) {
+        this.logger.warn({ err, step: step.name }, 'close failed');
+        clean = false;
+      }
+    }
+    this.steps.length = 0;
+    return clean;
+  }
+}
+
+/** Whether a service's process is draining after SIGTERM (readiness answers false, the server still serves). */
+interface Drain {
+  draining: boolean;
+}
+
 async function startService<C extends BaseConfig, DB, Ctx>(
   definition: ServiceDefinition<C, DB, Ctx>,
   env: NodeJS.ProcessEnv,
@@ -162,138 +202,187 @@ async function startService<C extends BaseConfig, DB, Ctx>(
   // A service that owns its process (its signals) owns its warnings too: into its log, as JSON.
   if (options.ownsProcess !== false) logProcessWarnings(logger);
   const metrics = createServiceMetrics(definition.name, logger);
-  const steps: Closer[] = [];
-  const closeAll = async (): Promise<boolean> => {
-    let clean = true;
-    for (const step of steps.reverse()) {
-      try {
-        await step.close();
-        logger.debug({ step: step.name }, 'closed');
-      } catch (err) {
-        logger.warn({ err, step: step.name }, 'close failed');
-        clean = false;
-      }
-    }
-    steps.length = 0;
-    return clean;
-  };
+  const shutdown = new ShutdownSteps(logger);
   try {
-    const database = await openServiceDatabase<DB>(config.DATABASE_URL, logger, definition.migrations, {
-      max: config.DB_POOL_MAX,
-    });
-    steps.push({ name: 'database', close: () => database.close() });
-    poolMetrics(metrics.registry, database.pool);
-    const events = await openEventBus(config.NATS_URL, definition.name, logger, {
-      maxAgeMs: config.EVENTS_MAX_AGE,
-      name: config.EVENTS_STREAM,
-      prefix: config.EVENTS_SUBJECT_PREFIX,
-      replicas: config.EVENTS_REPLICAS,
-    });
-    steps.push({ name: 'events', close: () => events.close() });
-    const processing = processingLogOf(definition, config);
-    const resources: ServiceResources<DB> = { logger, database, events, processing };
+    const opened = await openResources<DB>(definition.name, config, logger, metrics, shutdown, definition.migrations);
+    const resources: ServiceResources<DB> = { ...opened, processing: processingLogOf(definition, config) };
     const built = await definition.buildContext(config, resources);
     // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
-    for (const closer of [...(built.closers ?? [])].reverse()) steps.push(closer);
+    for (const closer of [...(built.closers ?? [])].reverse()) shutdown.add(closer);
     for (const [name, gauge] of Object.entries(built.metrics ?? {}))
       gaugeCallback(metrics.registry, name, gauge.help, gauge.read, gauge.label);
     const context = options.override ? options.override(built.context) : built.context;
     const jobs = (definition.jobs ?? []).map((make) => make(context, resources));
-
-    let draining = false;
-    const readiness: Record<string, ReadinessCheck> = {
-      database: database.ready,
-      events: () => events.ready(),
-      ...built.readiness,
-      ...Object.fromEntries(jobs.filter((j) => j.ready).map((j) => [j.name, async () => j.ready!()])),
-      // After SIGTERM the load balancer must stop sending traffic before the server stops accepting.
-      accepting: async () => !draining,
-    };
-    // What the "not ready for 5 minutes" alert reads: 1 while every readiness check passes.
-    gaugeCallback(
-      metrics.registry,
-      'service_ready',
-      'Whether every readiness check passes (1) or not (0).',
-      async () => (Object.values(await checkReadiness(readiness)).every(Boolean) ? 1 : 0),
-    );
-    const listener = definition.app
-      ? definition.app(context, {
-          readiness,
-          logger,
-          processing: { log: processing, db: database.db as unknown as Kysely<WithOutbox>, logger },
-        })
-      : buildServiceApp(definition, context, config, { logger, readiness, processing, database });
-    const metricsPort = config.METRICS_PORT ?? DEFAULT_METRICS_PORTS[definition.name] ?? 'off';
-    const metricsServer = metricsPort === 'off' ? null : await serveMetrics(metrics, metricsPort, config.HOST, logger);
-    if (metricsServer) {
-      // Closed right after the public server and the jobs, before the context.
-      steps.push({
-        name: 'metrics',
-        close: () =>
-          new Promise<void>((resolve) => {
-            metricsServer.server.close(() => resolve());
-            metricsServer.server.closeAllConnections();
-          }),
-      });
-      logger.info({ port: metricsServer.port }, 'metrics listening');
-    }
-    const server = http.createServer(listener);
-    server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-    const port = await listen(server, config.PORT, config.HOST);
-    steps.push({
-      name: 'server',
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
-    });
-    logger.info({ port }, `${definition.name} listening`);
-    for (const job of jobs) {
-      await job.start();
-      // Just below the server: on shutdown the server closes first, then the jobs in reverse, then the context.
-      steps.splice(steps.length - 1, 0, { name: job.name, close: () => job.stop() });
-    }
-
-    let stopped: Promise<boolean> | null = null;
-    const stop = (): Promise<boolean> =>
-      (stopped ??= (async () => {
-        const clean = await closeAll();
-        logger.info('stopped');
-        return clean;
-      })());
-    if (options.ownsProcess !== false) {
-      const onSignal = (signal: string) => {
-        if (draining) return;
-        draining = true;
-        logger.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, 'shutting down');
-        const force = setTimeout(() => {
-          logger.error('shutdown timed out; forcing exit');
-          process.exit(1);
-        }, config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS);
-        force.unref();
-        setTimeout(() => {
-          void stop().then((clean) => {
-            if (!clean) process.exitCode = 1;
-          });
-        }, config.SHUTDOWN_DRAIN_MS);
-      };
-      process.once('SIGTERM', () => onSignal('SIGTERM'));
-      process.once('SIGINT', () => onSignal('SIGINT'));
-    }
+    const drain: Drain = { draining: false };
+    const readiness = readinessChecks(resources, built, jobs, drain);
+    readinessGauge(metrics, readiness);
+    const listener = serviceListener(definition, context, config, resources, readiness);
+    const metricsServer = await startMetricsServer(definition.name, config, metrics, logger, shutdown);
+    const { server, port } = await startServer(definition.name, listener, config, logger, shutdown);
+    await startJobs(jobs, shutdown);
+    const stop = stopOnce(shutdown, logger);
+    if (options.ownsProcess !== false) stopOnSignals(config, logger, drain, stop);
     const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
-    return {
-      server,
-      port,
-      url: `http://${host}:${port}`,
-      metricsUrl: metricsServer ? `http://${host}:${metricsServer.port}/metrics` : null,
-      context,
-      stop,
-    };
+    const metricsUrl = metricsServer ? `http://${host}:${metricsServer.port}/metrics` : null;
+    return { server, port, url: `http://${host}:${port}`, metricsUrl, context, stop };
   } catch (err) {
-    await closeAll();
+    await shutdown.closeAll();
     throw err;
   }
+}
+
+/** The database (created, migrated) and the event transport, each closed last on shutdown. */
+async function openResources<DB>(
+  name: ServiceName,
+  config: BaseConfig,
+  logger: Logger,
+  metrics: ServiceMetrics,
+  shutdown: ShutdownSteps,
+  migrations: Record<string, Migration>,
+): Promise<Omit<ServiceResources<DB>, 'processing'>> {
+  const database = await openServiceDatabase<DB>(config.DATABASE_URL, logger, migrations, {
+    max: config.DB_POOL_MAX,
+  });
+  shutdown.add({ name: 'database', close: () => database.close() });
+  poolMetrics(metrics.registry, database.pool);
+  const events = await openEventBus(config.NATS_URL, name, logger, {
+    maxAgeMs: config.EVENTS_MAX_AGE,
+    name: config.EVENTS_STREAM,
+    prefix: config.EVENTS_SUBJECT_PREFIX,
+    replicas: config.EVENTS_REPLICAS,
+  });
+  shutdown.add({ name: 'events', close: () => events.close() });
+  return { logger, database, events };
+}
+
+/** The service's own listener (the gateway's), or the kit's service app with its operations and routers. */
+function serviceListener<C extends BaseConfig, DB, Ctx>(
+  definition: ServiceDefinition<C, DB, Ctx>,
+  context: Ctx,
+  config: C,
+  { logger, database, processing }: ServiceResources<DB>,
+  readiness: Record<string, ReadinessCheck>,
+): RequestListener {
+  if (!definition.app) return buildServiceApp(definition, context, config, { logger, readiness, processing, database });
+  const db = database.db as unknown as Kysely<WithOutbox>;
+  return definition.app(context, { readiness, logger, processing: { log: processing, db, logger } });
+}
+
+/** A job that reports its own readiness. */
+function hasReadiness(job: Job): job is Job & { ready(): boolean } {
+  return typeof job.ready === 'function';
+}
+
+function readinessChecks<DB>(
+  { database, events }: ServiceResources<DB>,
+  built: Built<unknown>,
+  jobs: Job[],
+  drain: Drain,
+): Record<string, ReadinessCheck> {
+  return {
+    database: () => database.ready(),
+    events: () => events.ready(),
+    ...built.readiness,
+    ...Object.fromEntries(jobs.filter(hasReadiness).map((j) => [j.name, () => Promise.resolve(j.ready())])),
+    // After SIGTERM the load balancer must stop sending traffic before the server stops accepting.
+    accepting: () => Promise.resolve(!drain.draining),
+  };
+}
+
+/** What the "not ready for 5 minutes" alert reads: 1 while every readiness check passes. */
+function readinessGauge(metrics: ServiceMetrics, readiness: Record<string, ReadinessCheck>): void {
+  gaugeCallback(metrics.registry, 'service_ready', 'Whether every readiness check passes (1) or not (0).', async () =>
+    Object.values(await checkReadiness(readiness)).every(Boolean) ? 1 : 0,
+  );
+}
+
+/** `GET /metrics` on its own port (METRICS_PORT), closed right after the public server and the jobs. */
+async function startMetricsServer(
+  name: ServiceName,
+  config: BaseConfig,
+  metrics: ServiceMetrics,
+  logger: Logger,
+  shutdown: ShutdownSteps,
+): Promise<{ port: number } | null> {
+  const metricsPort = config.METRICS_PORT ?? DEFAULT_METRICS_PORTS[name] ?? 'off';
+  const metricsServer = metricsPort === 'off' ? null : await serveMetrics(metrics, metricsPort, config.HOST, logger);
+  if (!metricsServer) return null;
+  shutdown.add({
+    name: 'metrics',
+    close: () =>
+      new Promise<void>((resolve) => {
+        metricsServer.server.close(() => resolve());
+        metricsServer.server.closeAllConnections();
+      }),
+  });
+  logger.info({ port: metricsServer.port }, 'metrics listening');
+  return metricsServer;
+}
+
+/** The public server, closed first on shutdown. */
+async function startServer(
+  name: ServiceName,
+  listener: RequestListener,
+  config: BaseConfig,
+  logger: Logger,
+  shutdown: ShutdownSteps,
+): Promise<{ server: http.Server; port: number }> {
+  const server = http.createServer(listener);
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  const port = await listen(server, config.PORT, config.HOST);
+  shutdown.add({
+    name: 'server',
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  });
+  logger.info({ port }, `${name} listening`);
+  return { server, port };
+}
+
+/** Starts the jobs; on shutdown the server closes first, then the jobs in reverse, then the context. */
+async function startJobs(jobs: Job[], shutdown: ShutdownSteps): Promise<void> {
+  for (const job of jobs) {
+    await job.start();
+    shutdown.addBelowLast({ name: job.name, close: () => job.stop() });
+  }
+}
+
+/** The service's `stop`: the ordered shutdown, run once however often it is called. */
+function stopOnce(shutdown: ShutdownSteps, logger: Logger): () => Promise<boolean> {
+  let stopped: Promise<boolean> | null = null;
+  return () =>
+    (stopped ??= (async () => {
+      const clean = await shutdown.closeAll();
+      logger.info('stopped');
+      return clean;
+    })());
+}
+
+/**
+ * SIGTERM or SIGINT: drain (readiness false) for SHUTDOWN_DRAIN_MS, then stop; exit by force when the stop has
+ * not finished within SHUTDOWN_TIMEOUT_MS more.
+ */
+function stopOnSignals(config: BaseConfig, logger: Logger, drain: Drain, stop: () => Promise<boolean>): void {
+  const onSignal = (signal: string) => {
+    if (drain.draining) return;
+    drain.draining = true;
+    logger.info({ signal, drainMs: config.SHUTDOWN_DRAIN_MS }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out; forcing exit');
+      process.exit(1);
+    }, config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    setTimeout(() => {
+      void stop().then((clean) => {
+        if (!clean) process.exitCode = 1;
+      });
+    }, config.SHUTDOWN_DRAIN_MS);
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
 }
 
 /**
@@ -333,7 +422,7 @@ function buildServiceApp<C extends BaseConfig, DB, Ctx>(
     logger,
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
     readiness,
-    openApi: () => (openApi ??= serviceOpenApi(definition.name, routes as readonly AnyOperation<never>[])),
+    openApi: () => (openApi ??= serviceOpenApi(definition.name, routes)),
   });
   if (routes.length > 0)
     app.use(
