@@ -25,6 +25,38 @@ function statusOf(err: unknown): number | undefined {
 const MALFORMED_FORM =
   /^(Multipart: Boundary not found|Unexpected end of form|Malformed part header|Malformed urlencoded form|Unsupported content type)/;
 
+/**
+ * A body or URL the parsers could not read (body-parser, multer, busboy, a malformed escape) is the client's:
+ * answered with its 4xx problem, never a 500. False when the error is none of these.
+ */
+function answeredAsUnreadable(err: unknown, req: Request, res: Response): boolean {
+  const status = statusOf(err);
+  const type = (err as { type?: unknown } | null)?.type;
+  if (status === 413 || type === 'entity.too.large') {
+    sendProblem(req, res, 'payload-too-large', 'The request body is too large.');
+  } else if (type === 'entity.parse.failed') {
+    sendProblem(req, res, 'validation', 'The request body is not valid JSON.', [
+      { field: '', code: 'invalid_json', detail: 'The body is not valid JSON.' },
+    ]);
+  } else if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
+    sendProblem(req, res, 'unsupported-media-type', 'The request body has an unsupported encoding or content type.');
+  } else if (err instanceof Error && MALFORMED_FORM.test(err.message)) {
+    // busboy (under multer) refuses a malformed form with a plain Error: no or another boundary, a truncated
+    // body, a part without headers. The form is the client's; never a 500 (ADR 0050).
+    sendProblem(req, res, 'validation', 'The multipart form is malformed.', [
+      { field: '', code: 'malformed_multipart', detail: err.message },
+    ]);
+  } else if (status !== undefined && status >= 400 && status < 500) {
+    // A parser's own refusal (a URIError from a malformed escape in a path parameter, busboy's 'Unexpected end
+    // of form' or 'Malformed part header', body-parser's errors) carries a 4xx: it is the client's, never a 500.
+    const detail = 'The request could not be read as sent.';
+    sendProblem(req, res, 'validation', detail, [{ field: '', code: 'malformed_request', detail }]);
+  } else {
+    return false;
+  }
+  return true;
+}
+
 /** Maps every error that reaches Express to a problem document; internals of a 500 stay in the log. */
 export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req: Request, res: Response, next) => {
@@ -37,36 +69,7 @@ export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
     if (err instanceof DomainError) return sendProblem(req, res, err.code, err.message, err.errors);
     if (err instanceof ZodError)
       return sendProblem(req, res, 'validation', 'The request is invalid.', zodIssuesToFieldErrors(err));
-    const status = statusOf(err);
-    const type = (err as { type?: unknown } | null)?.type;
-    if (status === 413 || type === 'entity.too.large')
-      return sendProblem(req, res, 'payload-too-large', 'The request body is too large.');
-    if (type === 'entity.parse.failed') {
-      return sendProblem(req, res, 'validation', 'The request body is not valid JSON.', [
-        { field: '', code: 'invalid_json', detail: 'The body is not valid JSON.' },
-      ]);
-    }
-    if (status === 415 || type === 'charset.unsupported' || type === 'encoding.unsupported') {
-      return sendProblem(
-        req,
-        res,
-        'unsupported-media-type',
-        'The request body has an unsupported encoding or content type.',
-      );
-    }
-    // busboy (under multer) refuses a malformed form with a plain Error: no or another boundary, a truncated
-    // body, a part without headers. The form is the client's; never a 500 (ADR 0050).
-    if (err instanceof Error && MALFORMED_FORM.test(err.message)) {
-      return sendProblem(req, res, 'validation', 'The multipart form is malformed.', [
-        { field: '', code: 'malformed_multipart', detail: err.message },
-      ]);
-    }
-    // A parser's own refusal (a URIError from a malformed escape in a path parameter, busboy's 'Unexpected end
-    // of form' or 'Malformed part header', body-parser's errors) carries a 4xx: it is the client's, never a 500.
-    if (status !== undefined && status >= 400 && status < 500) {
-      const detail = 'The request could not be read as sent.';
-      return sendProblem(req, res, 'validation', detail, [{ field: '', code: 'malformed_request', detail }]);
-    }
+    if (answeredAsUnreadable(err, req, res)) return;
     logger.error({ err }, 'unhandled error');
     sendProblem(req, res, 'internal', 'An unexpected error occurred.');
   };

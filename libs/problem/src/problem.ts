@@ -41,7 +41,7 @@ export function instanceOf(req: Request): string {
 }
 
 export function correlationIdOf(res: Response): string | null {
-  const id = res.locals['correlationId'];
+  const id: unknown = res.locals['correlationId'];
   return typeof id === 'string' ? id : null;
 }
 
