@@ -35,12 +35,28 @@ export default async function globalSetup(): Promise<void> {
   // Pact (ADR 0235) reports each run to its makers unless told not to; tests reach nothing outside this machine.
   process.env['PACT_DO_NOT_TRACK'] = 'true';
   // Stopped in reverse order, so this goes last: the run's temporary directory (cluster, NATS store, S3 data).
-  started.push(async () => rmSync(tmp, { recursive: true, force: true }));
+  started.push(() => Promise.resolve(rmSync(tmp, { recursive: true, force: true })));
   const docker =
     process.env['DATABASE_URL'] && process.env['NATS_URL'] && process.env['S3_ENDPOINT']
       ? false
       : await dockerAvailable();
 
+  await startPostgres(tmp, docker);
+  await startNats(tmp, docker);
+
+  // A stream and subject prefix of this run's own: parallel and earlier runs never see each other's events,
+  // and the teardown deletes the stream, so a persistent NATS keeps nothing of a test run.
+  const run = randomBytes(4).toString('hex');
+  process.env['TEST_EVENTS_STREAM'] = process.env['EVENTS_STREAM'] = `TEST_${run}`;
+  process.env['TEST_EVENTS_SUBJECT_PREFIX'] = process.env['EVENTS_SUBJECT_PREFIX'] = `t${run}.`;
+  // With it go the streams of the systems the tests started (`TEST_<run>_<system>`) that a failed test left.
+  started.push(() => deleteStreams(process.env['TEST_NATS_URL']!, (name) => name.startsWith(`TEST_${run}`)));
+
+  await startS3(tmp, docker);
+}
+
+/** PostgreSQL for TEST_PG_URL: DATABASE_URL, else a container, else an embedded cluster. */
+async function startPostgres(tmp: string, docker: boolean): Promise<void> {
   if (process.env['DATABASE_URL']) {
     process.env['TEST_PG_URL'] = process.env['DATABASE_URL'];
   } else if (docker) {
@@ -60,7 +76,10 @@ export default async function globalSetup(): Promise<void> {
     });
     process.env['TEST_PG_URL'] = pg.url;
   }
+}
 
+/** NATS with JetStream for TEST_NATS_URL: NATS_URL, else a container, else a nats-server on the PATH. */
+async function startNats(tmp: string, docker: boolean): Promise<void> {
   if (process.env['NATS_URL']) {
     process.env['TEST_NATS_URL'] = process.env['NATS_URL'];
   } else if (docker) {
@@ -75,15 +94,10 @@ export default async function globalSetup(): Promise<void> {
   } else {
     throw new Error('No NATS: set NATS_URL, run Docker, or put nats-server on the PATH.');
   }
+}
 
-  // A stream and subject prefix of this run's own: parallel and earlier runs never see each other's events,
-  // and the teardown deletes the stream, so a persistent NATS keeps nothing of a test run.
-  const run = randomBytes(4).toString('hex');
-  process.env['TEST_EVENTS_STREAM'] = process.env['EVENTS_STREAM'] = `TEST_${run}`;
-  process.env['TEST_EVENTS_SUBJECT_PREFIX'] = process.env['EVENTS_SUBJECT_PREFIX'] = `t${run}.`;
-  // With it go the streams of the systems the tests started (`TEST_<run>_<system>`) that a failed test left.
-  started.push(() => deleteStreams(process.env['TEST_NATS_URL']!, (name) => name.startsWith(`TEST_${run}`)));
-
+/** An S3 endpoint for TEST_S3_*: S3_ENDPOINT, else a MinIO container, else the embedded s3rver. */
+async function startS3(tmp: string, docker: boolean): Promise<void> {
   if (process.env['S3_ENDPOINT']) {
     process.env['TEST_S3_ENDPOINT'] = process.env['S3_ENDPOINT'];
     process.env['TEST_S3_ACCESS_KEY'] = process.env['S3_ACCESS_KEY'] ?? '';

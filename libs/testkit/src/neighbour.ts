@@ -46,6 +46,46 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** A service's environment: this run's infrastructure, the test secrets, and what the test adds. */
+function neighbourEnv(port: number, databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env['PATH'],
+    HOME: process.env['HOME'],
+    ...(process.env['TMPDIR'] ? { TMPDIR: process.env['TMPDIR'] } : {}),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    NATS_URL: natsUrl(),
+    ...testEventsEnv(),
+    INTERNAL_IDENTITY_SECRET: TEST_SECRET,
+    LDV_PSEUDONYM_SECRET: TEST_LDV_SECRET,
+    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
+    // No metrics port unless a test asks for one: parallel test services would contend for the defaults.
+    METRICS_PORT: 'off',
+    ...extra,
+  };
+}
+
+/** Polls the service's readiness; throws, with its recent output, if it exits or the deadline passes first. */
+async function untilReady(
+  name: string,
+  child: ChildProcess,
+  url: string,
+  deadline: number,
+  output: () => string,
+): Promise<void> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode} while starting:\n${output()}`);
+    const ok = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(1000) }).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${name} not ready on ${url}:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 export async function startNeighbour(name: string, options: NeighbourOptions = {}): Promise<Neighbour> {
   const database = options.database ?? (await createTestDatabase(name));
   const ownsDatabase = !options.database;
@@ -54,22 +94,7 @@ export async function startNeighbour(name: string, options: NeighbourOptions = {
   const script = path.join(ROOT, 'services', name, 'dist', 'src', 'main.js');
   let child: ChildProcess | null = null;
   let output = '';
-  const env = {
-    PATH: process.env['PATH'],
-    HOME: process.env['HOME'],
-    ...(process.env['TMPDIR'] ? { TMPDIR: process.env['TMPDIR'] } : {}),
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: database.url,
-    NATS_URL: natsUrl(),
-    ...testEventsEnv(),
-    INTERNAL_IDENTITY_SECRET: TEST_SECRET,
-    LDV_PSEUDONYM_SECRET: TEST_LDV_SECRET,
-    LOG_LEVEL: process.env['TEST_LOG_LEVEL'] ?? 'warn',
-    // No metrics port unless a test asks for one: parallel test services would contend for the defaults.
-    METRICS_PORT: 'off',
-    ...options.env,
-  };
+  const env = neighbourEnv(port, database.url, options.env);
   const exited = () =>
     new Promise<void>((resolve) =>
       child && child.exitCode === null && child.signalCode === null ? child.once('exit', () => resolve()) : resolve(),
@@ -86,18 +111,7 @@ export async function startNeighbour(name: string, options: NeighbourOptions = {
       child = spawn(process.execPath, [script], { env: { ...env, ...override }, stdio: ['ignore', 'pipe', 'pipe'] });
       child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
       child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-4000)));
-      const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
-      for (;;) {
-        if (child.exitCode !== null)
-          throw new Error(`${name} exited with ${child.exitCode} while starting:\n${output}`);
-        const ok = await fetch(`${url}/health/ready`, { signal: AbortSignal.timeout(1000) }).then(
-          (r) => r.ok,
-          () => false,
-        );
-        if (ok) return;
-        if (Date.now() > deadline) throw new Error(`${name} not ready on ${url}:\n${output}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      await untilReady(name, child, url, Date.now() + (options.readyTimeoutMs ?? 60_000), () => output);
     },
     async stop() {
       if (!child) return;
