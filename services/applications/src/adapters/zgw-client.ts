@@ -45,6 +45,10 @@ function staleReset(req: http.ClientRequest | undefined, err: unknown): boolean 
   return Boolean(req?.reusedSocket) && (code === 'ECONNRESET' || code === 'EPIPE');
 }
 
+function timeoutError(ms: number): Error {
+  return Object.assign(new Error(`no answer within ${ms} ms`), { name: 'TimeoutError', code: 'ETIMEDOUT' });
+}
+
 /** Below every common server's keep-alive timeout (gunicorn 2 s, Node 5 s, nginx 75 s). */
 const IDLE_CONNECTION_MS = 1500;
 
@@ -107,18 +111,13 @@ export class ZgwClient implements ZgwPort {
     return answer.kind === 'transport' ? { kind: 'transport', detail: answer.detail } : answer;
   }
 
-  private once(
-    method: 'GET' | 'POST' | 'DELETE',
-    url: string,
-    actor: ZgwActor,
-    body?: unknown,
-  ): Promise<ZgwAnswer & { staleConnection?: boolean }> {
+  /** Bearer token, JSON, the trace, and the coordinate system the Zaken API insists on. */
+  private requestHeaders(url: string, actor: ZgwActor, payload: Buffer | undefined): Record<string, string> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.token(actor)}`,
       Accept: 'application/json',
       ...traceHeaders(),
     };
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     if (payload) {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = String(payload.length);
@@ -127,6 +126,17 @@ export class ZgwClient implements ZgwPort {
       headers['Accept-Crs'] = 'EPSG:4326';
       headers['Content-Crs'] = 'EPSG:4326';
     }
+    return headers;
+  }
+
+  private once(
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    actor: ZgwActor,
+    body?: unknown,
+  ): Promise<ZgwAnswer & { staleConnection?: boolean }> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const headers = this.requestHeaders(url, actor, payload);
     let target: URL;
     try {
       target = new URL(url);
@@ -145,16 +155,7 @@ export class ZgwClient implements ZgwPort {
         settle({ kind: 'transport', detail: transportDetail(err), staleConnection: staleReset(req, err) });
       const client = target.protocol === 'https:' ? https : http;
       const agent = target.protocol === 'https:' ? this.agents['https:'] : this.agents['http:'];
-      const timer = setTimeout(
-        () =>
-          req.destroy(
-            Object.assign(new Error(`no answer within ${this.options.timeoutMs} ms`), {
-              name: 'TimeoutError',
-              code: 'ETIMEDOUT',
-            }),
-          ),
-        this.options.timeoutMs,
-      );
+      const timer = setTimeout(() => req.destroy(timeoutError(this.options.timeoutMs)), this.options.timeoutMs);
       let req: http.ClientRequest;
       try {
         req = client.request(target, { method, headers, agent }, onAnswer);

@@ -3,7 +3,7 @@ import type { Context } from '../context';
 import { MirrorWorkers } from './mirror-pass';
 
 /** What runs when mirroring is off: nothing. */
-const idle = (name: string): Job => ({ name, start: () => undefined, stop: async () => undefined });
+const idle = (name: string): Job => ({ name, start: () => undefined, stop: () => Promise.resolve() });
 
 /**
  * The mirror (ADR 0011) on the kit's job loop: every ZGW_MIRROR_POLL_INTERVAL_MS it claims the cases a

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { claimLeased, currentTraceparent } from '@register/service-kit';
 import type { Db } from '../cases/applications.repository';
-import type { CaseMirrorsTable, MirrorState } from './case-mirror.table';
+import type { CaseMirrorsTable } from './case-mirror.table';
 import type { MirrorCase } from './mirror-case.types';
 import { uuidOf } from './zgw-read';
 
@@ -68,7 +68,7 @@ export async function loadCases(db: Db, rows: CaseMirrorRow[]): Promise<MirrorCa
     return {
       referentie: row.referentie,
       applicationId: row.application_id,
-      state: row.state as MirrorState,
+      state: row.state,
       workVersion: row.work_version,
       attempts: row.attempts,
       zaakUrl: row.zaak_url,

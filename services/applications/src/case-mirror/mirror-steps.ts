@@ -30,7 +30,7 @@ export interface StepEnv {
   types: CatalogTypes;
   c: MirrorCase;
   /** Fetches (once per step) the content of a linked document; throws when the documents service cannot give it now. */
-  content(documentId: string): Promise<FileContent>;
+  content: (documentId: string) => Promise<FileContent>;
 }
 
 /** A create that Open Zaak refused as a second copy: the lookup settles it. */

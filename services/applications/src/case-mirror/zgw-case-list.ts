@@ -119,34 +119,76 @@ export async function summariesOf(
     zaken.map((z) => z.identificatie),
   );
   return mapLimited(zaken, 8, async (zaak) => {
-    const [status, rollen] = await Promise.all([
-      zaak.status ? must(zgw, zaak.status, Status, 'statussen') : null,
-      must(
-        zgw,
-        `${target.zakenUrl}/rollen?${new URLSearchParams({ zaak: zaak.url, omschrijvingGeneriek: 'initiator' }).toString()}`,
-        Page(Rol),
-        'rollen',
-      ),
-    ]);
-    const who = rollen.results[0]?.betrokkeneIdentificatie;
-    const owner = who?.inpBsn || who?.anpIdentificatie || null;
-    const l = local.get(zaak.identificatie);
-    return {
-      id: zaak.uuid,
-      type: l?.type ?? null,
-      status: {
-        tag: tagOf(types, status),
-        stepIndex: l?.step_index ?? null,
-        stepCount: l?.step_count ?? null,
-        referentie: zaak.identificatie,
-        manual: l?.manual ?? false,
-        reden: l?.reden ?? null,
-      },
-      documentIds: l?.document_ids ?? null,
-      createdAt: l?.created_iso ?? null,
-      updatedAt: l?.updated_iso ?? null,
-      submittedAt: l?.submitted_iso ?? null,
-      owner: mask(owner),
-    };
+    const { status, owner } = await statusAndInitiator(zgw, target, zaak);
+    return summaryOf(zaak, tagOf(types, status), owner, local.get(zaak.identificatie));
   });
+}
+
+/** The zaak's current status and its initiator's identifier (a BSN or an ANP number), from the zaaksysteem. */
+async function statusAndInitiator(
+  zgw: ZgwPort,
+  target: MirrorTarget,
+  zaak: Zaak,
+): Promise<{ status: z.infer<typeof Status> | null; owner: string | null }> {
+  const initiators = new URLSearchParams({ zaak: zaak.url, omschrijvingGeneriek: 'initiator' }).toString();
+  const [status, rollen] = await Promise.all([
+    zaak.status ? must(zgw, zaak.status, Status, 'statussen') : null,
+    must(zgw, `${target.zakenUrl}/rollen?${initiators}`, Page(Rol), 'rollen'),
+  ]);
+  const who = rollen.results[0]?.betrokkeneIdentificatie;
+  return { status, owner: who?.inpBsn || who?.anpIdentificatie || null };
+}
+
+/** What only the local application knows: null (manual false) for a zaak that has none here. */
+function localPart(l: LocalFacts | undefined) {
+  if (!l) {
+    return {
+      type: null,
+      stepIndex: null,
+      stepCount: null,
+      manual: false,
+      reden: null,
+      documentIds: null,
+      createdAt: null,
+      updatedAt: null,
+      submittedAt: null,
+    };
+  }
+  return {
+    type: l.type,
+    stepIndex: l.step_index,
+    stepCount: l.step_count,
+    manual: l.manual,
+    reden: l.reden,
+    documentIds: l.document_ids,
+    createdAt: l.created_iso,
+    updatedAt: l.updated_iso,
+    submittedAt: l.submitted_iso,
+  };
+}
+
+function summaryOf(
+  zaak: Zaak,
+  tag: string | null,
+  owner: string | null,
+  local: LocalFacts | undefined,
+): ApplicationSummary {
+  const l = localPart(local);
+  return {
+    id: zaak.uuid,
+    type: l.type,
+    status: {
+      tag,
+      stepIndex: l.stepIndex,
+      stepCount: l.stepCount,
+      referentie: zaak.identificatie,
+      manual: l.manual,
+      reden: l.reden,
+    },
+    documentIds: l.documentIds,
+    createdAt: l.createdAt,
+    updatedAt: l.updatedAt,
+    submittedAt: l.submittedAt,
+    owner: mask(owner),
+  };
 }

@@ -22,7 +22,8 @@ const receiveNotificatie = defineOperation({
     aanmaakdatum: '2026-03-01T10:00:00Z',
     kenmerken: { bronorganisatie: '501234561' },
   },
-  load: async (ctx: Context, { req }) => checkDelivery(ctx, req.headers),
+  // The delivery's Authorization is checked before its body is read.
+  load: (ctx: Context, { req }) => Promise.resolve(checkDelivery(ctx, req.headers)),
   responses: { 204: null },
   problems: [413],
   handle: async (ctx: Context, { body }) => {
