@@ -26,18 +26,34 @@ export function besluitOf(value: string | null | undefined): Besluit {
   return (BESLUITEN as readonly string[]).includes(value ?? '') ? (value as Besluit) : 'toekennen';
 }
 
+const NO_CONTEXT: StoredCaseContext = {
+  applicationId: null,
+  referentie: null,
+  type: null,
+  besluit: null,
+  toelichting: null,
+  decidedAt: null,
+  beroep: null,
+  zorgverlenerNaam: null,
+  registerNummer: null,
+  subject: null,
+};
+
+/** The copy letters keeps: the context's own fields and nothing else; every field null without a context. */
 function copyOf(c: LetterContext | null): StoredCaseContext {
+  if (!c) return { ...NO_CONTEXT };
   return {
-    applicationId: c?.applicationId ?? null,
-    referentie: c?.referentie ?? null,
-    type: c?.type ?? null,
-    besluit: c?.besluit ?? null,
-    toelichting: c?.toelichting ?? null,
-    decidedAt: c?.decidedAt ?? null,
-    beroep: c?.beroep ?? null,
-    zorgverlenerNaam: c?.zorgverlenerNaam ?? null,
-    registerNummer: c?.registerNummer ?? null,
-    subject: c?.subject ?? null,
+    applicationId: c.applicationId,
+    referentie: c.referentie,
+    type: c.type,
+    besluit: c.besluit,
+    toelichting: c.toelichting,
+    decidedAt: c.decidedAt,
+    beroep: c.beroep,
+    zorgverlenerNaam: c.zorgverlenerNaam,
+    registerNummer: c.registerNummer,
+    // Optional in the contract: an applications service of before it was added sends none.
+    subject: c.subject ?? null,
   };
 }
 

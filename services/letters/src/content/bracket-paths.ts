@@ -21,7 +21,7 @@ type Run = (payload: Payload, ctx: unknown) => Payload | Promise<Payload>;
 function bracketed(issues: RawIssue[]): RawIssue[] {
   return issues.flatMap((issue): RawIssue[] => {
     const path = issue.path ?? [];
-    if (issue.code !== 'unrecognized_keys') return [{ ...issue, path: [bracketPath(path)] } as RawIssue];
+    if (issue.code !== 'unrecognized_keys') return [{ ...issue, path: [bracketPath(path)] }];
     return (issue.keys ?? []).map(
       (key) =>
         ({

@@ -58,35 +58,34 @@ export function firstDifference(a: unknown, b: unknown, path: string): string | 
 /** Where below them two JSON values first differ (`''`: right here), or null; the path is built only for a difference. */
 function differenceAt(a: unknown, b: unknown): string | null {
   if (a === b) return null;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    const n = Math.max(a.length, b.length);
-    for (let i = 0; i < n; i++) {
-      const diff = differenceAt(a[i], b[i]);
-      if (diff !== null) return `[${i}]${diff}`;
-    }
-    return null;
-  }
-  if (
-    a !== null &&
-    b !== null &&
-    typeof a === 'object' &&
-    typeof b === 'object' &&
-    !Array.isArray(a) &&
-    !Array.isArray(b)
-  ) {
-    const x = a as Record<string, unknown>;
-    const y = b as Record<string, unknown>;
-    // a's keys, then those only b has: the order the first difference is looked for in.
-    for (const key of Object.keys(x)) {
-      const diff = differenceAt(x[key], y[key]);
-      if (diff !== null) return `.${key}${diff}`;
-    }
-    for (const key of Object.keys(y)) {
-      if (Object.hasOwn(x, key)) continue;
-      const diff = differenceAt(undefined, y[key]);
-      if (diff !== null) return `.${key}${diff}`;
-    }
-    return null;
-  }
+  if (Array.isArray(a) && Array.isArray(b)) return itemDifference(a, b);
+  if (isRecord(a) && isRecord(b)) return fieldDifference(a, b);
   return '';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function itemDifference(a: unknown[], b: unknown[]): string | null {
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const diff = differenceAt(a[i], b[i]);
+    if (diff !== null) return `[${i}]${diff}`;
+  }
+  return null;
+}
+
+/** a's keys, then those only b has: the order the first difference is looked for in. */
+function fieldDifference(x: Record<string, unknown>, y: Record<string, unknown>): string | null {
+  for (const key of Object.keys(x)) {
+    const diff = differenceAt(x[key], y[key]);
+    if (diff !== null) return `.${key}${diff}`;
+  }
+  for (const key of Object.keys(y)) {
+    if (Object.hasOwn(x, key)) continue;
+    const diff = differenceAt(undefined, y[key]);
+    if (diff !== null) return `.${key}${diff}`;
+  }
+  return null;
 }

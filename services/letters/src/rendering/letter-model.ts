@@ -50,29 +50,26 @@ export interface LetterFacts {
   letterDate: string;
 }
 
+/** What each placeholder filled from the case reads from the letter's facts; null or undefined: not known. */
+const FACT_OF = new Map<string, (facts: LetterFacts) => string | null | undefined>([
+  ['zorgverlener.naam', (f) => f.zorgverlenerNaam],
+  ['zorgverlener.registerNummer', (f) => f.registerNummerMasked],
+  ['beroep.naam', (f) => beroepNaam(f.beroep)],
+  ['aanvraag.referentie', (f) => f.referentie],
+  ['besluit.datum', (f) => dutchDate(f.besluitDatum ?? f.letterDate)],
+  ['besluit.toelichting', (f) => f.toelichting ?? ''],
+  ['datum.vandaag', (f) => dutchDate(f.letterDate)],
+  ['brief.datum', (f) => dutchDate(f.letterDate)],
+]);
+
+/** A placeholder's text; one whose fact is not known shows its label as a visible gap. */
 function resolvePlaceholder(node: RichTextNode, facts: LetterFacts): string {
   const key = node.key ?? '';
   const missing = `[${PLACEHOLDER_BY_KEY.get(key)?.label ?? key}]`;
-  switch (key) {
-    case 'zorgverlener.naam':
-      return facts.zorgverlenerNaam ?? missing;
-    case 'zorgverlener.registerNummer':
-      return facts.registerNummerMasked ?? missing;
-    case 'beroep.naam':
-      return beroepNaam(facts.beroep) ?? missing;
-    case 'aanvraag.referentie':
-      return facts.referentie ?? missing;
-    case 'besluit.datum':
-      return dutchDate(facts.besluitDatum ?? facts.letterDate);
-    case 'besluit.toelichting':
-      return facts.toelichting ?? '';
-    case 'datum.vandaag':
-    case 'brief.datum':
-      return dutchDate(facts.letterDate);
-    default:
-      // A fillable placeholder: what the drafter filled in, or its label as a visible gap.
-      return node.text ?? missing;
-  }
+  const fact = FACT_OF.get(key);
+  // A fillable placeholder: what the drafter filled in.
+  if (!fact) return node.text ?? missing;
+  return fact(facts) ?? missing;
 }
 
 function runOf(node: RichTextNode, facts: LetterFacts): LetterRun {
