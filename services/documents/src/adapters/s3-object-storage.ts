@@ -43,11 +43,37 @@ function isTransportError(err: unknown): boolean {
   ].includes(code);
 }
 
-/** Document bytes in an S3 bucket (MinIO in production, s3rver embedded), through the minio client. */
-export function createObjectStorage(config: StorageConfig): S3ObjectStorage {
+/** Streams a spooled file to a presigned PUT URL with its exact Content-Length. */
+function putFile(
+  target: URL,
+  file: { filePath: string; sizeBytes: number; contentType: string },
+  timeoutMs: number,
+): Promise<void> {
+  const transport = target.protocol === 'https:' ? https : http;
+  return new Promise<void>((resolve, reject) => {
+    const req = transport.request(target, {
+      method: 'PUT',
+      headers: { 'content-length': String(file.sizeBytes), 'content-type': file.contentType },
+      timeout: timeoutMs,
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error('S3 request timed out'), { code: 'ETIMEDOUT' })));
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () =>
+        res.statusCode && res.statusCode < 300
+          ? resolve()
+          : reject(unavailable(new Error(`S3 PUT answered ${res.statusCode}`))),
+      );
+      res.on('error', (err) => reject(unavailable(err)));
+    });
+    pipeline(createReadStream(file.filePath), req).catch((err: unknown) => reject(unavailable(err)));
+  });
+}
+
+function minioClient(config: StorageConfig): Minio.Client {
   const url = new URL(config.endpoint);
   const useSSL = url.protocol === 'https:';
-  const client = new Minio.Client({
+  return new Minio.Client({
     endPoint: url.hostname,
     port: url.port ? Number(url.port) : useSSL ? 443 : 80,
     useSSL,
@@ -57,6 +83,11 @@ export function createObjectStorage(config: StorageConfig): S3ObjectStorage {
     region: config.region,
     pathStyle: true,
   });
+}
+
+/** Document bytes in an S3 bucket (MinIO in production, s3rver embedded), through the minio client. */
+export function createObjectStorage(config: StorageConfig): S3ObjectStorage {
+  const client = minioClient(config);
   const timeoutMs = config.timeoutMs ?? 30_000;
   const bucket = config.bucket;
   const guard = async <T>(op: () => Promise<T>): Promise<T> => {
@@ -86,25 +117,7 @@ export function createObjectStorage(config: StorageConfig): S3ObjectStorage {
       } catch (err) {
         throw unavailable(err);
       }
-      const transport = target.protocol === 'https:' ? https : http;
-      await new Promise<void>((resolve, reject) => {
-        const req = transport.request(target, {
-          method: 'PUT',
-          headers: { 'content-length': String(sizeBytes), 'content-type': contentType },
-          timeout: timeoutMs,
-        });
-        req.on('timeout', () => req.destroy(Object.assign(new Error('S3 request timed out'), { code: 'ETIMEDOUT' })));
-        req.on('response', (res) => {
-          res.resume();
-          res.on('end', () =>
-            res.statusCode && res.statusCode < 300
-              ? resolve()
-              : reject(unavailable(new Error(`S3 PUT answered ${res.statusCode}`))),
-          );
-          res.on('error', (err) => reject(unavailable(err)));
-        });
-        pipeline(createReadStream(filePath), req).catch((err: unknown) => reject(unavailable(err)));
-      });
+      await putFile(target, { filePath, sizeBytes, contentType }, timeoutMs);
     },
 
     get: (key) => guard(() => client.getObject(bucket, key)),

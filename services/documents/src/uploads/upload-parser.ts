@@ -77,7 +77,7 @@ function spoolStorage(tmpDir: string, admit: AdmitFile): StorageEngine {
         maxBytes = admit({ ...(req.body as Record<string, unknown> | undefined) });
       } catch (err) {
         file.stream.resume();
-        return cb(err as Error);
+        return cb(err);
       }
       const filePath = path.join(tmpDir, `upload-${randomUUID()}`);
       const measure = new Measure(maxBytes);
@@ -115,8 +115,8 @@ export interface ReceiveOptions {
 /** Bytes allowed in a body beyond the file: the multipart framing and the few small fields. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
-function toDomainError(err: unknown): unknown {
-  if (!(err instanceof MulterError)) return err;
+function toDomainError(err: unknown): Error {
+  if (!(err instanceof MulterError)) return err instanceof Error ? err : new Error('the upload failed', { cause: err });
   if (err.code === 'LIMIT_FILE_SIZE') return payloadTooLarge();
   return new DomainError('validation', 'The multipart form is invalid.', [
     { field: err.field ?? 'file', code: err.code, detail: err.message },
@@ -159,6 +159,6 @@ export async function receiveUpload(
   await new Promise<void>((resolve, reject) =>
     upload(req, res, (err?: unknown) => (err === undefined ? resolve() : reject(toDomainError(err)))),
   );
-  const file = (req.file as (Express.Multer.File & { spooled?: SpooledFile }) | undefined)?.spooled ?? null;
+  const file: SpooledFile | null = (req.file as { spooled?: SpooledFile } | undefined)?.spooled ?? null;
   return { fields: { ...(req.body as Record<string, unknown> | undefined) }, file };
 }
