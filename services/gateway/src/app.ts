@@ -22,7 +22,7 @@ import { problemsRouter } from './problems/problems.routes';
 import { apiRouter } from './proxy/api.routes';
 import { settleUrlParseWarning } from './proxy/legacy-url';
 import { collectBodyChunksEarly } from './proxy/memory';
-import { bodyRateGuard } from './proxy/slow-body';
+import { bodyRateGuard } from './proxy/slow-body.middleware';
 
 /**
  * The gateway's whole request listener (runService's `app`): it has no signed identity to check, it makes

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
+import { HeaderIdentityProvider, type Identity, type RouteRule } from '@register/authz';
 import {
   baseConfigSchema,
   systemClock,
@@ -11,13 +12,16 @@ import {
 } from '@register/service-kit';
 import type { GatewayDb } from './database';
 import { consoleConfigSchema } from './console/console.routes';
-import { Idempotency } from './idempotency/idempotency';
-import { buildIdentityFront } from './identity/identity-front';
-import { checkIdentityConfig, identityConfig } from './identity/identity.config';
-import type { IdentityFront } from './identity/resolve-identity';
+import { Idempotency } from './idempotency/idempotency.middleware';
+import { headerCallerProvider } from './identity/identity-provider';
+import { checkIdentityConfig, identityConfig, type IdentitySettings } from './identity/identity.config';
+import type { IdentityFront } from './identity/resolve-identity.middleware';
+import { acrRanks } from './identity/step-up';
 import { auditDenial } from './proxy/audit-denial';
 import { upstreamUrls } from './proxy/replicas';
-import { createUpstreams, type Upstream, type UpstreamName } from './proxy/upstreams';
+import { OidcIdentityProvider } from './adapters/oidc-identity-provider';
+import { RemoteKeySet, jwksLocator } from './adapters/remote-key-set';
+import { createUpstreams, type Upstream, type UpstreamName } from './adapters/upstreams';
 
 const upstream = (service: string) =>
   `The ${service} service (comma-separated URLs of its copies are balanced round robin).`;
@@ -76,7 +80,7 @@ export interface Context {
   clock: Clock;
   db: Kysely<GatewayDb>;
   events: ServiceEvents;
-  /** `IDENTITY_PROVIDER` (the header stand-in or OIDC), CORS and the reveal's step-up: see identity/resolve-identity.ts. */
+  /** `IDENTITY_PROVIDER` (the header stand-in or OIDC), CORS and the reveal's step-up: see identity/resolve-identity.middleware.ts. */
   identityProvider: IdentityFront;
   /** Where each service listens (its routes, its /openapi.json, its /health/ready). */
   targets: Record<UpstreamName, string>;
@@ -89,10 +93,10 @@ export interface Context {
  * No readiness check of the services behind it (ADR 0200): a failed service shows in its breaker and in
  * `/api/v1/admin/system`, and must not take every gateway out of its load balancer.
  */
-export async function buildContext(
+export function buildContext(
   config: Config,
   { logger, database, events }: ServiceResources<GatewayDb>,
-): Promise<Built<Context>> {
+): Built<Context> {
   // Each service's copies (comma-separated URLs); the first one answers for the service's description.
   const replicas: Record<UpstreamName, readonly string[]> = {
     applications: config.APPLICATIONS_URL,
@@ -115,7 +119,7 @@ export async function buildContext(
     onIdempotentResponse: (state, status, headers, body) => idempotency.respond(state, status, headers, body),
     onIdempotentFailure: (state) => idempotency.fail(state),
   });
-  const identityProvider = buildIdentityFront(config, {
+  const identityProvider = identityFront(config, {
     logger,
     clock: systemClock,
     auditDenial: (rule, identity, correlationId) => auditDenial(database.db, rule, identity, correlationId),
@@ -142,4 +146,47 @@ export async function buildContext(
       },
     },
   };
+}
+
+/** The provider `IDENTITY_PROVIDER` names (the header stand-in by default), with CORS and the step-up rule. */
+function identityFront(
+  config: IdentitySettings,
+  deps: {
+    logger: Logger;
+    clock: Clock;
+    auditDenial: (rule: RouteRule, identity: Identity, correlationId: string) => Promise<void>;
+  },
+): IdentityFront {
+  const common = { corsOrigins: new Set(config.CORS_ORIGINS), clock: deps.clock, auditDenial: deps.auditDenial };
+  if (config.IDENTITY_PROVIDER === 'headers')
+    return { ...common, provider: headerCallerProvider(new HeaderIdentityProvider()), stepUp: null };
+  const issuer = config.OIDC_ISSUER as string;
+  const logger = deps.logger.child({ subsystem: 'oidc' });
+  const keys = new RemoteKeySet(
+    jwksLocator(issuer, config.OIDC_JWKS_URL),
+    { cooldownMs: config.OIDC_JWKS_COOLDOWN, maxAgeMs: config.OIDC_JWKS_MAX_AGE, timeoutMs: config.OIDC_JWKS_TIMEOUT },
+    logger,
+  );
+  const provider = new OidcIdentityProvider(
+    {
+      issuer,
+      audience: config.OIDC_AUDIENCE as string,
+      clockToleranceSeconds: config.OIDC_CLOCK_TOLERANCE,
+      claims: {
+        subject: config.OIDC_SUBJECT_CLAIM,
+        role: config.OIDC_ROLE_CLAIM,
+        employee: config.OIDC_EMPLOYEE_CLAIM,
+        roles: config.OIDC_ROLES_CLAIM,
+      },
+    },
+    keys,
+    logger,
+  );
+  const stepUp = {
+    minimumAcr: config.OIDC_STEP_UP_ACR === '' ? null : config.OIDC_STEP_UP_ACR,
+    maxAgeSeconds: config.OIDC_STEP_UP_MAX_AGE === 0 ? null : config.OIDC_STEP_UP_MAX_AGE,
+    ranks: acrRanks(config.OIDC_ACR_ORDER),
+    leewaySeconds: config.OIDC_CLOCK_TOLERANCE,
+  };
+  return { ...common, provider, stepUp };
 }

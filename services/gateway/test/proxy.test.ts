@@ -3,9 +3,9 @@ import http from 'node:http';
 import express from 'express';
 import pino from 'pino';
 import { eventually, serve } from '@register/testkit';
-import { trackIdempotency, type IdempotencyState } from '../src/idempotency/idempotency';
+import { trackIdempotency, type IdempotencyState } from '../src/idempotency/idempotency.middleware';
 import { forwardedHeaders } from '../src/proxy/forwarding';
-import { createUpstreams, type Upstream, type UpstreamName } from '../src/proxy/upstreams';
+import { createUpstreams, type Upstream, type UpstreamName } from '../src/adapters/upstreams';
 
 // The proxy alone, between a client and a stand-in service: bodies, headers, backpressure-free buffering
 // only for idempotent writes, and what happens when either side goes away.

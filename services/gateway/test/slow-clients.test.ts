@@ -4,7 +4,7 @@ import { eventually, startService, type TestService } from '@register/testkit';
 import { SERVICES } from '@register/launcher';
 import type { Context } from '../src/context';
 import { start } from '../src/main';
-import type { UpstreamName } from '../src/proxy/upstreams';
+import type { UpstreamName } from '../src/proxy/upstream-name';
 import { startSystem, users, type TestSystem } from './support/system';
 
 // ADR 0015: a request body that arrives too slowly ends with one 408 and never counts against the service.

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { InternalClient } from '@register/service-kit';
 import type { Context } from '../context';
-import { discoveryUrl } from '../identity/remote-key-set';
-import type { UpstreamName } from '../proxy/upstreams';
+import { discoveryUrl } from '../identity/oidc-discovery';
+import type { UpstreamName } from '../proxy/upstream-name';
 import type { SystemStatus } from './system.schemas';
 
 type Service = SystemStatus['services'][number];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { duration } from '@register/service-kit';
-import { parseOrigins } from './cors';
+import { parseOrigins } from './cors.middleware';
 import { ACR_RANKS, acrRanks } from './step-up';
 
 const claimName = z.string().regex(/^[A-Za-z0-9_:.-]{1,64}$/, 'a claim name');

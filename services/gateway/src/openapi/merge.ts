@@ -1,5 +1,5 @@
 import type { Logger } from '@register/service-kit';
-import type { UpstreamName } from '../proxy/upstreams';
+import type { UpstreamName } from '../proxy/upstream-name';
 import { withOidcSecurity, type OpenApiIdentity } from './oidc-security';
 
 interface OpenApiDoc {

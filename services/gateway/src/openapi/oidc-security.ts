@@ -1,4 +1,4 @@
-import { discoveryUrl } from '../identity/remote-key-set';
+import { discoveryUrl } from '../identity/oidc-discovery';
 
 /** The header schemes of the stand-in (ADR 0001) that a bearer token replaces; the webhook's secret stays. */
 const HEADER_SCHEMES = new Set(['subject', 'role', 'medewerker', 'rollen']);

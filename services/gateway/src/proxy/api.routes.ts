@@ -3,8 +3,8 @@ import { caseSensitiveRouter } from '@register/service-kit';
 import { ROUTES, authorize, identityOf } from '@register/authz';
 import { DomainError } from '@register/problem';
 import type { Context } from '../context';
-import { idempotencyOf } from '../idempotency/idempotency';
-import { resolveIdentity, stepUpCheck } from '../identity/resolve-identity';
+import { idempotencyOf } from '../idempotency/idempotency.middleware';
+import { resolveIdentity, stepUpCheck } from '../identity/resolve-identity.middleware';
 import { auditDenial } from './audit-denial';
 import { forwardedHeaders } from './forwarding';
 

@@ -37,5 +37,5 @@ export function forwardedHeaders(
     service: null,
     correlationId: input.correlationId,
   });
-  return out as IncomingHttpHeaders;
+  return out;
 }

@@ -1,10 +1,10 @@
 import type { JWTPayload } from 'jose' with { 'resolution-mode': 'import' };
 import type { HeaderBag, Identity, IdentityProvider } from '@register/authz';
 import type { Logger } from '@register/service-kit';
-import type { Authentication, CallerProvider } from './identity-provider';
-import { identityFromClaims, type ClaimNames } from './oidc-claims';
+import type { Authentication, CallerProvider } from '../identity/identity-provider';
+import { identityFromClaims, type ClaimNames } from '../identity/oidc-claims';
 import type { RemoteKeySet } from './remote-key-set';
-import { VerifiedTokens } from './verified-tokens';
+import { VerifiedTokens } from '../identity/verified-tokens';
 
 const jose = import('jose');
 

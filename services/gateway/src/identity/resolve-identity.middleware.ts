@@ -3,7 +3,7 @@ import { ROUTES, hasCapability, identityOf, type Identity, type RouteRule } from
 import { letters } from '@register/contracts';
 import { DomainError } from '@register/problem';
 import type { Clock } from '@register/service-kit';
-import { applyCors } from './cors';
+import { applyCors } from './cors.middleware';
 import type { Authentication, CallerProvider } from './identity-provider';
 import { stepUpSatisfied, type StepUpPolicy } from './step-up';
 

@@ -2,6 +2,7 @@ import type { CryptoKey, FlattenedJWSInput, JSONWebKeySet, JWSHeaderParameters, 
   'resolution-mode': 'import',
 };
 import type { Logger } from '@register/service-kit';
+import { discoveryUrl } from '../identity/oidc-discovery';
 
 // jose is published as ES modules only; a dynamic import keeps this CommonJS package loadable.
 const jose = import('jose');
@@ -84,7 +85,7 @@ export class RemoteKeySet {
 
 /** Where the keys are: `OIDC_JWKS_URL`, or the issuer's discovery document (fetched once it succeeds). */
 export function jwksLocator(issuer: string, jwksUrl: string | undefined): (signal: AbortSignal) => Promise<URL> {
-  if (jwksUrl) return async () => new URL(jwksUrl);
+  if (jwksUrl) return () => Promise.resolve(new URL(jwksUrl));
   let found: URL | null = null;
   return async (signal) => {
     if (found) return found;
@@ -96,9 +97,4 @@ export function jwksLocator(issuer: string, jwksUrl: string | undefined): (signa
     found = new URL(doc.jwks_uri);
     return found;
   };
-}
-
-/** OpenID Connect Discovery 1.0, section 4: the issuer without a trailing slash, then the well-known path. */
-export function discoveryUrl(issuer: string): string {
-  return `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
 }

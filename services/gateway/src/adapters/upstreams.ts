@@ -1,0 +1,302 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
+import type { RequestHandler, Request, Response } from 'express';
+import {
+  createProxyMiddleware,
+  debugProxyErrorsPlugin,
+  proxyEventsPlugin,
+  responseInterceptor,
+} from 'http-proxy-middleware';
+import { sendProblem } from '@register/problem';
+import { discardRequestBody, type Logger } from '@register/service-kit';
+import { hashWhileStreaming, idempotencyOf, type IdempotencyState } from '../idempotency/idempotency.middleware';
+import { Breaker } from '../proxy/breaker';
+import { Replicas } from '../proxy/replicas';
+import { keepBodyForRetry, markAnswered, markRetried, mayRetry, replayBody } from '../proxy/retry';
+import { isSlowBody, onSlowBody } from '../proxy/slow-body.middleware';
+
+import type { UpstreamName } from '../proxy/upstream-name';
+
+export type { UpstreamName };
+
+export interface UpstreamOptions {
+  /** Each service's URL, or its copies' URLs: requests go round robin over them. */
+  targets: Record<UpstreamName, string | readonly string[]>;
+  logger: Logger;
+  /** Upper bound of connections from the gateway to each service. */
+  maxSocketsPerService: number;
+  /** A service that does not answer within this (no byte for so long) gives a 503 (ADR 0015: 10 s). */
+  proxyTimeoutMs: number;
+  /** The same for uploads and content downloads, where bytes move slowly but keep moving (30 s). */
+  streamIdleTimeoutMs?: number;
+  /** Called with the proxied response of a request that carries an Idempotency-Key and whose whole body was read (state.requestHash set). */
+  onIdempotentResponse: (
+    state: IdempotencyState,
+    status: number,
+    headers: http.IncomingHttpHeaders,
+    body: Buffer,
+  ) => Promise<void>;
+  /** Called when such a request failed, or was answered before its whole body arrived (nothing to compare a retry with). */
+  onIdempotentFailure: (state: IdempotencyState) => Promise<void>;
+}
+
+export interface Upstream {
+  /** Streams request and response through. */
+  stream: RequestHandler;
+  /** Also keeps the (small JSON) response of a write with an Idempotency-Key before it is sent. */
+  idempotent: RequestHandler;
+  agent: http.Agent;
+  breaker: Breaker;
+}
+
+/** A service's address as http-proxy reads a target (protocol, host, hostname, port, path). */
+function proxyTarget(url: string): { protocol: string; host: string; hostname: string; port: string; path: string } {
+  const u = new URL(url);
+  // An IPv6 literal without its brackets, as http.request wants a hostname.
+  return {
+    protocol: u.protocol,
+    host: u.host,
+    hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: u.port,
+    path: u.pathname,
+  };
+}
+
+/** Routes whose bodies are large: the idle limit applies while bytes keep moving. */
+function isStreamingRoute(req: http.IncomingMessage): boolean {
+  const url = req.url ?? '';
+  return (
+    (req.method === 'POST' && url.startsWith('/api/v1/uploads')) || /^\/api\/v1\/uploads\/[^/]+\/content/.test(url)
+  );
+}
+
+/** RFC 9110 §7.6.1: connection-specific fields a proxy does not pass on, plus those the Connection field names. */
+const HOP_BY_HOP = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+];
+
+function dropHopByHop(headers: http.IncomingHttpHeaders): void {
+  const named =
+    typeof headers.connection === 'string' ? headers.connection.split(',').map((h) => h.trim().toLowerCase()) : [];
+  for (const name of [...HOP_BY_HOP, ...named]) delete headers[name];
+}
+
+/**
+ * The client's own Connection field (the forwarded headers no longer hold it). http-proxy answers
+ * `keep-alive` when the service's answer has none, which would keep a connection the client asked to close.
+ */
+function clientAskedClose(req: http.IncomingMessage): boolean {
+  const raw = req.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]?.toLowerCase() === 'connection' && /\bclose\b/i.test(raw[i + 1] ?? '')) return true;
+  }
+  return false;
+}
+
+/** The service's answer as the client gets it: hop-by-hop fields are the gateway's own. */
+function asClientAnswer(proxyRes: http.IncomingMessage, req: http.IncomingMessage): void {
+  dropHopByHop(proxyRes.headers);
+  if (clientAskedClose(req)) proxyRes.headers.connection = 'close';
+}
+
+/** How much of a body nobody reads any more the gateway drops before it cuts the client's connection instead. */
+const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Once the answer to the client is done (or its connection is gone) while the client is still sending, the
+ * rest of the body has no reader: stop sending it to the service (that connection is dropped, never reused
+ * half-written) and discard what the client still sends (up to a bound), so a keep-alive connection stays usable and the
+ * client reads the answer instead of a reset.
+ */
+function abandonUnreadBody(proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.once('close', () => {
+    if (req.complete) return;
+    req.unpipe(proxyReq);
+    proxyReq.destroy();
+    discardRequestBody(req, DISCARD_LIMIT_BYTES);
+  });
+}
+
+/** A service that cuts its answer short: the client must see a cut connection at once, not wait for the proxy timeout. */
+function cutWithService(proxyRes: http.IncomingMessage, res: http.ServerResponse): void {
+  proxyRes.once('close', () => {
+    if (!proxyRes.complete) res.destroy();
+  });
+}
+
+/** What the handlers of one service's proxy share: its copies, its breaker and its keep-alive agent. */
+interface UpstreamParts {
+  name: UpstreamName;
+  options: UpstreamOptions;
+  replicas: Replicas;
+  breaker: Breaker;
+  agent: http.Agent;
+  /** Requests the gateway cut for the service's silence: only these open the breaker. */
+  timedOut: WeakSet<http.IncomingMessage>;
+}
+
+type ProxyErrorHandler = (err: Error, req: http.IncomingMessage, res: http.ServerResponse | Socket) => void;
+
+export function createUpstreams(options: UpstreamOptions): Record<UpstreamName, Upstream> {
+  const names = Object.keys(options.targets) as UpstreamName[];
+  return Object.fromEntries(names.map((name) => [name, upstreamOf(name, options)])) as Record<UpstreamName, Upstream>;
+}
+
+/** One service's proxy: streaming and idempotent handlers behind its breaker, over one keep-alive agent. */
+function upstreamOf(name: UpstreamName, options: UpstreamOptions): Upstream {
+  // Keep-alive with a bound: without an agent every request opens (and closes) a connection.
+  // The idle timeout stays below the services' keepAliveTimeout (65 s) so a reused socket is never one the service
+  // just closed.
+  const agent = new http.Agent({
+    keepAlive: true,
+    maxSockets: options.maxSocketsPerService,
+    maxFreeSockets: options.maxSocketsPerService,
+    timeout: 30_000,
+  });
+  const target = options.targets[name];
+  const replicas = new Replicas(typeof target === 'string' ? [target] : target);
+  const breaker = new Breaker(name, replicas.urls[0]!, options.logger);
+  const parts: UpstreamParts = { name, options, replicas, breaker, agent, timedOut: new WeakSet() };
+  // A retried request goes through the proxy it came from; both are built below.
+  const proxies: { stream?: RequestHandler; idempotent?: RequestHandler } = {};
+  const onError = proxyErrorHandler(parts, (req) => (idempotencyOf(req) ? proxies.idempotent! : proxies.stream!));
+  const common = proxyOptions(parts);
+  const onProxyReq = proxyRequestHandler(parts);
+  const onProxyRes = proxyResponseHandler(parts);
+  const stream = createProxyMiddleware({
+    ...common,
+    on: { error: onError, proxyReq: onProxyReq, proxyRes: onProxyRes },
+  }) as unknown as RequestHandler;
+  const idempotentProxy = createProxyMiddleware({
+    ...common,
+    selfHandleResponse: true,
+    on: { error: onError, proxyReq: onProxyReq, proxyRes: keepingResponse(options, onProxyRes) },
+  }) as unknown as RequestHandler;
+  proxies.stream = stream;
+  proxies.idempotent = idempotentProxy;
+  const idempotent: RequestHandler = (req, res, next) => {
+    const state = idempotencyOf(req);
+    if (state) {
+      hashWhileStreaming(req, res, state);
+      keepBodyForRetry(req);
+    }
+    return idempotentProxy(req, res, next);
+  };
+  return { stream: failFast(parts, stream), idempotent: failFast(parts, idempotent), agent, breaker };
+}
+
+/** A failed proxy request: retried once on another copy where that is safe, else a 503 (or a cut response). */
+function proxyErrorHandler(
+  { name, options, replicas, breaker, timedOut }: UpstreamParts,
+  retryThrough: (req: http.IncomingMessage) => RequestHandler,
+): ProxyErrorHandler {
+  return (err, req, res) => {
+    const state = idempotencyOf(req);
+    // The gateway cut the request for its slow body: the client's doing, answered already (408).
+    if (isSlowBody(req)) {
+      if (state && !state.settled) void options.onIdempotentFailure(state);
+      return;
+    }
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ECONNREFUSED' || code === 'ECONNRESET') replicas.refused(req);
+    const response = res as Response;
+    if (response.headersSent === false && mayRetry(err, req, replicas.urls.length)) {
+      options.logger.info({ err: { message: err.message, code }, upstream: name }, 'upstream failed; retried');
+      markRetried(req);
+      return void retryThrough(req)(req as Request, response, () => undefined);
+    }
+    options.logger.warn({ err: { message: err.message, code }, upstream: name }, 'upstream failed');
+    // Only the gateway's own idle timeout opens the breaker: a reset or a refusal is quick to answer anyway.
+    if (timedOut.has(req)) breaker.tripped();
+    if (state && !state.settled) void options.onIdempotentFailure(state);
+    if (response.headersSent === false)
+      sendProblem(req as Request, response, 'unavailable', `The ${name} service is unavailable.`);
+    else response.destroy?.();
+  };
+}
+
+function proxyOptions({ replicas, agent }: UpstreamParts) {
+  // Each copy's address parsed once (http-proxy parses a string target, with the legacy url.parse, per request).
+  const parsed = new Map(replicas.urls.map((url) => [url, proxyTarget(url)]));
+  return {
+    target: parsed.get(replicas.urls[0]!),
+    router: (req: http.IncomingMessage) => parsed.get(replicas.pick(req)),
+    // The path as the client sent it (req.url, already checked by Node's parser), not re-parsed by url.parse.
+    toProxy: true,
+    agent,
+    changeOrigin: true,
+    xfwd: false,
+    // The default plugins less the logger's: it built two URLs per response for a logger that is off (a tenth of
+    // the gateway's CPU). Errors are ours (onError); the rest keeps http-proxy from crashing on socket errors and
+    // drops the service's answer when the client has gone.
+    ejectPlugins: true,
+    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
+  };
+}
+
+function proxyRequestHandler({ name, options, timedOut }: UpstreamParts) {
+  const streamIdle = options.streamIdleTimeoutMs ?? 30_000;
+  return (proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse) => {
+    replayBody(proxyReq, req);
+    abandonUnreadBody(proxyReq, req, res);
+    onSlowBody(req, () => proxyReq.destroy());
+    // No byte from the service for so long: the service is stuck, not slow. Only its own silence counts: while
+    // the body is still being sent and the service reads what it gets, the wait is the client's (slow-body.middleware.ts).
+    const idle = isStreamingRoute(req) ? streamIdle : options.proxyTimeoutMs;
+    proxyReq.setTimeout(idle, () => {
+      if (!proxyReq.writableFinished && !proxyReq.writableNeedDrain) return;
+      timedOut.add(req);
+      proxyReq.destroy(Object.assign(new Error(`no answer from ${name} within ${idle} ms`), { code: 'ETIMEDOUT' }));
+    });
+  };
+}
+
+function proxyResponseHandler({ breaker }: UpstreamParts) {
+  return (proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse) => {
+    // Any answer, even a 5xx, shows the service is alive.
+    markAnswered(req);
+    breaker.close();
+    asClientAnswer(proxyRes, req);
+    cutWithService(proxyRes, res);
+  };
+}
+
+/** The response of a write with an Idempotency-Key, kept (or its failure noted) before it is sent on. */
+function keepingResponse(
+  options: UpstreamOptions,
+  onProxyRes: ReturnType<typeof proxyResponseHandler>,
+): (proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const keepResponse = responseInterceptor(async (body, proxyRes, req) => {
+    const state = idempotencyOf(req);
+    if (state?.requestHash === undefined) {
+      if (state) await options.onIdempotentFailure(state);
+    } else {
+      await options.onIdempotentResponse(state, proxyRes.statusCode ?? 500, proxyRes.headers, body);
+    }
+    return body;
+  });
+  return (proxyRes, req, res) => {
+    onProxyRes(proxyRes, req, res);
+    // The proxy's event emitter ignores what a listener returns; the interceptor ends the response itself.
+    void keepResponse(proxyRes, req, res);
+  };
+}
+
+/** While the breaker is open the service is not asked: a 503 at once, the body discarded. */
+function failFast({ name, options, breaker }: UpstreamParts, handler: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (!breaker.isOpen()) return handler(req, res, next);
+    const state = idempotencyOf(req);
+    if (state && !state.settled) void options.onIdempotentFailure(state);
+    discardRequestBody(req, DISCARD_LIMIT_BYTES);
+    sendProblem(req, res, 'unavailable', `The ${name} service is not answering; retry in a few seconds.`);
+  };
+}

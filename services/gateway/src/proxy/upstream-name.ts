@@ -1,0 +1,4 @@
+import type { ServiceName } from '@register/authz';
+
+/** The services behind the gateway. */
+export type UpstreamName = Exclude<ServiceName, 'gateway'>;
