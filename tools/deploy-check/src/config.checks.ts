@@ -15,59 +15,79 @@ function secretValues(secret: ISecret): Array<[string, string]> {
   return [...decoded, ...Object.entries(secret.stringData ?? {})];
 }
 
+type Container = NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>['containers'][number];
+
+/** A Secret value of 8 characters or more anywhere in the text; a shorter one only as the whole value. */
+function leaks(value: string, secretValue: string): boolean {
+  return secretValue.length >= 8 ? value.includes(secretValue) : secretValue !== '' && value === secretValue;
+}
+
+/** Secret-named keys in ConfigMaps, and ConfigMap values that carry a Secret's value (named by key, never shown). */
+function configMapProblems(configMaps: IConfigMap[], secrets: ISecret[]): string[] {
+  const problems: string[] = [];
+  for (const configMap of configMaps) {
+    const where = `ConfigMap/${configMap.metadata?.name}`;
+    for (const [key, value] of Object.entries(configMap.data ?? {})) {
+      if (secretName.test(key)) problems.push(`${where}: key ${key} names a secret`);
+      for (const secret of secrets) {
+        for (const [secretKey, secretValue] of secretValues(secret)) {
+          if (leaks(value, secretValue))
+            problems.push(`${where}: ${key} contains the value of Secret/${secret.metadata?.name} ${secretKey}`);
+        }
+      }
+    }
+  }
+  return problems;
+}
+
+/** The ConfigMaps (or Secrets) a container needs: named in `envFrom` or `env` and not optional. */
+function requiredRefs(container: Container, kind: 'configMap' | 'secret'): Array<string | undefined> {
+  const fromRef = kind === 'configMap' ? 'configMapRef' : 'secretRef';
+  const keyRef = kind === 'configMap' ? 'configMapKeyRef' : 'secretKeyRef';
+  return [
+    ...(container.envFrom ?? []).flatMap((s) => (s[fromRef] && !s[fromRef].optional ? [s[fromRef].name] : [])),
+    ...(container.env ?? []).flatMap((e) => {
+      const ref = e.valueFrom?.[keyRef];
+      return ref && !ref.optional ? [ref.name] : [];
+    }),
+  ];
+}
+
+function containerProblems(
+  container: Container,
+  known: { configMaps: Set<string | undefined>; secrets: Set<string | undefined> },
+  options: { secretsProvided: boolean },
+): string[] {
+  const problems: string[] = [];
+  for (const name of requiredRefs(container, 'configMap'))
+    if (!known.configMaps.has(name)) problems.push(`ConfigMap ${name} does not exist`);
+  if (options.secretsProvided)
+    for (const name of requiredRefs(container, 'secret'))
+      if (!known.secrets.has(name)) problems.push(`Secret ${name} does not exist`);
+  for (const variable of container.env ?? []) {
+    if (variable.value !== undefined && secretName.test(variable.name))
+      problems.push(`${variable.name} is a literal value; it belongs in a Secret`);
+  }
+  return problems;
+}
+
 /**
  * No Secret value in any ConfigMap (problems name the keys, never the value), no secret-named key in a ConfigMap
  * or as a literal env value, and every ConfigMap and Secret a container names exists (Secrets only where the
  * manifests are meant to provide them: an overlay, not the base).
  */
 export function configProblems(objects: K8sObject[], options: { secretsProvided: boolean }): string[] {
-  const problems: string[] = [];
   const configMaps = ofKind<IConfigMap>(objects, 'ConfigMap');
   const secrets = ofKind<ISecret>(objects, 'Secret');
-
-  for (const configMap of configMaps) {
-    for (const [key, value] of Object.entries(configMap.data ?? {})) {
-      if (secretName.test(key)) problems.push(`ConfigMap/${configMap.metadata?.name}: key ${key} names a secret`);
-      for (const secret of secrets) {
-        for (const [secretKey, secretValue] of secretValues(secret)) {
-          const leaked =
-            secretValue.length >= 8 ? value.includes(secretValue) : secretValue !== '' && value === secretValue;
-          if (leaked)
-            problems.push(
-              `ConfigMap/${configMap.metadata?.name}: ${key} contains the value of Secret/${secret.metadata?.name} ${secretKey}`,
-            );
-        }
-      }
-    }
-  }
-
-  const configMapNames = new Set(configMaps.map((c) => c.metadata?.name));
-  const secretNames = new Set(secrets.map((s) => s.metadata?.name));
+  const known = {
+    configMaps: new Set(configMaps.map((c) => c.metadata?.name)),
+    secrets: new Set(secrets.map((s) => s.metadata?.name)),
+  };
+  const problems = configMapProblems(configMaps, secrets);
   for (const deployment of ofKind<IDeployment>(objects, 'Deployment')) {
     for (const container of deployment.spec?.template.spec?.containers ?? []) {
-      const report = (problem: string) =>
+      for (const problem of containerProblems(container, known, options))
         problems.push(`Deployment/${deployment.metadata?.name}: container ${container.name}: ${problem}`);
-      const configMapRefs = [
-        ...(container.envFrom ?? [])
-          .filter((s) => s.configMapRef && !s.configMapRef.optional)
-          .map((s) => s.configMapRef?.name),
-        ...(container.env ?? [])
-          .filter((e) => e.valueFrom?.configMapKeyRef && !e.valueFrom.configMapKeyRef.optional)
-          .map((e) => e.valueFrom?.configMapKeyRef?.name),
-      ];
-      const secretRefs = [
-        ...(container.envFrom ?? []).filter((s) => s.secretRef && !s.secretRef.optional).map((s) => s.secretRef?.name),
-        ...(container.env ?? [])
-          .filter((e) => e.valueFrom?.secretKeyRef && !e.valueFrom.secretKeyRef.optional)
-          .map((e) => e.valueFrom?.secretKeyRef?.name),
-      ];
-      for (const name of configMapRefs) if (!configMapNames.has(name)) report(`ConfigMap ${name} does not exist`);
-      if (options.secretsProvided)
-        for (const name of secretRefs) if (!secretNames.has(name)) report(`Secret ${name} does not exist`);
-      for (const variable of container.env ?? []) {
-        if (variable.value !== undefined && secretName.test(variable.name))
-          report(`${variable.name} is a literal value; it belongs in a Secret`);
-      }
     }
   }
   return problems;

@@ -13,46 +13,83 @@ export interface ExpectedVariable {
 type Source =
   { from: 'ConfigMap' | 'literal'; name: string; value: string } | { from: 'Secret'; name: string; known: boolean };
 
+type Container = NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>['containers'][number];
+type EnvVar = NonNullable<Container['env']>[number];
+
+interface Stores {
+  configMaps: Map<string | undefined, Record<string, string>>;
+  secrets: Map<string | undefined, Record<string, string>>;
+}
+
 /**
  * Where each variable of a container comes from, as Kubernetes resolves it: `envFrom` in order (a later
  * source wins), then `env` over all of them. A Secret that is not in the manifests (the base) has unknown keys.
  */
-function sourcesOf(
-  container: NonNullable<NonNullable<IDeployment['spec']>['template']['spec']>['containers'][number],
-  objects: K8sObject[],
-) {
-  const configMaps = new Map(ofKind<IConfigMap>(objects, 'ConfigMap').map((c) => [c.metadata?.name, c.data ?? {}]));
-  const secrets = new Map(
-    ofKind<ISecret>(objects, 'Secret').map((s) => [s.metadata?.name, { ...(s.data ?? {}), ...(s.stringData ?? {}) }]),
-  );
+function sourcesOf(container: Container, objects: K8sObject[]) {
+  const stores: Stores = {
+    configMaps: new Map(ofKind<IConfigMap>(objects, 'ConfigMap').map((c) => [c.metadata?.name, c.data ?? {}])),
+    secrets: new Map(
+      ofKind<ISecret>(objects, 'Secret').map((s) => [s.metadata?.name, { ...(s.data ?? {}), ...(s.stringData ?? {}) }]),
+    ),
+  };
+  const { sources, unknownSecrets } = envFromSources(container, stores);
+  for (const variable of container.env ?? []) {
+    const source = envSource(variable, stores);
+    if (source) sources.set(variable.name, source);
+  }
+  return { sources, unknownSecrets };
+}
+
+/** What `envFrom` passes, in order (a later source wins), and the Secrets it names that the manifests lack. */
+function envFromSources(container: Container, stores: Stores) {
   const sources = new Map<string, Source>();
   const unknownSecrets: string[] = [];
   for (const from of container.envFrom ?? []) {
     const configMap = from.configMapRef?.name;
     if (configMap)
-      for (const [key, value] of Object.entries(configMaps.get(configMap) ?? {}))
+      for (const [key, value] of Object.entries(stores.configMaps.get(configMap) ?? {}))
         sources.set(key, { from: 'ConfigMap', name: configMap, value });
     const secret = from.secretRef?.name;
-    if (secret && secrets.has(secret))
-      for (const key of Object.keys(secrets.get(secret) ?? {}))
+    if (secret && stores.secrets.has(secret))
+      for (const key of Object.keys(stores.secrets.get(secret) ?? {}))
         sources.set(key, { from: 'Secret', name: secret, known: true });
     else if (secret) unknownSecrets.push(secret);
   }
-  for (const variable of container.env ?? []) {
-    const secretRef = variable.valueFrom?.secretKeyRef;
-    const configRef = variable.valueFrom?.configMapKeyRef;
-    if (variable.value !== undefined)
-      sources.set(variable.name, { from: 'literal', name: 'env', value: variable.value });
-    else if (secretRef)
-      sources.set(variable.name, { from: 'Secret', name: secretRef.name ?? '', known: secrets.has(secretRef.name) });
-    else if (configRef)
-      sources.set(variable.name, {
-        from: 'ConfigMap',
-        name: configRef.name ?? '',
-        value: configMaps.get(configRef.name)?.[configRef.key] ?? '',
-      });
-  }
   return { sources, unknownSecrets };
+}
+
+/** The source an `env` entry gives its variable: a literal, a Secret's key or a ConfigMap's key. */
+function envSource(variable: EnvVar, { configMaps, secrets }: Stores): Source | null {
+  const secretRef = variable.valueFrom?.secretKeyRef;
+  const configRef = variable.valueFrom?.configMapKeyRef;
+  if (variable.value !== undefined) return { from: 'literal', name: 'env', value: variable.value };
+  if (secretRef) return { from: 'Secret', name: secretRef.name ?? '', known: secrets.has(secretRef.name) };
+  if (configRef) {
+    const value = configMaps.get(configRef.name)?.[configRef.key] ?? '';
+    return { from: 'ConfigMap', name: configRef.name ?? '', value };
+  }
+  return null;
+}
+
+/** What is wrong with where one expected variable comes from, or null. */
+function variableProblem(
+  variable: ExpectedVariable,
+  source: Source | undefined,
+  unknownSecrets: string[],
+  options: { checkDefaults: boolean },
+): string | null {
+  if (variable.secret) {
+    if (source && source.from !== 'Secret')
+      return `${variable.name} comes from ${source.from} ${source.name}; it belongs in a Secret`;
+    if (!source && unknownSecrets.length === 0) return `${variable.name} is not passed (no Secret has it)`;
+    return null;
+  }
+  if (!source) return `${variable.name} is not passed`;
+  if (source.from === 'Secret')
+    return `${variable.name} comes from Secret ${source.name}; it is no secret and belongs in a ConfigMap`;
+  if (options.checkDefaults && variable.default !== undefined && source.value !== variable.default)
+    return `${variable.name} is ${JSON.stringify(source.value)}, not the default ${JSON.stringify(variable.default)}`;
+  return null;
 }
 
 /**
@@ -74,23 +111,10 @@ export function variableProblems(
       continue;
     }
     for (const container of deployment.spec?.template.spec?.containers ?? []) {
-      const report = (problem: string) => problems.push(`Deployment/${name}: container ${container.name}: ${problem}`);
       const { sources, unknownSecrets } = sourcesOf(container, objects);
       for (const variable of variables) {
-        const source = sources.get(variable.name);
-        if (variable.secret) {
-          if (source && source.from !== 'Secret')
-            report(`${variable.name} comes from ${source.from} ${source.name}; it belongs in a Secret`);
-          else if (!source && unknownSecrets.length === 0) report(`${variable.name} is not passed (no Secret has it)`);
-          continue;
-        }
-        if (!source) report(`${variable.name} is not passed`);
-        else if (source.from === 'Secret')
-          report(`${variable.name} comes from Secret ${source.name}; it is no secret and belongs in a ConfigMap`);
-        else if (options.checkDefaults && variable.default !== undefined && source.value !== variable.default)
-          report(
-            `${variable.name} is ${JSON.stringify(source.value)}, not the default ${JSON.stringify(variable.default)}`,
-          );
+        const problem = variableProblem(variable, sources.get(variable.name), unknownSecrets, options);
+        if (problem) problems.push(`Deployment/${name}: container ${container.name}: ${problem}`);
       }
     }
   }

@@ -17,16 +17,21 @@ export function migrationProblems(objects: K8sObject[]): string[] {
       problems.push(`${where}: no init container "migrate"`);
       continue;
     }
-    const report = (problem: string) => problems.push(`${where}: init container migrate: ${problem}`);
-    if (migrate.image !== server.image) report(`image ${migrate.image} is not the server's ${server.image}`);
-    const command = [...(migrate.command ?? []), ...(migrate.args ?? [])];
-    if (command.at(-1) !== 'migrate' || !command.some((part) => part.endsWith('/dist/src/main.js')))
-      report(`does not run "main.js migrate" (${command.join(' ')})`);
-    if (JSON.stringify(migrate.envFrom ?? []) !== JSON.stringify(server.envFrom ?? []))
-      report("envFrom differs from the server's (it needs the same DATABASE_URL and settings)");
-    lockedDown(migrate, report);
+    migrateContainerProblems(migrate, server, (problem) =>
+      problems.push(`${where}: init container migrate: ${problem}`),
+    );
   }
   return problems;
+}
+
+function migrateContainerProblems(migrate: IContainer, server: IContainer, report: (problem: string) => void): void {
+  if (migrate.image !== server.image) report(`image ${migrate.image} is not the server's ${server.image}`);
+  const command = [...(migrate.command ?? []), ...(migrate.args ?? [])];
+  if (command.at(-1) !== 'migrate' || !command.some((part) => part.endsWith('/dist/src/main.js')))
+    report(`does not run "main.js migrate" (${command.join(' ')})`);
+  if (JSON.stringify(migrate.envFrom ?? []) !== JSON.stringify(server.envFrom ?? []))
+    report("envFrom differs from the server's (it needs the same DATABASE_URL and settings)");
+  lockedDown(migrate, report);
 }
 
 function lockedDown(container: IContainer, report: (problem: string) => void): void {

@@ -61,13 +61,25 @@ function containerProblems(
   };
   port('http', 8080);
   port('metrics', 9464);
+  containerSecurity(container, pod, report);
+  imageProblems(container.image, options, report);
+}
 
-  const context = container.securityContext;
+/** Locked down: read-only root (with an emptyDir /tmp), no escalation, no capabilities, not root, bounded. */
+function containerSecurity(container: IContainer, pod: IPodSpec, report: (problem: string) => void): void {
+  securityContextProblems(container.securityContext, report);
+  resourceAndTmpProblems(container, pod, report);
+}
+
+function securityContextProblems(context: IContainer['securityContext'], report: (problem: string) => void): void {
   if (context?.readOnlyRootFilesystem !== true) report('readOnlyRootFilesystem is not true');
   if (context?.allowPrivilegeEscalation !== false) report('allowPrivilegeEscalation is not false');
   if (!context?.capabilities?.drop?.includes('ALL')) report('capabilities do not drop ALL');
   if (context?.runAsNonRoot === false || context?.runAsUser === 0) report('runs as root');
+}
 
+/** Requests and limits for CPU and memory, and a writable /tmp on an emptyDir. */
+function resourceAndTmpProblems(container: IContainer, pod: IPodSpec, report: (problem: string) => void): void {
   const { requests, limits } = container.resources ?? {};
   for (const [kind, values] of [
     ['requests', requests],
@@ -76,14 +88,19 @@ function containerProblems(
     for (const resource of ['cpu', 'memory'])
       if (values?.[resource] === undefined) report(`no resources.${kind}.${resource}`);
   }
-
   const tmp = container.volumeMounts?.find((m) => m.mountPath === '/tmp');
   if (!tmp || !pod.volumes?.some((v) => v.name === tmp.name && v.emptyDir))
     report('/tmp is not an emptyDir (the root filesystem is read-only)');
+}
 
-  if (options.requireImageTags && !/(:[\w][\w.-]*|@sha256:[0-9a-f]{64})$/.test(container.image?.split('/').pop() ?? ''))
-    report(`image ${container.image} has no tag or digest`);
-  if (container.image?.endsWith(':latest')) report(`image ${container.image} is tagged latest`);
+function imageProblems(
+  image: string | undefined,
+  options: { requireImageTags: boolean },
+  report: (problem: string) => void,
+): void {
+  const tagged = /(:[\w][\w.-]*|@sha256:[0-9a-f]{64})$/.test(image?.split('/').pop() ?? '');
+  if (options.requireImageTags && !tagged) report(`image ${image} has no tag or digest`);
+  if (image?.endsWith(':latest')) report(`image ${image} is tagged latest`);
 }
 
 /**
@@ -101,9 +118,7 @@ function drainProblems(
     report('no preStop hook');
     return;
   }
-  const command = preStop.exec?.command;
-  const seconds =
-    preStop.sleep?.seconds ?? (command?.length === 2 && command[0] === 'sleep' ? Number(command[1]) : NaN);
+  const seconds = sleepSeconds(preStop);
   if (!Number.isFinite(seconds) || seconds <= 0) {
     report('preStop is not a sleep (exec ["sleep", "N"] or the sleep action)');
     return;
@@ -112,12 +127,32 @@ function drainProblems(
   if (env.SHUTDOWN_DRAIN_MS === undefined) report('SHUTDOWN_DRAIN_MS is not set');
   else if (drainMs !== seconds * 1000)
     report(`SHUTDOWN_DRAIN_MS ${env.SHUTDOWN_DRAIN_MS} does not match the preStop sleep of ${seconds} s`);
+  gracePeriodCovers(pod, seconds, Number.isFinite(drainMs) ? drainMs : 0, env, report);
+}
+
+type PreStop = NonNullable<NonNullable<IContainer['lifecycle']>['preStop']>;
+
+/** The preStop's sleep in seconds (the sleep action, or exec ["sleep", "N"]); NaN when it is no sleep. */
+function sleepSeconds(preStop: PreStop): number {
+  const command = preStop.exec?.command;
+  return preStop.sleep?.seconds ?? (command?.length === 2 && command[0] === 'sleep' ? Number(command[1]) : NaN);
+}
+
+/** The grace period covers the preStop sleep, the drain and the kit's forced-exit timer. */
+function gracePeriodCovers(
+  pod: IPodSpec,
+  sleep: number,
+  drainMs: number,
+  env: Record<string, string>,
+  report: (problem: string) => void,
+): void {
   const timeoutMs = Number(env.SHUTDOWN_TIMEOUT_MS ?? 10_000);
   const grace = pod.terminationGracePeriodSeconds ?? 30;
-  const needed = seconds + ((Number.isFinite(drainMs) ? drainMs : 0) + timeoutMs) / 1000;
+  const needed = sleep + (drainMs + timeoutMs) / 1000;
   if (!(grace > needed))
     report(
-      `terminationGracePeriodSeconds ${grace} is not above preStop + SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS (${needed} s)`,
+      `terminationGracePeriodSeconds ${grace} is not above ` +
+        `preStop + SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS (${needed} s)`,
     );
 }
 
