@@ -1,9 +1,9 @@
 import pino from 'pino';
-import { startZgwSimulator } from './simulator';
+import { startZgwSimulator, type ZgwSimulatorOptions } from './simulator';
 
 // `node tools/zgw-sim/dist/src/main.js`: the simulator on ZGW_SIM_PORT (8090). State lives in memory only.
-async function main(): Promise<void> {
-  const env = process.env;
+/** The simulator's options from the environment; a missing secret or a bad port stops the start. */
+function optionsFrom(env: NodeJS.ProcessEnv): Omit<ZgwSimulatorOptions, 'logger'> {
   const secret = env['ZGW_SECRET'];
   if (!secret) throw new Error('ZGW_SECRET is required: the HS256 secret clients sign their JWTs with');
   const notifyUrl = env['ZGW_SIM_NOTIFY_URL'];
@@ -13,18 +13,23 @@ async function main(): Promise<void> {
   const port = Number(env['ZGW_SIM_PORT'] ?? 8090);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`ZGW_SIM_PORT is not a port: ${env['ZGW_SIM_PORT']}`);
-  const logger = pino({ name: 'zgw-sim', level: env['LOG_LEVEL'] ?? 'info' });
-  const sim = await startZgwSimulator({
+  return {
     port,
     host: env['ZGW_SIM_HOST'] ?? env['HOST'] ?? '127.0.0.1',
     secret,
-    logger,
     warmUp: true,
     ...(env['ZGW_CLIENT_ID'] ? { clientId: env['ZGW_CLIENT_ID'] } : {}),
     ...(env['ZGW_SIM_BASE_URL'] ? { baseUrl: env['ZGW_SIM_BASE_URL'] } : {}),
     ...(env['ZGW_RSIN'] ? { rsin: env['ZGW_RSIN'] } : {}),
     ...(notifyUrl && notifyAuth ? { notify: { url: notifyUrl, authorization: notifyAuth } } : {}),
-  });
+  };
+}
+
+async function main(): Promise<void> {
+  const env = process.env;
+  const options = optionsFrom(env);
+  const logger = pino({ name: 'zgw-sim', level: env['LOG_LEVEL'] ?? 'info' });
+  const sim = await startZgwSimulator({ ...options, logger });
   process.stdout.write(
     [
       '',

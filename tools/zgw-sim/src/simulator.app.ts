@@ -17,7 +17,7 @@ export interface AppDeps {
   logger: Logger;
   jwt: JwtSettings;
   checkResponses: boolean;
-  refuseConnections(forMs: number): Promise<void>;
+  refuseConnections: (forMs: number) => Promise<void>;
 }
 
 // Documents arrive base64-encoded inside the JSON body: a 64 MiB document is 85.3 MiB of base64.

@@ -6,6 +6,7 @@ import { CatalogiIndex } from './catalogi/catalogi.index';
 import { SEED_UUIDS, seedCatalogi } from './catalogi/catalogi.seed';
 import { FaultRegistry, type Fault, type FaultSpec, type HeldRequest } from './faults/faults';
 import type { SimContext } from './http/operation';
+import type { JwtSettings } from './http/zgw-jwt';
 import { createNotifier, type NotifyTarget } from './notifications/notifier';
 import { SIMULATOR_RSIN, passesElevenTest } from './state/rsin';
 import { createStateView, type SimStateView } from './state/state-view';
@@ -52,7 +53,7 @@ export interface SimFaults {
   /** Resolves once the fault holds at least `count` requests. */
   waitForHeld(faultId: string, count?: number, timeoutMs?: number): Promise<HeldRequest[]>;
   /** Closes the listener (and every open connection) so connects fail with ECONNREFUSED; it reopens on the same port after forMs. Resolves once closed. */
-  refuseConnections(forMs: number): Promise<void>;
+  refuseConnections: (forMs: number) => Promise<void>;
   /** Resolves once the listener accepts connections (at once when it does). */
   listening(): Promise<void>;
 }
@@ -81,6 +82,53 @@ export interface ZgwSimulator {
   close(): Promise<void>;
 }
 
+/** The host as it goes in a URL: a wildcard address as loopback, an IPv6 literal in brackets. */
+function urlHostOf(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function jwtSettings(options: ZgwSimulatorOptions, secret: string): JwtSettings {
+  return {
+    secret,
+    ...(options.clientId ? { clientId: options.clientId } : {}),
+    expirySeconds: options.jwtExpirySeconds ?? 3600,
+    leewaySeconds: options.jwtLeewaySeconds ?? 0,
+  };
+}
+
+/** The URLs of the seeded catalogue's types, for clients and tests to name them. */
+function seededCatalogi(catalogiUrl: (collection: string, uuid: string) => string): ZgwSimulator['catalogi'] {
+  return {
+    catalogusUrl: catalogiUrl('catalogussen', SEED_UUIDS.catalogus),
+    statustypeUrls: {
+      ingediend: catalogiUrl('statustypen', SEED_UUIDS.statustypeIngediend),
+      besluitGenomen: catalogiUrl('statustypen', SEED_UUIDS.statustypeBesluitGenomen),
+      afgehandeld: catalogiUrl('statustypen', SEED_UUIDS.statustypeAfgehandeld),
+    },
+    roltypeInitiatorUrl: catalogiUrl('roltypen', SEED_UUIDS.roltypeInitiator),
+    informatieobjecttypeUrl: catalogiUrl('informatieobjecttypen', SEED_UUIDS.informatieobjecttype),
+    otherZaaktypeUrl: catalogiUrl('zaaktypen', SEED_UUIDS.otherZaaktype),
+    otherStatustypeUrl: catalogiUrl('statustypen', SEED_UUIDS.otherStatustype),
+    otherRoltypeUrl: catalogiUrl('roltypen', SEED_UUIDS.otherRoltype),
+    otherInformatieobjecttypeUrl: catalogiUrl('informatieobjecttypen', SEED_UUIDS.otherInformatieobjecttype),
+  };
+}
+
+function simFaults(registry: FaultRegistry, listener: ListenerControl): SimFaults {
+  return {
+    add: (spec) => registry.add(spec),
+    remove: (id) => registry.remove(id),
+    clear: () => registry.clear(),
+    list: () => registry.list(),
+    held: (faultId) => registry.held(faultId),
+    release: (faultId) => registry.release(faultId),
+    waitForHeld: (faultId, count, timeoutMs) => registry.waitForHeld(faultId, count, timeoutMs),
+    refuseConnections: (forMs) => listener.refuse(forMs),
+    listening: () => listener.listening(),
+  };
+}
+
 export async function startZgwSimulator(options: ZgwSimulatorOptions): Promise<ZgwSimulator> {
   if (!options.secret) throw new Error('startZgwSimulator needs a secret');
   const rsin = options.rsin ?? SIMULATOR_RSIN;
@@ -92,8 +140,7 @@ export async function startZgwSimulator(options: ZgwSimulatorOptions): Promise<Z
   const server = createServer();
   await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
-  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
-  const baseUrl = (options.baseUrl ?? `http://${urlHost}:${port}`).replace(/\/+$/, '');
+  const baseUrl = (options.baseUrl ?? `http://${urlHostOf(host)}:${port}`).replace(/\/+$/, '');
   const urls = {
     zaken: `${baseUrl}${contracts.zaken.basePath}`,
     documenten: `${baseUrl}${contracts.documenten.basePath}`,
@@ -115,12 +162,7 @@ export async function startZgwSimulator(options: ZgwSimulatorOptions): Promise<Z
     state,
     logger,
     checkResponses: options.checkResponses ?? true,
-    jwt: {
-      secret: options.secret,
-      ...(options.clientId ? { clientId: options.clientId } : {}),
-      expirySeconds: options.jwtExpirySeconds ?? 3600,
-      leewaySeconds: options.jwtLeewaySeconds ?? 0,
-    },
+    jwt: jwtSettings(options, options.secret),
     refuseConnections: (forMs) => listener.refuse(forMs),
   });
   server.on('request', app);
@@ -133,32 +175,9 @@ export async function startZgwSimulator(options: ZgwSimulatorOptions): Promise<Z
     catalogiUrl: urls.catalogi,
     zaaktypeUrl: catalogiUrl('zaaktypen', SEED_UUIDS.zaaktype),
     rsin,
-    catalogi: {
-      catalogusUrl: catalogiUrl('catalogussen', SEED_UUIDS.catalogus),
-      statustypeUrls: {
-        ingediend: catalogiUrl('statustypen', SEED_UUIDS.statustypeIngediend),
-        besluitGenomen: catalogiUrl('statustypen', SEED_UUIDS.statustypeBesluitGenomen),
-        afgehandeld: catalogiUrl('statustypen', SEED_UUIDS.statustypeAfgehandeld),
-      },
-      roltypeInitiatorUrl: catalogiUrl('roltypen', SEED_UUIDS.roltypeInitiator),
-      informatieobjecttypeUrl: catalogiUrl('informatieobjecttypen', SEED_UUIDS.informatieobjecttype),
-      otherZaaktypeUrl: catalogiUrl('zaaktypen', SEED_UUIDS.otherZaaktype),
-      otherStatustypeUrl: catalogiUrl('statustypen', SEED_UUIDS.otherStatustype),
-      otherRoltypeUrl: catalogiUrl('roltypen', SEED_UUIDS.otherRoltype),
-      otherInformatieobjecttypeUrl: catalogiUrl('informatieobjecttypen', SEED_UUIDS.otherInformatieobjecttype),
-    },
+    catalogi: seededCatalogi(catalogiUrl),
     state,
-    faults: {
-      add: (spec) => registry.add(spec),
-      remove: (id) => registry.remove(id),
-      clear: () => registry.clear(),
-      list: () => registry.list(),
-      held: (faultId) => registry.held(faultId),
-      release: (faultId) => registry.release(faultId),
-      waitForHeld: (faultId, count, timeoutMs) => registry.waitForHeld(faultId, count, timeoutMs),
-      refuseConnections: (forMs) => listener.refuse(forMs),
-      listening: () => listener.listening(),
-    },
+    faults: simFaults(registry, listener),
     async close() {
       registry.clear();
       await listener.close();

@@ -6,7 +6,7 @@ import type { SimStateView } from '../state/state-view';
 export interface AdminDeps {
   state: SimStateView;
   faults: FaultRegistry;
-  refuseConnections(forMs: number): Promise<void>;
+  refuseConnections: (forMs: number) => Promise<void>;
 }
 
 const refuseSchema = z.object({ forMs: z.number().int().min(1).max(600_000) }).strict();
@@ -32,12 +32,32 @@ export function adminRouter(deps: AdminDeps): Router {
     res.status(204).end();
   });
 
+  faultRoutes(router, deps);
+  // A true ECONNREFUSED: the listener closes and reopens on the same port after forMs.
+  router.post('/refuse-connections', (req, res) => {
+    const parsed = refuseSchema.safeParse(req.body);
+    if (!parsed.success) {
+      res.status(400).json({ title: 'Invalid request', detail: z.prettifyError(parsed.error) });
+      return;
+    }
+    // Answer first: once the listener closes, this connection goes too.
+    res.status(202).json({ refusingForMs: parsed.data.forMs });
+    res.on('finish', () => void deps.refuseConnections(parsed.data.forMs));
+  });
+  router.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    res.status(400).json({ title: 'Invalid request', detail: err instanceof Error ? err.message : String(err) });
+  });
+  return router;
+}
+
+/** The faults: listed, added, removed, and the requests `hold` faults hold, with their release. */
+function faultRoutes(router: Router, deps: AdminDeps): void {
   router.get('/faults', (_req, res) => {
     res.json(deps.faults.list());
   });
   router.post('/faults', (req, res) => {
     try {
-      res.status(201).json(deps.faults.add(req.body));
+      res.status(201).json(deps.faults.add(req.body as unknown));
     } catch (err) {
       res
         .status(400)
@@ -63,19 +83,4 @@ export function adminRouter(deps: AdminDeps): Router {
     }
     res.json({ released });
   });
-  // A true ECONNREFUSED: the listener closes and reopens on the same port after forMs.
-  router.post('/refuse-connections', (req, res) => {
-    const parsed = refuseSchema.safeParse(req.body);
-    if (!parsed.success) {
-      res.status(400).json({ title: 'Invalid request', detail: z.prettifyError(parsed.error) });
-      return;
-    }
-    // Answer first: once the listener closes, this connection goes too.
-    res.status(202).json({ refusingForMs: parsed.data.forMs });
-    res.on('finish', () => void deps.refuseConnections(parsed.data.forMs));
-  });
-  router.use((err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    res.status(400).json({ title: 'Invalid request', detail: err instanceof Error ? err.message : String(err) });
-  });
-  return router;
 }

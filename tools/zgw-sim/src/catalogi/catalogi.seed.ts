@@ -38,55 +38,9 @@ export function seedCatalogi(catalogiUrl: string, rsin: string): CatalogiSeed {
   const otherZaaktype = url('zaaktypen', SEED_UUIDS.otherZaaktype);
   const iotype = url('informatieobjecttypen', SEED_UUIDS.informatieobjecttype);
   const otherIotype = url('informatieobjecttypen', SEED_UUIDS.otherInformatieobjecttype);
-  const statustypen = [
-    statusType(
-      url('statustypen', SEED_UUIDS.statustypeIngediend),
-      'Ingediend',
-      1,
-      false,
-      zaaktype,
-      'AANVRAAG-REGISTRATIE',
-      catalogus,
-    ),
-    statusType(
-      url('statustypen', SEED_UUIDS.statustypeBesluitGenomen),
-      'Besluit genomen',
-      2,
-      false,
-      zaaktype,
-      'AANVRAAG-REGISTRATIE',
-      catalogus,
-    ),
-    statusType(
-      url('statustypen', SEED_UUIDS.statustypeAfgehandeld),
-      'Afgehandeld',
-      3,
-      true,
-      zaaktype,
-      'AANVRAAG-REGISTRATIE',
-      catalogus,
-    ),
-    statusType(
-      url('statustypen', SEED_UUIDS.otherStatustype),
-      'Ontvangen',
-      1,
-      true,
-      otherZaaktype,
-      'ANDERE-ZAAK',
-      catalogus,
-    ),
-  ];
-  const roltypen = [
-    rolType(
-      url('roltypen', SEED_UUIDS.roltypeInitiator),
-      'Aanvrager',
-      'initiator',
-      zaaktype,
-      'AANVRAAG-REGISTRATIE',
-      catalogus,
-    ),
-    rolType(url('roltypen', SEED_UUIDS.otherRoltype), 'Melder', 'initiator', otherZaaktype, 'ANDERE-ZAAK', catalogus),
-  ];
+  const types = { zaaktype, otherZaaktype, catalogus };
+  const statustypen = seedStatustypen(url, types);
+  const roltypen = seedRoltypen(url, types);
   const ownOf = (items: Resource[], type: string) =>
     items.filter((item) => item['zaaktype'] === type).map((item) => item.url);
   const zaaktypen = [
@@ -132,6 +86,71 @@ export function seedCatalogi(catalogiUrl: string, rsin: string): CatalogiSeed {
       informatieobjectType(otherIotype, 'Melding', catalogus, otherZaaktype),
     ],
   };
+}
+
+type SeedUrl = (collection: string, uuid: string) => string;
+
+interface SeedTypes {
+  zaaktype: string;
+  otherZaaktype: string;
+  catalogus: string;
+}
+
+/** The registration's three statustypen (the last one closes the zaak), and the other zaaktype's one. */
+function seedStatustypen(url: SeedUrl, { zaaktype, otherZaaktype, catalogus }: SeedTypes): Resource[] {
+  return [
+    statusType(
+      url('statustypen', SEED_UUIDS.statustypeIngediend),
+      'Ingediend',
+      1,
+      false,
+      zaaktype,
+      'AANVRAAG-REGISTRATIE',
+      catalogus,
+    ),
+    statusType(
+      url('statustypen', SEED_UUIDS.statustypeBesluitGenomen),
+      'Besluit genomen',
+      2,
+      false,
+      zaaktype,
+      'AANVRAAG-REGISTRATIE',
+      catalogus,
+    ),
+    statusType(
+      url('statustypen', SEED_UUIDS.statustypeAfgehandeld),
+      'Afgehandeld',
+      3,
+      true,
+      zaaktype,
+      'AANVRAAG-REGISTRATIE',
+      catalogus,
+    ),
+    statusType(
+      url('statustypen', SEED_UUIDS.otherStatustype),
+      'Ontvangen',
+      1,
+      true,
+      otherZaaktype,
+      'ANDERE-ZAAK',
+      catalogus,
+    ),
+  ];
+}
+
+/** One initiator roltype per zaaktype. */
+function seedRoltypen(url: SeedUrl, { zaaktype, otherZaaktype, catalogus }: SeedTypes): Resource[] {
+  return [
+    rolType(
+      url('roltypen', SEED_UUIDS.roltypeInitiator),
+      'Aanvrager',
+      'initiator',
+      zaaktype,
+      'AANVRAAG-REGISTRATIE',
+      catalogus,
+    ),
+    rolType(url('roltypen', SEED_UUIDS.otherRoltype), 'Melder', 'initiator', otherZaaktype, 'ANDERE-ZAAK', catalogus),
+  ];
 }
 
 function informatieobjectType(url: string, omschrijving: string, catalogus: string, zaaktype: string): Resource {

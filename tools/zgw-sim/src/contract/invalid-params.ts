@@ -45,47 +45,59 @@ function toInvalidParam(error: ContractError, body: unknown): InvalidParam | und
   if (error.keyword === 'required') segments.push(String(error.params['missingProperty']));
   const name = segments.join('.') || 'nonFieldErrors';
   const value = where === 'requestBody' ? valueAt(body, error.instancePath.split('/').slice(2)) : undefined;
-  const limit = error.params['limit'];
-  switch (error.keyword) {
-    case 'required':
-      return { name, code: 'required', reason: 'Dit veld is vereist.' };
-    case 'type':
-      return typeError(name, String(error.params['type']), value);
-    case 'maxLength':
-      return {
-        name,
-        code: 'max_length',
-        reason: `Zorg ervoor dat dit veld niet meer dan ${String(limit)} karakters bevat.`,
-      };
-    case 'minLength':
-      return value === ''
-        ? { name, code: 'blank', reason: 'Dit veld mag niet leeg zijn.' }
-        : { name, code: 'min_length', reason: `Zorg ervoor dat dit veld minimaal ${String(limit)} karakters bevat.` };
-    case 'enum':
-    case 'const':
-      return { name, code: 'invalid_choice', reason: `"${String(value)}" is een ongeldige keuze.` };
-    case 'format':
-      return { name, code: 'invalid', reason: FORMAT_REASONS[String(error.params['format'])] ?? 'Ongeldige waarde.' };
-    case 'minimum':
-      return {
-        name,
-        code: 'min_value',
-        reason: `Zorg ervoor dat deze waarde groter is dan of gelijk is aan ${String(limit)}.`,
-      };
-    case 'maximum':
-      return {
-        name,
-        code: 'max_value',
-        reason: `Zorg ervoor dat deze waarde kleiner is dan of gelijk is aan ${String(limit)}.`,
-      };
-    case 'pattern':
-      return { name, code: 'invalid', reason: 'Deze waarde komt niet overeen met het vereiste patroon.' };
-    case 'parse':
-      return { name: 'nonFieldErrors', code: 'parse_error', reason: error.message ?? 'Ongeldige JSON.' };
-    default:
-      return { name, code: 'invalid', reason: error.message ?? 'Ongeldige waarde.' };
-  }
+  const param = Object.hasOwn(PARAM_BY_KEYWORD, error.keyword) ? PARAM_BY_KEYWORD[error.keyword] : undefined;
+  return param ? param(name, value, error) : { name, code: 'invalid', reason: error.message ?? 'Ongeldige waarde.' };
 }
+
+type ParamOf = (name: string, value: unknown, error: ContractError) => InvalidParam;
+
+const invalidChoice: ParamOf = (name, value) => ({
+  name,
+  code: 'invalid_choice',
+  reason: `"${String(value)}" is een ongeldige keuze.`,
+});
+
+/** Open Zaak's code and Dutch reason for each schema keyword a value failed. */
+const PARAM_BY_KEYWORD: Record<string, ParamOf> = {
+  required: (name) => ({ name, code: 'required', reason: 'Dit veld is vereist.' }),
+  type: (name, value, error) => typeError(name, String(error.params['type']), value),
+  maxLength: (name, _value, error) => ({
+    name,
+    code: 'max_length',
+    reason: `Zorg ervoor dat dit veld niet meer dan ${String(error.params['limit'])} karakters bevat.`,
+  }),
+  minLength: (name, value, error) =>
+    value === ''
+      ? { name, code: 'blank', reason: 'Dit veld mag niet leeg zijn.' }
+      : {
+          name,
+          code: 'min_length',
+          reason: `Zorg ervoor dat dit veld minimaal ${String(error.params['limit'])} karakters bevat.`,
+        },
+  enum: invalidChoice,
+  const: invalidChoice,
+  format: (name, _value, error) => ({
+    name,
+    code: 'invalid',
+    reason: FORMAT_REASONS[String(error.params['format'])] ?? 'Ongeldige waarde.',
+  }),
+  minimum: (name, _value, error) => ({
+    name,
+    code: 'min_value',
+    reason: `Zorg ervoor dat deze waarde groter is dan of gelijk is aan ${String(error.params['limit'])}.`,
+  }),
+  maximum: (name, _value, error) => ({
+    name,
+    code: 'max_value',
+    reason: `Zorg ervoor dat deze waarde kleiner is dan of gelijk is aan ${String(error.params['limit'])}.`,
+  }),
+  pattern: (name) => ({ name, code: 'invalid', reason: 'Deze waarde komt niet overeen met het vereiste patroon.' }),
+  parse: (_name, _value, error) => ({
+    name: 'nonFieldErrors',
+    code: 'parse_error',
+    reason: error.message ?? 'Ongeldige JSON.',
+  }),
+};
 
 function typeError(name: string, expected: string, value: unknown): InvalidParam {
   if (value === null) return { name, code: 'null', reason: 'Dit veld mag niet leeg zijn.' };

@@ -9,6 +9,21 @@ import { identificatieKey, type DocumentRecord, type Representation } from '../s
 
 export const createDocument: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
+  const { iotype, bronorganisatie, identificatie, content } = validateDocument(body, ctx);
+  const uuid = randomUUID();
+  const url = `${ctx.urls.documenten}/enkelvoudiginformatieobjecten/${uuid}`;
+  const record: DocumentRecord = {
+    uuid,
+    url,
+    content,
+    fields: documentFields(body, { url, identificatie, bronorganisatie, iotype, content }, ctx),
+  };
+  ctx.store.documenten.set(uuid, record);
+  return created(record.fields as Representation & { url: string });
+};
+
+/** Open Zaak's checks of a new document: its type, its RSIN, a unique identificatie, the size of its inhoud. */
+function validateDocument(body: Representation, ctx: SimContext) {
   const errors = new FieldErrors();
   const iotype = resolveReference(
     errors,
@@ -40,45 +55,54 @@ export const createDocument: OperationHandler = (request, ctx) => {
     errors.add('nonFieldErrors', 'file-size', "The size of upload file should match the 'bestandsomvang' field");
   }
   errors.throwIfAny();
-  const uuid = randomUUID();
-  const url = `${ctx.urls.documenten}/enkelvoudiginformatieobjecten/${uuid}`;
-  const record: DocumentRecord = {
-    uuid,
+  return { iotype, bronorganisatie, identificatie, content };
+}
+
+/** The document's representation: what the client sent, Open Zaak's defaults for what it left out. */
+function documentFields(
+  body: Representation,
+  known: {
+    url: string;
+    identificatie: string;
+    bronorganisatie: string;
+    iotype: Representation | undefined;
+    content: Buffer;
+  },
+  ctx: SimContext,
+): Representation {
+  const or = (key: string, fallback: unknown): unknown => body[key] ?? fallback;
+  const { url, iotype, content } = known;
+  const hasInhoud = typeof body['inhoud'] === 'string';
+  return {
     url,
-    content,
-    fields: {
-      url,
-      identificatie,
-      bronorganisatie,
-      creatiedatum: body['creatiedatum'],
-      titel: body['titel'],
-      vertrouwelijkheidaanduiding: body['vertrouwelijkheidaanduiding'] || iotype?.['vertrouwelijkheidaanduiding'],
-      auteur: body['auteur'],
-      status: body['status'] ?? '',
-      formaat: body['formaat'] ?? '',
-      taal: body['taal'],
-      versie: 1,
-      beginRegistratie: formatInstant(nowInstant(ctx.now())),
-      bestandsnaam: body['bestandsnaam'] ?? '',
-      inhoud: typeof body['inhoud'] === 'string' ? `${url}/download?versie=1` : null,
-      bestandsomvang: body['bestandsomvang'] ?? (typeof body['inhoud'] === 'string' ? content.length : null),
-      link: body['link'] ?? '',
-      beschrijving: body['beschrijving'] ?? '',
-      ontvangstdatum: body['ontvangstdatum'] ?? null,
-      verzenddatum: body['verzenddatum'] ?? null,
-      indicatieGebruiksrecht: body['indicatieGebruiksrecht'] ?? null,
-      verschijningsvorm: body['verschijningsvorm'] ?? '',
-      ondertekening: body['ondertekening'] ?? null,
-      integriteit: body['integriteit'] ?? null,
-      informatieobjecttype: iotype?.url,
-      locked: false,
-      bestandsdelen: [],
-      trefwoorden: body['trefwoorden'] ?? [],
-    },
+    identificatie: known.identificatie,
+    bronorganisatie: known.bronorganisatie,
+    creatiedatum: body['creatiedatum'],
+    titel: body['titel'],
+    vertrouwelijkheidaanduiding: body['vertrouwelijkheidaanduiding'] || iotype?.['vertrouwelijkheidaanduiding'],
+    auteur: body['auteur'],
+    status: or('status', ''),
+    formaat: or('formaat', ''),
+    taal: body['taal'],
+    versie: 1,
+    beginRegistratie: formatInstant(nowInstant(ctx.now())),
+    bestandsnaam: or('bestandsnaam', ''),
+    inhoud: hasInhoud ? `${url}/download?versie=1` : null,
+    bestandsomvang: or('bestandsomvang', hasInhoud ? content.length : null),
+    link: or('link', ''),
+    beschrijving: or('beschrijving', ''),
+    ontvangstdatum: or('ontvangstdatum', null),
+    verzenddatum: or('verzenddatum', null),
+    indicatieGebruiksrecht: or('indicatieGebruiksrecht', null),
+    verschijningsvorm: or('verschijningsvorm', ''),
+    ondertekening: or('ondertekening', null),
+    integriteit: or('integriteit', null),
+    informatieobjecttype: iotype?.url,
+    locked: false,
+    bestandsdelen: [],
+    trefwoorden: or('trefwoorden', []),
   };
-  ctx.store.documenten.set(uuid, record);
-  return created(record.fields as Representation & { url: string });
-};
+}
 
 export const listDocuments: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['identificatie', 'bronorganisatie', 'informatieobjecttype']);

@@ -68,7 +68,7 @@ export class FaultRegistry {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(input: FaultSpec): Fault {
+  add(input: unknown): Fault {
     const spec = faultSpecSchema.parse(input);
     const until = spec.forMs === undefined ? undefined : this.now() + spec.forMs;
     const fault: Fault = {

@@ -31,7 +31,7 @@ export async function verifyZgwJwt(
   const { decodeJwt, jwtVerify } = await jose;
   let unverified: JwtClaims;
   try {
-    unverified = decodeJwt(token) as JwtClaims;
+    unverified = decodeJwt<JwtClaims>(token);
   } catch {
     throw denied('JWT could not be decoded. Possibly you made a copy-paste mistake.', 'jwt-decode-error');
   }
@@ -47,7 +47,7 @@ export async function verifyZgwJwt(
       clockTolerance: settings.leewaySeconds,
       currentDate: new Date(now),
     });
-    claims = verified.payload as JwtClaims;
+    claims = verified.payload;
   } catch (err) {
     throw joseFailure(err);
   }

@@ -24,42 +24,16 @@ const CRS = 'EPSG:4326';
 /** One ZGW request, in Open Zaak's order: route, JWT (403), CRS (412/406), media type (415), body (400), the operation. */
 export function zgwRequestHandler(options: ZgwRouterOptions) {
   return async (req: Request, res: Response): Promise<void> => {
-    const path = req.path;
-    const contract = contractFor(options.contracts, path);
+    const contract = contractFor(options.contracts, req.path);
     const headers: Record<string, string> = contract ? { 'API-version': contract.apiVersion } : {};
-    let operation: Operation | undefined;
-    let claims: JwtClaims | undefined;
-    let result: OperationResult;
-    try {
-      if (!contract) throw ZgwError.notFound();
-      const match = contract.match(req.method, path);
-      if (match.kind === 'not-found') throw ZgwError.notFound();
-      if (match.kind === 'method-not-allowed')
-        throw new ZgwError(405, 'MethodNotAllowed', `Methode "${req.method}" niet toegestaan.`);
-      operation = match.operation;
-      // Open Zaak's GeoMixin answers Content-Crs on every response of the zaak endpoints, errors included.
-      if (isGeoOperation(operation)) headers['Content-Crs'] = CRS;
-      claims = await verifyZgwJwt(req.headers.authorization, options.jwt, options.ctx.now().getTime());
-      if (isGeoOperation(operation)) checkCrs(req);
-      result = await runOperation(req, contract, operation, claims, options.ctx);
-    } catch (err) {
-      result = failure(err, options.logger);
-    }
+    const handled = await handle(req, contract, headers, options);
+    let result = handled.result;
+    const operation = handled.operation;
     if (options.checkResponses && operation?.operationId && contract && !result.raw) {
       result = checkedAgainstContract(contract, operation.operationId, result, headers, options.logger);
     }
     const fault = res.locals['resetFault'] as Fault | undefined;
-    const delayed = res.locals['fault'] as Fault | undefined;
-    options.ctx.store.logRequest({
-      at: options.ctx.now().toISOString(),
-      method: req.method,
-      path,
-      ...(operation?.operationId ? { operationId: operation.operationId } : {}),
-      status: fault ? 'reset' : result.status,
-      ...(fault ? { lostStatus: result.status } : {}),
-      ...(claims ? { claims: { ...claims } } : {}),
-      ...(fault || delayed ? { faultId: (fault ?? delayed)?.id } : {}),
-    });
+    logRequest(req, res, { operation, claims: handled.claims, result, fault }, options);
     // A "reset" fault: the work is done, the answer is lost.
     if (fault) {
       req.socket.resetAndDestroy();
@@ -67,6 +41,53 @@ export function zgwRequestHandler(options: ZgwRouterOptions) {
     }
     send(res, result, headers, options.ctx.baseUrl);
   };
+}
+
+/** Route, JWT, CRS and the operation; any refusal becomes the result (a ZGW error document). */
+async function handle(
+  req: Request,
+  contract: Contract | undefined,
+  headers: Record<string, string>,
+  options: ZgwRouterOptions,
+): Promise<{ result: OperationResult; operation?: Operation; claims?: JwtClaims }> {
+  let operation: Operation | undefined;
+  let claims: JwtClaims | undefined;
+  try {
+    if (!contract) throw ZgwError.notFound();
+    const match = contract.match(req.method, req.path);
+    if (match.kind === 'not-found') throw ZgwError.notFound();
+    if (match.kind === 'method-not-allowed')
+      throw new ZgwError(405, 'MethodNotAllowed', `Methode "${req.method}" niet toegestaan.`);
+    operation = match.operation;
+    // Open Zaak's GeoMixin answers Content-Crs on every response of the zaak endpoints, errors included.
+    if (isGeoOperation(operation)) headers['Content-Crs'] = CRS;
+    claims = await verifyZgwJwt(req.headers.authorization, options.jwt, options.ctx.now().getTime());
+    if (isGeoOperation(operation)) checkCrs(req);
+    return { result: await runOperation(req, contract, operation, claims, options.ctx), operation, claims };
+  } catch (err) {
+    return { result: failure(err, options.logger), ...(operation ? { operation } : {}), ...(claims ? { claims } : {}) };
+  }
+}
+
+/** The simulator's request log (GET /_sim/requests): what was asked, what was answered, which fault applied. */
+function logRequest(
+  req: Request,
+  res: Response,
+  outcome: { operation?: Operation; claims?: JwtClaims; result: OperationResult; fault?: Fault },
+  options: ZgwRouterOptions,
+): void {
+  const { operation, claims, result, fault } = outcome;
+  const delayed = res.locals['fault'] as Fault | undefined;
+  options.ctx.store.logRequest({
+    at: options.ctx.now().toISOString(),
+    method: req.method,
+    path: req.path,
+    ...(operation?.operationId ? { operationId: operation.operationId } : {}),
+    status: fault ? 'reset' : result.status,
+    ...(fault ? { lostStatus: result.status } : {}),
+    ...(claims ? { claims: { ...claims } } : {}),
+    ...(fault || delayed ? { faultId: (fault ?? delayed)?.id } : {}),
+  });
 }
 
 async function runOperation(

@@ -69,64 +69,75 @@ export function createStateView(ctx: SimContext) {
     notifications(): NotificationLogEntry[] {
       return store.notifications.map((entry) => ({ ...entry }));
     },
-    counters(): Counters {
-      const count = (key: (entry: RequestLogEntry) => string | undefined) => {
-        const totals: Record<string, number> = {};
-        for (const entry of store.requests) {
-          const name = key(entry);
-          if (name !== undefined) totals[name] = (totals[name] ?? 0) + 1;
-        }
-        return totals;
-      };
-      return {
-        requests: store.requests.length,
-        byOperation: count((entry) => entry.operationId),
-        byStatus: count((entry) => String(entry.status)),
-        created: count((entry) =>
-          entry.operationId?.endsWith('_create') && (entry.status === 201 || entry.lostStatus === 201)
-            ? entry.operationId.replace(/_create$/, '')
-            : undefined,
-        ),
-        current: {
-          zaken: store.zaken.size,
-          statussen: store.statussen.size,
-          rollen: store.rollen.size,
-          zaakinformatieobjecten: store.zaakinformatieobjecten.size,
-          enkelvoudiginformatieobjecten: store.documenten.size,
-        },
-        faultsApplied: store.requests.filter((entry) => entry.faultId !== undefined).length,
-        notificationsDelivered: store.notifications.filter(
-          (entry) => typeof entry.outcome === 'number' && entry.outcome < 300,
-        ).length,
-        notificationsFailed: store.notifications.filter(
-          (entry) => entry.outcome === 'failed' || (typeof entry.outcome === 'number' && entry.outcome >= 300),
-        ).length,
-      };
-    },
+    counters: () => countersOf(store),
     /** Forgets zaken, documents and logs (the catalogue stays). */
     reset(): void {
       store.reset();
     },
     events: store.events,
     /** Resolves with the first logged request the predicate accepts, already logged or still to come. */
-    waitForRequest(predicate: (entry: RequestLogEntry) => boolean, timeoutMs = 10_000): Promise<RequestLogEntry> {
-      const seen = store.requests.find(predicate);
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          store.events.off('request', listener);
-          reject(new Error(`No matching request within ${timeoutMs} ms`));
-        }, timeoutMs);
-        const listener = (entry: RequestLogEntry) => {
-          if (!predicate(entry)) return;
-          clearTimeout(timer);
-          store.events.off('request', listener);
-          resolve(entry);
-        };
-        store.events.on('request', listener);
-      });
-    },
+    waitForRequest: (predicate: (entry: RequestLogEntry) => boolean, timeoutMs = 10_000) =>
+      waitForRequest(store, predicate, timeoutMs),
   };
+}
+
+/** How many requests (by operation, status and what they created), records and notifications the memory holds. */
+function countersOf(store: SimContext['store']): Counters {
+  const count = (key: (entry: RequestLogEntry) => string | undefined) => {
+    const totals: Record<string, number> = {};
+    for (const entry of store.requests) {
+      const name = key(entry);
+      if (name !== undefined) totals[name] = (totals[name] ?? 0) + 1;
+    }
+    return totals;
+  };
+  return {
+    requests: store.requests.length,
+    byOperation: count((entry) => entry.operationId),
+    byStatus: count((entry) => String(entry.status)),
+    created: count((entry) =>
+      entry.operationId?.endsWith('_create') && (entry.status === 201 || entry.lostStatus === 201)
+        ? entry.operationId.replace(/_create$/, '')
+        : undefined,
+    ),
+    current: {
+      zaken: store.zaken.size,
+      statussen: store.statussen.size,
+      rollen: store.rollen.size,
+      zaakinformatieobjecten: store.zaakinformatieobjecten.size,
+      enkelvoudiginformatieobjecten: store.documenten.size,
+    },
+    faultsApplied: store.requests.filter((entry) => entry.faultId !== undefined).length,
+    notificationsDelivered: store.notifications.filter(
+      (entry) => typeof entry.outcome === 'number' && entry.outcome < 300,
+    ).length,
+    notificationsFailed: store.notifications.filter(
+      (entry) => entry.outcome === 'failed' || (typeof entry.outcome === 'number' && entry.outcome >= 300),
+    ).length,
+  };
+}
+
+/** Resolves with the first logged request the predicate accepts, already logged or still to come. */
+function waitForRequest(
+  store: SimContext['store'],
+  predicate: (entry: RequestLogEntry) => boolean,
+  timeoutMs: number,
+): Promise<RequestLogEntry> {
+  const seen = store.requests.find(predicate);
+  if (seen) return Promise.resolve(seen);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      store.events.off('request', listener);
+      reject(new Error(`No matching request within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const listener = (entry: RequestLogEntry) => {
+      if (!predicate(entry)) return;
+      clearTimeout(timer);
+      store.events.off('request', listener);
+      resolve(entry);
+    };
+    store.events.on('request', listener);
+  });
 }
 
 export type SimStateView = ReturnType<typeof createStateView>;

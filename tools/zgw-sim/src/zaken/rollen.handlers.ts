@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { childrenOfZaakUrl, created, ok, type OperationHandler } from '../http/operation';
+import { childrenOfZaakUrl, created, ok, type OperationHandler, type SimContext } from '../http/operation';
 import { assertSupportedQuery, paginate } from '../http/paging';
 import { FieldErrors, resolveReference } from '../http/references';
 import { ZgwError } from '../http/zgw-errors';
 import { formatInstant, nowInstant } from '../state/instants';
 import { passesElevenTest } from '../state/rsin';
-import type { ChildRecord, Representation } from '../state/store';
+import type { ChildRecord, Representation, ZaakRecord } from '../state/store';
 
 // What Open Zaak answers for the identification fields a client left out (not `inpBsn` and `inpA_nummer`:
 // their blank '' would break the document's minLength and pattern, so they are left out unless given).
@@ -26,34 +26,65 @@ const MAX_OCCURRENCES: Record<string, number> = { initiator: 1, zaakcoordinator:
 
 export const createRol: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
-  const { store, urls } = ctx;
+  const { zaak, roltype } = resolveRolReferences(body, ctx);
+  const generiek = String(roltype['omschrijvingGeneriek']);
+  validateRol(body, ctx, zaak, roltype, generiek);
+  const uuid = randomUUID();
+  const record: ChildRecord = {
+    uuid,
+    url: `${ctx.urls.zaken}/rollen/${uuid}`,
+    zaakUuid: zaak.uuid,
+    fields: rolFields(body, { uuid, zaak, roltype, generiek }, ctx),
+  };
+  ctx.store.rollen.set(uuid, record);
+  ctx.notifier.zaken('rol', 'create', record.url, zaak);
+  return created(record.fields as Representation & { url: string });
+};
+
+function resolveRolReferences(body: Representation, ctx: SimContext) {
   const errors = new FieldErrors();
   const zaak = resolveReference(
     errors,
     'zaak',
     body['zaak'],
-    `${urls.zaken}/zaken`,
-    (uuid) => store.zaken.get(uuid),
+    `${ctx.urls.zaken}/zaken`,
+    (uuid) => ctx.store.zaken.get(uuid),
     'local',
   );
   const roltype = resolveReference(
     errors,
     'roltype',
     body['roltype'],
-    `${urls.catalogi}/roltypen`,
+    `${ctx.urls.catalogi}/roltypen`,
     (_uuid, url) => ctx.catalogi.roltype(url),
     'loose',
   );
   errors.throwIfAny();
   if (!zaak || !roltype) throw new Error('A reference resolved without an error and without a value');
-  // Open Zaak's BSNField: the eleven-test, as for an RSIN.
+  return { zaak, roltype };
+}
+
+/** Open Zaak's BSNField: digits only, and the eleven-test, as for an RSIN. */
+function validateBsn(body: Representation): void {
+  const errors = new FieldErrors();
   const inpBsn = (body['betrokkeneIdentificatie'] as Representation | undefined)?.['inpBsn'];
-  if (body['betrokkeneType'] === 'natuurlijk_persoon' && typeof inpBsn === 'string' && inpBsn !== '') {
-    if (!/^\d+$/.test(inpBsn))
-      errors.add('betrokkeneIdentificatie.inpBsn', 'only-digits', 'Voer een numerieke waarde in');
-    else if (!passesElevenTest(inpBsn)) errors.add('betrokkeneIdentificatie.inpBsn', 'invalid', 'Onjuist BSN nummer');
-    errors.throwIfAny();
-  }
+  if (body['betrokkeneType'] !== 'natuurlijk_persoon' || typeof inpBsn !== 'string' || inpBsn === '') return;
+  if (!/^\d+$/.test(inpBsn))
+    errors.add('betrokkeneIdentificatie.inpBsn', 'only-digits', 'Voer een numerieke waarde in');
+  else if (!passesElevenTest(inpBsn)) errors.add('betrokkeneIdentificatie.inpBsn', 'invalid', 'Onjuist BSN nummer');
+  errors.throwIfAny();
+}
+
+/** A betrokkene, a roltype of the zaak's zaaktype, and no more initiators (or coordinators) than one. */
+function validateRol(
+  body: Representation,
+  ctx: SimContext,
+  zaak: ZaakRecord,
+  roltype: Representation,
+  generiek: string,
+): void {
+  validateBsn(body);
+  const errors = new FieldErrors();
   if (!body['betrokkene'] && !body['betrokkeneIdentificatie']) {
     errors.add('nonFieldErrors', 'invalid-betrokkene', 'betrokkene or betrokkeneIdentificatie must be provided');
   }
@@ -61,52 +92,48 @@ export const createRol: OperationHandler = (request, ctx) => {
   if (roltype['zaaktype'] !== zaak.fields['zaaktype']) {
     errors.add('nonFieldErrors', 'zaaktype-mismatch', 'De referentie hoort niet bij het zaaktype van de zaak.');
   }
-  const generiek = String(roltype['omschrijvingGeneriek']);
-  const existing = store
-    .childrenOf(store.rollen, zaak.uuid)
+  const existing = ctx.store
+    .childrenOf(ctx.store.rollen, zaak.uuid)
     .filter((rol) => rol.fields['omschrijvingGeneriek'] === generiek).length;
   if (existing >= (MAX_OCCURRENCES[generiek] ?? Infinity)) {
     errors.add('roltype', 'max-occurences', `There are already ${existing} \`${generiek}\` occurences`);
   }
   errors.throwIfAny();
-  const uuid = randomUUID();
+}
+
+/** The rol's representation: what the client sent, Open Zaak's defaults for what it left out. */
+function rolFields(
+  body: Representation,
+  known: { uuid: string; zaak: ZaakRecord; roltype: Representation; generiek: string },
+  ctx: SimContext,
+): Representation {
+  const or = (key: string, fallback: unknown): unknown => body[key] ?? fallback;
+  const { uuid, zaak, roltype } = known;
   const identificatie = body['betrokkeneIdentificatie'] as Representation | undefined;
-  const record: ChildRecord = {
+  const persoon = body['betrokkeneType'] === 'natuurlijk_persoon';
+  return {
+    url: `${ctx.urls.zaken}/rollen/${uuid}`,
     uuid,
-    url: `${urls.zaken}/rollen/${uuid}`,
-    zaakUuid: zaak.uuid,
-    fields: {
-      url: `${urls.zaken}/rollen/${uuid}`,
-      uuid,
-      zaak: zaak.url,
-      betrokkene: body['betrokkene'] ?? '',
-      betrokkeneType: body['betrokkeneType'],
-      afwijkendeNaamBetrokkene: body['afwijkendeNaamBetrokkene'] ?? '',
-      roltype: roltype.url,
-      omschrijving: roltype['omschrijving'],
-      omschrijvingGeneriek: generiek,
-      roltoelichting: body['roltoelichting'] ?? '',
-      registratiedatum: formatInstant(nowInstant(ctx.now())),
-      indicatieMachtiging: body['indicatieMachtiging'] ?? '',
-      contactpersoonRol: body['contactpersoonRol'] ?? null,
-      statussen: [],
-      beginGeldigheid: body['beginGeldigheid'] ?? null,
-      eindeGeldigheid: body['eindeGeldigheid'] ?? null,
-      ...(identificatie === undefined
-        ? {}
-        : {
-            betrokkeneIdentificatie:
-              body['betrokkeneType'] === 'natuurlijk_persoon'
-                ? { ...NATUURLIJK_PERSOON_DEFAULTS, ...identificatie }
-                : identificatie,
-          }),
-      authenticatieContext: body['authenticatieContext'] ?? null,
-    },
+    zaak: zaak.url,
+    betrokkene: or('betrokkene', ''),
+    betrokkeneType: body['betrokkeneType'],
+    afwijkendeNaamBetrokkene: or('afwijkendeNaamBetrokkene', ''),
+    roltype: roltype.url,
+    omschrijving: roltype['omschrijving'],
+    omschrijvingGeneriek: known.generiek,
+    roltoelichting: or('roltoelichting', ''),
+    registratiedatum: formatInstant(nowInstant(ctx.now())),
+    indicatieMachtiging: or('indicatieMachtiging', ''),
+    contactpersoonRol: or('contactpersoonRol', null),
+    statussen: [],
+    beginGeldigheid: or('beginGeldigheid', null),
+    eindeGeldigheid: or('eindeGeldigheid', null),
+    ...(identificatie === undefined
+      ? {}
+      : { betrokkeneIdentificatie: persoon ? { ...NATUURLIJK_PERSOON_DEFAULTS, ...identificatie } : identificatie }),
+    authenticatieContext: or('authenticatieContext', null),
   };
-  store.rollen.set(uuid, record);
-  ctx.notifier.zaken('rol', 'create', record.url, zaak);
-  return created(record.fields as Representation & { url: string });
-};
+}
 
 export const listRollen: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['zaak', 'roltype', 'omschrijvingGeneriek', 'betrokkeneType']);

@@ -4,10 +4,34 @@ import { assertSupportedQuery, paginate } from '../http/paging';
 import { FieldErrors, resolveReference } from '../http/references';
 import { ZgwError } from '../http/zgw-errors';
 import { formatInstant, nowInstant, parseInstant } from '../state/instants';
-import type { Representation, StatusRecord } from '../state/store';
+import type { Representation, StatusRecord, ZaakRecord } from '../state/store';
 
 export const createStatus: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
+  const { zaak, statustype, datumStatusGezet } = checkStatusFields(body, ctx);
+  checkStatusRules(zaak, statustype, datumStatusGezet, ctx);
+  const uuid = randomUUID();
+  const record: StatusRecord = {
+    uuid,
+    url: `${ctx.urls.zaken}/statussen/${uuid}`,
+    zaakUuid: zaak.uuid,
+    datumStatusGezet,
+    fields: {
+      zaak: zaak.url,
+      statustype: statustype.url,
+      datumStatusGezet: formatInstant(datumStatusGezet),
+      statustoelichting: body['statustoelichting'] ?? '',
+      gezetdoor: body['gezetdoor'] ?? null,
+    },
+  };
+  ctx.store.statussen.set(uuid, record);
+  zaak.fields['laatstGemuteerd'] = formatInstant(nowInstant(ctx.now()));
+  ctx.notifier.zaken('status', 'create', record.url, zaak);
+  return created(renderStatus(record, ctx) as Representation & { url: string });
+};
+
+/** The status's fields: its zaak, its statustype, a date not in the future, and a rol of the same zaak. */
+function checkStatusFields(body: Representation, ctx: SimContext) {
   const { store, urls } = ctx;
   const errors = new FieldErrors();
   const zaak = resolveReference(
@@ -45,6 +69,17 @@ export const createStatus: OperationHandler = (request, ctx) => {
   }
   errors.throwIfAny();
   if (!zaak || !statustype) return unreachable();
+  return { zaak, statustype, datumStatusGezet };
+}
+
+/** The object-level rules, then zrc-007's eindstatus. */
+function checkStatusRules(
+  zaak: ZaakRecord,
+  statustype: Representation,
+  datumStatusGezet: StatusRecord['datumStatusGezet'],
+  { store }: SimContext,
+): void {
+  const errors = new FieldErrors();
   // Object-level rules: all of them are reported together, as Django REST framework runs them.
   const siblings = store.childrenOf(store.statussen, zaak.uuid);
   if (siblings.some((status) => status.datumStatusGezet.micros === datumStatusGezet.micros)) {
@@ -64,25 +99,7 @@ export const createStatus: OperationHandler = (request, ctx) => {
     );
     errors.throwIfAny();
   }
-  const uuid = randomUUID();
-  const record: StatusRecord = {
-    uuid,
-    url: `${urls.zaken}/statussen/${uuid}`,
-    zaakUuid: zaak.uuid,
-    datumStatusGezet,
-    fields: {
-      zaak: zaak.url,
-      statustype: statustype.url,
-      datumStatusGezet: formatInstant(datumStatusGezet),
-      statustoelichting: body['statustoelichting'] ?? '',
-      gezetdoor: body['gezetdoor'] ?? null,
-    },
-  };
-  store.statussen.set(uuid, record);
-  zaak.fields['laatstGemuteerd'] = formatInstant(nowInstant(ctx.now()));
-  ctx.notifier.zaken('status', 'create', record.url, zaak);
-  return created(renderStatus(record, ctx) as Representation & { url: string });
-};
+}
 
 export const listStatussen: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['zaak', 'statustype']);

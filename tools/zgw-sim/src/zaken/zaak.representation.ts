@@ -83,8 +83,9 @@ export function zaakFields(body: Representation, derived: Representation): Repre
   else fields['opschorting'] = { eerdereOpschorting: false, ...(body['opschorting'] as Representation) };
   if (body['processobject'] === null || body['processobject'] === undefined)
     fields['processobject'] = ZAAK_DEFAULTS['processobject'];
-  const betalingsindicatie = String(fields['betalingsindicatie'] ?? '');
-  fields['betalingsindicatieWeergave'] = BETALINGSINDICATIE_WEERGAVE[betalingsindicatie] ?? '';
+  const betalingsindicatie = fields['betalingsindicatie'];
+  fields['betalingsindicatieWeergave'] =
+    (typeof betalingsindicatie === 'string' && BETALINGSINDICATIE_WEERGAVE[betalingsindicatie]) || '';
   return { ...fields, ...derived };
 }
 

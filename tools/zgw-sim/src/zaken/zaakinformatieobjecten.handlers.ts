@@ -1,13 +1,51 @@
 import { randomUUID } from 'node:crypto';
-import { childrenOfZaakUrl, created, ok, type OperationHandler } from '../http/operation';
+import { childrenOfZaakUrl, created, ok, type OperationHandler, type SimContext } from '../http/operation';
 import { assertSupportedQuery } from '../http/paging';
 import { FieldErrors, resolveReference } from '../http/references';
 import { ZgwError } from '../http/zgw-errors';
 import { formatInstant, nowInstant } from '../state/instants';
-import type { ChildRecord, Representation } from '../state/store';
+import type { ChildRecord, DocumentRecord, Representation, ZaakRecord } from '../state/store';
 
 export const createZaakInformatieObject: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
+  const { store, urls } = ctx;
+  const { zaak, document } = resolveZioReferences(body, ctx);
+  checkZioRules(zaak, document, ctx);
+  const uuid = randomUUID();
+  const url = `${urls.zaken}/zaakinformatieobjecten/${uuid}`;
+  const record: ChildRecord = {
+    uuid,
+    url,
+    zaakUuid: zaak.uuid,
+    fields: {
+      url,
+      uuid,
+      informatieobject: document.url,
+      zaak: zaak.url,
+      // zrc-004: the relation and its registration date are set by the system.
+      aardRelatieWeergave: 'Hoort bij, omgekeerd: kent',
+      titel: body['titel'] ?? '',
+      beschrijving: body['beschrijving'] ?? '',
+      registratiedatum: formatInstant(nowInstant(ctx.now())),
+      vernietigingsdatum: body['vernietigingsdatum'] ?? null,
+      status: body['status'] ?? null,
+    },
+  };
+  store.zaakinformatieobjecten.set(uuid, record);
+  // zrc-005: the relation is mirrored in the Documenten API.
+  const oioUuid = randomUUID();
+  const oioUrl = `${urls.documenten}/objectinformatieobjecten/${oioUuid}`;
+  store.objectinformatieobjecten.set(oioUuid, {
+    uuid: oioUuid,
+    url: oioUrl,
+    fields: { url: oioUrl, informatieobject: document.url, object: zaak.url, objectType: 'zaak' },
+  });
+  ctx.notifier.zaken('zaakinformatieobject', 'create', url, zaak);
+  return created(record.fields as Representation & { url: string });
+};
+
+/** The zaak, the document (zrc-003: it must exist in the Documenten API) and a status of the same zaak. */
+function resolveZioReferences(body: Representation, ctx: SimContext) {
   const { store, urls } = ctx;
   const errors = new FieldErrors();
   const zaak = resolveReference(
@@ -41,6 +79,13 @@ export const createZaakInformatieObject: OperationHandler = (request, ctx) => {
   }
   errors.throwIfAny();
   if (!zaak || !document) throw new Error('A reference resolved without an error and without a value');
+  return { zaak, document };
+}
+
+/** One relation per document and zaak, and (zrc-017) a document type the zaak's zaaktype allows. */
+function checkZioRules(zaak: ZaakRecord, document: DocumentRecord, ctx: SimContext): void {
+  const { store } = ctx;
+  const errors = new FieldErrors();
   if (
     store
       .childrenOf(store.zaakinformatieobjecten, zaak.uuid)
@@ -62,38 +107,7 @@ export const createZaakInformatieObject: OperationHandler = (request, ctx) => {
     );
   }
   errors.throwIfAny();
-  const uuid = randomUUID();
-  const url = `${urls.zaken}/zaakinformatieobjecten/${uuid}`;
-  const record: ChildRecord = {
-    uuid,
-    url,
-    zaakUuid: zaak.uuid,
-    fields: {
-      url,
-      uuid,
-      informatieobject: document.url,
-      zaak: zaak.url,
-      // zrc-004: the relation and its registration date are set by the system.
-      aardRelatieWeergave: 'Hoort bij, omgekeerd: kent',
-      titel: body['titel'] ?? '',
-      beschrijving: body['beschrijving'] ?? '',
-      registratiedatum: formatInstant(nowInstant(ctx.now())),
-      vernietigingsdatum: body['vernietigingsdatum'] ?? null,
-      status: body['status'] ?? null,
-    },
-  };
-  store.zaakinformatieobjecten.set(uuid, record);
-  // zrc-005: the relation is mirrored in the Documenten API.
-  const oioUuid = randomUUID();
-  const oioUrl = `${urls.documenten}/objectinformatieobjecten/${oioUuid}`;
-  store.objectinformatieobjecten.set(oioUuid, {
-    uuid: oioUuid,
-    url: oioUrl,
-    fields: { url: oioUrl, informatieobject: document.url, object: zaak.url, objectType: 'zaak' },
-  });
-  ctx.notifier.zaken('zaakinformatieobject', 'create', url, zaak);
-  return created(record.fields as Representation & { url: string });
-};
+}
 
 // Not paginated in the Zaken API: a plain array.
 export const listZaakInformatieObjecten: OperationHandler = (request, ctx) => {

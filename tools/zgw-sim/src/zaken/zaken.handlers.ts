@@ -19,12 +19,39 @@ const UNSUPPORTED_FIELDS = [
 
 export const createZaak: OperationHandler = (request, ctx) => {
   const body = request.body as Representation;
+  refuseUnsupportedFields(body);
+  const { zaaktype, identificatie } = checkZaak(body, ctx);
+  const uuid = randomUUID();
+  const startdatum = String(body['startdatum']);
+  const record: ZaakRecord = {
+    uuid,
+    url: `${ctx.urls.zaken}/zaken/${uuid}`,
+    fields: zaakFields(body, {
+      identificatie: identificatie || ctx.store.nextIdentificatie('ZAAK', startdatum.slice(0, 4)),
+      registratiedatum: body['registratiedatum'] ?? amsterdamDate(ctx.now()),
+      // zrc-009: without one, the zaak takes the zaaktype's vertrouwelijkheidaanduiding.
+      vertrouwelijkheidaanduiding: body['vertrouwelijkheidaanduiding'] ?? zaaktype?.['vertrouwelijkheidaanduiding'],
+      laatstGemuteerd: formatInstant(nowInstant(ctx.now())),
+    }),
+  };
+  ctx.store.zaken.set(uuid, record);
+  const zaak = renderZaak(record, ctx.store);
+  ctx.notifier.zaken('zaak', 'create', record.url, record);
+  return created(zaak as Representation & { url: string });
+};
+
+/** A field the simulator does not model, given a value: 501 rather than silently dropped. */
+function refuseUnsupportedFields(body: Representation): void {
   for (const field of UNSUPPORTED_FIELDS) {
     const value = body[field];
     if (value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)) {
       throw new ZgwError(501, 'NotImplemented', `De simulator ondersteunt het veld ${field} niet.`);
     }
   }
+}
+
+/** The field checks, then the object-level ones (each group reported together, as Open Zaak does). */
+function checkZaak(body: Representation, ctx: SimContext) {
   const errors = new FieldErrors();
   // zrc-001: the zaaktype must be a zaaktype the Catalogi API knows.
   const zaaktype = resolveReference(
@@ -44,6 +71,12 @@ export const createZaak: OperationHandler = (request, ctx) => {
     errors.add('laatsteBetaaldatum', 'future_not_allowed', 'Zorg ervoor dat deze waarde niet in de toekomst ligt.');
   }
   errors.throwIfAny();
+  const identificatie = checkZaakRules(body, zaaktype, ctx);
+  return { zaaktype, identificatie };
+}
+
+function checkZaakRules(body: Representation, zaaktype: Representation | undefined, ctx: SimContext): string {
+  const errors = new FieldErrors();
   // zrc-002: identificatie is unique within the bronorganisatie.
   const identificatie = typeof body['identificatie'] === 'string' ? body['identificatie'] : '';
   if (
@@ -75,24 +108,8 @@ export const createZaak: OperationHandler = (request, ctx) => {
     );
   }
   errors.throwIfAny();
-  const uuid = randomUUID();
-  const startdatum = String(body['startdatum']);
-  const record: ZaakRecord = {
-    uuid,
-    url: `${ctx.urls.zaken}/zaken/${uuid}`,
-    fields: zaakFields(body, {
-      identificatie: identificatie || ctx.store.nextIdentificatie('ZAAK', startdatum.slice(0, 4)),
-      registratiedatum: body['registratiedatum'] ?? amsterdamDate(ctx.now()),
-      // zrc-009: without one, the zaak takes the zaaktype's vertrouwelijkheidaanduiding.
-      vertrouwelijkheidaanduiding: body['vertrouwelijkheidaanduiding'] ?? zaaktype?.['vertrouwelijkheidaanduiding'],
-      laatstGemuteerd: formatInstant(nowInstant(ctx.now())),
-    }),
-  };
-  ctx.store.zaken.set(uuid, record);
-  const zaak = renderZaak(record, ctx.store);
-  ctx.notifier.zaken('zaak', 'create', record.url, record);
-  return created(zaak as Representation & { url: string });
-};
+  return identificatie;
+}
 
 export const listZaken: OperationHandler = (request, ctx) => {
   assertSupportedQuery(request, ['identificatie', 'bronorganisatie', 'zaaktype', 'ordering']);
@@ -152,6 +169,11 @@ function checkRsin(errors: FieldErrors, field: string, value: unknown): void {
   else if (!passesElevenTest(value)) errors.add(field, 'invalid', 'Onjuist RSIN nummer');
 }
 
+/** The orderable fields are dates and identifiers: strings, compared as written; anything else sorts first. */
+function sortKey(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
 // `ordering=startdatum,-identificatie`: the fields the document allows, in the given order; creation order otherwise.
 function order(zaken: Representation[], request: OperationRequest): Representation[] {
   const keys = (request.query.get('ordering') ?? '').split(',').filter(Boolean);
@@ -159,7 +181,7 @@ function order(zaken: Representation[], request: OperationRequest): Representati
   return [...zaken].sort((a, b) => {
     for (const key of keys) {
       const field = key.replace(/^-/, '');
-      const [x, y] = [String(a[field] ?? ''), String(b[field] ?? '')];
+      const [x, y] = [sortKey(a[field]), sortKey(b[field])];
       if (x !== y) return (x < y ? -1 : 1) * (key.startsWith('-') ? -1 : 1);
     }
     return 0;
