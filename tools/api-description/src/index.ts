@@ -15,7 +15,7 @@ export async function startWholeSystem(
   infra: Infrastructure,
   databasePrefix: string,
   extraEnv: Partial<Record<Service, Record<string, string>>> = {},
-): Promise<{ system: System; gateway: string; stop(): Promise<void> }> {
+): Promise<{ system: System; gateway: string; stop: () => Promise<void> }> {
   const ports = Object.fromEntries(
     await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
   ) as Record<Service, number>;

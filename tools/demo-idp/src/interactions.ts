@@ -25,8 +25,8 @@ export function interactionRoutes(provider: Provider): Router {
     try {
       await provider.interactionDetails(req, res);
       const body = req.body as Record<string, unknown>;
-      const account = accountByLogin(String(body['account'] ?? ''));
-      const level = String(body['level'] ?? 'basis');
+      const account = accountByLogin(typeof body['account'] === 'string' ? body['account'] : '');
+      const level = typeof body['level'] === 'string' ? body['level'] : 'basis';
       if (!account || !(level in LEVELS)) {
         res.status(400).type('text').send('Onbekend account of inlogniveau.');
         return;

@@ -39,33 +39,7 @@ export async function providerConfiguration(options: {
   accessTokenTtlSeconds: number;
 }): Promise<Record<string, unknown>> {
   return {
-    clients: [
-      {
-        client_id: DOCS_CLIENT_ID,
-        client_name: 'Register API (Swagger UI)',
-        token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        redirect_uris: loopbackVariants(options.gatewayOrigin).map((origin) => `${origin}/docs/oauth2-redirect.html`),
-      },
-      {
-        client_id: CONSOLE_CLIENT_ID,
-        client_name: 'Beheerconsole Register',
-        token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        redirect_uris: loopbackVariants(options.gatewayOrigin).map((origin) => `${origin}/console/`),
-      },
-      {
-        client_id: DEMO_CLIENT_ID,
-        client_name: 'Register demo portal',
-        token_endpoint_auth_method: 'none',
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-        redirect_uris: [`${options.issuer}/demo/`],
-        post_logout_redirect_uris: [`${options.issuer}/demo/`],
-      },
-    ],
+    clients: clientsOf(options),
     jwks: { keys: await signingKeys() },
     cookies: { keys: [randomBytes(32).toString('hex')] },
     pkce: { required: () => true },
@@ -101,25 +75,63 @@ export async function providerConfiguration(options: {
       const code = ctx.oidc.entities.AuthorizationCode;
       return { ...account?.claims, acr: code?.acr, auth_time: code?.authTime };
     },
-    // First-party client: consent is implied, so the grant (OpenID scopes and the API scope) is made on login.
-    loadExistingGrant: async (ctx: OidcContext) => {
-      const { client, session, result, provider, params } = ctx.oidc;
-      if (!client || !session?.accountId) return undefined;
-      const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
-      if (grantId) return provider.Grant.find(grantId);
-      const grant = new provider.Grant({ accountId: session.accountId, clientId: client.clientId });
-      grant.addOIDCScope(typeof params?.['scope'] === 'string' ? params['scope'] : 'openid');
-      grant.addResourceScope(API_RESOURCE, API_SCOPE);
-      await grant.save();
-      return grant;
-    },
+    loadExistingGrant,
     ttl: { Session: 8 * 3600, Interaction: 600, Grant: 8 * 3600, AuthorizationCode: 60, IdToken: 3600 },
-    renderError: (ctx: { type: string; body: string }, out: Record<string, string>) => {
-      ctx.type = 'html';
-      const rows = Object.entries(out).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(String(v))}</dd>`);
-      ctx.body = `<!doctype html><html lang="nl"><meta charset="utf-8"><title>Fout</title><h1>Er ging iets mis</h1><dl>${rows.join('')}</dl><p><a href="/demo/">Terug naar de demo</a></p></html>`;
-    },
+    renderError,
   };
+}
+
+/** Swagger UI and the console on the gateway (either loopback name), and the demo portal: public, code flow. */
+function clientsOf(options: { issuer: string; gatewayOrigin: string }): Array<Record<string, unknown>> {
+  const publicClient = {
+    token_endpoint_auth_method: 'none',
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+  };
+  const onGateway = (path: string) => loopbackVariants(options.gatewayOrigin).map((origin) => `${origin}${path}`);
+  return [
+    {
+      client_id: DOCS_CLIENT_ID,
+      client_name: 'Register API (Swagger UI)',
+      ...publicClient,
+      redirect_uris: onGateway('/docs/oauth2-redirect.html'),
+    },
+    {
+      client_id: CONSOLE_CLIENT_ID,
+      client_name: 'Beheerconsole Register',
+      ...publicClient,
+      redirect_uris: onGateway('/console/'),
+    },
+    {
+      client_id: DEMO_CLIENT_ID,
+      client_name: 'Register demo portal',
+      ...publicClient,
+      redirect_uris: [`${options.issuer}/demo/`],
+      post_logout_redirect_uris: [`${options.issuer}/demo/`],
+    },
+  ];
+}
+
+/** First-party client: consent is implied, so the grant (OpenID scopes and the API scope) is made on login. */
+async function loadExistingGrant(ctx: OidcContext) {
+  const { client, session, result, provider, params } = ctx.oidc;
+  if (!client || !session?.accountId) return undefined;
+  const grantId = result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+  if (grantId) return provider.Grant.find(grantId);
+  const grant = new provider.Grant({ accountId: session.accountId, clientId: client.clientId });
+  grant.addOIDCScope(typeof params?.['scope'] === 'string' ? params['scope'] : 'openid');
+  grant.addResourceScope(API_RESOURCE, API_SCOPE);
+  await grant.save();
+  return grant;
+}
+
+function renderError(ctx: { type: string; body: string }, out: Record<string, string>): void {
+  ctx.type = 'html';
+  const rows = Object.entries(out).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(String(v))}</dd>`);
+  ctx.body = [
+    '<!doctype html><html lang="nl"><meta charset="utf-8"><title>Fout</title><h1>Er ging iets mis</h1>',
+    `<dl>${rows.join('')}</dl><p><a href="/demo/">Terug naar de demo</a></p></html>`,
+  ].join('');
 }
 
 /** A gateway on localhost is as often opened as 127.0.0.1 (and the other way round): both may be redirected to. */

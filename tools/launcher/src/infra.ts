@@ -27,7 +27,7 @@ export interface Infrastructure {
   embedded: string[];
   /** The applications service's ZGW_* and NOTIFICATIES_AUTH settings (ADR 0011); none: mirroring off. */
   zgw?: Record<string, string>;
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /**

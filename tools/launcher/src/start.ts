@@ -7,24 +7,34 @@ import { SERVICES, type Service } from './services';
 import { launcherSchema, type LauncherConfig } from './settings/launcher-schema';
 import { System } from './system';
 
+/** The services behind the gateway: their default ports, or <SERVICE>_PORT (e.g. LETTERS_PORT). */
+function servicePortsOf(config: LauncherConfig): Partial<Record<Service, number>> {
+  return Object.fromEntries(
+    SERVICES.filter((s) => s !== 'gateway').map((s) => [
+      s,
+      config[`${s.toUpperCase()}_PORT` as keyof LauncherConfig] as number,
+    ]),
+  );
+}
+
+/**
+ * Before anything starts: a taken port is the usual sign of a second `npm start`. A service's port too: another
+ * system answering there would pass for this one's service while its own exits.
+ */
+async function assertPortsFree(gatewayPort: number, servicePorts: Partial<Record<Service, number>>): Promise<void> {
+  await assertPortFree(gatewayPort, 'the gateway', 'PORT');
+  for (const [service, port] of Object.entries(servicePorts))
+    await assertPortFree(port, `the ${service} service`, `${service.toUpperCase()}_PORT`);
+}
+
 // `npm start`: the whole system at http://localhost:8080 with the embedded defaults where nothing is configured.
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..');
   const config = loadConfig(launcherSchema, process.env);
   const dataDir = dataDirOf(process.env, root);
   const gatewayPort = config.PORT;
-  // The services behind the gateway: their default ports, or <SERVICE>_PORT (e.g. LETTERS_PORT).
-  const servicePorts = Object.fromEntries(
-    SERVICES.filter((s) => s !== 'gateway').map((s) => [
-      s,
-      config[`${s.toUpperCase()}_PORT` as keyof LauncherConfig] as number,
-    ]),
-  ) as Partial<Record<Service, number>>;
-  // Before anything starts: a taken port is the usual sign of a second `npm start`. A service's port too: another
-  // system answering there would pass for this one's service while its own exits.
-  await assertPortFree(gatewayPort, 'the gateway', 'PORT');
-  for (const [service, port] of Object.entries(servicePorts))
-    await assertPortFree(port, `the ${service} service`, `${service.toUpperCase()}_PORT`);
+  const servicePorts = servicePortsOf(config);
+  await assertPortsFree(gatewayPort, servicePorts);
   // IDENTITY_PROVIDER=oidc without an issuer: the embedded demo IdP stands in for DigiD / the organisation's IdP.
   const demoIdpWanted = config.IDENTITY_PROVIDER === 'oidc' && !process.env['OIDC_ISSUER'];
   if (demoIdpWanted) await assertPortFree(config.DEMO_IDP_PORT, 'the demo identity provider', 'DEMO_IDP_PORT');

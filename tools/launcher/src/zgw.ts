@@ -7,7 +7,7 @@ export interface ZgwResolution {
   env: Record<string, string>;
   /** What the startup message lists. */
   embedded: string[];
-  stop(): Promise<void>;
+  stop: () => Promise<void>;
 }
 
 /** Where a running ZGW simulator answers (what `startZgwSimulator` gives). */
@@ -56,7 +56,7 @@ export async function resolveZgw(env: NodeJS.ProcessEnv, gatewayPort: number): P
     Object.entries(env).filter((e): e is [string, string] => PASSED.test(e[0]) && e[1] !== undefined),
   );
   if (!enabled(env['ZGW_ENABLED']) || env['ZGW_ZAKEN_URL'])
-    return { env: passed, embedded: [], stop: async () => undefined };
+    return { env: passed, embedded: [], stop: () => Promise.resolve() };
   const port = Number(env['ZGW_SIM_PORT'] ?? 8090);
   await assertPortFree(port, 'the embedded ZGW simulator', 'ZGW_ZAKEN_URL (and the other ZGW_* URLs) or ZGW_SIM_PORT');
   const secret = env['ZGW_SECRET'] || randomBytes(32).toString('hex');

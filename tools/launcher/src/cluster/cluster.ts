@@ -90,7 +90,7 @@ export class Cluster {
         new System({
           root: this.options.root,
           infra: this.options.infra,
-          ports: p as Record<Service, number>,
+          ports: p,
           databasePrefix: this.options.databasePrefix ?? 'register',
           logDir: this.options.logDir,
           logName: (s: Service) => `${s}-${i + 1}.log`,
