@@ -38,10 +38,7 @@ export interface Context {
   redelivery: Redelivery;
 }
 
-export async function buildContext(
-  config: Config,
-  { logger, database, events }: ServiceResources<AuditDb>,
-): Promise<Built<Context>> {
+export function buildContext(config: Config, { logger, database, events }: ServiceResources<AuditDb>): Built<Context> {
   return {
     context: { config, logger, clock: systemClock, db: database.db, events, redelivery: {} },
     ...(events.transport === 'nats'
