@@ -126,11 +126,22 @@ export default tseslint.config(
   },
   {
     files: ['**/test/**/*.ts', '**/bench/**/*.ts'],
-    // Tests read loosely typed JSON bodies; production code keeps the rule.
-    rules: { 'no-console': 'off', '@typescript-eslint/no-explicit-any': 'off', 'max-lines-per-function': 'off' },
+    // Tests read loosely typed JSON bodies; production code keeps the rule. A test is a scenario and an oracle a
+    // decision table, read against the ADR they check: neither is split to meet the size limits (ADR 0241).
+    rules: {
+      'no-console': 'off',
+      '@typescript-eslint/no-explicit-any': 'off',
+      'max-lines-per-function': 'off',
+      complexity: 'off',
+    },
+  },
+  {
+    // Migrations are frozen once applied: a long `up` stays as it ran.
+    files: ['services/*/migrations/**/*.ts'],
+    rules: { 'max-lines-per-function': 'off' },
   },
   {
     files: ['**/bench/**/*.mjs', 'tools/*/bin/**/*.mjs'],
-    rules: { 'no-undef': 'off', 'no-console': 'off' },
+    rules: { 'no-undef': 'off', 'no-console': 'off', 'max-lines-per-function': 'off', complexity: 'off' },
   },
 );
