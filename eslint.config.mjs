@@ -55,6 +55,17 @@ export default tseslint.config(
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
   },
   {
+    // The console's browser code has a tsconfig of its own (DOM, bundler resolution).
+    files: ['libs/console/web/**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: false,
+        project: './libs/console/tsconfig.web.json',
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.js', '**/test/**', '**/bench/**'],
     ...tseslint.configs.disableTypeChecked,
   },

@@ -60,7 +60,7 @@ async function render(config: ConsoleConfig): Promise<void> {
   if (!identityHeaders(config)) {
     replace(top, header(config, null));
     document.title = `Aanmelden – ${APP_TITLE}`;
-    await signInPage(main, config, () => void render(config));
+    signInPage(main, config, () => void render(config));
     return;
   }
   const { page, params } = route();

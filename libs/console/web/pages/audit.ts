@@ -53,7 +53,8 @@ function filterForm(params: URLSearchParams): HTMLFormElement {
     const data = new FormData(form);
     const query = new URLSearchParams();
     for (const name of FILTERS) {
-      const raw = String(data.get(name) ?? '').trim();
+      const entry = data.get(name);
+      const raw = (typeof entry === 'string' ? entry : '').trim();
       const value = name === 'from' || name === 'to' ? toInstant(raw) : raw;
       if (value) query.set(name, value);
     }

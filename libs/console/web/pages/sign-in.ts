@@ -2,7 +2,7 @@ import { chooseDemoIdentity, DEMO_IDENTITIES, startSignIn, type ConsoleConfig } 
 import { h, on, replace, ui } from '../dom.js';
 
 /** Sign-in: the issuer's login (OIDC), or the demo identity picker of the header stand-in, clearly marked. */
-export async function signInPage(main: HTMLElement, config: ConsoleConfig, signedIn: () => void): Promise<void> {
+export function signInPage(main: HTMLElement, config: ConsoleConfig, signedIn: () => void): void {
   if (config.identityProvider === 'oidc') {
     const start = on(ui.button('Aanmelden bij de identiteitsaanbieder', 'primary'), 'click', () => startSignIn(config));
     replace(
