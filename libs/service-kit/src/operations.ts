@@ -201,7 +201,7 @@ function handlerOf<Ctx>(ctx: Ctx, op: AnyOperation<Ctx>, options: OperationsOpti
       subjects,
       ...(typeof foreign === 'string' ? { foreignTraceparent: foreign } : {}),
     } as const;
-    return runAsProcessing(processing.log, scope, async () => handle(req, res, next));
+    return runAsProcessing(processing.log, scope, () => Promise.resolve(handle(req, res, next)));
   };
 }
 
