@@ -12,9 +12,8 @@ type Deps = Pick<Context, 'db' | 'storage' | 'logger' | 'clock' | 'applications'
 
 const conflict = () => new DomainError('conflict', 'This category already holds a document; delete it first.');
 
-/** Checks a spooled file against its category (413, 415, 409), stores the bytes, then records the document. */
-export async function uploadDocument(deps: Deps, owner: string, request: UploadRequest): Promise<UploadedDocument> {
-  const { wizardId, category, file } = request;
+/** The file's content type, detected from its first bytes, if its category takes a file of that size and type. */
+async function admittedContentType(category: UploadRequest['category'], file: UploadRequest['file']): Promise<string> {
   if (file.sizeBytes > maxBytesOf(category))
     throw new DomainError('payload-too-large', `The file is larger than ${category.maxSizeMb} MB.`);
   const contentType = await detectContentType(file.head);
@@ -24,6 +23,13 @@ export async function uploadDocument(deps: Deps, owner: string, request: UploadR
       `The file is ${contentType ?? 'of an unknown type'}; this category accepts ${category.acceptedTypes.join(', ')}.`,
     );
   }
+  return contentType;
+}
+
+/** Checks a spooled file against its category (413, 415, 409), stores the bytes, then records the document. */
+export async function uploadDocument(deps: Deps, owner: string, request: UploadRequest): Promise<UploadedDocument> {
+  const { wizardId, category, file } = request;
+  const contentType = await admittedContentType(category, file);
   const applicationId = request.applicationId ?? null;
   // ADR 0015: only the caller's own Concept application; nothing is stored for any other.
   if (applicationId !== null && !(await deps.applications.uploadable(owner, applicationId))) {
