@@ -189,7 +189,7 @@ async function moveLaterMigrations(db: AnyDb): Promise<void> {
 }
 
 /** A migration a newer version ran and this one does not know: recorded as done, never run (ADR 0230). */
-const RAN_BY_A_NEWER_VERSION: Migration = { up: async () => undefined };
+const RAN_BY_A_NEWER_VERSION: Migration = { up: () => Promise.resolve() };
 
 /**
  * Migrations are listed explicitly (frozen, timestamp-named files) so no loader guesses at file names. Those v1.0.0
