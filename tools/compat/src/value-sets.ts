@@ -26,11 +26,10 @@ function resolve(root: Schema, node: Schema, seen: Set<string>): Schema | null {
   return isSchema(target) ? resolve(root, target, seen) : null;
 }
 
-const union = (node: Schema) =>
-  [
-    ...(Array.isArray(node['anyOf']) ? node['anyOf'] : []),
-    ...(Array.isArray(node['oneOf']) ? node['oneOf'] : []),
-  ].filter(isSchema);
+/** A JSON Schema array keyword's items (unknown until checked), or none. */
+const itemsOf = (value: unknown): unknown[] => (Array.isArray(value) ? (value as unknown[]) : []);
+
+const union = (node: Schema) => [...itemsOf(node['anyOf']), ...itemsOf(node['oneOf'])].filter(isSchema);
 
 /** The closed set a schema allows, or `open`: `const`, `enum`, `type: 'null'`, or a union of those. */
 function valuesOf(root: Schema, raw: Schema, seen: Set<string>): Values {
