@@ -21,6 +21,7 @@ const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const TICK_US = 1e6 / 100;
+const WARM_SECONDS = 3;
 
 const cpuTicks = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
@@ -33,7 +34,7 @@ async function seed(db) {
       'AV-2026-L' || lpad(g::text, 6, '0'), '[]'::jsonb, now(), now(), now()
     FROM generate_series(1, 100000) g`.execute(db);
   // Fresh Concept intakes for every submit of every round, one per owner.
-  const drafts = RATE * SECONDS * ROUNDS * 2 + 1000;
+  const drafts = RATE * (SECONDS + WARM_SECONDS) * ROUNDS * 2 + 1000;
   await sql`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
     SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now()
     FROM generate_series(1, ${drafts}) g`.execute(db);
@@ -105,7 +106,7 @@ async function main() {
             gateway: system.pid('gateway'),
           };
           // A few seconds of the same load first: the JIT and the pools warm, outside the measured window.
-          await steadyLoad({ url: route.url, rate: RATE, seconds: 3, request: route.request });
+          await steadyLoad({ url: route.url, rate: RATE, seconds: WARM_SECONDS, request: route.request });
           const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuTicks(pid)]));
           const r = await steadyLoad({ url: route.url, rate: RATE, seconds: SECONDS, request: route.request });
           const cpu = Object.fromEntries(
