@@ -58,12 +58,32 @@ export interface StreamSettings {
 /** ADR 0035: seven days, so a consumer may be down over a long weekend. */
 export const DEFAULT_EVENTS_MAX_AGE_MS = 7 * 24 * 3600_000;
 
-/** Disconnects, reconnects and errors go to the log; the client reconnects by itself. */
-async function logConnectionTrouble(nc: NatsConnection, logger: Logger): Promise<void> {
+/**
+ * How long a lost connection still counts as ready: the client moves to another server of a cluster within this,
+ * and writes wait in the outbox meanwhile, so a broker node's loss takes no replica out of its Service (ADR 0200).
+ */
+const RECONNECT_GRACE_MS = 5000;
+
+/** Since when the connection is lost (null: connected). */
+interface ConnectionWatch {
+  downSince: number | null;
+}
+
+/** Disconnects, reconnects and errors go to the log, and the watch; the client reconnects by itself. */
+async function watchConnection(nc: NatsConnection, logger: Logger, watch: ConnectionWatch): Promise<void> {
   for await (const s of nc.status()) {
+    if (s.type === 'disconnect') watch.downSince ??= Date.now();
+    if (s.type === 'reconnect') watch.downSince = null;
     if (s.type === 'disconnect' || s.type === 'reconnect' || s.type === 'error')
       logger.warn({ nats: s.type }, 'nats status');
   }
+}
+
+/** Readiness: connected and answering, or lost for less than the grace a reconnect takes. */
+async function readyOrReconnecting(nc: NatsConnection, watch: ConnectionWatch): Promise<boolean> {
+  if (nc.isClosed()) return false;
+  if (watch.downSince !== null) return Date.now() - watch.downSince < RECONNECT_GRACE_MS;
+  return answersWithinASecond(nc);
 }
 
 /** A core-NATS subscription whose handler runs in the trace of the request that caused the notification. */
@@ -111,7 +131,8 @@ export async function connectEvents(
     reconnectTimeWait: 500,
     waitOnFirstConnect: true,
   });
-  void logConnectionTrouble(nc, logger);
+  const watch: ConnectionWatch = { downSince: null };
+  void watchConnection(nc, logger, watch);
   const jsm = await jetstreamManager(nc);
   const streamName = stream.name ?? STREAM_NAME;
   const prefix = stream.prefix ?? '';
@@ -137,7 +158,7 @@ export async function connectEvents(
       await js.publish(prefix + subject, payload, { msgID: msgId, timeout: 5000, ...withTraceHeaders() });
     },
     subscribe: (subject, onMessage) => subscribeInTrace(nc, prefix, subject, onMessage),
-    ready: () => answersWithinASecond(nc),
+    ready: () => readyOrReconnecting(nc, watch),
     async close() {
       if (!nc.isClosed()) await nc.drain().catch(() => nc.close());
     },

@@ -131,7 +131,7 @@ describe('the logbook and GET /api/v1/me/verwerkingen (ADR 0181)', () => {
     };
     const envelope = { ...newEvent('processing', later, null), ...UNKNOWN_FIELD };
     const { seq } = await publishRecord(step(bsn), envelope as typeof envelope & ReturnType<typeof newEvent>);
-    await eventually(() => consumedThrough(h.events, h.durable, seq));
+    await eventually(() => consumedThrough(h.events, h.processingDurable, seq));
     const stored = await h.db.selectFrom('logbook').selectAll().where('record_id', '=', envelope.id).execute();
     expect(stored).toEqual([
       expect.objectContaining({
