@@ -3,6 +3,7 @@ import { auditRole, type Identity } from '@register/authz';
 import { auditEvent } from '@register/contracts';
 import { DomainError, NotFoundError } from '@register/problem';
 import { currentCorrelationId, decodeCursor, encodeCursor, enqueue, recordProcessingIn } from '@register/service-kit';
+import { findByReferentie } from '../cases/applications.repository';
 import type { Context } from '../context';
 import { SYSTEM } from './zgw';
 import { listOwedCases, makeDueNow, mirrorCounts, type OwedCaseRow } from './case-mirror-operator.repository';
@@ -79,12 +80,7 @@ export async function retryCaseMirror(ctx: Context, identity: Identity | null, r
       { action: RETRY, resource: `case/${referentie}`, decision: 'allow', role: auditRole(identity) || 'none' },
       correlationId,
     );
-    const owner = await trx
-      .selectFrom('applications')
-      .select('owner')
-      .where('referentie', '=', referentie)
-      .executeTakeFirst();
-    await recordProcessingIn(trx, owner?.owner);
+    await recordProcessingIn(trx, (await findByReferentie(trx, referentie))?.owner);
     return result;
   });
   if (outcome.kind === 'unknown') throw new NotFoundError('case');

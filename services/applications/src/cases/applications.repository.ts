@@ -72,6 +72,23 @@ export async function findByReferentie(db: Db, referentie: string, lock = false)
   return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
+/** The owners of the applications with these ids or referenties (a listed case is known by either). */
+export async function ownersOf(db: Db, ids: string[], referenties: string[]): Promise<string[]> {
+  const valid = ids.filter(isApplicationId);
+  if (valid.length === 0 && referenties.length === 0) return [];
+  const rows = await db
+    .selectFrom('applications')
+    .select('owner')
+    .where((eb) =>
+      eb.or([
+        ...(valid.length > 0 ? [eb('id', 'in', valid)] : []),
+        ...(referenties.length > 0 ? [eb('referentie', 'in', referenties)] : []),
+      ]),
+    )
+    .execute();
+  return rows.map((r) => r.owner);
+}
+
 /** The owner's applications, newest first; served by applications_owner_created. */
 export async function listByOwner(db: Db, owner: string, limit: number, after: Keyset | null): Promise<ListRow[]> {
   let q = db
