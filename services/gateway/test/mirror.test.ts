@@ -1,78 +1,24 @@
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import pino from 'pino';
-import { freePort } from '@register/embedded';
-import {
-  SERVICES,
-  System,
-  dropSystemDatabases,
-  zgwSettingsOf,
-  type Infrastructure,
-  type Service,
-} from '@register/launcher';
-import { eventually, natsUrl, removeBucket, systemEvents, testS3, withServiceSettings } from '@register/testkit';
-import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
+import { eventually } from '@register/testkit';
+import type { ZgwSimulator } from '@register/zgw-sim';
+import { startMirroredSystem, type MirroredSystem } from './support/mirrored-system';
 import { users } from './support/system';
 import { call as callGateway, submitIntake } from './support/through-gateway';
 
 // Mirroring on, end to end through the gateway: the whole system as processes (tools/launcher's System) with
 // the applications service pointed at the ZGW simulator, which runs in this test's process.
-const root = path.resolve(__dirname, '..', '..', '..');
-const SECRET = 'gateway-mirror-test-secret-0123456789abcdef';
-const CLIENT_ID = 'register';
 const NOTIFICATIES_AUTH = 'Token gateway-mirror-notificaties';
 
+let world: MirroredSystem;
 let sim: ZgwSimulator;
-let system: System;
 let gateway: string;
-let logDir: string | undefined;
-const prefix = `mir_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-// A stream, durable consumers and a bucket of its own (ADR 0160).
-const events = systemEvents(prefix);
-const bucket = `documents-${prefix.replace(/_/g, '-')}`;
-const postgresUrl = process.env['TEST_PG_URL'] as string;
 
 beforeAll(async () => {
-  sim = await startZgwSimulator({ secret: SECRET, clientId: CLIENT_ID, logger: pino({ level: 'silent' }) });
-  const s3 = testS3();
-  const infra: Infrastructure = {
-    postgresUrl,
-    natsUrl: natsUrl(),
-    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket },
-    embedded: [],
-    stop: async () => undefined,
-    zgw: {
-      ...zgwSettingsOf(sim, { clientId: CLIENT_ID, secret: SECRET, pollMs: 100 }),
-      NOTIFICATIES_AUTH,
-    },
-  };
-  const ports = Object.fromEntries(
-    await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
-  ) as Record<Service, number>;
-  logDir = mkdtempSync(path.join(os.tmpdir(), 'register-mirror-'));
-  system = new System({
-    root,
-    infra,
-    ports,
-    databasePrefix: prefix,
-    logDir,
-    logLevel: 'warn',
-    extraEnv: withServiceSettings(events.env),
-  });
-  await system.startAll();
-  gateway = system.url('gateway');
+  world = await startMirroredSystem('mir', NOTIFICATIES_AUTH);
+  ({ sim, gateway } = world);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.stopAll();
-  await dropSystemDatabases(postgresUrl, prefix);
-  await events.remove(natsUrl());
-  await removeBucket(bucket);
-  await sim?.close();
-  if (logDir) rmSync(logDir, { recursive: true, force: true });
-}, 60_000);
+afterAll(async () => world?.close(), 60_000);
 
 afterEach(() => sim.faults.clear());
 

@@ -1,84 +1,30 @@
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import pg from 'pg';
-import pino from 'pino';
-import { freePort } from '@register/embedded';
-import {
-  SERVICES,
-  System,
-  dropSystemDatabases,
-  systemDatabase,
-  zgwSettingsOf,
-  type Infrastructure,
-  type Service,
-} from '@register/launcher';
-import { eventually, natsUrl, removeBucket, systemEvents, testS3, withServiceSettings } from '@register/testkit';
-import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
+import { eventually } from '@register/testkit';
+import type { ZgwSimulator } from '@register/zgw-sim';
+import { startMirroredSystem, type MirroredSystem } from './support/mirrored-system';
 import { users } from './support/system';
 import { call as callGateway } from './support/through-gateway';
 
 // Issue 24, ADR 0182: the processing log of the whole system (every service a process, mirroring on), read the way
 // a practitioner reads it: `GET /api/v1/me/verwerkingen`.
-const root = path.resolve(__dirname, '..', '..', '..');
-const SECRET = 'gateway-ldv-test-zgw-secret-0123456789abcdef';
-const CLIENT_ID = 'register';
-
+let world: MirroredSystem;
 let sim: ZgwSimulator;
-let system: System;
 let gateway: string;
-let logDir: string | undefined;
-const prefix = `ldv_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
-const events = systemEvents(prefix);
-const bucket = `documents-${prefix.replace(/_/g, '-')}`;
-const postgresUrl = process.env['TEST_PG_URL'] as string;
 
 beforeAll(async () => {
-  sim = await startZgwSimulator({ secret: SECRET, clientId: CLIENT_ID, logger: pino({ level: 'silent' }) });
-  const s3 = testS3();
-  const infra: Infrastructure = {
-    postgresUrl,
-    natsUrl: natsUrl(),
-    s3: { endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket },
-    embedded: [],
-    stop: async () => undefined,
-    zgw: zgwSettingsOf(sim, { clientId: CLIENT_ID, secret: SECRET, pollMs: 100 }),
-  };
-  const ports = Object.fromEntries(
-    await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
-  ) as Record<Service, number>;
-  logDir = mkdtempSync(path.join(os.tmpdir(), 'register-ldv-'));
-  system = new System({
-    root,
-    infra,
-    ports,
-    databasePrefix: prefix,
-    logDir,
-    logLevel: 'warn',
-    extraEnv: withServiceSettings(events.env),
-  });
-  await system.startAll();
-  gateway = system.url('gateway');
+  world = await startMirroredSystem('ldv');
+  ({ sim, gateway } = world);
 }, 180_000);
 
-afterAll(async () => {
-  await system?.stopAll();
-  await dropSystemDatabases(postgresUrl, prefix);
-  await events.remove(natsUrl());
-  await removeBucket(bucket);
-  await sim?.close();
-  if (logDir) rmSync(logDir, { recursive: true, force: true });
-}, 60_000);
+afterAll(async () => world?.close(), 60_000);
 
 const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) =>
   callGateway(gateway, method, url, headers, body);
 
 /** A query on the audit service's database (its logbook table). */
 async function auditDb<T>(query: (db: pg.Client) => Promise<T>): Promise<T> {
-  const url = new URL(postgresUrl);
-  url.pathname = `/${systemDatabase(prefix, 'audit')}`;
-  const db = new pg.Client({ connectionString: url.toString() });
+  const db = new pg.Client({ connectionString: world.databaseUrl('audit') });
   await db.connect();
   try {
     return await query(db);
