@@ -20,6 +20,8 @@ export interface FlagReader {
 export class FlagsClient implements FlagReader {
   private cache: { flags: Map<string, boolean>; fetchedAt: number } | null = null;
   private subscription: EventSubscription | null = null;
+  /** Counts flag-changed events; a read begun before the latest one must not fill the cache. */
+  private changes = 0;
 
   constructor(
     private readonly client: InternalClient,
@@ -30,16 +32,18 @@ export class FlagsClient implements FlagReader {
   listen(events: Pick<EventBus, 'subscribe'>): void {
     this.subscription = events.subscribe(reference.events.flagChanged.subject, () => {
       this.cache = null;
+      this.changes += 1;
     });
   }
 
   async isEnabled(key: string): Promise<boolean> {
-    if (!this.cache || Date.now() - this.cache.fetchedAt > this.ttlMs) {
-      const { body } = await this.client.request<FeatureFlag[]>('GET', '/internal/flags');
-      this.cache = { flags: new Map(body.map((f) => [f.key, f.enabled])), fetchedAt: Date.now() };
-      this.logger.debug({ flags: body.length }, 'feature flags refreshed');
-    }
-    return this.cache.flags.get(key) ?? false;
+    if (this.cache && Date.now() - this.cache.fetchedAt <= this.ttlMs) return this.cache.flags.get(key) ?? false;
+    const changesBefore = this.changes;
+    const { body } = await this.client.request<FeatureFlag[]>('GET', '/internal/flags');
+    const flags = new Map(body.map((f) => [f.key, f.enabled]));
+    if (changesBefore === this.changes) this.cache = { flags, fetchedAt: Date.now() };
+    this.logger.debug({ flags: body.length }, 'feature flags refreshed');
+    return flags.get(key) ?? false;
   }
 
   close(): void {

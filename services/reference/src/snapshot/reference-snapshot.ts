@@ -26,12 +26,21 @@ export class ReferenceSnapshot {
   private flags: CachedBody = cached([]);
   private flagList: FlagRow[] = [];
   private bodies = new Map<string, CachedBody>();
+  private loadsStarted = 0;
+  private loadServed = 0;
 
   constructor(private readonly db: Kysely<ReferenceDb>) {}
 
-  /** Reads everything again; what is served switches at once when the load is complete. */
+  /**
+   * Reads everything again; what is served switches at once when the load is complete. Loads may overlap (a
+   * write's own reload and an event's); a load that finishes after a later-started one is dropped, so what is
+   * served never goes back to what was read before a committed change.
+   */
   async reload(): Promise<void> {
+    const load = ++this.loadsStarted;
     const [tables, rows, flags] = await Promise.all([listTables(this.db), listAllRows(this.db), listFlags(this.db)]);
+    if (load < this.loadServed) return;
+    this.loadServed = load;
     const next = new Map<string, TableData>(tables.map((t) => [t.id, { ...t, rows: [] }]));
     for (const r of rows)
       next.get(r.table_id)?.rows.push({ data: r.data, geldigVanaf: r.geldig_vanaf, geldigTot: r.geldig_tot });
