@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { MsgRequest } from '@nats-io/jetstream';
 import { sql } from 'kysely';
 import { createTestDatabase, eventually, natsUrl, testEvents, type TestDatabase } from '@register/testkit';
 import { createDatabase, type Database } from '../src/database';
@@ -55,9 +56,10 @@ async function publishThroughRelay(events: NatsEvents, subject: string): Promise
 async function numbersIn(events: NatsEvents, subject: string): Promise<number[]> {
   const seen: number[] = [];
   for (let seq = 1; ; seq++) {
-    const msg = await events.jsm.streams
-      .getMessage(events.stream, { next_by_subj: events.prefix + subject, seq })
-      .catch(() => null);
+    // The server's message get takes `next_by_subj` (the first message of the subject at or after `seq`); the
+    // client's type for it names only `seq` and `last_by_subj`.
+    const query = { next_by_subj: events.prefix + subject, seq } as unknown as MsgRequest;
+    const msg = await events.jsm.streams.getMessage(events.stream, query).catch(() => null);
     if (!msg) break;
     seen.push(msg.json<{ data: { n: number } }>().data.n);
     seq = msg.seq;
