@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { claimLeased, currentTraceparent } from '@register/service-kit';
-import type { Db } from '../cases/applications.repository';
+import type { Db } from '../database';
 import type { CaseMirrorsTable } from './case-mirror.table';
 import type { MirrorCase } from './mirror-case.types';
 import { uuidOf } from './zgw-read';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { claimLeased } from '@register/service-kit';
-import type { Db } from '../cases/applications.repository';
+import type { Db } from '../database';
 import type { DocumentLinkJobsTable } from './link-jobs.table';
 
 export type LinkJob = Selectable<DocumentLinkJobsTable>;

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { OUTBOX_CHANNEL, currentTraceparent, type EventEnvelope } from '@register/service-kit';
 import type { ApplicationType } from '../cases/application.schemas';
-import { isApplicationId, type ApplicationRow, type Db } from '../cases/applications.repository';
+import { isApplicationId, type ApplicationRow } from '../applications/application-reads';
+import type { Db } from '../database';
 import type { DocumentLinkRef } from '../document-linking/link-jobs.table';
 
 /** Only the type of the caller's own application (submit needs no draft, which can be large). */
