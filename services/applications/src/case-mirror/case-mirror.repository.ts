@@ -179,6 +179,22 @@ export async function clearDivergence(db: Db, applicationId: string, reden: stri
   );
 }
 
+/** The submitted case is owed to the case system (in the submit's transaction); the mirror job works it after. */
+export async function oweSubmit(
+  db: Db,
+  values: { referentie: string; applicationId: string; correlationId: string | null },
+): Promise<void> {
+  await db
+    .insertInto('case_mirrors')
+    .values({
+      referentie: values.referentie,
+      application_id: values.applicationId,
+      submit_correlation_id: values.correlationId,
+      traceparent: currentTraceparent() ?? null,
+    })
+    .execute();
+}
+
 /**
  * The besluit is owed (in the besluit's transaction). A case mirrored before is due again; one the mirror is
  * still working on or that diverged keeps its schedule (the pass under way hands over, the reconciler takes
