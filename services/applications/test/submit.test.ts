@@ -230,7 +230,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
   });
 
-  it('when a write of the submit transaction fails, then nothing of the submit stays: still a Concept, no link job, no event (ADR 0253)', async () => {
+  it('when a write of submit fails, then nothing of it stays: a Concept, no link job, no event (ADR 0253)', async () => {
     const { me, id } = await draft(world, 'intake');
     const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
     const db = world.apps.db;
