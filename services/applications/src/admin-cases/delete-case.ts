@@ -4,8 +4,9 @@ import { NotFoundError } from '@register/problem';
 import { currentCorrelationId, enqueue, recordProcessingIn } from '@register/service-kit';
 import { oweDelete } from '../case-mirror/case-mirror.repository';
 import { mirrorNow } from '../case-mirror/mirror-pass';
-import { deleteApplication, findById } from '../cases/applications.repository';
+import { findById } from '../applications/application-reads';
 import type { Context } from '../context';
+import { deleteApplication } from './admin-cases.repository';
 
 /**
  * Admin delete: removes the case (and its pending link job), tells the audit log and tells the documents
