@@ -50,7 +50,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Ids are uuids; anything else cannot exist (and must not reach Postgres as a cast error). */
 export const isApplicationId = (id: string): boolean => UUID.test(id);
 
-/** A position in a list: `at` is a `key_at` (or any timestamp text PostgreSQL reads exactly), compared as timestamptz. */
+/**
+ * A position in a list: `at` is a `key_at` (or any timestamp text PostgreSQL reads exactly), compared as timestamptz.
+ */
 export interface Keyset {
   at: string;
   id: string;

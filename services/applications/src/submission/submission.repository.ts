@@ -42,8 +42,8 @@ export type SubmittedRow = Pick<
 /**
  * Submit's transaction as ONE statement (ADR 0059, step 2):
  * `Concept` → `Ingediend` with a referentie from the sequence, the link job, the mirror's record (mirroring
- * on) and the outbox event with its NOTIFY. A single statement is a transaction of its own, so everything commits or nothing does,
- * in one round trip instead of seven. The `status_tag = 'Concept'` condition is re-checked on the
+ * on) and the outbox event with its NOTIFY. A single statement is a transaction of its own, so everything commits or
+ * nothing does, in one round trip instead of seven. The `status_tag = 'Concept'` condition is re-checked on the
  * newest row version after waiting for a concurrent writer's lock (READ COMMITTED), so of two racing
  * submits exactly one updates. Undefined when nothing was updated (no longer a `Concept`, or gone).
  * The outbox row is what the kit's `enqueue` writes (id, subject, envelope, then pg_notify on the relay's channel).
@@ -65,18 +65,22 @@ export async function submitConcept(db: Db, v: SubmitValues): Promise<SubmittedR
       RETURNING id, referentie, status_tag, step_index, step_count, manual, reden
     ), link_job AS (
       INSERT INTO document_link_jobs (application_id, owner, documents)
-      SELECT id, ${v.owner}, ${v.linkJob ? JSON.stringify(v.linkJob) : null}::jsonb FROM submitted WHERE ${v.linkJob !== null}
+      SELECT id, ${v.owner}, ${v.linkJob ? JSON.stringify(v.linkJob) : null}::jsonb FROM submitted
+      WHERE ${v.linkJob !== null}
       ON CONFLICT (application_id) DO UPDATE SET documents = EXCLUDED.documents, next_attempt_at = now()
     ), mirror AS (
       INSERT INTO case_mirrors (referentie, application_id, submit_correlation_id, traceparent)
-      SELECT referentie, id, ${v.mirror?.correlationId ?? null}::text, ${currentTraceparent() ?? null}::text FROM submitted WHERE ${v.mirror !== null}
+      SELECT referentie, id, ${v.mirror?.correlationId ?? null}::text, ${currentTraceparent() ?? null}::text
+      FROM submitted WHERE ${v.mirror !== null}
     ), event AS (
       INSERT INTO outbox (id, subject, envelope)
-      SELECT ${v.event.envelope.id}::uuid, ${v.event.subject}, jsonb_set(${JSON.stringify(v.event.envelope)}::jsonb, '{data,referentie}', to_jsonb(referentie))
+      SELECT ${v.event.envelope.id}::uuid, ${v.event.subject}, jsonb_set(${JSON.stringify(v.event.envelope)}::jsonb,
+      '{data,referentie}', to_jsonb(referentie))
       FROM submitted
       RETURNING id
     )
-    SELECT status_tag, step_index, step_count, referentie, manual, reden, (SELECT count(pg_notify(${OUTBOX_CHANNEL}, '')) FROM event) AS notified
+    SELECT status_tag, step_index, step_count, referentie, manual, reden, (SELECT count(pg_notify(${OUTBOX_CHANNEL},
+    '')) FROM event) AS notified
     FROM submitted`.execute(db);
   const row = rows[0];
   if (!row) return undefined;
