@@ -76,7 +76,33 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
       complexity: ['error', 15],
       'no-restricted-imports': ['error', { patterns: [...noOtherService, noReachingOut] }],
+      // ADR 0250: Prettier wraps code at 120 but never a string, comment or template; those are wrapped by hand
+      // (a string split into a concatenation keeps its value). No exemption for URLs, strings or patterns.
+      'max-len': [
+        'error',
+        {
+          code: 120,
+          comments: 120,
+          tabWidth: 2,
+          ignoreUrls: false,
+          ignoreStrings: false,
+          ignoreTemplateLiterals: false,
+          ignoreRegExpLiterals: false,
+        },
+      ],
     },
+  },
+  {
+    // Still holding lines over 120 characters (as .ci/line-length.mjs lists them): an entry goes once its file is
+    // wrapped.
+    files: [
+      'libs/service-kit/src/durable-consumer.ts',
+      'libs/service-kit/src/outbox.ts',
+      'services/applications/bench/processing-log.mjs',
+      'services/audit/src/logbook/inzage.routes.ts',
+      'services/audit/src/logbook/processing.consumer.ts',
+    ],
+    rules: { 'max-len': 'off' },
   },
   {
     // Use cases, rules, repositories, ports: no adapter, no express. Every service alike (ADR 0242): main.ts and
