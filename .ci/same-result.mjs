@@ -19,11 +19,13 @@ if (!a || !b) {
 }
 const differ = [...new Set([...a.map.keys(), ...b.map.keys()])].filter((name) => a.map.get(name) !== b.map.get(name));
 console.log(
-  `first run: ${a.passed}/${a.total} passed, ${a.failed} failed; second run: ${b.passed}/${b.total} passed, ${b.failed} failed`,
+  `first run: ${a.passed}/${a.total} passed, ${a.failed} failed; ` +
+    `second run: ${b.passed}/${b.total} passed, ${b.failed} failed`,
 );
 if (differ.length > 0) {
   console.error(
-    `the two runs differ in ${differ.length} test(s):\n  ${differ.map((n) => `${n}: ${a.map.get(n) ?? 'absent'} → ${b.map.get(n) ?? 'absent'}`).join('\n  ')}`,
+    `the two runs differ in ${differ.length} test(s):\n  ` +
+      `${differ.map((n) => `${n}: ${a.map.get(n) ?? 'absent'} → ${b.map.get(n) ?? 'absent'}`).join('\n  ')}`,
   );
   process.exit(1);
 }

@@ -36,7 +36,8 @@ export const MAX_AUDIT_ROLE_LENGTH = 200;
 
 /**
  * The `role` written to audit rows: never the subject or employee id (no personal data). A citizen without a
- * role and a case handler without roles are `none`; a long list of roles is cut, so a denial is never refused for its audit row.
+ * role and a case handler without roles are `none`; a long list of roles is cut, so a denial is never refused for its
+ * audit row.
  */
 export function auditRole(identity: Identity | null): string {
   if (!identity) return 'system';

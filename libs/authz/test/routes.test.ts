@@ -9,16 +9,23 @@ describe('the route table', () => {
     }
   });
 
-  it('when no identity calls any route but the notification webhook, then it is unauthenticated (deny by default)', () => {
-    for (const rule of ROUTES.filter((r) => r.requires.kind !== 'shared-secret'))
-      expect(authorize(rule, null)).toBe('unauthenticated');
-  });
+  it(
+    'when no identity calls any route but the notification webhook, ' + 'then it is unauthenticated (deny by default)',
+    () => {
+      for (const rule of ROUTES.filter((r) => r.requires.kind !== 'shared-secret'))
+        expect(authorize(rule, null)).toBe('unauthenticated');
+    },
+  );
 
-  it('when a route is guarded by a shared secret instead of an identity, then it is only the notification webhook (ADR 0001, 0011)', () => {
-    expect(ROUTES.filter((r) => r.requires.kind === 'shared-secret').map((r) => `${r.method} ${r.path}`)).toEqual([
-      'POST /api/v1/notificaties',
-    ]);
-  });
+  it(
+    'when a route is guarded by a shared secret instead of an identity, ' +
+      'then it is only the notification webhook (ADR 0001, 0011)',
+    () => {
+      expect(ROUTES.filter((r) => r.requires.kind === 'shared-secret').map((r) => `${r.method} ${r.path}`)).toEqual([
+        'POST /api/v1/notificaties',
+      ]);
+    },
+  );
 });
 
 describe('the processing activities of the route table (Logboek Dataverwerkingen, ADR 0180)', () => {
@@ -41,9 +48,13 @@ describe('the processing activities of the route table (Logboek Dataverwerkingen
     }
   });
 
-  it('when a route processes a practitioner’s data, then the activities cover applying, assessing, letters and the mirror', () => {
-    const used = new Set(ROUTES.map((r) => r.processing));
-    for (const k of ['inzage-registratie', 'aanvragen', 'wijzigingsverzoek', 'beoordelen', 'besluitbrief', 'beheer'])
-      expect(used.has(k as never)).toBe(true);
-  });
+  it(
+    'when a route processes a practitioner’s data, ' +
+      'then the activities cover applying, assessing, letters and the mirror',
+    () => {
+      const used = new Set(ROUTES.map((r) => r.processing));
+      for (const k of ['inzage-registratie', 'aanvragen', 'wijzigingsverzoek', 'beoordelen', 'besluitbrief', 'beheer'])
+        expect(used.has(k as never)).toBe(true);
+    },
+  );
 });

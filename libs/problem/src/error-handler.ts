@@ -22,8 +22,10 @@ function statusOf(err: unknown): number | undefined {
   return typeof s === 'number' ? s : undefined;
 }
 
-const MALFORMED_FORM =
-  /^(Multipart: Boundary not found|Unexpected end of form|Malformed part header|Malformed urlencoded form|Unsupported content type)/;
+const MALFORMED_FORM = new RegExp(
+  '^(Multipart: Boundary not found|Unexpected end of form|Malformed part header|Malformed urlencoded form|' +
+    'Unsupported content type)',
+);
 
 /**
  * A body or URL the parsers could not read (body-parser, multer, busboy, a malformed escape) is the client's:

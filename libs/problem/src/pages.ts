@@ -13,8 +13,10 @@ export function problemPage(slug: string): string | null {
   const t = PROBLEM_TYPES[slug];
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(t.title)}</title></head>` +
-    `<body><h1>${escapeHtml(t.title)}</h1><p>HTTP status ${t.status}. Problem type <code>/problems/${slug}</code>.</p>` +
-    `<p>${escapeHtml(t.description)}</p><p>Every problem document carries a <code>correlationId</code>; quote it when you contact the service desk.</p></body></html>`
+    `<body><h1>${escapeHtml(t.title)}</h1><p>HTTP status ${t.status}. ` +
+    `Problem type <code>/problems/${slug}</code>.</p>` +
+    `<p>${escapeHtml(t.description)}</p><p>Every problem document carries a <code>correlationId</code>; ` +
+    `quote it when you contact the service desk.</p></body></html>`
   );
 }
 
@@ -22,5 +24,8 @@ export function problemIndex(): string {
   const items = Object.entries(PROBLEM_TYPES)
     .map(([slug, t]) => `<li><a href="/problems/${slug}">${slug}</a> (${t.status}): ${escapeHtml(t.title)}</li>`)
     .join('');
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Problem types</title></head><body><h1>Problem types</h1><ul>${items}</ul></body></html>`;
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Problem ` +
+    `types</title></head><body><h1>Problem types</h1><ul>${items}</ul></body></html>`
+  );
 }

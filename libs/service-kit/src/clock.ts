@@ -12,7 +12,10 @@ const amsterdamDate = new Intl.DateTimeFormat('en-CA', {
 });
 
 const HOUR_MS = 3_600_000;
-/** Amsterdam's offset from UTC is a whole number of hours since 1940 (CET/CEST), so its date changes on a UTC hour; kept from 1946, clear of the war years. */
+/**
+ * Amsterdam's offset from UTC is a whole number of hours since 1940 (CET/CEST), so its date changes on a UTC hour; kept
+ * from 1946, clear of the war years.
+ */
 const WHOLE_HOUR_OFFSETS_SINCE = Date.UTC(1946, 0, 1);
 let kept = { hour: NaN, date: '' };
 

@@ -86,7 +86,10 @@ export async function ensureDatabaseExists(url: string): Promise<void> {
   }
 }
 
-/** A service's own database at start: created when missing, pooled, migrated to the latest version, `min` connections open. */
+/**
+ * A service's own database at start: created when missing, pooled, migrated to the latest version, `min` connections
+ * open.
+ */
 export async function openServiceDatabase<DB>(
   url: string,
   logger: Logger,

@@ -271,7 +271,9 @@ const PROBLEM_TEXT: Record<number, string> = {
   400: 'The request is invalid (`errors` names each field).',
   401: 'No valid identity.',
   403: 'The caller lacks the capability or decision this operation needs.',
-  409: 'The resource is in a state that does not allow this operation, or a request with this `Idempotency-Key` is still running.',
+  409:
+    'The resource is in a state that does not allow this operation, ' +
+    'or a request with this `Idempotency-Key` is still running.',
   413: 'The body or file is too large.',
   415: 'The content type is not accepted.',
   422: 'The request cannot be processed as given (on a write also: this `Idempotency-Key` came with another body).',
@@ -293,7 +295,8 @@ const CORRELATION_PARAMETER = {
   in: 'header' as const,
   required: false,
   description:
-    'Optional; echoed on the response and in every problem and audit row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made).',
+    'Optional; echoed on the response and in every problem and audit ' +
+    'row (`^[A-Za-z0-9._:-]{1,128}$`, otherwise a new one is made).',
   schema: { type: 'string' as const, maxLength: 128, example: 'portal-7f3a9c' },
 };
 
@@ -302,7 +305,8 @@ const IDEMPOTENCY_PARAMETER = {
   in: 'header' as const,
   required: false,
   description:
-    'Optional on writes: a retry with the same key and body replays the first answer (`Idempotent-Replayed: true`); another body is 422, a repeat while the first runs 409. Kept 24 hours.',
+    'Optional on writes: a retry with the same key and body replays the first answer (`Idempotent-Replayed: ' +
+    'true`); another body is 422, a repeat while the first runs 409. Kept 24 hours.',
   schema: { type: 'string' as const, minLength: 1, maxLength: 255, example: 'create-1' },
 };
 

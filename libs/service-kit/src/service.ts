@@ -84,7 +84,10 @@ export interface ServiceDefinition<C extends BaseConfig, DB, Ctx> {
 }
 
 export interface StartOptions<Ctx = unknown> {
-  /** Default true: the service owns its process: handles SIGTERM/SIGINT and logs Node's process warnings. False when a host process does. */
+  /**
+   * Default true: the service owns its process: handles SIGTERM/SIGINT and logs Node's process warnings. False when a
+   * host process does.
+   */
   ownsProcess?: boolean;
   /** Tests only: replace parts of the built context (a clock, a slow neighbour). */
   override?: (context: Ctx) => Ctx;

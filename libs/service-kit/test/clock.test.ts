@@ -7,25 +7,29 @@ describe('dates', () => {
     expect(todayInAmsterdam({ now: () => new Date('2026-12-31T23:00:00Z') })).toBe('2027-01-01');
   });
 
-  it('when asked hour after hour, then every answer is the date the formatter gives for that moment (the kept one never outlives its hour)', () => {
-    const formatter = new Intl.DateTimeFormat('en-CA', {
-      timeZone: 'Europe/Amsterdam',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    });
-    // Two years in 17-minute steps, back and forth across both daylight-saving changes and every midnight.
-    const wrong: string[] = [];
-    const start = Date.UTC(2025, 0, 1);
-    for (let ms = start; ms < start + 2 * 365 * 86_400_000; ms += 17 * 60_000) {
-      for (const at of [new Date(ms), new Date(ms - 61 * 60_000)]) {
-        if (todayInAmsterdam({ now: () => at }) !== formatter.format(at)) wrong.push(at.toISOString());
+  it(
+    'when asked hour after hour, then every answer is the date the ' +
+      'formatter gives for that moment (the kept one never outlives its hour)',
+    () => {
+      const formatter = new Intl.DateTimeFormat('en-CA', {
+        timeZone: 'Europe/Amsterdam',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      });
+      // Two years in 17-minute steps, back and forth across both daylight-saving changes and every midnight.
+      const wrong: string[] = [];
+      const start = Date.UTC(2025, 0, 1);
+      for (let ms = start; ms < start + 2 * 365 * 86_400_000; ms += 17 * 60_000) {
+        for (const at of [new Date(ms), new Date(ms - 61 * 60_000)]) {
+          if (todayInAmsterdam({ now: () => at }) !== formatter.format(at)) wrong.push(at.toISOString());
+        }
       }
-    }
-    expect(wrong).toEqual([]);
-    // Before whole-hour offsets (Amsterdam ran 20 minutes ahead of UTC until 1940): formatted every time.
-    expect(todayInAmsterdam({ now: () => new Date('1937-06-30T23:50:00Z') })).toBe('1937-07-01');
-  });
+      expect(wrong).toEqual([]);
+      // Before whole-hour offsets (Amsterdam ran 20 minutes ahead of UTC until 1940): formatted every time.
+      expect(todayInAmsterdam({ now: () => new Date('1937-06-30T23:50:00Z') })).toBe('1937-07-01');
+    },
+  );
 
   it.each([
     ['2024-02-29', true],

@@ -34,25 +34,29 @@ const migrations: Record<string, Migration> = {
 };
 
 describe('replicas migrating one database at once', () => {
-  it('when six start at the same moment against a database that does not exist yet, then all open it and each migration ran once', async () => {
-    const opened = await Promise.allSettled(
-      Array.from({ length: 6 }, () => openServiceDatabase<unknown>(url, logger, migrations, { max: 2, min: 0 })),
-    );
-    const databases = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value as Database<unknown>] : []));
-    try {
-      expect(opened.map((o) => (o.status === 'rejected' ? String(o.reason) : 'opened'))).toEqual(
-        Array.from({ length: 6 }, () => 'opened'),
+  it(
+    'when six start at the same moment against a database that does ' +
+      'not exist yet, then all open it and each migration ran once',
+    async () => {
+      const opened = await Promise.allSettled(
+        Array.from({ length: 6 }, () => openServiceDatabase<unknown>(url, logger, migrations, { max: 2, min: 0 })),
       );
-      const db = databases[0]!.pool;
-      const runs = await db.query<{ migration: string }>('SELECT migration FROM runs ORDER BY migration');
-      expect(runs.rows.map((r) => r.migration)).toEqual(['first', 'second']);
-      // Both ledgers (ADR 0230): these names are not v1.0.0's, so they are in the later one.
-      const done = await db.query<{ name: string }>(
-        'SELECT name FROM kysely_migration UNION ALL SELECT name FROM register_migration ORDER BY name',
-      );
-      expect(done.rows.map((r) => r.name)).toEqual(Object.keys(migrations));
-    } finally {
-      for (const d of databases) await d.close();
-    }
-  });
+      const databases = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value as Database<unknown>] : []));
+      try {
+        expect(opened.map((o) => (o.status === 'rejected' ? String(o.reason) : 'opened'))).toEqual(
+          Array.from({ length: 6 }, () => 'opened'),
+        );
+        const db = databases[0]!.pool;
+        const runs = await db.query<{ migration: string }>('SELECT migration FROM runs ORDER BY migration');
+        expect(runs.rows.map((r) => r.migration)).toEqual(['first', 'second']);
+        // Both ledgers (ADR 0230): these names are not v1.0.0's, so they are in the later one.
+        const done = await db.query<{ name: string }>(
+          'SELECT name FROM kysely_migration UNION ALL SELECT name FROM register_migration ORDER BY name',
+        );
+        expect(done.rows.map((r) => r.name)).toEqual(Object.keys(migrations));
+      } finally {
+        for (const d of databases) await d.close();
+      }
+    },
+  );
 });

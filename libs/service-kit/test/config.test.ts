@@ -10,11 +10,15 @@ const required = {
 };
 
 describe('loadConfig', () => {
-  it('when a variable is set to the empty string (compose ${NAME:-}), then it counts as unset: optional stays undefined, the default applies', () => {
-    const config = loadConfig(schema, { ...required, OIDC_ISSUER: '', LOG_LEVEL: '', CORS_ORIGINS: '' });
-    expect(config.OIDC_ISSUER).toBeUndefined();
-    expect(config.LOG_LEVEL).toBe('info');
-  });
+  it(
+    'when a variable is set to the empty string (compose ${NAME:-}), ' +
+      'then it counts as unset: optional stays undefined, the default applies',
+    () => {
+      const config = loadConfig(schema, { ...required, OIDC_ISSUER: '', LOG_LEVEL: '', CORS_ORIGINS: '' });
+      expect(config.OIDC_ISSUER).toBeUndefined();
+      expect(config.LOG_LEVEL).toBe('info');
+    },
+  );
 
   it('when a required secret is empty, then it is missing, named in the error', () => {
     expect(() => loadConfig(schema, { ...required, INTERNAL_IDENTITY_SECRET: '' })).toThrow(ConfigError);

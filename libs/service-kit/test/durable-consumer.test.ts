@@ -45,50 +45,60 @@ async function lastDeadLetter(durable: string): Promise<DeadLetter | undefined> 
 }
 
 describe('DurableConsumer', () => {
-  it('when a handler keeps failing, then after maxDeliver deliveries the event goes to the dead-letter subject, once', async () => {
-    const subject = `register.test.${randomUUID()}`;
-    let calls = 0;
-    const { durable, c } = consumer(async () => {
-      calls += 1;
-      throw new Error('downstream refused it');
-    }, subject);
-    await c.start();
-    const payload = JSON.stringify({ id: randomUUID(), type: 'test', data: { n: 1 } });
-    await events.publish(subject, payload, randomUUID());
+  it(
+    'when a handler keeps failing, then after maxDeliver ' +
+      'deliveries the event goes to the dead-letter subject, once',
+    async () => {
+      const subject = `register.test.${randomUUID()}`;
+      let calls = 0;
+      const { durable, c } = consumer(async () => {
+        calls += 1;
+        throw new Error('downstream refused it');
+      }, subject);
+      await c.start();
+      const payload = JSON.stringify({ id: randomUUID(), type: 'test', data: { n: 1 } });
+      await events.publish(subject, payload, randomUUID());
 
-    const letter = await eventually(() => lastDeadLetter(durable));
-    await c.stop();
+      const letter = await eventually(() => lastDeadLetter(durable));
+      await c.stop();
 
-    expect(letter).toMatchObject({ durable, subject, deliveries: 3, error: 'downstream refused it', event: payload });
-    expect(calls).toBe(3);
-    expect(c.deadLetters).toBe(1);
-  });
+      expect(letter).toMatchObject({ durable, subject, deliveries: 3, error: 'downstream refused it', event: payload });
+      expect(calls).toBe(3);
+      expect(c.deadLetters).toBe(1);
+    },
+  );
 
-  it('when a handler fails twice and then succeeds, then the event is handled and nothing is dead-lettered', async () => {
-    const subject = `register.test.${randomUUID()}`;
-    let calls = 0;
-    let handled = false;
-    const { durable, c } = consumer(async () => {
-      calls += 1;
-      if (calls < 3) throw new Error('not yet');
-      handled = true;
-      return 'handled';
-    }, subject);
-    await c.start();
-    await events.publish(subject, JSON.stringify({ id: randomUUID() }), randomUUID());
+  it(
+    'when a handler fails twice and then succeeds, ' + 'then the event is handled and nothing is dead-lettered',
+    async () => {
+      const subject = `register.test.${randomUUID()}`;
+      let calls = 0;
+      let handled = false;
+      const { durable, c } = consumer(async () => {
+        calls += 1;
+        if (calls < 3) throw new Error('not yet');
+        handled = true;
+        return 'handled';
+      }, subject);
+      await c.start();
+      await events.publish(subject, JSON.stringify({ id: randomUUID() }), randomUUID());
 
-    await eventually(async () => (handled ? true : undefined));
-    await c.stop();
+      await eventually(async () => (handled ? true : undefined));
+      await c.stop();
 
-    expect(calls).toBe(3);
-    expect(c.deadLetters).toBe(0);
-    expect(await lastDeadLetter(durable)).toBeUndefined();
-  });
+      expect(calls).toBe(3);
+      expect(c.deadLetters).toBe(0);
+      expect(await lastDeadLetter(durable)).toBeUndefined();
+    },
+  );
 
-  it('when the events are opened, then the stream keeps an event at most EVENTS_MAX_AGE (seven days by default)', async () => {
-    const info = await events.jsm.streams.info(events.stream);
-    expect(info.config.max_age).toBe(DEFAULT_EVENTS_MAX_AGE_MS * 1_000_000);
-  });
+  it(
+    'when the events are opened, ' + 'then the stream keeps an event at most EVENTS_MAX_AGE (seven days by default)',
+    async () => {
+      const info = await events.jsm.streams.info(events.stream);
+      expect(info.config.max_age).toBe(DEFAULT_EVENTS_MAX_AGE_MS * 1_000_000);
+    },
+  );
 });
 
 describe('DurableConsumer with a batch handler', () => {
@@ -129,57 +139,70 @@ describe('DurableConsumer with a batch handler', () => {
     return info.num_pending === 0 && info.num_ack_pending === 0 ? info : undefined;
   }
 
-  it('when 60 events wait, then they come in batches of more than one, in order, and each is acked and terminated as its outcome says', async () => {
-    const subject = `register.test.${randomUUID()}`;
-    await publishNumbered(subject, 60, (n) => (n === 7 ? 'not json' : JSON.stringify({ n })));
-    const sizes: number[] = [];
-    const handled: number[] = [];
-    const { durable, c } = batchConsumer(
-      subject,
-      async (batch) => {
-        sizes.push(batch.length);
-        return batch.map(({ payload }) => {
-          if (payload === undefined) return 'malformed';
-          handled.push(nOf(payload));
-          return 'handled';
-        });
-      },
-      handled,
-    );
-    await c.start();
-    const info = await eventually(() => settled(durable));
-    await c.stop();
+  it(
+    'when 60 events wait, then they come in batches of more than one, ' +
+      'in order, and each is acked and terminated as its outcome says',
+    async () => {
+      const subject = `register.test.${randomUUID()}`;
+      await publishNumbered(subject, 60, (n) => (n === 7 ? 'not json' : JSON.stringify({ n })));
+      const sizes: number[] = [];
+      const handled: number[] = [];
+      const { durable, c } = batchConsumer(
+        subject,
+        async (batch) => {
+          sizes.push(batch.length);
+          return batch.map(({ payload }) => {
+            if (payload === undefined) return 'malformed';
+            handled.push(nOf(payload));
+            return 'handled';
+          });
+        },
+        handled,
+      );
+      await c.start();
+      const info = await eventually(() => settled(durable));
+      await c.stop();
 
-    expect(handled).toEqual(Array.from({ length: 60 }, (_, i) => i + 1).filter((n) => n !== 7));
-    expect(Math.max(...sizes)).toBeGreaterThan(1);
-    expect(info.delivered.consumer_seq).toBe(60);
-    expect(c.deadLetters).toBe(0);
-  });
+      expect(handled).toEqual(Array.from({ length: 60 }, (_, i) => i + 1).filter((n) => n !== 7));
+      expect(Math.max(...sizes)).toBeGreaterThan(1);
+      expect(info.delivered.consumer_seq).toBe(60);
+      expect(c.deadLetters).toBe(0);
+    },
+  );
 
-  it('when a batch throws, then each of its events is handled on its own: the one that keeps failing is dead-lettered alone', async () => {
-    const subject = `register.test.${randomUUID()}`;
-    await publishNumbered(subject, 20);
-    const handled: number[] = [];
-    let batches = 0;
-    const { durable, c } = batchConsumer(
-      subject,
-      async (batch) => {
-        batches += 1;
-        if (batch.some(({ payload }) => nOf(payload) === 13)) throw new Error('the batch holds thirteen');
-        return batch.map(({ payload }) => (handled.push(nOf(payload)), 'handled'));
-      },
-      handled,
-    );
-    await c.start();
-    const letter = await eventually(() => lastDeadLetter(durable));
-    await eventually(() => settled(durable));
-    await c.stop();
+  it(
+    'when a batch throws, then each of its events is handled on its own: ' +
+      'the one that keeps failing is dead-lettered alone',
+    async () => {
+      const subject = `register.test.${randomUUID()}`;
+      await publishNumbered(subject, 20);
+      const handled: number[] = [];
+      let batches = 0;
+      const { durable, c } = batchConsumer(
+        subject,
+        async (batch) => {
+          batches += 1;
+          if (batch.some(({ payload }) => nOf(payload) === 13)) throw new Error('the batch holds thirteen');
+          return batch.map(({ payload }) => (handled.push(nOf(payload)), 'handled'));
+        },
+        handled,
+      );
+      await c.start();
+      const letter = await eventually(() => lastDeadLetter(durable));
+      await eventually(() => settled(durable));
+      await c.stop();
 
-    expect(batches).toBeGreaterThan(0);
-    expect([...handled].sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => n !== 13),
-    );
-    expect(letter).toMatchObject({ durable, subject, error: 'thirteen is refused', event: JSON.stringify({ n: 13 }) });
-    expect(c.deadLetters).toBe(1);
-  });
+      expect(batches).toBeGreaterThan(0);
+      expect([...handled].sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => n !== 13),
+      );
+      expect(letter).toMatchObject({
+        durable,
+        subject,
+        error: 'thirteen is refused',
+        event: JSON.stringify({ n: 13 }),
+      });
+      expect(c.deadLetters).toBe(1);
+    },
+  );
 });

@@ -34,28 +34,40 @@ async function run(mode: 'logged' | 'muted' | 'control'): Promise<{ stdout: Line
 }
 
 describe("Node's process warnings (process-warnings.ts)", () => {
-  it('when a process that owns its warnings gets some, then each is one JSON warn record of its log and nothing is printed raw; without it Node prints them to stderr', async () => {
-    const control = await run('control');
-    expect(control.stderr).toContain('[DEP0060] DeprecationWarning');
-    expect(control.stderr).toContain('MaxListenersExceededWarning');
-    expect(control.stdout).toEqual([]);
+  it(
+    'when a process that owns its warnings gets some, then each is one JSON warn ' +
+      'record of its log and nothing is printed raw; without it Node prints them to stderr',
+    async () => {
+      const control = await run('control');
+      expect(control.stderr).toContain('[DEP0060] DeprecationWarning');
+      expect(control.stderr).toContain('MaxListenersExceededWarning');
+      expect(control.stdout).toEqual([]);
 
-    const logged = await run('logged');
-    expect(logged.stderr).toBe('');
-    const warnings = logged.stdout.filter((l) => l['msg'] === 'process warning');
-    expect(warnings.map((l) => [l['level'], l['name'], l['warning']])).toEqual([
-      [40, 'probe', { name: 'DeprecationWarning', code: 'DEP0060', message: expect.stringContaining('util._extend') }],
-      [40, 'probe', { name: 'MaxListenersExceededWarning', message: 'Possible EventEmitter memory leak detected.' }],
-    ]);
-  });
+      const logged = await run('logged');
+      expect(logged.stderr).toBe('');
+      const warnings = logged.stdout.filter((l) => l['msg'] === 'process warning');
+      expect(warnings.map((l) => [l['level'], l['name'], l['warning']])).toEqual([
+        [
+          40,
+          'probe',
+          { name: 'DeprecationWarning', code: 'DEP0060', message: expect.stringContaining('util._extend') },
+        ],
+        [40, 'probe', { name: 'MaxListenersExceededWarning', message: 'Possible EventEmitter memory leak detected.' }],
+      ]);
+    },
+  );
 
-  it('when a deprecation is muted (process.noDeprecation, as the gateway settles url.parse), then it stays unlogged while other warnings are logged', async () => {
-    const muted = await run('muted');
-    expect(muted.stderr).toBe('');
-    expect(
-      muted.stdout.filter((l) => l['msg'] === 'process warning').map((l) => (l['warning'] as Line)['name']),
-    ).toEqual(['MaxListenersExceededWarning']);
-  });
+  it(
+    'when a deprecation is muted (process.noDeprecation, as the gateway settles url.parse), ' +
+      'then it stays unlogged while other warnings are logged',
+    async () => {
+      const muted = await run('muted');
+      expect(muted.stderr).toBe('');
+      expect(
+        muted.stdout.filter((l) => l['msg'] === 'process warning').map((l) => (l['warning'] as Line)['name']),
+      ).toEqual(['MaxListenersExceededWarning']);
+    },
+  );
 
   it('when the routing is undone, then the printers it took over are back, and it no longer listens', () => {
     const before = process.listeners('warning');

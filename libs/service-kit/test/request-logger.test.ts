@@ -72,26 +72,30 @@ describe('requestScope: the log line', () => {
     await warn?.server.close();
   });
 
-  it('when a request completes, then one info line carries method, url with query, status, time and the correlation id as reqId', async () => {
-    const id = `corr-${randomUUID()}`;
+  it(
+    'when a request completes, then one info line carries method, ' +
+      'url with query, status, time and the correlation id as reqId',
+    async () => {
+      const id = `corr-${randomUUID()}`;
 
-    await get(info, '/api/v1/things?peildatum=2025-01-01', { 'X-Correlation-Id': id });
+      await get(info, '/api/v1/things?peildatum=2025-01-01', { 'X-Correlation-Id': id });
 
-    const line = await lineOf(info, id);
-    expect(line).toMatchObject({
-      level: 30,
-      msg: 'request completed',
-      reqId: id,
-      correlationId: id,
-      method: 'GET',
-      url: '/api/v1/things?peildatum=2025-01-01',
-      statusCode: 200,
-    });
-    expect(line['responseTime']).toEqual(expect.any(Number));
-    expect(requestLines(info).filter((l) => l['reqId'] === id)).toHaveLength(1);
-    // The mixin still stamps lines written inside the request.
-    expect(info.lines().find((l) => l['msg'] === 'inside the route' && l['correlationId'] === id)).toBeDefined();
-  });
+      const line = await lineOf(info, id);
+      expect(line).toMatchObject({
+        level: 30,
+        msg: 'request completed',
+        reqId: id,
+        correlationId: id,
+        method: 'GET',
+        url: '/api/v1/things?peildatum=2025-01-01',
+        statusCode: 200,
+      });
+      expect(line['responseTime']).toEqual(expect.any(Number));
+      expect(requestLines(info).filter((l) => l['reqId'] === id)).toHaveLength(1);
+      // The mixin still stamps lines written inside the request.
+      expect(info.lines().find((l) => l['msg'] === 'inside the route' && l['correlationId'] === id)).toBeDefined();
+    },
+  );
 
   it('when no correlation id is sent, then reqId is the one the response echoes', async () => {
     const res = await get(info, '/api/v1/things');
@@ -123,38 +127,42 @@ describe('requestScope: the log line', () => {
     expect(await lineOf(info, id)).toMatchObject({ level, statusCode: status, msg: 'request completed' });
   });
 
-  it('when identity, authorization and cookie headers are sent, then no header value and no header field is in the line', async () => {
-    const id = `headers-${randomUUID()}`;
-    const secrets = {
-      'X-Subject': '900000001',
-      'X-Medewerker': 'mw-secret-42',
-      'X-Rollen': 'beoordelaar-secret',
-      Authorization: 'Bearer token-secret',
-      Cookie: 'session=cookie-secret',
-      'User-Agent': 'agent-secret',
-    };
+  it(
+    'when identity, authorization and cookie headers are sent, ' +
+      'then no header value and no header field is in the line',
+    async () => {
+      const id = `headers-${randomUUID()}`;
+      const secrets = {
+        'X-Subject': '900000001',
+        'X-Medewerker': 'mw-secret-42',
+        'X-Rollen': 'beoordelaar-secret',
+        Authorization: 'Bearer token-secret',
+        Cookie: 'session=cookie-secret',
+        'User-Agent': 'agent-secret',
+      };
 
-    await get(info, '/api/v1/things', { ...secrets, 'X-Correlation-Id': id });
+      await get(info, '/api/v1/things', { ...secrets, 'X-Correlation-Id': id });
 
-    await lineOf(info, id);
-    const raw = info.raw.find((s) => s.includes(id) && s.includes('request completed')) ?? '';
-    for (const value of Object.values(secrets)) expect(raw).not.toContain(value);
-    expect(Object.keys(JSON.parse(raw) as Line).sort()).toEqual([
-      'correlationId',
-      'hostname',
-      'level',
-      'method',
-      'msg',
-      'name',
-      'pid',
-      'reqId',
-      'responseTime',
-      'statusCode',
-      'time',
-      'traceId',
-      'url',
-    ]);
-  });
+      await lineOf(info, id);
+      const raw = info.raw.find((s) => s.includes(id) && s.includes('request completed')) ?? '';
+      for (const value of Object.values(secrets)) expect(raw).not.toContain(value);
+      expect(Object.keys(JSON.parse(raw) as Line).sort()).toEqual([
+        'correlationId',
+        'hostname',
+        'level',
+        'method',
+        'msg',
+        'name',
+        'pid',
+        'reqId',
+        'responseTime',
+        'statusCode',
+        'time',
+        'traceId',
+        'url',
+      ]);
+    },
+  );
 
   it('when the query is 8 KB long, then the line keeps the path and at most 1 KiB of it', async () => {
     const id = `long-${randomUUID()}`;
@@ -189,31 +197,35 @@ describe('requestScope: the log line', () => {
     expect(warn.raw.filter((s) => s.includes(ok))).toEqual([]);
   });
 
-  it('when the client goes away mid-response, then the request is logged once at warn as aborted, with the status already sent', async () => {
-    const id = `abort-${randomUUID()}`;
+  it(
+    'when the client goes away mid-response, then the request is ' +
+      'logged once at warn as aborted, with the status already sent',
+    async () => {
+      const id = `abort-${randomUUID()}`;
 
-    await new Promise<void>((resolve, reject) => {
-      const url = new URL('/api/v1/stream', info.server.url);
-      const req = http.get(url, { headers: { 'X-Correlation-Id': id } }, (res) => {
-        res.once('data', () => {
-          req.destroy();
-          resolve();
+      await new Promise<void>((resolve, reject) => {
+        const url = new URL('/api/v1/stream', info.server.url);
+        const req = http.get(url, { headers: { 'X-Correlation-Id': id } }, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
         });
+        req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
       });
-      req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
-    });
 
-    expect(await lineOf(info, id)).toMatchObject({
-      level: 40,
-      msg: 'request aborted',
-      reqId: id,
-      correlationId: id,
-      method: 'GET',
-      url: '/api/v1/stream',
-      statusCode: 200,
-    });
-    // Once the response has closed, no event of it is left that could log it again.
-    await info.streamClosed(id);
-    expect(requestLines(info).filter((l) => l['reqId'] === id)).toHaveLength(1);
-  });
+      expect(await lineOf(info, id)).toMatchObject({
+        level: 40,
+        msg: 'request aborted',
+        reqId: id,
+        correlationId: id,
+        method: 'GET',
+        url: '/api/v1/stream',
+        statusCode: 200,
+      });
+      // Once the response has closed, no event of it is left that could log it again.
+      await info.streamClosed(id);
+      expect(requestLines(info).filter((l) => l['reqId'] === id)).toHaveLength(1);
+    },
+  );
 });

@@ -49,7 +49,10 @@ export function testS3(): TestS3 {
   };
 }
 
-/** Removes a bucket of the test S3 endpoint with everything in it, so a run leaves no bucket behind; a bucket that is not there is fine. */
+/**
+ * Removes a bucket of the test S3 endpoint with everything in it, so a run leaves no bucket behind; a bucket that is
+ * not there is fine.
+ */
 export async function removeBucket(bucket: string): Promise<void> {
   const s3 = testS3();
   const endpoint = new URL(s3.endpoint);
@@ -163,7 +166,8 @@ export async function eventually<T>(
     }
     if (Date.now() > deadline)
       throw new Error(
-        `condition not met within ${timeoutMs} ms${last ? `: ${last instanceof Error ? String(last) : JSON.stringify(last)}` : ''}`,
+        `condition not met within ${timeoutMs} ms` +
+          `${last ? `: ${last instanceof Error ? String(last) : JSON.stringify(last)}` : ''}`,
       );
     await new Promise((r) => setTimeout(r, intervalMs));
   }

@@ -12,7 +12,10 @@ export function v1Sample<T extends Record<string, unknown> = Record<string, unkn
 /** A field no version of the contract has, as a later minor version may add one. */
 export const UNKNOWN_FIELD = { kenmerkVanEenLatereVersie: 'genegeerd' } as const;
 
-/** What a consumer must handle of each subject it reads: the v1.0.0 sample as published, and with a field it does not know. */
+/**
+ * What a consumer must handle of each subject it reads: the v1.0.0 sample as published, and with a field it does not
+ * know.
+ */
 export const V1_VARIANTS = ['as published', 'with a field it does not know'] as const;
 export type V1Variant = (typeof V1_VARIANTS)[number];
 

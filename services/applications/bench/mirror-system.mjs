@@ -322,7 +322,8 @@ export function cpuSampler(pids) {
       total: values.reduce((a, b) => a + b, 0),
     };
   };
-  // Every other process too (PostgreSQL, NATS, this bench with its S3 endpoint, anything else running), by command line.
+  // Every other process too (PostgreSQL, NATS, this bench with its S3 endpoint, anything else running), by command
+  // line.
   const everyone = () => {
     const out = new Map();
     for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {

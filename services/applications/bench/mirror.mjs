@@ -90,7 +90,8 @@ async function outage() {
     }
     await Promise.all(pending);
     log(
-      `all ${apps} submitted in ${seconds(Date.now() - outageStart)} s (every submit answered 200 while the zaaksysteem was down)`,
+      `all ${apps} submitted in ${seconds(Date.now() - outageStart)}` +
+        ` s (every submit answered 200 while the zaaksysteem was down)`,
     );
     await run.sim.faults.listening();
     const outageEnd = Date.now();
@@ -178,7 +179,9 @@ async function crash() {
 /** The latency runs start the simulator with this niceness; the keep-up runs do not (it competes at full priority). */
 const SIM_NICE = 10;
 
-/** MIRROR_LATENCY_ENV (`ZGW_MIRROR_CONCURRENCY=4,…`): mirror settings of the applications service in the latency runs. */
+/**
+ * MIRROR_LATENCY_ENV (`ZGW_MIRROR_CONCURRENCY=4,…`): mirror settings of the applications service in the latency runs.
+ */
 const latencyEnv = () =>
   Object.fromEntries(
     (process.env.MIRROR_LATENCY_ENV ?? '')
@@ -199,7 +202,8 @@ async function submitLatency(mirror, rate, secs) {
   try {
     await run.db.query(
       `INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
-      SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now() FROM generate_series(1, $1::int) g`,
+      SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now()
+      FROM generate_series(1, $1::int) g`,
       [rate * secs + 200],
     );
     const drafts = (

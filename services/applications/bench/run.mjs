@@ -30,12 +30,15 @@ async function seed(db) {
   const t0 = Date.now();
   // 10 000 owners × 10 applications; even g submitted (Ingediend); odd g a Concept for the first two per
   // owner (one intake, one herregistratie: the one-Concept-per-type index) and decided after that.
-  await sql`INSERT INTO applications (id, owner, type, status_tag, referentie, document_ids, created_at, updated_at, submitted_at)
+  await sql`INSERT INTO applications (id, owner, type, status_tag, referentie, document_ids, created_at, updated_at,
+    submitted_at)
     SELECT gen_random_uuid(), 'b' || lpad((g % 10000)::text, 8, '0'),
-      CASE WHEN g <= 10000 THEN 'intake' WHEN g <= 20000 THEN 'herregistratie' WHEN g % 4 < 2 THEN 'intake' ELSE 'herregistratie' END,
+      CASE WHEN g <= 10000 THEN 'intake' WHEN g <= 20000 THEN 'herregistratie' WHEN g % 4 < 2 THEN 'intake'
+      ELSE 'herregistratie' END,
       CASE WHEN g % 2 = 0 THEN 'Ingediend' WHEN g <= 20000 THEN 'Concept' ELSE 'Toegekend' END,
       CASE WHEN g % 2 = 0 OR g > 20000 THEN 'AV-2026-B' || lpad(g::text, 6, '0') END,
-      '[]'::jsonb, now() - (g || ' seconds')::interval, now(), CASE WHEN g % 2 = 0 OR g > 20000 THEN now() - (g || ' seconds')::interval END
+      '[]'::jsonb, now() - (g || ' seconds')::interval, now(), CASE WHEN g % 2 = 0 OR g > 20000
+      THEN now() - (g || ' seconds')::interval END
     FROM generate_series(1, 100000) g`.execute(db);
   await sql`ANALYZE applications`.execute(db);
   console.log(`seeded 100000 applications in ${Date.now() - t0} ms`);
@@ -92,11 +95,13 @@ async function main() {
     for (const [label, q] of [
       [
         'own list',
-        sql`EXPLAIN ANALYZE SELECT * FROM applications WHERE owner = 'b00000042' ORDER BY created_at DESC, id DESC LIMIT 1001`,
+        sql`EXPLAIN ANALYZE SELECT * FROM applications WHERE owner = 'b00000042' ORDER BY created_at DESC, id DESC
+          LIMIT 1001`,
       ],
       [
         'werkvoorraad',
-        sql`EXPLAIN ANALYZE SELECT * FROM applications WHERE status_tag = 'Ingediend' ORDER BY submitted_at, id LIMIT 101`,
+        sql`EXPLAIN ANALYZE SELECT * FROM applications WHERE status_tag = 'Ingediend' ORDER BY submitted_at, id
+          LIMIT 101`,
       ],
     ]) {
       const { rows } = await q.execute(database.db);
@@ -104,15 +109,15 @@ async function main() {
     }
     // Fresh drafts for the submit run, one Concept intake each (uren above the scholing threshold).
     await sql`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
-      SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now() FROM generate_series(1, ${RATE * SECONDS + 1000}) g`.execute(
-      database.db,
-    );
+      SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now()
+      FROM generate_series(1, ${RATE * SECONDS + 1000}) g`.execute(database.db);
     const drafts = (await sql`SELECT id, owner FROM applications WHERE owner LIKE 's%'`.execute(database.db)).rows;
     await database.close();
 
     const base = direct ? system.url('applications') : system.url('gateway');
     console.log(
-      `\ntarget ${base} (${direct ? 'service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`,
+      `\ntarget ${base} (${direct ? 'service directly' : 'through the gateway'}), ` +
+        `${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`,
     );
     console.log('| route | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|');
     await run('GET /health', `${base}/health`);

@@ -27,15 +27,13 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The practitioner's own list, newest first (keyset on created_at, id).
   await sql`CREATE INDEX applications_owner_created ON applications (owner, created_at DESC, id DESC)`.execute(db);
   // The work queue: only submitted applications, oldest submittedAt first.
-  await sql`CREATE INDEX applications_werkvoorraad ON applications (submitted_at, id) WHERE status_tag = 'Ingediend'`.execute(
-    db,
-  );
+  await sql`CREATE INDEX applications_werkvoorraad ON applications (submitted_at, id)
+    WHERE status_tag = 'Ingediend'`.execute(db);
   // Admin case list over every application.
   await sql`CREATE INDEX applications_created ON applications (created_at, id)`.execute(db);
   // ADR 0005: one Concept per owner and type, held by the database even under concurrent creates.
-  await sql`CREATE UNIQUE INDEX applications_one_concept ON applications (owner, type) WHERE status_tag = 'Concept'`.execute(
-    db,
-  );
+  await sql`CREATE UNIQUE INDEX applications_one_concept ON applications (owner, type)
+    WHERE status_tag = 'Concept'`.execute(db);
   await sql`CREATE SEQUENCE aanvraag_referentie_seq`.execute(db);
 
   // Digital documents still to be linked at the documents service after a committed submit.

@@ -93,21 +93,25 @@ describe('POST /api/v1/applications', () => {
 });
 
 describe('GET /openapi.json', () => {
-  it('when the description is read, then every public route of the applications context is there with its operationId', async () => {
-    const { applications } = await import('@register/contracts');
-    const doc = (await (await fetch(`${world.apps.url}/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, { operationId?: string }>>;
-    };
-    for (const rule of Object.values(applications.routes)) {
-      const path = rule.path.replace(/:([A-Za-z]+)/g, '{$1}');
-      expect([rule.method, path, doc.paths[path]?.[rule.method.toLowerCase()]?.operationId]).toEqual([
-        rule.method,
-        path,
-        expect.any(String),
-      ]);
-    }
-    expect(Object.keys(doc.paths).some((p) => p.startsWith('/internal'))).toBe(false);
-  });
+  it(
+    'when the description is read, then every public route ' +
+      'of the applications context is there with its operationId',
+    async () => {
+      const { applications } = await import('@register/contracts');
+      const doc = (await (await fetch(`${world.apps.url}/openapi.json`)).json()) as {
+        paths: Record<string, Record<string, { operationId?: string }>>;
+      };
+      for (const rule of Object.values(applications.routes)) {
+        const path = rule.path.replace(/:([A-Za-z]+)/g, '{$1}');
+        expect([rule.method, path, doc.paths[path]?.[rule.method.toLowerCase()]?.operationId]).toEqual([
+          rule.method,
+          path,
+          expect.any(String),
+        ]);
+      }
+      expect(Object.keys(doc.paths).some((p) => p.startsWith('/internal'))).toBe(false);
+    },
+  );
 });
 
 describe('GET /api/v1/applications', () => {
@@ -137,23 +141,27 @@ describe('GET /api/v1/applications', () => {
     expect(page2.headers.get('link')).toBeNull();
   });
 
-  it('when no limit is sent and the caller has 1001 applications, then 1000 come back with a Link to the last one (ADR 0014)', async () => {
-    const me = as.practitioner(world);
-    const ids = await insertThousandAndOne(world, me.subject, '2004-01-01T00:00:00Z');
-    try {
-      const first = await me.get('/api/v1/applications');
-      expect(first.status).toBe(200);
-      // Newest first: the 1000 newest, then the oldest one on the next page.
-      expect(first.body.map((a: { id: string }) => a.id)).toEqual([...ids].reverse().slice(0, 1000));
-      const link = first.headers.get('link');
-      expect(link).toMatch(/^<\/api\/v1\/applications\?cursor=[^>]+>; rel="next"$/);
-      const rest = await me.get(link!.slice(1, link!.indexOf('>')));
-      expect(rest.body.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
-      expect(rest.headers.get('link')).toBeNull();
-    } finally {
-      await sql`DELETE FROM applications WHERE owner = ${me.subject}`.execute(world.apps.db);
-    }
-  });
+  it(
+    'when no limit is sent and the caller has 1001 applications, ' +
+      'then 1000 come back with a Link to the last one (ADR 0014)',
+    async () => {
+      const me = as.practitioner(world);
+      const ids = await insertThousandAndOne(world, me.subject, '2004-01-01T00:00:00Z');
+      try {
+        const first = await me.get('/api/v1/applications');
+        expect(first.status).toBe(200);
+        // Newest first: the 1000 newest, then the oldest one on the next page.
+        expect(first.body.map((a: { id: string }) => a.id)).toEqual([...ids].reverse().slice(0, 1000));
+        const link = first.headers.get('link');
+        expect(link).toMatch(/^<\/api\/v1\/applications\?cursor=[^>]+>; rel="next"$/);
+        const rest = await me.get(link!.slice(1, link!.indexOf('>')));
+        expect(rest.body.map((a: { id: string }) => a.id)).toEqual([ids[0]]);
+        expect(rest.headers.get('link')).toBeNull();
+      } finally {
+        await sql`DELETE FROM applications WHERE owner = ${me.subject}`.execute(world.apps.db);
+      }
+    },
+  );
 
   it('when limit is out of range, then 400', async () => {
     const me = as.practitioner(world);
@@ -161,17 +169,21 @@ describe('GET /api/v1/applications', () => {
     expect((await me.get('/api/v1/applications?limit=1001')).status).toBe(400);
   });
 
-  it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, newest first', async () => {
-    const me = as.practitioner(world);
-    const rows = subMillisecondRows('2001-02-03T04:05:06.789');
-    await insertSubmitted(world.apps.db, me.subject, rows);
+  it(
+    'when rows differ only in microseconds or share a timestamp, ' +
+      'then paging lists each exactly once, newest first',
+    async () => {
+      const me = as.practitioner(world);
+      const rows = subMillisecondRows('2001-02-03T04:05:06.789');
+      await insertSubmitted(world.apps.db, me.subject, rows);
 
-    const items = await pageThrough<{ id: string; createdAt: string }>(me, '/api/v1/applications?limit=2');
+      const items = await pageThrough<{ id: string; createdAt: string }>(me, '/api/v1/applications?limit=2');
 
-    expect(items.map((i) => i.id)).toEqual(ordered(rows, 'desc'));
-    // The API keeps milliseconds; only the cursor is exact.
-    expect(items.find((i) => i.id === rows[1]!.id)!.createdAt).toBe('2001-02-03T04:05:06.789Z');
-  });
+      expect(items.map((i) => i.id)).toEqual(ordered(rows, 'desc'));
+      // The API keeps milliseconds; only the cursor is exact.
+      expect(items.find((i) => i.id === rows[1]!.id)!.createdAt).toBe('2001-02-03T04:05:06.789Z');
+    },
+  );
 
   it.each([
     [

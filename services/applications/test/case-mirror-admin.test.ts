@@ -45,30 +45,34 @@ const healedRows = (referentie: string) =>
   world.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}`);
 
 describe('GET /api/v1/admin/case-mirror', () => {
-  it('when cases diverged, then each is listed by referentie with its last step, attempts, error and times, and the counts say so', async () => {
-    const before = (await overview()).counts;
-    const first = await divergedCase();
-    const second = await divergedCase();
+  it(
+    'when cases diverged, then each is listed by referentie with its last step, ' +
+      'attempts, error and times, and the counts say so',
+    async () => {
+      const before = (await overview()).counts;
+      const first = await divergedCase();
+      const second = await divergedCase();
 
-    const body = await overview();
+      const body = await overview();
 
-    expect(body.counts).toEqual({ ...before, diverged: before.diverged + 2 });
-    for (const { referentie } of [first, second]) {
-      const listed = body.cases.find((c) => c.referentie === referentie);
-      expect(listed).toEqual({
-        referentie,
-        state: 'diverged',
-        step: 'status:ingediend',
-        attempts: 1,
-        lastError: expect.stringMatching(/^rol:initiator: /),
-        divergedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-        nextAttemptAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-        pastWindow: false,
-      });
-    }
-    // No personal data: the owner's subject appears nowhere in the answer.
-    expect(JSON.stringify(body)).not.toMatch(/9\d{8}/);
-  });
+      expect(body.counts).toEqual({ ...before, diverged: before.diverged + 2 });
+      for (const { referentie } of [first, second]) {
+        const listed = body.cases.find((c) => c.referentie === referentie);
+        expect(listed).toEqual({
+          referentie,
+          state: 'diverged',
+          step: 'status:ingediend',
+          attempts: 1,
+          lastError: expect.stringMatching(/^rol:initiator: /),
+          divergedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          nextAttemptAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          pastWindow: false,
+        });
+      }
+      // No personal data: the owner's subject appears nowhere in the answer.
+      expect(JSON.stringify(body)).not.toMatch(/9\d{8}/);
+    },
+  );
 
   it('when a limit is given, then the cases come a page at a time with Link rel="next" and no case twice', async () => {
     await divergedCase();
@@ -102,47 +106,53 @@ describe('GET /api/v1/admin/case-mirror', () => {
 });
 
 describe('POST /api/v1/admin/case-mirror/{referentie}/retry', () => {
-  it('when the zaaksysteem answers again, then a retry is 202, the case heals from its last step and the audit has a zaaksysteem-retry row with the caller’s correlation id', async () => {
-    const { referentie } = await divergedCase();
-    world.sim.faults.clear();
-    const healsBefore = (await overview()).counts.healedLast24h;
+  it(
+    'when the zaaksysteem answers again, then a retry is 202, the case heals from its ' +
+      'last step and the audit has a zaaksysteem-retry row with the caller’s correlation id',
+    async () => {
+      const { referentie } = await divergedCase();
+      world.sim.faults.clear();
+      const healsBefore = (await overview()).counts.healedLast24h;
 
-    const res = await retry(referentie);
+      const res = await retry(referentie);
 
-    expect(res.status).toBe(202);
-    await eventually(async () => (healedRows(referentie).length === 1 ? true : undefined));
-    expect(await caseOf(referentie)).toBeUndefined();
-    expect((await overview()).counts.healedLast24h).toBe(healsBefore + 1);
-    const retries = world.audits('zaaksysteem-retry').filter((e) => e.data.resource === `case/${referentie}`);
-    expect(retries.map((e) => [e.data, e.correlationId])).toEqual([
-      [
-        { action: 'zaaksysteem-retry', resource: `case/${referentie}`, decision: 'allow', role: 'admin' },
-        res.correlationId,
-      ],
-    ]);
-    // From its last step: one zaak, one status, one initiator.
-    const [zaak] = world.sim.state.zakenWithIdentificatie(referentie);
-    expect([zaak?.statussen.length, zaak?.rollen.length]).toEqual([1, 1]);
-    expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
-  });
+      expect(res.status).toBe(202);
+      await eventually(async () => (healedRows(referentie).length === 1 ? true : undefined));
+      expect(await caseOf(referentie)).toBeUndefined();
+      expect((await overview()).counts.healedLast24h).toBe(healsBefore + 1);
+      const retries = world.audits('zaaksysteem-retry').filter((e) => e.data.resource === `case/${referentie}`);
+      expect(retries.map((e) => [e.data, e.correlationId])).toEqual([
+        [
+          { action: 'zaaksysteem-retry', resource: `case/${referentie}`, decision: 'allow', role: 'admin' },
+          res.correlationId,
+        ],
+      ]);
+      // From its last step: one zaak, one status, one initiator.
+      const [zaak] = world.sim.state.zakenWithIdentificatie(referentie);
+      expect([zaak?.statussen.length, zaak?.rollen.length]).toEqual([1, 1]);
+      expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
+    },
+  );
 
-  it('when a case is past the reconciler’s window, then it is marked so, and a retry still brings it back', async () => {
-    const { referentie } = await divergedCase();
-    // The 48 hours have passed: the divergence began two days and an hour ago.
-    await sql`UPDATE case_mirrors SET diverged_at = diverged_at - interval '49 hours' WHERE referentie = ${referentie}`.execute(
-      world.apps.db,
-    );
-    const listed = await overview();
-    expect(listed.cases.find((c) => c.referentie === referentie)?.['pastWindow']).toBe(true);
-    expect(listed.counts.pastWindow).toBe(1);
-    world.sim.faults.clear();
+  it(
+    'when a case is past the reconciler’s window, ' + 'then it is marked so, and a retry still brings it back',
+    async () => {
+      const { referentie } = await divergedCase();
+      // The 48 hours have passed: the divergence began two days and an hour ago.
+      await sql`UPDATE case_mirrors SET diverged_at = diverged_at - interval '49 hours'
+        WHERE referentie = ${referentie}`.execute(world.apps.db);
+      const listed = await overview();
+      expect(listed.cases.find((c) => c.referentie === referentie)?.['pastWindow']).toBe(true);
+      expect(listed.counts.pastWindow).toBe(1);
+      world.sim.faults.clear();
 
-    const res = await retry(referentie);
+      const res = await retry(referentie);
 
-    expect(res.status).toBe(202);
-    await eventually(async () => (healedRows(referentie).length === 1 ? true : undefined));
-    expect((await overview()).counts.pastWindow).toBe(0);
-  });
+      expect(res.status).toBe(202);
+      await eventually(async () => (healedRows(referentie).length === 1 ? true : undefined));
+      expect((await overview()).counts.pastWindow).toBe(0);
+    },
+  );
 
   it('when the case owes nothing, then 409; when it is unknown, then a bare 404', async () => {
     const { referentie } = await submitIntake(world, uniqueSubject(), 0);

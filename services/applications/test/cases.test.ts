@@ -112,24 +112,28 @@ describe('the journey: create → draft → upload → submit → werkvoorraad �
 });
 
 describe('application.submitted', () => {
-  it('when submitted, then the event carries the referentie, documents and submittedAt the application got, and no owner', async () => {
-    const { me, id, doc, referentie } = await submitted(world);
-    const detail = (await me.get(`/api/v1/applications/${id}`)).body;
-    const event = await waitFor(
-      (e) => e.type === 'application.submitted' && (e.data as { applicationId?: string }).applicationId === id,
-    );
-    expect((event as { subject?: string }).subject).toBe(applications.events.submitted.subject);
-    // No personal data on the bus (issue 11): consumers that need the practitioner ask the internal API.
-    expect(event.data).toEqual({
-      applicationId: id,
-      referentie,
-      type: 'intake',
-      documentIds: [doc],
-      submittedAt: detail.submittedAt,
-    });
-    expect(applications.events.submitted.data.safeParse(event.data).success).toBe(true);
-    expect(referentie).toMatch(/^AV-\d{4}-\d{6}$/);
-  });
+  it(
+    'when submitted, then the event carries the referentie, ' +
+      'documents and submittedAt the application got, and no owner',
+    async () => {
+      const { me, id, doc, referentie } = await submitted(world);
+      const detail = (await me.get(`/api/v1/applications/${id}`)).body;
+      const event = await waitFor(
+        (e) => e.type === 'application.submitted' && (e.data as { applicationId?: string }).applicationId === id,
+      );
+      expect((event as { subject?: string }).subject).toBe(applications.events.submitted.subject);
+      // No personal data on the bus (issue 11): consumers that need the practitioner ask the internal API.
+      expect(event.data).toEqual({
+        applicationId: id,
+        referentie,
+        type: 'intake',
+        documentIds: [doc],
+        submittedAt: detail.submittedAt,
+      });
+      expect(applications.events.submitted.data.safeParse(event.data).success).toBe(true);
+      expect(referentie).toMatch(/^AV-\d{4}-\d{6}$/);
+    },
+  );
 });
 
 describe('GET /api/v1/werkvoorraad', () => {
@@ -160,15 +164,19 @@ describe('GET /api/v1/werkvoorraad', () => {
     expect(second.body[0].id).toBe(all[1]!.id);
   });
 
-  it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, oldest first', async () => {
-    const rows = subMillisecondRows('2002-03-04T05:06:07.891');
-    await insertSubmitted(world.apps.db, uniqueSubject(), rows);
-    const ours = new Set(rows.map((r) => r.id));
+  it(
+    'when rows differ only in microseconds or share a timestamp, ' +
+      'then paging lists each exactly once, oldest first',
+    async () => {
+      const rows = subMillisecondRows('2002-03-04T05:06:07.891');
+      await insertSubmitted(world.apps.db, uniqueSubject(), rows);
+      const ours = new Set(rows.map((r) => r.id));
 
-    const items = await pageThrough<{ id: string }>(as.beoordelaar(world), '/api/v1/werkvoorraad?limit=2');
+      const items = await pageThrough<{ id: string }>(as.beoordelaar(world), '/api/v1/werkvoorraad?limit=2');
 
-    expect(items.map((i) => i.id).filter((id) => ours.has(id))).toEqual(ordered(rows, 'asc'));
-  });
+      expect(items.map((i) => i.id).filter((id) => ours.has(id))).toEqual(ordered(rows, 'asc'));
+    },
+  );
 
   it('when no limit is sent and 1001 are waiting, then 1000 come back with a Link (ADR 0014)', async () => {
     const owner = uniqueSubject();
@@ -232,57 +240,61 @@ describe('beoordeling and besluit', () => {
     expect(res.body.status.tag).toBe(tag);
   });
 
-  it('when a case handler opens or decides their own application (both identities on one request), then 403 with one deny row each, and another case handler may', async () => {
-    const { me, id } = await submitted(world);
-    const both: Identity = {
-      ...caseHandler('mw-own', ['beoordelaar']),
-      practitioner: { subject: me.subject, role: 'drafter' },
-    };
-    const send = async (method: string, path: string, correlationId: string, body?: unknown) => {
-      const res = await fetch(`${world.apps.url}${path}`, {
-        method,
-        headers: { ...asUser(both, correlationId), ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body: JSON.stringify(body) } : {}),
+  it(
+    'when a case handler opens or decides their own application (both identities ' +
+      'on one request), then 403 with one deny row each, and another case handler may',
+    async () => {
+      const { me, id } = await submitted(world);
+      const both: Identity = {
+        ...caseHandler('mw-own', ['beoordelaar']),
+        practitioner: { subject: me.subject, role: 'drafter' },
+      };
+      const send = async (method: string, path: string, correlationId: string, body?: unknown) => {
+        const res = await fetch(`${world.apps.url}${path}`, {
+          method,
+          headers: { ...asUser(both, correlationId), ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: res.status, type: res.status === 403 ? ((await res.json()) as { type: string }).type : null };
+      };
+      const opened = `own-open-${randomUUID()}`;
+      const decided = `own-decide-${randomUUID()}`;
+      expect(await send('GET', `/api/v1/beoordeling/${id}`, opened)).toEqual({
+        status: 403,
+        type: '/problems/forbidden',
       });
-      return { status: res.status, type: res.status === 403 ? ((await res.json()) as { type: string }).type : null };
-    };
-    const opened = `own-open-${randomUUID()}`;
-    const decided = `own-decide-${randomUUID()}`;
-    expect(await send('GET', `/api/v1/beoordeling/${id}`, opened)).toEqual({
-      status: 403,
-      type: '/problems/forbidden',
-    });
-    expect(await send('POST', `/api/v1/beoordeling/${id}/besluit`, decided, { besluit: 'toekennen' })).toEqual({
-      status: 403,
-      type: '/problems/forbidden',
-    });
-    // A later denial settles the outbox: what the two requests wrote was published before it.
-    const settle = `own-settle-${randomUUID()}`;
-    expect((await send('GET', `/api/v1/beoordeling/${id}`, settle)).status).toBe(403);
-    await waitFor((e) => e.correlationId === settle);
-    const rows = (correlationId: string) =>
-      seen
-        .filter((e) => e.correlationId === correlationId)
-        .map((e) => ({
-          subject: (e as { subject?: string }).subject?.replace(/^.*?(register\.)/, '$1'),
-          data: e.data,
-        }));
-    expect(rows(opened)).toEqual([
-      {
-        subject: auditEvent('applications').subject,
-        data: { action: 'beoordeling', resource: '/api/v1/beoordeling/:id', decision: 'deny', role: 'drafter' },
-      },
-    ]);
-    expect(rows(decided)).toEqual([
-      {
-        subject: auditEvent('applications').subject,
-        data: { action: 'besluit', resource: '/api/v1/beoordeling/:id/besluit', decision: 'deny', role: 'drafter' },
-      },
-    ]);
-    expect(JSON.stringify(rows(opened))).not.toContain(me.subject);
-    const other = await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`);
-    expect([other.status, other.body.decisions.canBesluiten]).toEqual([200, true]);
-  });
+      expect(await send('POST', `/api/v1/beoordeling/${id}/besluit`, decided, { besluit: 'toekennen' })).toEqual({
+        status: 403,
+        type: '/problems/forbidden',
+      });
+      // A later denial settles the outbox: what the two requests wrote was published before it.
+      const settle = `own-settle-${randomUUID()}`;
+      expect((await send('GET', `/api/v1/beoordeling/${id}`, settle)).status).toBe(403);
+      await waitFor((e) => e.correlationId === settle);
+      const rows = (correlationId: string) =>
+        seen
+          .filter((e) => e.correlationId === correlationId)
+          .map((e) => ({
+            subject: (e as { subject?: string }).subject?.replace(/^.*?(register\.)/, '$1'),
+            data: e.data,
+          }));
+      expect(rows(opened)).toEqual([
+        {
+          subject: auditEvent('applications').subject,
+          data: { action: 'beoordeling', resource: '/api/v1/beoordeling/:id', decision: 'deny', role: 'drafter' },
+        },
+      ]);
+      expect(rows(decided)).toEqual([
+        {
+          subject: auditEvent('applications').subject,
+          data: { action: 'besluit', resource: '/api/v1/beoordeling/:id/besluit', decision: 'deny', role: 'drafter' },
+        },
+      ]);
+      expect(JSON.stringify(rows(opened))).not.toContain(me.subject);
+      const other = await as.beoordelaar(world).get(`/api/v1/beoordeling/${id}`);
+      expect([other.status, other.body.decisions.canBesluiten]).toEqual([200, true]);
+    },
+  );
 
   it('when the caller lacks CanBeoordelen, then 403 before 404', async () => {
     expect((await as.practitioner(world).get('/api/v1/beoordeling/x')).status).toBe(403);
@@ -316,15 +328,19 @@ describe('admin cases', () => {
     expect((deleted as { subject?: string }).subject).toBe(applications.events.deleted.subject);
   });
 
-  it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, oldest first', async () => {
-    const rows = subMillisecondRows('2003-04-05T06:07:08.912');
-    await insertSubmitted(world.apps.db, uniqueSubject(), rows);
-    const ours = new Set(rows.map((r) => r.id));
+  it(
+    'when rows differ only in microseconds or share a timestamp, ' +
+      'then paging lists each exactly once, oldest first',
+    async () => {
+      const rows = subMillisecondRows('2003-04-05T06:07:08.912');
+      await insertSubmitted(world.apps.db, uniqueSubject(), rows);
+      const ours = new Set(rows.map((r) => r.id));
 
-    const items = await pageThrough<{ id: string }>(as.admin(world), '/api/v1/admin/cases?limit=2');
+      const items = await pageThrough<{ id: string }>(as.admin(world), '/api/v1/admin/cases?limit=2');
 
-    expect(items.map((i) => i.id).filter((id) => ours.has(id))).toEqual(ordered(rows, 'asc'));
-  });
+      expect(items.map((i) => i.id).filter((id) => ours.has(id))).toEqual(ordered(rows, 'asc'));
+    },
+  );
 
   it('when not admin, then 403', async () => {
     expect((await as.practitioner(world).get('/api/v1/admin/cases')).status).toBe(403);

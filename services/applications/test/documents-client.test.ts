@@ -66,16 +66,19 @@ describe('DocumentsClient.categories', () => {
     expect(categoryRequests() - before).toBe(2);
   });
 
-  it('when a caller changes the list it got, then the cached answer stays as the documents service gave it', async () => {
-    const { client } = documentsClient();
-    const first = await client.categories('intake', { diplomaHerkomst: 'handmatig' });
-    first.pop();
-    expect((await client.categories('intake', { diplomaHerkomst: 'handmatig' })).map((c) => c.categoryId)).toEqual([
-      'diploma',
-      'taalvaardigheid',
-      'overig',
-    ]);
-  });
+  it(
+    'when a caller changes the list it got, ' + 'then the cached answer stays as the documents service gave it',
+    async () => {
+      const { client } = documentsClient();
+      const first = await client.categories('intake', { diplomaHerkomst: 'handmatig' });
+      first.pop();
+      expect((await client.categories('intake', { diplomaHerkomst: 'handmatig' })).map((c) => c.categoryId)).toEqual([
+        'diploma',
+        'taalvaardigheid',
+        'overig',
+      ]);
+    },
+  );
 
   it('when the documents service is down after the TTL, then unavailable, and a failure is never cached', async () => {
     const { client, advance } = documentsClient();

@@ -36,24 +36,27 @@ async function decided(besluit: 'toekennen' | 'afwijzen', toelichting?: string) 
 }
 
 describe('GET /internal/applications/:applicationId/letter-context', () => {
-  it('when the application is decided, then its case, the practitioner as the register knows them and who they are', async () => {
-    const { id, referentie } = await decided('afwijzen', 'Onvoldoende werkervaring');
-    const res = await asLetters(caseContext(id));
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({
-      applicationId: id,
-      referentie,
-      type: 'herregistratie',
-      besluit: 'afwijzen',
-      toelichting: 'Onvoldoende werkervaring',
-      decidedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
-      beroep: 'arts',
-      zorgverlenerNaam: 'A. de Vries',
-      registerNummer: '10000000101',
-      subject: '900000001',
-    });
-    expect(letterContext.safeParse(res.body).success).toBe(true);
-  });
+  it(
+    'when the application is decided, then its case, ' + 'the practitioner as the register knows them and who they are',
+    async () => {
+      const { id, referentie } = await decided('afwijzen', 'Onvoldoende werkervaring');
+      const res = await asLetters(caseContext(id));
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        applicationId: id,
+        referentie,
+        type: 'herregistratie',
+        besluit: 'afwijzen',
+        toelichting: 'Onvoldoende werkervaring',
+        decidedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+        beroep: 'arts',
+        zorgverlenerNaam: 'A. de Vries',
+        registerNummer: '10000000101',
+        subject: '900000001',
+      });
+      expect(letterContext.safeParse(res.body).success).toBe(true);
+    },
+  );
 
   it('when the application is unknown, a Concept, only submitted, or the id is no uuid, then a bare 404', async () => {
     const me = as.practitioner(world);

@@ -38,34 +38,37 @@ describe('the case mirror on /metrics', () => {
     });
   });
 
-  it('when a case diverges, then it counts as one open divergence with an age, until the reconciler heals it', async () => {
-    world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 500, count: 1 });
-    const subject = uniqueSubject();
-    const { id, referentie } = await submitIntake(world, subject, 0);
-    await eventually(async () =>
-      (await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.manual ? true : undefined,
-    );
+  it(
+    'when a case diverges, then it counts as one open divergence with an age, ' + 'until the reconciler heals it',
+    async () => {
+      world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 500, count: 1 });
+      const subject = uniqueSubject();
+      const { id, referentie } = await submitIntake(world, subject, 0);
+      await eventually(async () =>
+        (await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.manual ? true : undefined,
+      );
 
-    const diverged = await gauges();
-    expect(diverged['case_mirror_divergences']).toBe(1);
-    expect(diverged['case_mirror_oldest_divergence_seconds']).toBeGreaterThan(0);
+      const diverged = await gauges();
+      expect(diverged['case_mirror_divergences']).toBe(1);
+      expect(diverged['case_mirror_oldest_divergence_seconds']).toBeGreaterThan(0);
 
-    // The zaak's notification makes the reconciler look at once (the interval here is a minute).
-    const zaakUrl = String(world.sim.state.zakenWithIdentificatie(referentie)[0]!.zaak['url']);
-    expect(
-      (
-        await notify(world, {
-          kanaal: 'zaken',
-          hoofdObject: zaakUrl,
-          resource: 'zaak',
-          resourceUrl: zaakUrl,
-          actie: 'partial_update',
-          aanmaakdatum: new Date().toISOString(),
-          kenmerken: { bronorganisatie: world.sim.rsin },
-        })
-      ).status,
-    ).toBe(204);
-    await eventually(async () => ((await gauges())['case_mirror_divergences'] === 0 ? true : undefined));
-    expect((await gauges())['case_mirror_oldest_divergence_seconds']).toBe(0);
-  });
+      // The zaak's notification makes the reconciler look at once (the interval here is a minute).
+      const zaakUrl = String(world.sim.state.zakenWithIdentificatie(referentie)[0]!.zaak['url']);
+      expect(
+        (
+          await notify(world, {
+            kanaal: 'zaken',
+            hoofdObject: zaakUrl,
+            resource: 'zaak',
+            resourceUrl: zaakUrl,
+            actie: 'partial_update',
+            aanmaakdatum: new Date().toISOString(),
+            kenmerken: { bronorganisatie: world.sim.rsin },
+          })
+        ).status,
+      ).toBe(204);
+      await eventually(async () => ((await gauges())['case_mirror_divergences'] === 0 ? true : undefined));
+      expect((await gauges())['case_mirror_oldest_divergence_seconds']).toBe(0);
+    },
+  );
 });

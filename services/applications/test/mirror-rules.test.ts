@@ -59,10 +59,13 @@ describe('the mirror plan (ADR 0011)', () => {
     expect([1, 2, 3, 10].map(retryDelayMs)).toEqual([500, 1000, 2000, 5000]);
   });
 
-  it('when a step gives a value or diverges, then its result says which, with a detail of at most 500 characters', () => {
-    expect(ok(7)).toEqual({ kind: 'ok', value: 7 });
-    expect(diverged('x'.repeat(600))).toEqual({ kind: 'diverged', detail: 'x'.repeat(500) });
-  });
+  it(
+    'when a step gives a value or diverges, ' + 'then its result says which, with a detail of at most 500 characters',
+    () => {
+      expect(ok(7)).toEqual({ kind: 'ok', value: 7 });
+      expect(diverged('x'.repeat(600))).toEqual({ kind: 'diverged', detail: 'x'.repeat(500) });
+    },
+  );
 
   it.each([
     ['nothing recorded', [], ['zaak', 'status:ingediend', 'rol:initiator', 'eio:d1', 'zio:d1']],
@@ -166,12 +169,16 @@ describe('the notification webhook rules', () => {
     kenmerken: { a: '1', b: '2' },
   };
 
-  it('when the same notification comes again, also with its kenmerken reordered, then its key is the same; another notification has another key', () => {
-    expect(notificationKey({ ...base })).toBe(notificationKey({ ...base, kenmerken: { b: '2', a: '1' } }));
-    expect(notificationKey(base)).not.toBe(notificationKey({ ...base, aanmaakdatum: '2026-03-01T10:00:01Z' }));
-    expect(notificationKey(base)).not.toBe(notificationKey({ ...base, kenmerken: { a: '1', b: '3' } }));
-    expect(notificationKey({ ...base, kenmerken: null })).toBe(notificationKey({ ...base, kenmerken: {} }));
-  });
+  it(
+    'when the same notification comes again, also with its kenmerken reordered, ' +
+      'then its key is the same; another notification has another key',
+    () => {
+      expect(notificationKey({ ...base })).toBe(notificationKey({ ...base, kenmerken: { b: '2', a: '1' } }));
+      expect(notificationKey(base)).not.toBe(notificationKey({ ...base, aanmaakdatum: '2026-03-01T10:00:01Z' }));
+      expect(notificationKey(base)).not.toBe(notificationKey({ ...base, kenmerken: { a: '1', b: '3' } }));
+      expect(notificationKey({ ...base, kenmerken: null })).toBe(notificationKey({ ...base, kenmerken: {} }));
+    },
+  );
 
   it('when a notification is audited, then the row names its kind, never its URLs', () => {
     expect(auditResourceOf(base)).toBe('notificatie/zaken/status/create');

@@ -45,7 +45,10 @@ function notificatie(overrides: Record<string, unknown> = {}) {
   };
 }
 
-/** The audit rows of one request, once the row of `settled` (a later accepted notification) arrived: so none still on its way. */
+/**
+ * The audit rows of one request, once the row of `settled` (a later accepted notification) arrived: so none still on
+ * its way.
+ */
 async function rowsOf(correlationId: string, settled: string): Promise<AuditRow[]> {
   for (let i = 0; i < 150 && !rows.some((r) => r.correlationId === settled); i++)
     await new Promise((r) => setTimeout(r, 100));
@@ -61,19 +64,22 @@ async function settle(): Promise<string> {
 }
 
 describe('POST /api/v1/notificaties', () => {
-  it('when a notification carries the configured Authorization, then 204 and exactly one notificatie-ontvangen row', async () => {
-    const res = await notify(world(apps), notificatie());
-    expect(res.status).toBe(204);
-    expect(res.body).toBeNull();
-    expect((await rowsOf(res.correlationId, await settle())).map((r) => r.data)).toEqual([
-      {
-        action: 'notificatie-ontvangen',
-        resource: 'notificatie/zaken/status/create',
-        decision: 'accepted',
-        role: 'system',
-      },
-    ]);
-  });
+  it(
+    'when a notification carries the configured Authorization, ' + 'then 204 and exactly one notificatie-ontvangen row',
+    async () => {
+      const res = await notify(world(apps), notificatie());
+      expect(res.status).toBe(204);
+      expect(res.body).toBeNull();
+      expect((await rowsOf(res.correlationId, await settle())).map((r) => r.data)).toEqual([
+        {
+          action: 'notificatie-ontvangen',
+          resource: 'notificatie/zaken/status/create',
+          decision: 'accepted',
+          role: 'system',
+        },
+      ]);
+    },
+  );
 
   it('when Open Notificaties checks the subscription (kanaal "test"), then 204 and one row as well', async () => {
     const res = await notify(world(apps), notificatie({ kanaal: 'test', resource: 'test', actie: 'test' }));
@@ -83,19 +89,23 @@ describe('POST /api/v1/notificaties', () => {
     ]);
   });
 
-  it('when the same notification is delivered twice (also with its kenmerken in another order), then both answer 204 and only the first writes a row', async () => {
-    const body = notificatie();
-    const first = await notify(world(apps), body);
-    const again = await notify(world(apps), {
-      ...body,
-      kenmerken: { zaaktype: body.kenmerken.zaaktype, bronorganisatie: body.kenmerken.bronorganisatie },
-    });
-    const racing = await Promise.all([notify(world(apps), body), notify(world(apps), body)]);
-    expect([first.status, again.status, ...racing.map((r) => r.status)]).toEqual([204, 204, 204, 204]);
-    const settled = await settle();
-    expect(await rowsOf(first.correlationId, settled)).toHaveLength(1);
-    for (const r of [again, ...racing]) expect(await rowsOf(r.correlationId, settled)).toHaveLength(0);
-  });
+  it(
+    'when the same notification is delivered twice (also with its kenmerken ' +
+      'in another order), then both answer 204 and only the first writes a row',
+    async () => {
+      const body = notificatie();
+      const first = await notify(world(apps), body);
+      const again = await notify(world(apps), {
+        ...body,
+        kenmerken: { zaaktype: body.kenmerken.zaaktype, bronorganisatie: body.kenmerken.bronorganisatie },
+      });
+      const racing = await Promise.all([notify(world(apps), body), notify(world(apps), body)]);
+      expect([first.status, again.status, ...racing.map((r) => r.status)]).toEqual([204, 204, 204, 204]);
+      const settled = await settle();
+      expect(await rowsOf(first.correlationId, settled)).toHaveLength(1);
+      for (const r of [again, ...racing]) expect(await rowsOf(r.correlationId, settled)).toHaveLength(0);
+    },
+  );
 
   it.each([
     ['no Authorization', null],
@@ -114,11 +124,15 @@ describe('POST /api/v1/notificaties', () => {
     expect(res.status).toBe(401);
   });
 
-  it('when the body is not JSON at all and the Authorization wrong, then 401 (checked before the body is read as JSON)', async () => {
-    const res = await notify(world(apps), '{"kanaal": "zaken",', 'Token wrong');
-    expect(res.status).toBe(401);
-    expect(res.body.type).toBe('/problems/unauthenticated');
-  });
+  it(
+    'when the body is not JSON at all and the Authorization wrong, ' +
+      'then 401 (checked before the body is read as JSON)',
+    async () => {
+      const res = await notify(world(apps), '{"kanaal": "zaken",', 'Token wrong');
+      expect(res.status).toBe(401);
+      expect(res.body.type).toBe('/problems/unauthenticated');
+    },
+  );
 
   it('when the body is not JSON at all and the Authorization right, then 400 invalid_json and no row', async () => {
     const res = await notify(world(apps), '{"kanaal": "zaken",');
@@ -167,23 +181,26 @@ describe('POST /api/v1/notificaties', () => {
     }
   });
 
-  it('when the secret is missing, then the 401 comes while the body is still unsent: nothing of it is read first', async () => {
-    const answer = await new Promise<{ status: number; sent: boolean }>((resolve, reject) => {
-      const req = http.request(`${apps.url}/api/v1/notificaties`, {
-        method: 'POST',
-        headers: { ...asUser(null), 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+  it(
+    'when the secret is missing, ' + 'then the 401 comes while the body is still unsent: nothing of it is read first',
+    async () => {
+      const answer = await new Promise<{ status: number; sent: boolean }>((resolve, reject) => {
+        const req = http.request(`${apps.url}/api/v1/notificaties`, {
+          method: 'POST',
+          headers: { ...asUser(null), 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+        });
+        req.on('response', (res) => {
+          resolve({ status: res.statusCode ?? 0, sent: req.writableEnded });
+          res.resume();
+          req.destroy();
+        });
+        req.on('error', reject);
+        // A quarter of the declared body, and no more: the answer cannot wait for the rest.
+        req.write('{"kanaal":"zaken","kenmerken":{"k":"' + 'x'.repeat(512 * 1024));
       });
-      req.on('response', (res) => {
-        resolve({ status: res.statusCode ?? 0, sent: req.writableEnded });
-        res.resume();
-        req.destroy();
-      });
-      req.on('error', reject);
-      // A quarter of the declared body, and no more: the answer cannot wait for the rest.
-      req.write('{"kanaal":"zaken","kenmerken":{"k":"' + 'x'.repeat(512 * 1024));
-    });
-    expect(answer).toEqual({ status: 401, sent: false });
-  });
+      expect(answer).toEqual({ status: 401, sent: false });
+    },
+  );
 
   it('when no NOTIFICATIES_AUTH is configured, then every call is refused with 401 (fail closed)', async () => {
     for (const authorization of [null, '', NOTIFICATIES_AUTH, 'Bearer x']) {

@@ -33,37 +33,40 @@ describe('GET /api/v1/dashboard-view', () => {
     expect(res.body.decisions).toEqual({ eligibleForHerregistratie: eligible, herregistratieReason: reason });
   });
 
-  it('when 900000001 and 900000002 ask, then the herregistratie dates sit within and beyond 12 months of today', async () => {
-    const one = (await as.practitioner(world, '900000001').get('/api/v1/dashboard-view')).body;
-    const two = (await as.practitioner(world, '900000002').get('/api/v1/dashboard-view')).body;
-    expect(one.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(two.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(one.person.adres.straat).not.toBeNull();
-    // ADR 0007: within means at most 12 months after today (in Amsterdam); YYYY-MM-DD strings compare as dates.
-    const limit = addMonths(todayInAmsterdam(systemClock), 12);
-    expect(one.registration.status.herregistratieDatum <= limit).toBe(true);
-    expect(two.registration.status.herregistratieDatum > limit).toBe(true);
-    const none = (await as.practitioner(world, '123456789').get('/api/v1/dashboard-view')).body;
-    expect(none.registration).toEqual({
-      registerNummer: null,
-      naam: null,
-      beroep: null,
-      registratiedatum: null,
-      geboortedatum: null,
-      status: {
-        tag: 'NietGeregistreerd',
-        herregistratieDatum: null,
-        geschorstTot: null,
-        reden: null,
-        doorgehaaldOp: null,
-      },
-    });
-    expect(none.person).toEqual({
-      naam: null,
-      geboortedatum: null,
-      adres: { straat: null, postcode: null, woonplaats: null },
-    });
-  });
+  it(
+    'when 900000001 and 900000002 ask, ' + 'then the herregistratie dates sit within and beyond 12 months of today',
+    async () => {
+      const one = (await as.practitioner(world, '900000001').get('/api/v1/dashboard-view')).body;
+      const two = (await as.practitioner(world, '900000002').get('/api/v1/dashboard-view')).body;
+      expect(one.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(two.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(one.person.adres.straat).not.toBeNull();
+      // ADR 0007: within means at most 12 months after today (in Amsterdam); YYYY-MM-DD strings compare as dates.
+      const limit = addMonths(todayInAmsterdam(systemClock), 12);
+      expect(one.registration.status.herregistratieDatum <= limit).toBe(true);
+      expect(two.registration.status.herregistratieDatum > limit).toBe(true);
+      const none = (await as.practitioner(world, '123456789').get('/api/v1/dashboard-view')).body;
+      expect(none.registration).toEqual({
+        registerNummer: null,
+        naam: null,
+        beroep: null,
+        registratiedatum: null,
+        geboortedatum: null,
+        status: {
+          tag: 'NietGeregistreerd',
+          herregistratieDatum: null,
+          geschorstTot: null,
+          reden: null,
+          doorgehaaldOp: null,
+        },
+      });
+      expect(none.person).toEqual({
+        naam: null,
+        geboortedatum: null,
+        adres: { straat: null, postcode: null, woonplaats: null },
+      });
+    },
+  );
 
   it('when a case handler without practitioner identity asks, then 403', async () => {
     expect((await client(world.apps.url, caseHandler('mw-1')).get('/api/v1/dashboard-view')).status).toBe(403);

@@ -390,44 +390,51 @@ describe('evaluateSubmit (ADR 0005 rules in order)', () => {
     expect(documents.asked).toEqual([]);
   });
 
-  it("when rule 1 holds, then the documents service is asked once: the answers' categories and the digital entries in body order (a post entry never, even with a documentId)", async () => {
-    const documents = documentsService(intakeHandmatig);
-    const documentsOfBody = [
-      { categoryId: 'diploma', channel: 'post', documentId: 'doc-diploma' },
-      { categoryId: 'overig', channel: 'digitaal', documentId: 'doc-overig' },
-      { categoryId: 'diploma', channel: 'digitaal', documentId: 'doc-diploma' },
-    ];
-    await evaluateSubmit(
-      'intake',
-      SubmitApplicationRequest.parse({ diplomaHerkomst: 'handmatig', uren: 3000, documents: documentsOfBody }),
-      2080,
-      documents.facts,
-    );
-    expect(documents.asked).toEqual([
-      {
-        wizardId: 'intake',
-        diplomaHerkomst: 'handmatig',
-        candidates: [
-          { documentId: 'doc-overig', categoryId: 'overig' },
-          { documentId: 'doc-diploma', categoryId: 'diploma' },
-        ],
-      },
-    ]);
-  });
+  it(
+    "when rule 1 holds, then the documents service is asked once: the answers' categories " +
+      'and the digital entries in body order (a post entry never, even with a documentId)',
+    async () => {
+      const documents = documentsService(intakeHandmatig);
+      const documentsOfBody = [
+        { categoryId: 'diploma', channel: 'post', documentId: 'doc-diploma' },
+        { categoryId: 'overig', channel: 'digitaal', documentId: 'doc-overig' },
+        { categoryId: 'diploma', channel: 'digitaal', documentId: 'doc-diploma' },
+      ];
+      await evaluateSubmit(
+        'intake',
+        SubmitApplicationRequest.parse({ diplomaHerkomst: 'handmatig', uren: 3000, documents: documentsOfBody }),
+        2080,
+        documents.facts,
+      );
+      expect(documents.asked).toEqual([
+        {
+          wizardId: 'intake',
+          diplomaHerkomst: 'handmatig',
+          candidates: [
+            { documentId: 'doc-overig', categoryId: 'overig' },
+            { documentId: 'doc-diploma', categoryId: 'diploma' },
+          ],
+        },
+      ]);
+    },
+  );
 
-  it('when the documents service refuses a digital entry, then the error names that entry by its place in the body', async () => {
-    const documentsOfBody = [
-      { categoryId: 'werkervaring', channel: 'post' },
-      { categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-werk' },
-      { categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-foreign' },
-    ];
-    const outcome = await judge('herregistratie', { uren: 100, documents: documentsOfBody }, herregistratie);
-    expect(outcome).toMatchObject({
-      ok: false,
-      slug: 'validation',
-      errors: [{ field: 'documents[2].documentId', code: 'invalid-document' }],
-    });
-  });
+  it(
+    'when the documents service refuses a digital entry, ' + 'then the error names that entry by its place in the body',
+    async () => {
+      const documentsOfBody = [
+        { categoryId: 'werkervaring', channel: 'post' },
+        { categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-werk' },
+        { categoryId: 'werkervaring', channel: 'digitaal', documentId: 'doc-foreign' },
+      ];
+      const outcome = await judge('herregistratie', { uren: 100, documents: documentsOfBody }, herregistratie);
+      expect(outcome).toMatchObject({
+        ok: false,
+        slug: 'validation',
+        errors: [{ field: 'documents[2].documentId', code: 'invalid-document' }],
+      });
+    },
+  );
 
   it('when a herregistratie carries a diplomaHerkomst, then the documents service is asked without one', async () => {
     const documents = documentsService(herregistratie);

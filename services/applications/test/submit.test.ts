@@ -17,46 +17,54 @@ async function draft(world: World, type: 'intake' | 'herregistratie', subject?: 
 }
 
 describe('POST /api/v1/applications/:id/submit', () => {
-  it('when an intake handmatig is submitted with its diploma, then 200, AV referentie and the document is gekoppeld', async () => {
-    const { me, id } = await draft(world, 'intake');
-    const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
-    const res = await me.post(`/api/v1/applications/${id}/submit`, {
-      diplomaHerkomst: 'handmatig',
-      uren: 3000,
-      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
-    });
-    expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['referentie', 'status']);
-    expect(res.body.referentie).toMatch(/^AV-\d{4}-\d{6}$/);
-    expect(res.body.status).toMatchObject({
-      tag: 'Ingediend',
-      referentie: res.body.referentie,
-      manual: false,
-      reden: null,
-    });
-    expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
-    const back = (await me.get(`/api/v1/applications/${id}`)).body;
-    expect(back).toMatchObject({ documentIds: [doc], status: { tag: 'Ingediend' } });
-    expect(back.submittedAt).toMatch(/Z$/);
-  });
+  it(
+    'when an intake handmatig is submitted with its diploma, ' +
+      'then 200, AV referentie and the document is gekoppeld',
+    async () => {
+      const { me, id } = await draft(world, 'intake');
+      const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+      const res = await me.post(`/api/v1/applications/${id}/submit`, {
+        diplomaHerkomst: 'handmatig',
+        uren: 3000,
+        documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+      });
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual(['referentie', 'status']);
+      expect(res.body.referentie).toMatch(/^AV-\d{4}-\d{6}$/);
+      expect(res.body.status).toMatchObject({
+        tag: 'Ingediend',
+        referentie: res.body.referentie,
+        manual: false,
+        reden: null,
+      });
+      expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
+      const back = (await me.get(`/api/v1/applications/${id}`)).body;
+      expect(back).toMatchObject({ documentIds: [doc], status: { tag: 'Ingediend' } });
+      expect(back.submittedAt).toMatch(/Z$/);
+    },
+  );
 
-  it('when a submitted application linked an upload, then its owner can no longer delete that upload (409) and it stays gekoppeld (ADR 0005)', async () => {
-    const { me, id } = await draft(world, 'intake');
-    const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
-    const res = await me.post(`/api/v1/applications/${id}/submit`, {
-      diplomaHerkomst: 'handmatig',
-      uren: 3000,
-      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
-    });
-    expect(res.status).toBe(200);
-    const del = await fetch(`${world.documents.url}/api/v1/uploads/${doc}`, {
-      method: 'DELETE',
-      headers: asUser(practitioner(me.subject)),
-    });
-    expect(del.status).toBe(409);
-    expect(((await del.json()) as { type: string }).type).toBe('/problems/conflict');
-    expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
-  });
+  it(
+    'when a submitted application linked an upload, then its owner can ' +
+      'no longer delete that upload (409) and it stays gekoppeld (ADR 0005)',
+    async () => {
+      const { me, id } = await draft(world, 'intake');
+      const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+      const res = await me.post(`/api/v1/applications/${id}/submit`, {
+        diplomaHerkomst: 'handmatig',
+        uren: 3000,
+        documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+      });
+      expect(res.status).toBe(200);
+      const del = await fetch(`${world.documents.url}/api/v1/uploads/${doc}`, {
+        method: 'DELETE',
+        headers: asUser(practitioner(me.subject)),
+      });
+      expect(del.status).toBe(409);
+      expect(((await del.json()) as { type: string }).type).toBe('/problems/conflict');
+      expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
+    },
+  );
 
   it('when submitted again, then 409', async () => {
     const { me, id } = await draft(world, 'intake');
@@ -83,32 +91,39 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(rows).toEqual([{ referentie: won.body.referentie }]);
   });
 
-  it('when many applications are submitted at once, then every referentie is AV-<year in Amsterdam>-<6 digits> and no two are the same (ADR 0005)', async () => {
-    const drafts = await Promise.all(Array.from({ length: 8 }, () => draft(world, 'intake')));
-    const results = await Promise.all(
-      drafts.map(({ me, id }) =>
-        me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 }),
-      ),
-    );
-    expect(results.map((r) => r.status)).toEqual(drafts.map(() => 200));
-    for (const [i, { me, id }] of drafts.entries()) {
-      const { submittedAt } = (await me.get(`/api/v1/applications/${id}`)).body as { submittedAt: string };
-      const year = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric' }).format(
-        new Date(submittedAt),
+  it(
+    'when many applications are submitted at once, then every referentie ' +
+      'is AV-<year in Amsterdam>-<6 digits> and no two are the same (ADR 0005)',
+    async () => {
+      const drafts = await Promise.all(Array.from({ length: 8 }, () => draft(world, 'intake')));
+      const results = await Promise.all(
+        drafts.map(({ me, id }) =>
+          me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 }),
+        ),
       );
-      expect(results[i]!.body.referentie).toMatch(new RegExp(`^AV-${year}-\\d{6}$`));
-    }
-    expect(new Set(results.map((r) => r.body.referentie)).size).toBe(drafts.length);
-  });
+      expect(results.map((r) => r.status)).toEqual(drafts.map(() => 200));
+      for (const [i, { me, id }] of drafts.entries()) {
+        const { submittedAt } = (await me.get(`/api/v1/applications/${id}`)).body as { submittedAt: string };
+        const year = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam', year: 'numeric' }).format(
+          new Date(submittedAt),
+        );
+        expect(results[i]!.body.referentie).toMatch(new RegExp(`^AV-${year}-\\d{6}$`));
+      }
+      expect(new Set(results.map((r) => r.body.referentie)).size).toBe(drafts.length);
+    },
+  );
 
-  it('when handmatig has no diploma document, then 400 naming documents and the application stays Concept', async () => {
-    const { me, id } = await draft(world, 'intake');
-    const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000 });
-    expect(res.status).toBe(400);
-    expect(res.body.type).toBe('/problems/validation');
-    expect(res.body.errors[0].field).toBe('documents');
-    expect((await me.get(`/api/v1/applications/${id}`)).body.status.tag).toBe('Concept');
-  });
+  it(
+    'when handmatig has no diploma document, ' + 'then 400 naming documents and the application stays Concept',
+    async () => {
+      const { me, id } = await draft(world, 'intake');
+      const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000 });
+      expect(res.status).toBe(400);
+      expect(res.body.type).toBe('/problems/validation');
+      expect(res.body.errors[0].field).toBe('documents');
+      expect((await me.get(`/api/v1/applications/${id}`)).body.status.tag).toBe('Concept');
+    },
+  );
 
   it('when the document belongs to another subject, then 400 and nothing is linked', async () => {
     const { me, id } = await draft(world, 'intake');
@@ -133,33 +148,36 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(res.status).toBe(200);
   });
 
-  it('when an intake below the threshold lacks the scholing answer, then 400 scholing-incompleet; false is legal', async () => {
-    const { me, id } = await draft(world, 'intake');
-    const policy = (await me.get('/api/v1/intake/policy')).body.scholingThreshold as number;
-    const missing = await me.post(`/api/v1/applications/${id}/submit`, {
-      diplomaHerkomst: 'digitaal',
-      uren: policy - 1,
-    });
-    expect(missing.status).toBe(400);
-    expect(missing.body.type).toBe('/problems/scholing-incompleet');
-    expect(missing.body.errors[0].field).toBe('aanvullendeScholing');
-    const punten = await me.post(`/api/v1/applications/${id}/submit`, {
-      diplomaHerkomst: 'digitaal',
-      uren: policy - 1,
-      aanvullendeScholing: false,
-      scholingPunten: 4,
-    });
-    expect(punten.body.type).toBe('/problems/scholing-incompleet');
-    expect(
-      (
-        await me.post(`/api/v1/applications/${id}/submit`, {
-          diplomaHerkomst: 'digitaal',
-          uren: policy - 1,
-          aanvullendeScholing: false,
-        })
-      ).status,
-    ).toBe(200);
-  });
+  it(
+    'when an intake below the threshold lacks the scholing answer, ' + 'then 400 scholing-incompleet; false is legal',
+    async () => {
+      const { me, id } = await draft(world, 'intake');
+      const policy = (await me.get('/api/v1/intake/policy')).body.scholingThreshold as number;
+      const missing = await me.post(`/api/v1/applications/${id}/submit`, {
+        diplomaHerkomst: 'digitaal',
+        uren: policy - 1,
+      });
+      expect(missing.status).toBe(400);
+      expect(missing.body.type).toBe('/problems/scholing-incompleet');
+      expect(missing.body.errors[0].field).toBe('aanvullendeScholing');
+      const punten = await me.post(`/api/v1/applications/${id}/submit`, {
+        diplomaHerkomst: 'digitaal',
+        uren: policy - 1,
+        aanvullendeScholing: false,
+        scholingPunten: 4,
+      });
+      expect(punten.body.type).toBe('/problems/scholing-incompleet');
+      expect(
+        (
+          await me.post(`/api/v1/applications/${id}/submit`, {
+            diplomaHerkomst: 'digitaal',
+            uren: policy - 1,
+            aanvullendeScholing: false,
+          })
+        ).status,
+      ).toBe(200);
+    },
+  );
 
   it('when rule 1 fails, then 400 validation naming uren', async () => {
     const { me, id } = await draft(world, 'intake');
@@ -200,23 +218,27 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect((await me.get(`/api/v1/applications/${id}`)).body.status.tag).toBe('Concept');
   });
 
-  it('when the submit is for another document of the caller in the wrong category, then 400 naming that entry and nothing is linked', async () => {
-    const { me, id } = await draft(world, 'intake');
-    const overig = await world.documents.upload(me.subject, 'intake', 'overig');
-    const res = await me.post(`/api/v1/applications/${id}/submit`, {
-      diplomaHerkomst: 'handmatig',
-      uren: 3000,
-      documents: [
-        { categoryId: 'diploma', channel: 'post' },
-        { categoryId: 'diploma', channel: 'digitaal', documentId: overig },
-      ],
-    });
-    expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([
-      expect.objectContaining({ field: 'documents[1].documentId', code: 'invalid-document' }),
-    ]);
-    expect(await world.documents.statusOf(me.subject, overig)).toBe('ontvangen');
-  });
+  it(
+    'when the submit is for another document of the caller in the wrong category, ' +
+      'then 400 naming that entry and nothing is linked',
+    async () => {
+      const { me, id } = await draft(world, 'intake');
+      const overig = await world.documents.upload(me.subject, 'intake', 'overig');
+      const res = await me.post(`/api/v1/applications/${id}/submit`, {
+        diplomaHerkomst: 'handmatig',
+        uren: 3000,
+        documents: [
+          { categoryId: 'diploma', channel: 'post' },
+          { categoryId: 'diploma', channel: 'digitaal', documentId: overig },
+        ],
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({ field: 'documents[1].documentId', code: 'invalid-document' }),
+      ]);
+      expect(await world.documents.statusOf(me.subject, overig)).toBe('ontvangen');
+    },
+  );
 
   it('when a herregistratie is submitted with werkervaring, then it is linked; without it 400', async () => {
     const { me, id } = await draft(world, 'herregistratie', '900000001');
@@ -230,76 +252,83 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
   });
 
-  it('when a write of submit fails, then nothing of it stays: a Concept, no link job, no event (ADR 0253)', async () => {
-    const { me, id } = await draft(world, 'intake');
-    const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
-    const db = world.apps.db;
-    // The outbox refuses this application's event: the last write of the transaction, after the link job's.
-    await sql`CREATE FUNCTION refuse_submitted_event() RETURNS trigger LANGUAGE plpgsql AS $$
+  it(
+    'when a write of submit fails, then nothing of it stays: ' + 'a Concept, no link job, no event (ADR 0253)',
+    async () => {
+      const { me, id } = await draft(world, 'intake');
+      const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+      const db = world.apps.db;
+      // The outbox refuses this application's event: the last write of the transaction, after the link job's.
+      await sql`CREATE FUNCTION refuse_submitted_event() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF NEW.envelope->'data'->>'applicationId' = ${sql.lit(id)} THEN RAISE EXCEPTION 'refused by the test'; END IF;
         RETURN NEW;
       END $$`.execute(db);
-    await sql`CREATE TRIGGER refuse_submitted_event BEFORE INSERT ON outbox
+      await sql`CREATE TRIGGER refuse_submitted_event BEFORE INSERT ON outbox
       FOR EACH ROW EXECUTE FUNCTION refuse_submitted_event()`.execute(db);
-    try {
-      const res = await me.post(`/api/v1/applications/${id}/submit`, {
+      try {
+        const res = await me.post(`/api/v1/applications/${id}/submit`, {
+          diplomaHerkomst: 'handmatig',
+          uren: 3000,
+          documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+        });
+        expect(res.status).toBe(500);
+      } finally {
+        await sql`DROP TRIGGER refuse_submitted_event ON outbox`.execute(db);
+        await sql`DROP FUNCTION refuse_submitted_event()`.execute(db);
+      }
+      const { rows } = await sql<{
+        status_tag: string;
+        referentie: string | null;
+        submitted_at: Date | null;
+        link_jobs: number;
+        events: number;
+      }>`SELECT status_tag, referentie, submitted_at,
+        (SELECT count(*)::int FROM document_link_jobs WHERE application_id = ${id}::uuid) AS link_jobs,
+        (SELECT count(*)::int FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}) AS events
+      FROM applications WHERE id = ${id}::uuid`.execute(db);
+      expect(rows).toEqual([{ status_tag: 'Concept', referentie: null, submitted_at: null, link_jobs: 0, events: 0 }]);
+      expect(await world.documents.statusOf(me.subject, doc)).toBe('ontvangen');
+      // Nothing half-written is in the way: the same submit succeeds once the outbox takes the event again.
+      const again = await me.post(`/api/v1/applications/${id}/submit`, {
         diplomaHerkomst: 'handmatig',
         uren: 3000,
         documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
       });
-      expect(res.status).toBe(500);
-    } finally {
-      await sql`DROP TRIGGER refuse_submitted_event ON outbox`.execute(db);
-      await sql`DROP FUNCTION refuse_submitted_event()`.execute(db);
-    }
-    const { rows } = await sql<{
-      status_tag: string;
-      referentie: string | null;
-      submitted_at: Date | null;
-      link_jobs: number;
-      events: number;
-    }>`SELECT status_tag, referentie, submitted_at,
-        (SELECT count(*)::int FROM document_link_jobs WHERE application_id = ${id}::uuid) AS link_jobs,
-        (SELECT count(*)::int FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}) AS events
-      FROM applications WHERE id = ${id}::uuid`.execute(db);
-    expect(rows).toEqual([{ status_tag: 'Concept', referentie: null, submitted_at: null, link_jobs: 0, events: 0 }]);
-    expect(await world.documents.statusOf(me.subject, doc)).toBe('ontvangen');
-    // Nothing half-written is in the way: the same submit succeeds once the outbox takes the event again.
-    const again = await me.post(`/api/v1/applications/${id}/submit`, {
-      diplomaHerkomst: 'handmatig',
-      uren: 3000,
-      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
-    });
-    expect(again.status).toBe(200);
-  });
+      expect(again.status).toBe(200);
+    },
+  );
 
-  it('when submitted, then application.submitted is published with its referentie and nothing of it stays in the outbox', async () => {
-    const heard: Array<{ type: string; data: { applicationId: string; referentie: string } }> = [];
-    const subscription = world.apps.events.subscribe(applications.events.submitted.subject, (m) =>
-      heard.push(JSON.parse(m.payload)),
-    );
-    await world.apps.events.nc.flush();
-    try {
-      const { me, id } = await draft(world, 'intake');
-      const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
-      expect(res.status).toBe(200);
-      const event = await eventually(async () => heard.find((e) => e.data.applicationId === id));
-      expect(event).toMatchObject({
-        type: 'application.submitted',
-        data: { applicationId: id, referentie: res.body.referentie },
-      });
-      // The relay deletes the row in the transaction that published it.
-      await eventually(async () => {
-        const { rows } = await sql<{
-          n: number;
-        }>`SELECT count(*)::int AS n FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}`.execute(
-          world.apps.db,
-        );
-        return rows[0]!.n === 0 ? true : undefined;
-      });
-    } finally {
-      subscription.unsubscribe();
-    }
-  });
+  it(
+    'when submitted, then application.submitted is published ' +
+      'with its referentie and nothing of it stays in the outbox',
+    async () => {
+      const heard: Array<{ type: string; data: { applicationId: string; referentie: string } }> = [];
+      const subscription = world.apps.events.subscribe(applications.events.submitted.subject, (m) =>
+        heard.push(JSON.parse(m.payload)),
+      );
+      await world.apps.events.nc.flush();
+      try {
+        const { me, id } = await draft(world, 'intake');
+        const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
+        expect(res.status).toBe(200);
+        const event = await eventually(async () => heard.find((e) => e.data.applicationId === id));
+        expect(event).toMatchObject({
+          type: 'application.submitted',
+          data: { applicationId: id, referentie: res.body.referentie },
+        });
+        // The relay deletes the row in the transaction that published it.
+        await eventually(async () => {
+          const { rows } = await sql<{
+            n: number;
+          }>`SELECT count(*)::int AS n FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}`.execute(
+            world.apps.db,
+          );
+          return rows[0]!.n === 0 ? true : undefined;
+        });
+      } finally {
+        subscription.unsubscribe();
+      }
+    },
+  );
 });

@@ -22,7 +22,10 @@ export const configSchema = baseConfigSchema.extend({
 });
 export type Config = typeof configSchema._output;
 
-/** How soon the consumer retries a failed insert (a redelivery) and pulls again after losing its stream; the kit's defaults unless set. */
+/**
+ * How soon the consumer retries a failed insert (a redelivery) and pulls again after losing its stream; the kit's
+ * defaults unless set.
+ */
 export interface Redelivery {
   retryDelayMs?: number;
   restartDelayMs?: number;

@@ -86,20 +86,23 @@ describe('GET /api/v1/admin/audit filters', () => {
     },
   );
 
-  it('when filtered and paged, then every page keeps the filters and together they hold the matching rows once', async () => {
-    const seen: string[] = [];
-    let next: string | null = `/api/v1/admin/audit?decision=deny&from=${at(0)}&limit=1`;
-    while (next) {
-      const res = await fetch(`${h.url}${next}`, { headers: admin });
-      expect(res.status).toBe(200);
-      seen.push(...((await res.json()) as Row[]).map((r) => r.at));
-      const link = res.headers.get('link');
-      next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
-      if (next) expect(next).toContain('decision=deny');
-    }
-    // Only this file's rows are in 2030.
-    expect(seen).toEqual([at(3), at(1)]);
-  });
+  it(
+    'when filtered and paged, ' + 'then every page keeps the filters and together they hold the matching rows once',
+    async () => {
+      const seen: string[] = [];
+      let next: string | null = `/api/v1/admin/audit?decision=deny&from=${at(0)}&limit=1`;
+      while (next) {
+        const res = await fetch(`${h.url}${next}`, { headers: admin });
+        expect(res.status).toBe(200);
+        seen.push(...((await res.json()) as Row[]).map((r) => r.at));
+        const link = res.headers.get('link');
+        next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+        if (next) expect(next).toContain('decision=deny');
+      }
+      // Only this file's rows are in 2030.
+      expect(seen).toEqual([at(3), at(1)]);
+    },
+  );
 
   it.each([
     ['decision=maybe', 'decision'],

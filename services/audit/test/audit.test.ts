@@ -63,157 +63,173 @@ describe('the audit consumer and the v1.0.0 audit events', () => {
 });
 
 describe('GET /api/v1/admin/audit', () => {
-  it('when audit events are published, then an admin reads them newest first in the exact AuthzAudit shape', async () => {
-    const correlationId = corr();
-    const t0 = Date.parse('2026-11-22T09:30:00.000Z');
-    const older = auditEvent({
-      correlationId,
-      action: 'reveal-registernummer',
-      resource: 'brief',
-      decision: 'deny',
-      role: 'approver',
-      occurredAt: new Date(t0),
-    });
-    const newer = auditEvent({
-      correlationId,
-      action: 'flag:set',
-      resource: 'flag/herregistratie-aanvragen',
-      occurredAt: new Date(t0 + 1500),
-    });
-    await publish(h, newer);
-    await publish(h, older);
-
-    const rows = await rowsOf(correlationId, 2);
-
-    expect(rows).toEqual([
-      {
-        at: '2026-11-22T09:30:01.500Z',
-        action: 'flag:set',
-        resource: 'flag/herregistratie-aanvragen',
-        decision: 'allow',
-        role: 'admin',
+  it(
+    'when audit events are published, ' + 'then an admin reads them newest first in the exact AuthzAudit shape',
+    async () => {
+      const correlationId = corr();
+      const t0 = Date.parse('2026-11-22T09:30:00.000Z');
+      const older = auditEvent({
         correlationId,
-      },
-      {
-        at: '2026-11-22T09:30:00.000Z',
         action: 'reveal-registernummer',
         resource: 'brief',
         decision: 'deny',
         role: 'approver',
+        occurredAt: new Date(t0),
+      });
+      const newer = auditEvent({
         correlationId,
-      },
-    ]);
-    const unfiltered = (await (await get('/api/v1/admin/audit?limit=50')).json()) as Array<{ at: string }>;
-    expect(unfiltered.map((r) => r.at)).toEqual(
-      unfiltered
-        .map((r) => r.at)
-        .sort()
-        .reverse(),
-    );
-    expect(Object.keys(unfiltered[0] as object).sort()).toEqual([
-      'action',
-      'at',
-      'correlationId',
-      'decision',
-      'resource',
-      'role',
-    ]);
-  });
+        action: 'flag:set',
+        resource: 'flag/herregistratie-aanvragen',
+        occurredAt: new Date(t0 + 1500),
+      });
+      await publish(h, newer);
+      await publish(h, older);
 
-  it('when the same event arrives twice (a redelivery the broker does not dedupe), then it is stored once', async () => {
-    const correlationId = corr();
-    const event = auditEvent({ correlationId });
-    await publish(h, event);
-    const seq = await publish(h, event, `${event.id}-again`);
+      const rows = await rowsOf(correlationId, 2);
 
-    await eventually(() => consumedThrough(h.events, h.durable, seq));
-
-    expect(await rowsOf(correlationId, 1)).toHaveLength(1);
-  });
-
-  it('when more rows remain than the limit, then Link rel="next" pages through all of them once, newest first', async () => {
-    const correlationId = corr();
-    const t0 = Date.parse('2026-11-22T10:00:00.000Z');
-    // Two share a timestamp: the event id breaks the tie, so none is skipped or repeated.
-    const offsets = [0, 1000, 1000, 2000, 3000];
-    const events = offsets.map((o) => auditEvent({ correlationId, occurredAt: new Date(t0 + o) }));
-    for (const e of events) await publish(h, e);
-    await rowsOf(correlationId, 5);
-
-    const pages: Array<Array<{ at: string }>> = [];
-    const links: Array<string | null> = [];
-    let path: string | null = `/api/v1/admin/audit?limit=2&correlationId=${correlationId}`;
-    while (path) {
-      const res = await get(path);
-      expect(res.status).toBe(200);
-      pages.push((await res.json()) as Array<{ at: string }>);
-      const link = res.headers.get('link');
-      links.push(link);
-      path = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
-    }
-
-    expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
-    expect(links[0]).toMatch(/^<\/api\/v1\/admin\/audit\?limit=2&correlationId=[^&]+&cursor=[^>]+>; rel="next"$/);
-    expect(links[2]).toBeNull();
-    const ats = pages.flat().map((r) => r.at);
-    expect(ats).toEqual([
-      '2026-11-22T10:00:03.000Z',
-      '2026-11-22T10:00:02.000Z',
-      '2026-11-22T10:00:01.000Z',
-      '2026-11-22T10:00:01.000Z',
-      '2026-11-22T10:00:00.000Z',
-    ]);
-  });
-
-  it('when rows differ only in microseconds or share a timestamp, then paging lists each exactly once, newest first', async () => {
-    const correlationId = corr();
-    // Written by SQL as a backfill would: several rows inside one millisecond, two sharing a timestamp.
-    const ats = ['05.999500', '06.789001', '06.789002', '06.789002', '06.789003', '06.789999', '06.790000'].map(
-      (s) => `2026-11-22T11:00:${s}Z`,
-    );
-    const rows = ats.map((at, i) => ({ at, eventId: randomUUID(), resource: `row/${i}` }));
-    for (const r of rows) {
-      await sql`INSERT INTO authz_audit (event_id, at, action, resource, decision, role, correlation_id, service)
-        VALUES (${r.eventId}::uuid, ${r.at}::timestamptz, 'flag:set', ${r.resource}, 'allow', 'admin', ${correlationId}, 'test')`.execute(
-        h.db,
+      expect(rows).toEqual([
+        {
+          at: '2026-11-22T09:30:01.500Z',
+          action: 'flag:set',
+          resource: 'flag/herregistratie-aanvragen',
+          decision: 'allow',
+          role: 'admin',
+          correlationId,
+        },
+        {
+          at: '2026-11-22T09:30:00.000Z',
+          action: 'reveal-registernummer',
+          resource: 'brief',
+          decision: 'deny',
+          role: 'approver',
+          correlationId,
+        },
+      ]);
+      const unfiltered = (await (await get('/api/v1/admin/audit?limit=50')).json()) as Array<{ at: string }>;
+      expect(unfiltered.map((r) => r.at)).toEqual(
+        unfiltered
+          .map((r) => r.at)
+          .sort()
+          .reverse(),
       );
-    }
-    const cmp = (x: string, y: string) => (x < y ? 1 : x > y ? -1 : 0);
-    const newestFirst = [...rows].sort((a, b) => cmp(a.at, b.at) || cmp(a.eventId, b.eventId));
+      expect(Object.keys(unfiltered[0] as object).sort()).toEqual([
+        'action',
+        'at',
+        'correlationId',
+        'decision',
+        'resource',
+        'role',
+      ]);
+    },
+  );
 
-    const listed = (await pageThrough(`/api/v1/admin/audit?limit=2&correlationId=${correlationId}`)) as Array<{
-      at: string;
-      resource: string;
-    }>;
+  it(
+    'when the same event arrives twice (a redelivery the broker does not dedupe), ' + 'then it is stored once',
+    async () => {
+      const correlationId = corr();
+      const event = auditEvent({ correlationId });
+      await publish(h, event);
+      const seq = await publish(h, event, `${event.id}-again`);
 
-    expect(listed.map((r) => r.resource)).toEqual(newestFirst.map((r) => r.resource));
-    // The API keeps milliseconds; only the cursor is exact.
-    expect(listed.find((r) => r.resource === 'row/1')?.at).toBe('2026-11-22T11:00:06.789Z');
-  });
+      await eventually(() => consumedThrough(h.events, h.durable, seq));
+
+      expect(await rowsOf(correlationId, 1)).toHaveLength(1);
+    },
+  );
+
+  it(
+    'when more rows remain than the limit, ' + 'then Link rel="next" pages through all of them once, newest first',
+    async () => {
+      const correlationId = corr();
+      const t0 = Date.parse('2026-11-22T10:00:00.000Z');
+      // Two share a timestamp: the event id breaks the tie, so none is skipped or repeated.
+      const offsets = [0, 1000, 1000, 2000, 3000];
+      const events = offsets.map((o) => auditEvent({ correlationId, occurredAt: new Date(t0 + o) }));
+      for (const e of events) await publish(h, e);
+      await rowsOf(correlationId, 5);
+
+      const pages: Array<Array<{ at: string }>> = [];
+      const links: Array<string | null> = [];
+      let path: string | null = `/api/v1/admin/audit?limit=2&correlationId=${correlationId}`;
+      while (path) {
+        const res = await get(path);
+        expect(res.status).toBe(200);
+        pages.push((await res.json()) as Array<{ at: string }>);
+        const link = res.headers.get('link');
+        links.push(link);
+        path = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? null) : null;
+      }
+
+      expect(pages.map((p) => p.length)).toEqual([2, 2, 1]);
+      expect(links[0]).toMatch(/^<\/api\/v1\/admin\/audit\?limit=2&correlationId=[^&]+&cursor=[^>]+>; rel="next"$/);
+      expect(links[2]).toBeNull();
+      const ats = pages.flat().map((r) => r.at);
+      expect(ats).toEqual([
+        '2026-11-22T10:00:03.000Z',
+        '2026-11-22T10:00:02.000Z',
+        '2026-11-22T10:00:01.000Z',
+        '2026-11-22T10:00:01.000Z',
+        '2026-11-22T10:00:00.000Z',
+      ]);
+    },
+  );
+
+  it(
+    'when rows differ only in microseconds or share a timestamp, ' +
+      'then paging lists each exactly once, newest first',
+    async () => {
+      const correlationId = corr();
+      // Written by SQL as a backfill would: several rows inside one millisecond, two sharing a timestamp.
+      const ats = ['05.999500', '06.789001', '06.789002', '06.789002', '06.789003', '06.789999', '06.790000'].map(
+        (s) => `2026-11-22T11:00:${s}Z`,
+      );
+      const rows = ats.map((at, i) => ({ at, eventId: randomUUID(), resource: `row/${i}` }));
+      for (const r of rows) {
+        await sql`INSERT INTO authz_audit (event_id, at, action, resource, decision, role, correlation_id, service)
+        VALUES (${r.eventId}::uuid, ${r.at}::timestamptz, 'flag:set', ${r.resource}, 'allow', 'admin', ${correlationId},
+          'test')`.execute(h.db);
+      }
+      const cmp = (x: string, y: string) => (x < y ? 1 : x > y ? -1 : 0);
+      const newestFirst = [...rows].sort((a, b) => cmp(a.at, b.at) || cmp(a.eventId, b.eventId));
+
+      const listed = (await pageThrough(`/api/v1/admin/audit?limit=2&correlationId=${correlationId}`)) as Array<{
+        at: string;
+        resource: string;
+      }>;
+
+      expect(listed.map((r) => r.resource)).toEqual(newestFirst.map((r) => r.resource));
+      // The API keeps milliseconds; only the cursor is exact.
+      expect(listed.find((r) => r.resource === 'row/1')?.at).toBe('2026-11-22T11:00:06.789Z');
+    },
+  );
 
   it('when the cursor is one an earlier version issued (milliseconds), then it is still accepted', async () => {
     const cursor = Buffer.from(JSON.stringify(['2026-11-22T11:00:06.789Z', randomUUID()])).toString('base64url');
     expect((await get(`/api/v1/admin/audit?limit=2&cursor=${cursor}`)).status).toBe(200);
   });
 
-  it('when no limit is sent and 1001 rows match, then 1000 come back with a Link to the last one (ADR 0014)', async () => {
-    const correlationId = corr();
-    await sql`INSERT INTO authz_audit (event_id, at, action, resource, decision, role, correlation_id, service)
-      SELECT gen_random_uuid(), '2026-11-22T12:00:00Z'::timestamptz + n * interval '1 millisecond', 'flag:set', 'row/' || n, 'allow', 'admin', ${correlationId}, 'test'
+  it(
+    'when no limit is sent and 1001 rows match, ' + 'then 1000 come back with a Link to the last one (ADR 0014)',
+    async () => {
+      const correlationId = corr();
+      await sql`INSERT INTO authz_audit (event_id, at, action, resource, decision, role, correlation_id, service)
+      SELECT gen_random_uuid(), '2026-11-22T12:00:00Z'::timestamptz + n * interval '1 millisecond', 'flag:set',
+        'row/' || n, 'allow', 'admin', ${correlationId}, 'test'
       FROM generate_series(1, 1001) AS n`.execute(h.db);
 
-    const first = await get(`/api/v1/admin/audit?correlationId=${correlationId}`);
-    expect(first.status).toBe(200);
-    const rows = (await first.json()) as Array<{ resource: string }>;
-    expect(rows).toHaveLength(1000);
-    expect(rows[0]?.resource).toBe('row/1001');
-    const link = first.headers.get('link');
-    expect(link).toMatch(/^<\/api\/v1\/admin\/audit\?correlationId=[^&]+&cursor=[^>]+>; rel="next"$/);
-    const rest = await get(link!.slice(1, link!.indexOf('>')));
-    expect(((await rest.json()) as Array<{ resource: string }>).map((r) => r.resource)).toEqual(['row/1']);
-    expect(rest.headers.get('link')).toBeNull();
-    await sql`DELETE FROM authz_audit WHERE correlation_id = ${correlationId}`.execute(h.db);
-  });
+      const first = await get(`/api/v1/admin/audit?correlationId=${correlationId}`);
+      expect(first.status).toBe(200);
+      const rows = (await first.json()) as Array<{ resource: string }>;
+      expect(rows).toHaveLength(1000);
+      expect(rows[0]?.resource).toBe('row/1001');
+      const link = first.headers.get('link');
+      expect(link).toMatch(/^<\/api\/v1\/admin\/audit\?correlationId=[^&]+&cursor=[^>]+>; rel="next"$/);
+      const rest = await get(link!.slice(1, link!.indexOf('>')));
+      expect(((await rest.json()) as Array<{ resource: string }>).map((r) => r.resource)).toEqual(['row/1']);
+      expect(rest.headers.get('link')).toBeNull();
+      await sql`DELETE FROM authz_audit WHERE correlation_id = ${correlationId}`.execute(h.db);
+    },
+  );
 
   it('when the limit equals the remaining rows, then no Link is sent', async () => {
     const correlationId = corr();
@@ -241,16 +257,16 @@ describe('GET /api/v1/admin/audit', () => {
     expect((await fetch(`${h.url}/api/v1/admin/audit`)).status).toBe(401);
   });
 
+  const farPastCursor = Buffer.from(
+    JSON.stringify(['0000-01-01T00:00:00.000000Z', '00000000-0000-4000-8000-000000000000']),
+  ).toString('base64url');
   it.each([
     ['limit=0', 'limit'],
     ['limit=1001', 'limit'],
     ['limit=x', 'limit'],
     ['cursor=garbage', 'cursor'],
     [`cursor=${Buffer.from('["x","y"]').toString('base64url')}`, 'cursor'],
-    [
-      `cursor=${Buffer.from(`["0000-01-01T00:00:00.000000Z","00000000-0000-4000-8000-000000000000"]`).toString('base64url')}`,
-      'cursor',
-    ],
+    [`cursor=${farPastCursor}`, 'cursor'],
   ])('when %s, then 400 validation naming the field', async (query, field) => {
     const res = await get(`/api/v1/admin/audit?${query}`);
     expect(res.status).toBe(400);
@@ -299,36 +315,44 @@ describe('the audit consumer', () => {
 });
 
 describe('health and description', () => {
-  it('when the database, NATS and both consumers (audit rows, processing records) run (and it is not draining), then ready', async () => {
-    const res = await fetch(`${h.url}/health/ready`);
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { checks: object }).checks).toEqual({
-      database: true,
-      events: true,
-      consumer: true,
-      'processing-consumer': true,
-      accepting: true,
-    });
-  });
+  it(
+    'when the database, NATS and both consumers (audit rows, ' +
+      'processing records) run (and it is not draining), then ready',
+    async () => {
+      const res = await fetch(`${h.url}/health/ready`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { checks: object }).checks).toEqual({
+        database: true,
+        events: true,
+        consumer: true,
+        'processing-consumer': true,
+        accepting: true,
+      });
+    },
+  );
 
-  it('when the OpenAPI document is read, then it describes the audit, dead-letter and register routes with their schemas', async () => {
-    const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as {
-      info: { title: string };
-      paths: Record<string, unknown>;
-      components: { schemas: Record<string, unknown> };
-    };
-    expect(doc.info.title).toBe('audit');
-    expect(Object.keys(doc.paths)).toEqual([
-      '/api/v1/admin/audit',
-      '/api/v1/admin/dead-letters',
-      '/api/v1/admin/dead-letters/{id}/replay',
-      '/api/v1/admin/dead-letters/{id}',
-      '/api/v1/verwerkingsactiviteiten',
-      '/api/v1/me/verwerkingen',
-    ]);
-    expect(doc.components.schemas['AuthzAudit']).toBeDefined();
-    expect(doc.components.schemas['Verwerkingsactiviteit']).toBeDefined();
-    expect(doc.components.schemas['Verwerking']).toBeDefined();
-    expect(doc.components.schemas['DeadLetter']).toBeDefined();
-  });
+  it(
+    'when the OpenAPI document is read, then it describes the audit, ' +
+      'dead-letter and register routes with their schemas',
+    async () => {
+      const doc = (await (await fetch(`${h.url}/openapi.json`)).json()) as {
+        info: { title: string };
+        paths: Record<string, unknown>;
+        components: { schemas: Record<string, unknown> };
+      };
+      expect(doc.info.title).toBe('audit');
+      expect(Object.keys(doc.paths)).toEqual([
+        '/api/v1/admin/audit',
+        '/api/v1/admin/dead-letters',
+        '/api/v1/admin/dead-letters/{id}/replay',
+        '/api/v1/admin/dead-letters/{id}',
+        '/api/v1/verwerkingsactiviteiten',
+        '/api/v1/me/verwerkingen',
+      ]);
+      expect(doc.components.schemas['AuthzAudit']).toBeDefined();
+      expect(doc.components.schemas['Verwerkingsactiviteit']).toBeDefined();
+      expect(doc.components.schemas['Verwerking']).toBeDefined();
+      expect(doc.components.schemas['DeadLetter']).toBeDefined();
+    },
+  );
 });

@@ -74,41 +74,47 @@ async function auditRows(correlationId: string): Promise<Array<Record<string, un
 }
 
 describe('GET /api/v1/admin/dead-letters', () => {
-  it('when a consumer gave up on an event, then it is listed with where, why and when, without the event data', async () => {
-    const { id, eventId, correlationId } = await deadLetter();
+  it(
+    'when a consumer gave up on an event, ' + 'then it is listed with where, why and when, without the event data',
+    async () => {
+      const { id, eventId, correlationId } = await deadLetter();
 
-    const letter = (await lettersOf()).find((l) => l.id === id);
+      const letter = (await lettersOf()).find((l) => l.id === id);
 
-    expect(letter).toEqual({
-      id,
-      consumer: durable,
-      subject: `${subject}.happened`,
-      reason: 'the database is down (owner *********)',
-      failedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
-      deliveries: 2,
-      eventId,
-      eventType: 'test.happened',
-      correlationId,
-    });
-    // The CLI's list shows the same letter.
-    expect((await listDeadLetters(h.events, durable)).map((l) => String(l.seq))).toContain(id);
-  });
+      expect(letter).toEqual({
+        id,
+        consumer: durable,
+        subject: `${subject}.happened`,
+        reason: 'the database is down (owner *********)',
+        failedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+        deliveries: 2,
+        eventId,
+        eventType: 'test.happened',
+        correlationId,
+      });
+      // The CLI's list shows the same letter.
+      expect((await listDeadLetters(h.events, durable)).map((l) => String(l.seq))).toContain(id);
+    },
+  );
 
-  it('when a limit is given, then the letters come a page at a time (Link rel="next") and together once each', async () => {
-    await deadLetter();
-    await deadLetter();
-    const all = (await lettersOf()).map((l) => l.id);
-    const seen: string[] = [];
-    let next: string | null = `/api/v1/admin/dead-letters?consumer=${durable}&limit=1`;
-    while (next) {
-      const page = await call('GET', next);
-      expect(page.status).toBe(200);
-      expect(page.body.length).toBeLessThanOrEqual(1);
-      seen.push(...(page.body as Letter[]).map((l) => l.id));
-      next = page.link ? (/^<([^>]+)>; rel="next"$/.exec(page.link)?.[1] ?? null) : null;
-    }
-    expect(seen).toEqual(all);
-  });
+  it(
+    'when a limit is given, ' + 'then the letters come a page at a time (Link rel="next") and together once each',
+    async () => {
+      await deadLetter();
+      await deadLetter();
+      const all = (await lettersOf()).map((l) => l.id);
+      const seen: string[] = [];
+      let next: string | null = `/api/v1/admin/dead-letters?consumer=${durable}&limit=1`;
+      while (next) {
+        const page = await call('GET', next);
+        expect(page.status).toBe(200);
+        expect(page.body.length).toBeLessThanOrEqual(1);
+        seen.push(...(page.body as Letter[]).map((l) => l.id));
+        next = page.link ? (/^<([^>]+)>; rel="next"$/.exec(page.link)?.[1] ?? null) : null;
+      }
+      expect(seen).toEqual(all);
+    },
+  );
 
   it.each([
     ['limit=0', 'limit'],
@@ -122,40 +128,44 @@ describe('GET /api/v1/admin/dead-letters', () => {
 });
 
 describe('POST /api/v1/admin/dead-letters/{id}/replay', () => {
-  it('when two replays of one letter arrive together, then the consumer processes the event once, the letter is gone and each replay is audited', async () => {
-    const { id, eventId } = await deadLetter();
-    failing = false;
-    const [c1, c2] = [`corr-replay-${randomUUID()}`, `corr-replay-${randomUUID()}`];
+  it(
+    'when two replays of one letter arrive together, then the consumer ' +
+      'processes the event once, the letter is gone and each replay is audited',
+    async () => {
+      const { id, eventId } = await deadLetter();
+      failing = false;
+      const [c1, c2] = [`corr-replay-${randomUUID()}`, `corr-replay-${randomUUID()}`];
 
-    const answers = await Promise.all([
-      call('POST', `/api/v1/admin/dead-letters/${id}/replay`, c1),
-      call('POST', `/api/v1/admin/dead-letters/${id}/replay`, c2),
-    ]);
-    await drained();
-
-    expect(answers.map((a) => a.status)).toContain(202);
-    expect(answers.every((a) => a.status === 202 || a.status === 404)).toBe(true);
-    expect(handled.filter((h) => h === eventId)).toEqual([eventId]);
-    expect((await lettersOf()).map((l) => l.id)).not.toContain(id);
-    expect((await call('POST', `/api/v1/admin/dead-letters/${id}/replay`)).status).toBe(404);
-    for (const [answer, correlationId] of [
-      [answers[0]!, c1],
-      [answers[1]!, c2],
-    ] as const) {
-      if (answer.status !== 202) continue;
-      const rows = await auditRows(correlationId);
-      expect(rows.map(({ at: _at, ...r }) => r)).toEqual([
-        {
-          action: 'dead-letter:replay',
-          resource: `dead-letter/${id}`,
-          decision: 'allow',
-          role: 'admin',
-          correlationId,
-        },
+      const answers = await Promise.all([
+        call('POST', `/api/v1/admin/dead-letters/${id}/replay`, c1),
+        call('POST', `/api/v1/admin/dead-letters/${id}/replay`, c2),
       ]);
-    }
-    failing = true;
-  });
+      await drained();
+
+      expect(answers.map((a) => a.status)).toContain(202);
+      expect(answers.every((a) => a.status === 202 || a.status === 404)).toBe(true);
+      expect(handled.filter((h) => h === eventId)).toEqual([eventId]);
+      expect((await lettersOf()).map((l) => l.id)).not.toContain(id);
+      expect((await call('POST', `/api/v1/admin/dead-letters/${id}/replay`)).status).toBe(404);
+      for (const [answer, correlationId] of [
+        [answers[0]!, c1],
+        [answers[1]!, c2],
+      ] as const) {
+        if (answer.status !== 202) continue;
+        const rows = await auditRows(correlationId);
+        expect(rows.map(({ at: _at, ...r }) => r)).toEqual([
+          {
+            action: 'dead-letter:replay',
+            resource: `dead-letter/${id}`,
+            decision: 'allow',
+            role: 'admin',
+            correlationId,
+          },
+        ]);
+      }
+      failing = true;
+    },
+  );
 
   it('when the id names no dead letter, then a bare 404', async () => {
     const other = await h.events.js.publish(`${h.events.prefix}${subject}.other`, '{}');
@@ -176,22 +186,32 @@ describe('POST /api/v1/admin/dead-letters/{id}/replay', () => {
 });
 
 describe('DELETE /api/v1/admin/dead-letters/{id}', () => {
-  it('when an operator discards a letter, then 204, it is gone without a delivery, a second discard is 404, and one audit row', async () => {
-    const { id, eventId } = await deadLetter();
-    const correlationId = `corr-discard-${randomUUID()}`;
+  it(
+    'when an operator discards a letter, then 204, ' +
+      'it is gone without a delivery, a second discard is 404, and one audit row',
+    async () => {
+      const { id, eventId } = await deadLetter();
+      const correlationId = `corr-discard-${randomUUID()}`;
 
-    const res = await call('DELETE', `/api/v1/admin/dead-letters/${id}`, correlationId);
-    failing = false;
-    await drained();
-    failing = true;
+      const res = await call('DELETE', `/api/v1/admin/dead-letters/${id}`, correlationId);
+      failing = false;
+      await drained();
+      failing = true;
 
-    expect(res.status).toBe(204);
-    expect((await lettersOf()).map((l) => l.id)).not.toContain(id);
-    expect(handled).not.toContain(eventId);
-    expect((await call('DELETE', `/api/v1/admin/dead-letters/${id}`)).status).toBe(404);
-    const rows = await auditRows(correlationId);
-    expect(rows.map(({ at: _at, ...r }) => r)).toEqual([
-      { action: 'dead-letter:discard', resource: `dead-letter/${id}`, decision: 'allow', role: 'admin', correlationId },
-    ]);
-  });
+      expect(res.status).toBe(204);
+      expect((await lettersOf()).map((l) => l.id)).not.toContain(id);
+      expect(handled).not.toContain(eventId);
+      expect((await call('DELETE', `/api/v1/admin/dead-letters/${id}`)).status).toBe(404);
+      const rows = await auditRows(correlationId);
+      expect(rows.map(({ at: _at, ...r }) => r)).toEqual([
+        {
+          action: 'dead-letter:discard',
+          resource: `dead-letter/${id}`,
+          decision: 'allow',
+          role: 'admin',
+          correlationId,
+        },
+      ]);
+    },
+  );
 });

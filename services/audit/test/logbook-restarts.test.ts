@@ -52,64 +52,74 @@ async function storedNames(h: Harness, bsn: string): Promise<string[]> {
 }
 
 describe('the logbook across restarts (issue 24)', () => {
-  it('when NATS restarts after a record was read and before it was stored, then every record is stored exactly once', async () => {
-    const h = await startAudit({ natsUrl: nats.url });
-    try {
-      const bsn = uniqueSubject();
-      // The consumer's insert waits on this test's lock: the record is read from the stream, not stored or acked.
-      const hold = await holdLock(h.databaseUrl, 'LOCK TABLE logbook IN SHARE MODE');
-      const seq = await publishRecord(h, step(bsn, 'before'));
-      await hold.waiting();
-      expect(await consumedThrough(h.events, h.processingDurable, seq)).toBeUndefined();
+  it(
+    'when NATS restarts after a record was read and before it was stored, ' +
+      'then every record is stored exactly once',
+    async () => {
+      const h = await startAudit({ natsUrl: nats.url });
+      try {
+        const bsn = uniqueSubject();
+        // The consumer's insert waits on this test's lock: the record is read from the stream, not stored or acked.
+        const hold = await holdLock(h.databaseUrl, 'LOCK TABLE logbook IN SHARE MODE');
+        const seq = await publishRecord(h, step(bsn, 'before'));
+        await hold.waiting();
+        expect(await consumedThrough(h.events, h.processingDurable, seq)).toBeUndefined();
 
-      await nats.stop();
-      nats = await startNatsServer(dir, port);
-      await hold.release();
+        await nats.stop();
+        nats = await startNatsServer(dir, port);
+        await hold.release();
 
-      const after = await eventually(async () => publishRecord(h, step(bsn, 'after')), 20_000, 250);
-      // An acknowledgement lost with the old connection comes again after the consumer's ack wait (30 s).
-      await eventually(() => consumedThrough(h.events, h.processingDurable, after), 60_000, 250);
-      expect(await storedNames(h, bsn)).toEqual(['after', 'before']);
-    } finally {
-      await h.close();
-    }
-  }, 120_000);
-
-  it('when records are published while the audit service is down, then after its restart each is stored exactly once', async () => {
-    const first = await startAudit({ natsUrl: nats.url });
-    const bsn = uniqueSubject();
-    const stored = await publishRecord(first, step(bsn, 'while up'));
-    await eventually(() => consumedThrough(first.events, first.processingDurable, stored));
-    await first.stop();
-
-    // The outbox relays of the other services keep publishing; one record is published twice (a relay retry).
-    const nc = await connect({ servers: nats.url, name: 'audit-test-publisher' });
-    try {
-      const js = jetstream(nc);
-      const target = first.events.prefix + first.processingSubject;
-      for (const name of ['down 1', 'down 2', 'down 3']) {
-        const envelope = newEvent('processing', processingRecordOf(step(bsn, name), TEST_LDV_SECRET), null);
-        await js.publish(target, JSON.stringify(envelope), { msgID: envelope.id });
+        const after = await eventually(async () => publishRecord(h, step(bsn, 'after')), 20_000, 250);
+        // An acknowledgement lost with the old connection comes again after the consumer's ack wait (30 s).
+        await eventually(() => consumedThrough(h.events, h.processingDurable, after), 60_000, 250);
+        expect(await storedNames(h, bsn)).toEqual(['after', 'before']);
+      } finally {
+        await h.close();
       }
-      const again = newEvent('processing', processingRecordOf(step(bsn, 'down 3 again'), TEST_LDV_SECRET), null);
-      for (const msgID of [again.id, `${again.id}-retry`]) await js.publish(target, JSON.stringify(again), { msgID });
-    } finally {
-      await nc.close();
-    }
+    },
+    120_000,
+  );
 
-    const restarted = await startAudit({
-      natsUrl: nats.url,
-      restartOf: { durable: first.durable, database: { url: first.databaseUrl, drop: () => first.close() } },
-    });
-    try {
-      const expected = ['down 1', 'down 2', 'down 3', 'down 3 again', 'while up'];
-      const found = await eventually(async () => {
-        const got = await storedNames(restarted, bsn);
-        return got.length >= expected.length ? got : undefined;
-      }, 30_000);
-      expect(found).toEqual(expected);
-    } finally {
-      await restarted.close();
-    }
-  }, 120_000);
+  it(
+    'when records are published while the audit service is down, ' +
+      'then after its restart each is stored exactly once',
+    async () => {
+      const first = await startAudit({ natsUrl: nats.url });
+      const bsn = uniqueSubject();
+      const stored = await publishRecord(first, step(bsn, 'while up'));
+      await eventually(() => consumedThrough(first.events, first.processingDurable, stored));
+      await first.stop();
+
+      // The outbox relays of the other services keep publishing; one record is published twice (a relay retry).
+      const nc = await connect({ servers: nats.url, name: 'audit-test-publisher' });
+      try {
+        const js = jetstream(nc);
+        const target = first.events.prefix + first.processingSubject;
+        for (const name of ['down 1', 'down 2', 'down 3']) {
+          const envelope = newEvent('processing', processingRecordOf(step(bsn, name), TEST_LDV_SECRET), null);
+          await js.publish(target, JSON.stringify(envelope), { msgID: envelope.id });
+        }
+        const again = newEvent('processing', processingRecordOf(step(bsn, 'down 3 again'), TEST_LDV_SECRET), null);
+        for (const msgID of [again.id, `${again.id}-retry`]) await js.publish(target, JSON.stringify(again), { msgID });
+      } finally {
+        await nc.close();
+      }
+
+      const restarted = await startAudit({
+        natsUrl: nats.url,
+        restartOf: { durable: first.durable, database: { url: first.databaseUrl, drop: () => first.close() } },
+      });
+      try {
+        const expected = ['down 1', 'down 2', 'down 3', 'down 3 again', 'while up'];
+        const found = await eventually(async () => {
+          const got = await storedNames(restarted, bsn);
+          return got.length >= expected.length ? got : undefined;
+        }, 30_000);
+        expect(found).toEqual(expected);
+      } finally {
+        await restarted.close();
+      }
+    },
+    120_000,
+  );
 });

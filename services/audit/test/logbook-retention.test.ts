@@ -57,10 +57,14 @@ describe('the retention of the processing log', () => {
     expect(left.map((r) => r.record_id).sort()).toEqual([young, longKept, unknown].map((r) => r.record_id).sort());
   });
 
-  it('when a bewaartermijn is read, then years, months and days become a PostgreSQL interval and anything else is refused', () => {
-    expect(intervalOf('P7Y')).toBe('7 years');
-    expect(intervalOf('P6M')).toBe('6 months');
-    expect(intervalOf('P30D')).toBe('30 days');
-    expect(() => intervalOf('P1W')).toThrow('bewaartermijn');
-  });
+  it(
+    'when a bewaartermijn is read, then years, ' +
+      'months and days become a PostgreSQL interval and anything else is refused',
+    () => {
+      expect(intervalOf('P7Y')).toBe('7 years');
+      expect(intervalOf('P6M')).toBe('6 months');
+      expect(intervalOf('P30D')).toBe('30 days');
+      expect(() => intervalOf('P1W')).toThrow('bewaartermijn');
+    },
+  );
 });

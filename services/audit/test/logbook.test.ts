@@ -45,55 +45,62 @@ async function publishRecord(
 }
 
 describe('the logbook and GET /api/v1/me/verwerkingen (ADR 0181)', () => {
-  it('when a record is delivered twice, then it is stored once and its practitioner reads it in the inzage shape', async () => {
-    const bsn = uniqueSubject();
-    const { envelope } = await publishRecord(step(bsn));
-    // The same record again under another message id: the stream does not dedupe it, the logbook does.
-    const again = await h.events.js.publish(h.events.prefix + h.processingSubject, JSON.stringify(envelope), {
-      msgID: `${envelope.id}-again`,
-    });
-    await eventually(() => consumedThrough(h.events, h.processingDurable, again.seq));
+  it(
+    'when a record is delivered twice, ' + 'then it is stored once and its practitioner reads it in the inzage shape',
+    async () => {
+      const bsn = uniqueSubject();
+      const { envelope } = await publishRecord(step(bsn));
+      // The same record again under another message id: the stream does not dedupe it, the logbook does.
+      const again = await h.events.js.publish(h.events.prefix + h.processingSubject, JSON.stringify(envelope), {
+        msgID: `${envelope.id}-again`,
+      });
+      await eventually(() => consumedThrough(h.events, h.processingDurable, again.seq));
 
-    const res = await inzage(asUser(practitioner(bsn)));
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual([
-      {
-        verwerkingsactiviteit: {
-          id: 'https://register.example.nl/verwerkingsactiviteiten/aanvragen',
-          naam: 'Aanvragen van een (her)registratie',
+      const res = await inzage(asUser(practitioner(bsn)));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual([
+        {
+          verwerkingsactiviteit: {
+            id: 'https://register.example.nl/verwerkingsactiviteiten/aanvragen',
+            naam: 'Aanvragen van een (her)registratie',
+          },
+          tijdstip: '2026-11-26T10:00:00.000Z',
+          status: 'Ok',
+          door: 'zelf',
         },
-        tijdstip: '2026-11-26T10:00:00.000Z',
-        status: 'Ok',
-        door: 'zelf',
-      },
-    ]);
-    const stored = await h.db.selectFrom('logbook').selectAll().where('record_id', '=', envelope.id).execute();
-    expect(stored).toHaveLength(1);
-  });
+      ]);
+      const stored = await h.db.selectFrom('logbook').selectAll().where('record_id', '=', envelope.id).execute();
+      expect(stored).toHaveLength(1);
+    },
+  );
 
-  it('when several records concern a practitioner, then they come newest first and paged; another practitioner sees none', async () => {
-    const bsn = uniqueSubject();
-    const other = uniqueSubject();
-    const t = (m: number) => new Date(Date.UTC(2026, 10, 26, 11, m));
-    await publishRecord(step(bsn, { end: t(1), door: 'medewerker', activity: 'beoordelen' }));
-    await publishRecord(step(bsn, { end: t(3), door: 'systeem', activity: 'zaakspiegeling' }));
-    const last = await publishRecord(step(bsn, { end: t(2), error: new Error('refused') }));
-    await eventually(() => consumedThrough(h.events, h.processingDurable, last.seq));
+  it(
+    'when several records concern a practitioner, ' +
+      'then they come newest first and paged; another practitioner sees none',
+    async () => {
+      const bsn = uniqueSubject();
+      const other = uniqueSubject();
+      const t = (m: number) => new Date(Date.UTC(2026, 10, 26, 11, m));
+      await publishRecord(step(bsn, { end: t(1), door: 'medewerker', activity: 'beoordelen' }));
+      await publishRecord(step(bsn, { end: t(3), door: 'systeem', activity: 'zaakspiegeling' }));
+      const last = await publishRecord(step(bsn, { end: t(2), error: new Error('refused') }));
+      await eventually(() => consumedThrough(h.events, h.processingDurable, last.seq));
 
-    const first = await inzage(asUser(practitioner(bsn)), '?limit=2');
-    const page1 = (await first.json()) as Array<{ tijdstip: string; door: string; status: string }>;
-    expect(page1.map((r) => [r.tijdstip, r.door, r.status])).toEqual([
-      ['2026-11-26T11:03:00.000Z', 'systeem', 'Ok'],
-      ['2026-11-26T11:02:00.000Z', 'zelf', 'Error'],
-    ]);
-    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
-    expect(next).toBeDefined();
-    const page2 = (await (await fetch(`${h.url}${next}`, { headers: asUser(practitioner(bsn)) })).json()) as Array<{
-      door: string;
-    }>;
-    expect(page2.map((r) => r.door)).toEqual(['medewerker']);
-    expect(await (await inzage(asUser(practitioner(other)))).json()).toEqual([]);
-  });
+      const first = await inzage(asUser(practitioner(bsn)), '?limit=2');
+      const page1 = (await first.json()) as Array<{ tijdstip: string; door: string; status: string }>;
+      expect(page1.map((r) => [r.tijdstip, r.door, r.status])).toEqual([
+        ['2026-11-26T11:03:00.000Z', 'systeem', 'Ok'],
+        ['2026-11-26T11:02:00.000Z', 'zelf', 'Error'],
+      ]);
+      const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get('link') ?? '')?.[1];
+      expect(next).toBeDefined();
+      const page2 = (await (await fetch(`${h.url}${next}`, { headers: asUser(practitioner(bsn)) })).json()) as Array<{
+        door: string;
+      }>;
+      expect(page2.map((r) => r.door)).toEqual(['medewerker']);
+      expect(await (await inzage(asUser(practitioner(other)))).json()).toEqual([]);
+    },
+  );
 
   it('when an admin or a case handler asks, then it is a 403 problem', async () => {
     for (const who of [practitioner(uniqueSubject(), 'admin'), caseHandler('m-logbook')]) {

@@ -42,7 +42,8 @@ function uploadFile(baseUrl: string, headers: Record<string, string>, file: stri
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="wizardId"\r\n\r\nintake\r\n` +
       `--${boundary}\r\nContent-Disposition: form-data; name="categoryId"\r\n\r\noverig\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+      `filename="bench.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const length = head.length + statSync(file).size + tail.length;
@@ -119,12 +120,16 @@ async function main(): Promise<void> {
     const growth = { gateway: peak.gateway - idle.gateway, documents: peak.documents - idle.documents };
     process.stdout.write(
       [
-        `target            gateway ${baseUrl} -> documents -> S3 ${infra.s3.endpoint}${infra.embedded.some((e) => e.startsWith('S3')) ? ' (embedded s3rver)' : ''}`,
-        `uploads           ${CONCURRENCY} x ${FILE_MIB} MiB, ${ok} answered 201 (statuses ${[...new Set(statuses)].join(',')})`,
+        `target            gateway ${baseUrl} -> documents -> S3 ${infra.s3.endpoint}` +
+          `${infra.embedded.some((e) => e.startsWith('S3')) ? ' (embedded s3rver)' : ''}`,
+        `uploads           ${CONCURRENCY} x ${FILE_MIB} MiB, ` +
+          `${ok} answered 201 (statuses ${[...new Set(statuses)].join(',')})`,
         `elapsed           ${seconds.toFixed(2)} s`,
         `throughput        ${((CONCURRENCY * FILE_MIB) / seconds).toFixed(1)} MiB/s`,
-        `gateway RSS       idle ${mib(idle.gateway)} MiB, peak ${mib(peak.gateway)} MiB, growth ${mib(growth.gateway)} MiB (target <= 32 MiB)`,
-        `documents RSS     idle ${mib(idle.documents)} MiB, peak ${mib(peak.documents)} MiB, growth ${mib(growth.documents)} MiB (target <= 128 MiB)`,
+        `gateway RSS       idle ${mib(idle.gateway)} MiB, peak ${mib(peak.gateway)}` +
+          ` MiB, growth ${mib(growth.gateway)} MiB (target <= 32 MiB)`,
+        `documents RSS     idle ${mib(idle.documents)} MiB, peak ${mib(peak.documents)}` +
+          ` MiB, growth ${mib(growth.documents)} MiB (target <= 128 MiB)`,
         '',
       ].join('\n'),
     );

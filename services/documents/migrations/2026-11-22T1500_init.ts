@@ -22,7 +22,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // One unlinked document per owner and application (or wizard) in a category that is not `multiple`:
   // the index makes the 409 race-safe; a linked document leaves the slot free.
-  await sql`CREATE UNIQUE INDEX document_single_slot_idx ON document (owner, wizard_id, category_id, coalesce(application_id, ''))
+  await sql`CREATE UNIQUE INDEX document_single_slot_idx ON document (owner, wizard_id, category_id,
+    coalesce(application_id, ''))
     WHERE NOT multiple AND linked_application_id IS NULL`.execute(db);
   await db.schema.createIndex('document_owner_local_idx').on('document').columns(['owner', 'local_id']).execute();
   await db.schema.createIndex('document_linked_idx').on('document').column('linked_application_id').execute();

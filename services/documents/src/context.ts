@@ -22,7 +22,10 @@ import type { ObjectStorage } from './uploads/object-storage';
 
 const ms = z.coerce.number().int().min(0);
 
-/** The documents service's environment: the kit's base plus the S3 store, the spool directory, the sweeper and the consumer. */
+/**
+ * The documents service's environment: the kit's base plus the S3 store, the spool directory, the sweeper and the
+ * consumer.
+ */
 export const configSchema = baseConfigSchema.extend({
   PORT: baseConfigSchema.shape.PORT.default(8082),
   S3_ENDPOINT: z.url().describe('The S3 endpoint of the document bytes, e.g. http://127.0.0.1:9000.'),

@@ -68,26 +68,30 @@ describe('application.deleted', () => {
     },
   );
 
-  it("when a case is deleted, then its linked documents and their bytes are removed; the owner's other documents stay", async () => {
-    const owner = uniqueSubject();
-    const applicationId = randomUUID();
-    const linked = [(await uploadPdf(h, owner)).documentId, (await uploadPdf(h, owner)).documentId];
-    const other = (await uploadPdf(h, owner)).documentId;
-    expect((await link(applicationId, owner, linked)).status).toBe(200);
-    const linkedKeys = await keysOf(linked);
-    const otherKeys = await keysOf([other]);
-    expect((await h.objectKeys()).filter((k) => linkedKeys.includes(k))).toHaveLength(2);
+  it(
+    'when a case is deleted, then its linked documents and ' +
+      "their bytes are removed; the owner's other documents stay",
+    async () => {
+      const owner = uniqueSubject();
+      const applicationId = randomUUID();
+      const linked = [(await uploadPdf(h, owner)).documentId, (await uploadPdf(h, owner)).documentId];
+      const other = (await uploadPdf(h, owner)).documentId;
+      expect((await link(applicationId, owner, linked)).status).toBe(200);
+      const linkedKeys = await keysOf(linked);
+      const otherKeys = await keysOf([other]);
+      expect((await h.objectKeys()).filter((k) => linkedKeys.includes(k))).toHaveLength(2);
 
-    await publishDeleted(applicationId);
-    await eventually(async () => ((await rowsOf(linked)).length === 0 ? true : undefined));
-    await eventually(async () => ((await h.objectKeys()).some((k) => linkedKeys.includes(k)) ? undefined : true));
-    expect(await rowsOf([other])).toEqual([other]);
-    expect(await h.objectKeys()).toEqual(expect.arrayContaining(otherKeys));
-    const listed = await fetch(`${h.url}/internal/applications/${applicationId}/documents`, {
-      headers: asService('applications'),
-    });
-    expect(await listed.json()).toEqual([]);
-  });
+      await publishDeleted(applicationId);
+      await eventually(async () => ((await rowsOf(linked)).length === 0 ? true : undefined));
+      await eventually(async () => ((await h.objectKeys()).some((k) => linkedKeys.includes(k)) ? undefined : true));
+      expect(await rowsOf([other])).toEqual([other]);
+      expect(await h.objectKeys()).toEqual(expect.arrayContaining(otherKeys));
+      const listed = await fetch(`${h.url}/internal/applications/${applicationId}/documents`, {
+        headers: asService('applications'),
+      });
+      expect(await listed.json()).toEqual([]);
+    },
+  );
 
   it('when a link to a deleted case arrives late, then it is refused and nothing is linked', async () => {
     const owner = uniqueSubject();
@@ -124,20 +128,23 @@ describe('application.deleted', () => {
     });
   });
 
-  it('when the event comes again or a malformed one comes first, then nothing breaks and the next event is handled', async () => {
-    const owner = uniqueSubject();
-    const applicationId = randomUUID();
-    const document = (await uploadPdf(h, owner)).documentId;
-    expect((await link(applicationId, owner, [document])).status).toBe(200);
-    await publishDeleted(42);
-    await publishDeleted(applicationId);
-    await publishDeleted(applicationId);
-    await eventually(async () => ((await rowsOf([document])).length === 0 ? true : undefined));
-    // Still consuming after the malformed one and the repeat.
-    const next = randomUUID();
-    const again = (await uploadPdf(h, owner)).documentId;
-    expect((await link(next, owner, [again])).status).toBe(200);
-    await publishDeleted(next);
-    await eventually(async () => ((await rowsOf([again])).length === 0 ? true : undefined));
-  });
+  it(
+    'when the event comes again or a malformed one comes first, ' + 'then nothing breaks and the next event is handled',
+    async () => {
+      const owner = uniqueSubject();
+      const applicationId = randomUUID();
+      const document = (await uploadPdf(h, owner)).documentId;
+      expect((await link(applicationId, owner, [document])).status).toBe(200);
+      await publishDeleted(42);
+      await publishDeleted(applicationId);
+      await publishDeleted(applicationId);
+      await eventually(async () => ((await rowsOf([document])).length === 0 ? true : undefined));
+      // Still consuming after the malformed one and the repeat.
+      const next = randomUUID();
+      const again = (await uploadPdf(h, owner)).documentId;
+      expect((await link(next, owner, [again])).status).toBe(200);
+      await publishDeleted(next);
+      await eventually(async () => ((await rowsOf([again])).length === 0 ? true : undefined));
+    },
+  );
 });

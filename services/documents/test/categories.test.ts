@@ -37,36 +37,43 @@ describe('GET /api/v1/uploads/categories', () => {
     expect(await requiredOf(await publicCategories(query))).toEqual(expected);
   });
 
-  it('when categories are listed, then every field is present with Dutch labels and the limits of ADR 0006', async () => {
-    const res = await publicCategories('wizardId=orgtemplate');
-    expect(await res.json()).toEqual({
-      categories: [
-        {
-          categoryId: 'organisatie-logo',
-          label: 'Organisatielogo',
-          description: expect.any(String),
-          required: false,
-          acceptedTypes: ['image/png', 'image/svg+xml'],
-          maxSizeMb: 1,
-          multiple: false,
-          allowPostDelivery: false,
-        },
-      ],
-    });
-  });
+  it(
+    'when categories are listed, ' + 'then every field is present with Dutch labels and the limits of ADR 0006',
+    async () => {
+      const res = await publicCategories('wizardId=orgtemplate');
+      expect(await res.json()).toEqual({
+        categories: [
+          {
+            categoryId: 'organisatie-logo',
+            label: 'Organisatielogo',
+            description: expect.any(String),
+            required: false,
+            acceptedTypes: ['image/png', 'image/svg+xml'],
+            maxSizeMb: 1,
+            multiple: false,
+            allowPostDelivery: false,
+          },
+        ],
+      });
+    },
+  );
 
-  it('when the wizard is unknown or an answer is not a known value, then 400; without identity 401; a case handler 403', async () => {
-    expect((await publicCategories('wizardId=onbekend')).status).toBe(400);
-    expect((await publicCategories('diplomaHerkomst=handmatig')).status).toBe(400);
-    expect((await publicCategories('wizardId=intake&diplomaHerkomst=per-post')).status).toBe(400);
-    expect((await fetch(`${h.url}/api/v1/uploads/categories?wizardId=intake`, { headers: asUser(null) })).status).toBe(
-      401,
-    );
-    expect(
-      (await fetch(`${h.url}/api/v1/uploads/categories?wizardId=intake`, { headers: asUser(caseHandler('m-1')) }))
-        .status,
-    ).toBe(403);
-  });
+  it(
+    'when the wizard is unknown or an answer is not a known value, ' +
+      'then 400; without identity 401; a case handler 403',
+    async () => {
+      expect((await publicCategories('wizardId=onbekend')).status).toBe(400);
+      expect((await publicCategories('diplomaHerkomst=handmatig')).status).toBe(400);
+      expect((await publicCategories('wizardId=intake&diplomaHerkomst=per-post')).status).toBe(400);
+      expect(
+        (await fetch(`${h.url}/api/v1/uploads/categories?wizardId=intake`, { headers: asUser(null) })).status,
+      ).toBe(401);
+      expect(
+        (await fetch(`${h.url}/api/v1/uploads/categories?wizardId=intake`, { headers: asUser(caseHandler('m-1')) }))
+          .status,
+      ).toBe(403);
+    },
+  );
 
   it('when another service asks the internal route, then it gets the same computation; a user gets 403', async () => {
     const query = 'wizardId=intake&diplomaHerkomst=handmatig&taalvaardigheid=ja';

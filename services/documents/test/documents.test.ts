@@ -68,14 +68,17 @@ describe('GET /api/v1/uploads/status', () => {
     expect(results[99]).toEqual({ localId: 'l99', status: 'ontvangen', documentId: mine.documentId });
   });
 
-  it('when more than 100 localIds are asked, then 400 naming localIds; without localIds 400; without identity 401', async () => {
-    const ids = Array.from({ length: 101 }, (_, i) => `l${i}`).join(',');
-    const tooMany = await get(`/api/v1/uploads/status?localIds=${ids}`, practitioner(uniqueSubject()));
-    expect(tooMany.status).toBe(400);
-    expect((await tooMany.json()).errors.map((e: { field: string }) => e.field)).toEqual(['localIds']);
-    expect((await get('/api/v1/uploads/status', practitioner(uniqueSubject()))).status).toBe(400);
-    expect((await get('/api/v1/uploads/status?localIds=a', null)).status).toBe(401);
-  });
+  it(
+    'when more than 100 localIds are asked, then 400 naming localIds; ' + 'without localIds 400; without identity 401',
+    async () => {
+      const ids = Array.from({ length: 101 }, (_, i) => `l${i}`).join(',');
+      const tooMany = await get(`/api/v1/uploads/status?localIds=${ids}`, practitioner(uniqueSubject()));
+      expect(tooMany.status).toBe(400);
+      expect((await tooMany.json()).errors.map((e: { field: string }) => e.field)).toEqual(['localIds']);
+      expect((await get('/api/v1/uploads/status', practitioner(uniqueSubject()))).status).toBe(400);
+      expect((await get('/api/v1/uploads/status?localIds=a', null)).status).toBe(401);
+    },
+  );
 });
 
 describe('GET /api/v1/uploads/:documentId/content', () => {
@@ -98,22 +101,28 @@ describe('GET /api/v1/uploads/:documentId/content', () => {
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
   });
 
-  it('when another practitioner, or a beoordelaar before linking, asks, then a bare 404; a beoordelaar reads it once linked', async () => {
-    const owner = uniqueSubject();
-    const doc = await uploadPdf(h, owner);
-    const path = `/api/v1/uploads/${doc.documentId}/content`;
-    const other = await get(path, practitioner(uniqueSubject()));
-    expect(other.status).toBe(404);
-    expect(await other.text()).toBe('');
-    expect((await get(path, caseHandler('m-2'))).status).toBe(404);
-    expect((await link('app-content', owner, [{ documentId: doc.documentId, categoryId: 'overig' }])).status).toBe(200);
-    expect((await get(path, caseHandler('m-2'))).status).toBe(200);
-    expect((await get(path, caseHandler('m-3', ['medewerker']))).status).toBe(403);
-    expect((await get('/api/v1/uploads/not-a-uuid/content', practitioner(owner))).status).toBe(404);
-    expect(
-      (await get('/api/v1/uploads/00000000-0000-4000-8000-000000000000/content', practitioner(owner))).status,
-    ).toBe(404);
-  });
+  it(
+    'when another practitioner, or a beoordelaar before linking, ' +
+      'asks, then a bare 404; a beoordelaar reads it once linked',
+    async () => {
+      const owner = uniqueSubject();
+      const doc = await uploadPdf(h, owner);
+      const path = `/api/v1/uploads/${doc.documentId}/content`;
+      const other = await get(path, practitioner(uniqueSubject()));
+      expect(other.status).toBe(404);
+      expect(await other.text()).toBe('');
+      expect((await get(path, caseHandler('m-2'))).status).toBe(404);
+      expect((await link('app-content', owner, [{ documentId: doc.documentId, categoryId: 'overig' }])).status).toBe(
+        200,
+      );
+      expect((await get(path, caseHandler('m-2'))).status).toBe(200);
+      expect((await get(path, caseHandler('m-3', ['medewerker']))).status).toBe(403);
+      expect((await get('/api/v1/uploads/not-a-uuid/content', practitioner(owner))).status).toBe(404);
+      expect(
+        (await get('/api/v1/uploads/00000000-0000-4000-8000-000000000000/content', practitioner(owner))).status,
+      ).toBe(404);
+    },
+  );
 });
 
 describe('DELETE /api/v1/uploads/:documentId', () => {

@@ -84,9 +84,8 @@ describe('failures', () => {
   it('when Postgres fails after the object was stored, then the object is removed again', async () => {
     // The refusal waits for a lock this test holds: while the row's insert waits there, the object is stored.
     await sql`CREATE FUNCTION refuse() RETURNS trigger AS $$ BEGIN
-      PERFORM pg_advisory_xact_lock(${sql.lit(REFUSAL_LOCK)}); RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql`.execute(
-      h.context.db,
-    );
+      PERFORM pg_advisory_xact_lock(${sql.lit(REFUSAL_LOCK)}); RAISE EXCEPTION 'disk full';
+      END $$ LANGUAGE plpgsql`.execute(h.context.db);
     await sql`CREATE TRIGGER refuse_insert BEFORE INSERT ON document FOR EACH ROW EXECUTE FUNCTION refuse()`.execute(
       h.context.db,
     );

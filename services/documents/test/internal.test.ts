@@ -47,87 +47,99 @@ describe('/internal/*', () => {
 describe('POST /internal/documents/link-check', () => {
   const check = (body: unknown) => post('/internal/documents/link-check', body);
 
-  it("when every document is the owner's, in its category and free or linked to this application, then nothing is rejected and nothing is linked", async () => {
-    const owner = uniqueSubject();
-    const free = await uploadPdf(h, owner, { localId: 'check-free' });
-    const here = await uploadPdf(h, owner);
-    expect(
-      (
-        await post('/internal/links', {
-          applicationId: 'app-check-ok',
-          owner,
-          documents: [{ documentId: here.documentId, categoryId: 'overig' }],
-        })
-      ).status,
-    ).toBe(200);
-    const res = await check({
-      applicationId: 'app-check-ok',
-      owner,
-      documents: [
-        { documentId: free.documentId, categoryId: 'overig' },
-        { documentId: here.documentId, categoryId: 'overig' },
-      ],
-    });
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ rejected: [] });
-    expect(await pollStatus(owner, 'check-free')).toBe('ontvangen');
-  });
+  it(
+    "when every document is the owner's, in its category and free or linked " +
+      'to this application, then nothing is rejected and nothing is linked',
+    async () => {
+      const owner = uniqueSubject();
+      const free = await uploadPdf(h, owner, { localId: 'check-free' });
+      const here = await uploadPdf(h, owner);
+      expect(
+        (
+          await post('/internal/links', {
+            applicationId: 'app-check-ok',
+            owner,
+            documents: [{ documentId: here.documentId, categoryId: 'overig' }],
+          })
+        ).status,
+      ).toBe(200);
+      const res = await check({
+        applicationId: 'app-check-ok',
+        owner,
+        documents: [
+          { documentId: free.documentId, categoryId: 'overig' },
+          { documentId: here.documentId, categoryId: 'overig' },
+        ],
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ rejected: [] });
+      expect(await pollStatus(owner, 'check-free')).toBe('ontvangen');
+    },
+  );
 
-  it('when documents are foreign, unknown, malformed, in another category or linked elsewhere, then each is rejected by its index and nothing is linked', async () => {
-    const owner = uniqueSubject();
-    const free = await uploadPdf(h, owner, { localId: 'check-mixed' });
-    const elsewhere = await uploadPdf(h, owner);
-    const foreign = await uploadPdf(h, uniqueSubject());
-    expect(
-      (
-        await post('/internal/links', {
-          applicationId: 'app-check-other',
-          owner,
-          documents: [{ documentId: elsewhere.documentId, categoryId: 'overig' }],
-        })
-      ).status,
-    ).toBe(200);
-    const res = await check({
-      applicationId: 'app-check',
-      owner,
-      documents: [
-        { documentId: free.documentId, categoryId: 'overig' },
-        { documentId: foreign.documentId, categoryId: 'overig' },
-        { documentId: free.documentId, categoryId: 'diploma' },
-        { documentId: elsewhere.documentId, categoryId: 'overig' },
-        { documentId: '00000000-0000-4000-8000-000000000000', categoryId: 'overig' },
-        { documentId: 'not-a-uuid', categoryId: 'overig' },
-      ],
-    });
-    expect(res.status).toBe(200);
-    const invalid = (i: number) => ({
-      field: `documents[${i}].documentId`,
-      code: 'invalid-document',
-      detail: 'Not an upload of the caller in this category.',
-    });
-    expect(await res.json()).toEqual({ rejected: [invalid(1), invalid(2), invalid(3), invalid(4), invalid(5)] });
-    expect(await pollStatus(owner, 'check-mixed')).toBe('ontvangen');
-    expect(
-      await (
-        await fetch(`${h.url}/internal/applications/app-check/documents`, { headers: asService('applications') })
-      ).json(),
-    ).toEqual([]);
-  });
+  it(
+    'when documents are foreign, unknown, malformed, in another category or ' +
+      'linked elsewhere, then each is rejected by its index and nothing is linked',
+    async () => {
+      const owner = uniqueSubject();
+      const free = await uploadPdf(h, owner, { localId: 'check-mixed' });
+      const elsewhere = await uploadPdf(h, owner);
+      const foreign = await uploadPdf(h, uniqueSubject());
+      expect(
+        (
+          await post('/internal/links', {
+            applicationId: 'app-check-other',
+            owner,
+            documents: [{ documentId: elsewhere.documentId, categoryId: 'overig' }],
+          })
+        ).status,
+      ).toBe(200);
+      const res = await check({
+        applicationId: 'app-check',
+        owner,
+        documents: [
+          { documentId: free.documentId, categoryId: 'overig' },
+          { documentId: foreign.documentId, categoryId: 'overig' },
+          { documentId: free.documentId, categoryId: 'diploma' },
+          { documentId: elsewhere.documentId, categoryId: 'overig' },
+          { documentId: '00000000-0000-4000-8000-000000000000', categoryId: 'overig' },
+          { documentId: 'not-a-uuid', categoryId: 'overig' },
+        ],
+      });
+      expect(res.status).toBe(200);
+      const invalid = (i: number) => ({
+        field: `documents[${i}].documentId`,
+        code: 'invalid-document',
+        detail: 'Not an upload of the caller in this category.',
+      });
+      expect(await res.json()).toEqual({ rejected: [invalid(1), invalid(2), invalid(3), invalid(4), invalid(5)] });
+      expect(await pollStatus(owner, 'check-mixed')).toBe('ontvangen');
+      expect(
+        await (
+          await fetch(`${h.url}/internal/applications/app-check/documents`, { headers: asService('applications') })
+        ).json(),
+      ).toEqual([]);
+    },
+  );
 
-  it('when the check and the link are asked the same, then they agree: a rejected check is a refused link, a clean check links', async () => {
-    const owner = uniqueSubject();
-    const mine = await uploadPdf(h, owner);
-    const wrong = {
-      applicationId: 'app-agree',
-      owner,
-      documents: [{ documentId: mine.documentId, categoryId: 'scholing' }],
-    };
-    expect((await (await check(wrong)).json()).rejected).toHaveLength(1);
-    expect((await post('/internal/links', wrong)).status).toBe(422);
-    const right = { ...wrong, documents: [{ documentId: mine.documentId, categoryId: 'overig' }] };
-    expect((await (await check(right)).json()).rejected).toEqual([]);
-    expect((await post('/internal/links', right)).status).toBe(200);
-  });
+  it(
+    'when the check and the link are asked the same, then they agree: ' +
+      'a rejected check is a refused link, a clean check links',
+    async () => {
+      const owner = uniqueSubject();
+      const mine = await uploadPdf(h, owner);
+      const wrong = {
+        applicationId: 'app-agree',
+        owner,
+        documents: [{ documentId: mine.documentId, categoryId: 'scholing' }],
+      };
+      expect((await (await check(wrong)).json()).rejected).toHaveLength(1);
+      expect((await post('/internal/links', wrong)).status).toBe(422);
+      const right = { ...wrong, documents: [{ documentId: mine.documentId, categoryId: 'overig' }] };
+      expect((await (await check(right)).json()).rejected).toEqual([]);
+      expect((await post('/internal/links', right)).status).toBe(200);
+    },
+  );
 
   it('when the body is malformed, then 400 validation; a user gets 403', async () => {
     const malformed = await check({ owner: 'x' });
@@ -186,46 +198,50 @@ describe('POST /internal/links', () => {
     expect(await listed.json()).toEqual(firstBody.linked);
   });
 
-  it('when one document is foreign, in another category or linked elsewhere, then 422 names each and nothing is linked', async () => {
-    const owner = uniqueSubject();
-    const free = await uploadPdf(h, owner, { localId: 'free' });
-    const elsewhere = await uploadPdf(h, owner);
-    const foreign = await uploadPdf(h, uniqueSubject());
-    expect(
-      (
-        await post('/internal/links', {
-          applicationId: 'app-other',
-          owner,
-          documents: [{ documentId: elsewhere.documentId, categoryId: 'overig' }],
-        })
-      ).status,
-    ).toBe(200);
-    const res = await post('/internal/links', {
-      applicationId: 'app-2',
-      owner,
-      documents: [
-        { documentId: free.documentId, categoryId: 'overig' },
-        { documentId: foreign.documentId, categoryId: 'overig' },
-        { documentId: free.documentId, categoryId: 'diploma' },
-        { documentId: elsewhere.documentId, categoryId: 'overig' },
-      ],
-    });
-    expect(res.status).toBe(422);
-    expect(res.headers.get('content-type')).toContain('application/problem+json');
-    const problem = await res.json();
-    expect(problem).toMatchObject({ type: '/problems/links-rejected', status: 422 });
-    expect(problem.errors.map((e: { code: string }) => e.code)).toEqual([
-      'unknown-document',
-      'category-mismatch',
-      'linked-elsewhere',
-    ]);
-    expect(await pollStatus(owner, 'free')).toBe('ontvangen');
-    expect(
-      await (
-        await fetch(`${h.url}/internal/applications/app-2/documents`, { headers: asService('applications') })
-      ).json(),
-    ).toEqual([]);
-  });
+  it(
+    'when one document is foreign, in another category or linked elsewhere, ' +
+      'then 422 names each and nothing is linked',
+    async () => {
+      const owner = uniqueSubject();
+      const free = await uploadPdf(h, owner, { localId: 'free' });
+      const elsewhere = await uploadPdf(h, owner);
+      const foreign = await uploadPdf(h, uniqueSubject());
+      expect(
+        (
+          await post('/internal/links', {
+            applicationId: 'app-other',
+            owner,
+            documents: [{ documentId: elsewhere.documentId, categoryId: 'overig' }],
+          })
+        ).status,
+      ).toBe(200);
+      const res = await post('/internal/links', {
+        applicationId: 'app-2',
+        owner,
+        documents: [
+          { documentId: free.documentId, categoryId: 'overig' },
+          { documentId: foreign.documentId, categoryId: 'overig' },
+          { documentId: free.documentId, categoryId: 'diploma' },
+          { documentId: elsewhere.documentId, categoryId: 'overig' },
+        ],
+      });
+      expect(res.status).toBe(422);
+      expect(res.headers.get('content-type')).toContain('application/problem+json');
+      const problem = await res.json();
+      expect(problem).toMatchObject({ type: '/problems/links-rejected', status: 422 });
+      expect(problem.errors.map((e: { code: string }) => e.code)).toEqual([
+        'unknown-document',
+        'category-mismatch',
+        'linked-elsewhere',
+      ]);
+      expect(await pollStatus(owner, 'free')).toBe('ontvangen');
+      expect(
+        await (
+          await fetch(`${h.url}/internal/applications/app-2/documents`, { headers: asService('applications') })
+        ).json(),
+      ).toEqual([]);
+    },
+  );
 
   it('when the body is malformed, then 400 validation', async () => {
     expect((await post('/internal/links', { owner: 'x' })).status).toBe(400);
@@ -255,29 +271,33 @@ describe('GET /internal/org-logos/:documentId/content', () => {
   const logoContent = (id: string, headers: Record<string, string> = asService('letters')) =>
     fetch(`${h.url}/internal/org-logos/${encodeURIComponent(id)}/content`, { headers });
 
-  it('when a service reads an organisatie-logo upload, then 200 with its exact bytes and type; another category, an unknown or malformed id is a bare 404', async () => {
-    const bytes = png();
-    const logo = await (
-      await upload(h, practitioner(uniqueSubject(), 'admin'), {
-        wizardId: 'orgtemplate',
-        categoryId: 'organisatie-logo',
-        file: { bytes, name: 'logo.png' },
-      })
-    ).json();
-    const res = await logoContent(logo.documentId);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('image/png');
-    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
-    for (const id of [
-      (await uploadPdf(h, uniqueSubject())).documentId,
-      '00000000-0000-4000-8000-000000000000',
-      'not-an-id',
-    ]) {
-      const other = await logoContent(id);
-      expect(other.status).toBe(404);
-      expect(await other.text()).toBe('');
-    }
-  });
+  it(
+    'when a service reads an organisatie-logo upload, then 200 with its exact ' +
+      'bytes and type; another category, an unknown or malformed id is a bare 404',
+    async () => {
+      const bytes = png();
+      const logo = await (
+        await upload(h, practitioner(uniqueSubject(), 'admin'), {
+          wizardId: 'orgtemplate',
+          categoryId: 'organisatie-logo',
+          file: { bytes, name: 'logo.png' },
+        })
+      ).json();
+      const res = await logoContent(logo.documentId);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+      for (const id of [
+        (await uploadPdf(h, uniqueSubject())).documentId,
+        '00000000-0000-4000-8000-000000000000',
+        'not-an-id',
+      ]) {
+        const other = await logoContent(id);
+        expect(other.status).toBe(404);
+        expect(await other.text()).toBe('');
+      }
+    },
+  );
 
   it('when a portal user (not a service) asks, then 403', async () => {
     const logo = await (
@@ -299,7 +319,8 @@ describe('GET /internal/applications/:applicationId/documents/:documentId/conten
     headers: Record<string, string> = asService('applications'),
   ) =>
     fetch(
-      `${h.url}/internal/applications/${encodeURIComponent(applicationId)}/documents/${encodeURIComponent(documentId)}/content`,
+      `${h.url}/internal/applications/${encodeURIComponent(applicationId)}` +
+        `/documents/${encodeURIComponent(documentId)}/content`,
       { headers },
     );
   /** A PDF of `owner` with these bytes, linked to `applicationId`. */
@@ -318,21 +339,25 @@ describe('GET /internal/applications/:applicationId/documents/:documentId/conten
     return documentId as string;
   }
 
-  it('when a service reads a document linked to that application, then 200 with the exact bytes, their type, length and file name', async () => {
-    const owner = uniqueSubject();
-    const bytes = Buffer.concat([pdf(300), Buffer.from(`${owner}\u00e9`, 'utf8'), Buffer.from([0, 1, 2, 255])]);
-    const documentId = await linkedPdf(owner, 'app-content', bytes, 'diploma (2024) é.pdf');
+  it(
+    'when a service reads a document linked to that application, ' +
+      'then 200 with the exact bytes, their type, length and file name',
+    async () => {
+      const owner = uniqueSubject();
+      const bytes = Buffer.concat([pdf(300), Buffer.from(`${owner}\u00e9`, 'utf8'), Buffer.from([0, 1, 2, 255])]);
+      const documentId = await linkedPdf(owner, 'app-content', bytes, 'diploma (2024) é.pdf');
 
-    const res = await content('app-content', documentId);
+      const res = await content('app-content', documentId);
 
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/pdf');
-    expect(res.headers.get('content-length')).toBe(String(bytes.length));
-    expect(res.headers.get('content-disposition')).toBe(
-      "attachment; filename*=UTF-8''diploma%20%282024%29%20%C3%A9.pdf",
-    );
-    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
-  });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      expect(res.headers.get('content-length')).toBe(String(bytes.length));
+      expect(res.headers.get('content-disposition')).toBe(
+        "attachment; filename*=UTF-8''diploma%20%282024%29%20%C3%A9.pdf",
+      );
+      expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+    },
+  );
 
   it('when the document is linked to another application, not linked at all, or unknown, then a bare 404', async () => {
     const owner = uniqueSubject();
@@ -351,16 +376,20 @@ describe('GET /internal/applications/:applicationId/documents/:documentId/conten
     expect((await content('app-content-other', elsewhere)).status).toBe(200);
   });
 
-  it('when the caller is not a service (a practitioner, the owner included, or nobody), then it is refused and no byte is sent', async () => {
-    const owner = uniqueSubject();
-    const documentId = await linkedPdf(owner, 'app-content-user', pdf());
+  it(
+    'when the caller is not a service (a practitioner, ' +
+      'the owner included, or nobody), then it is refused and no byte is sent',
+    async () => {
+      const owner = uniqueSubject();
+      const documentId = await linkedPdf(owner, 'app-content-user', pdf());
 
-    const asOwner = await content('app-content-user', documentId, asUser(practitioner(owner)));
-    const anonymous = await content('app-content-user', documentId, {});
+      const asOwner = await content('app-content-user', documentId, asUser(practitioner(owner)));
+      const anonymous = await content('app-content-user', documentId, {});
 
-    expect(asOwner.status).toBe(403);
-    expect(asOwner.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(anonymous.status).toBe(401);
-    expect((await content('app-content-user', documentId)).status).toBe(200);
-  });
+      expect(asOwner.status).toBe(403);
+      expect(asOwner.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(anonymous.status).toBe(401);
+      expect((await content('app-content-user', documentId)).status).toBe(200);
+    },
+  );
 });

@@ -77,16 +77,20 @@ describe('refusals as answered', () => {
     ]);
   });
 
-  it('when link-check answers, then every refused document is documents[i].documentId invalid-document; a deleted case refuses each', () => {
-    const req = request(['foreign', 'overig'], ['diploma', 'overig'], ['there', 'overig'], ['free', 'overig']);
-    const invalid = (i: number) => ({
-      field: `documents[${i}].documentId`,
-      code: 'invalid-document',
-      detail: 'Not an upload of the caller in this category.',
-    });
-    expect(checkRejectionsOf(linkRefusals(req, owned, false), req)).toEqual([invalid(0), invalid(1), invalid(2)]);
-    expect(checkRejectionsOf(linkRefusals(req, owned, true), req).map((r) => [r.field, r.code])).toEqual(
-      [0, 1, 2, 3].map((i) => [`documents[${i}].documentId`, 'application-deleted']),
-    );
-  });
+  it(
+    'when link-check answers, then every refused document is ' +
+      'documents[i].documentId invalid-document; a deleted case refuses each',
+    () => {
+      const req = request(['foreign', 'overig'], ['diploma', 'overig'], ['there', 'overig'], ['free', 'overig']);
+      const invalid = (i: number) => ({
+        field: `documents[${i}].documentId`,
+        code: 'invalid-document',
+        detail: 'Not an upload of the caller in this category.',
+      });
+      expect(checkRejectionsOf(linkRefusals(req, owned, false), req)).toEqual([invalid(0), invalid(1), invalid(2)]);
+      expect(checkRejectionsOf(linkRefusals(req, owned, true), req).map((r) => [r.field, r.code])).toEqual(
+        [0, 1, 2, 3].map((i) => [`documents[${i}].documentId`, 'application-deleted']),
+      );
+    },
+  );
 });

@@ -182,7 +182,8 @@ async function main(): Promise<void> {
   const oidc = await beside('oidc', ['gateway'], {
     gateway: { IDENTITY_PROVIDER: 'oidc', OIDC_ISSUER: issuer.url, OIDC_AUDIENCE: 'register-api' },
   });
-  // A gateway and reference pair without tracing, and one with tracing on: every request one trace across both, exported.
+  // A gateway and reference pair without tracing, and one with tracing on: every request one trace across both,
+  // exported.
   const untraced = await beside('untraced', ['gateway', 'reference']);
   const collector = await benchCollector();
   const tracedEnv = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url };
@@ -328,31 +329,43 @@ async function main(): Promise<void> {
     const cap = results[0] as Figures;
     console.log(`\nGET ${PATH}, ${CONNECTIONS} connections, ${DURATION} s each, same identity\n`);
     console.log(
-      '| run | req/s | CPU µs per request (proxy + service) | p50 ms | p99 ms | errors | non-2xx |\n|---|---|---|---|---|---|---|',
+      '| run | req/s | CPU µs per request (proxy + service) ' +
+        '| p50 ms | p99 ms | errors | non-2xx |\n|---|---|---|---|---|---|---|',
     );
     for (const f of results)
       console.log(
-        `| ${f.name} | ${f.rps.toFixed(0)} | ${f.cpuUs === null ? '' : f.cpuUs.toFixed(0)} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} |`,
+        `| ${f.name} | ${f.rps.toFixed(0)} | ${f.cpuUs === null ? '' : f.cpuUs.toFixed(0)}` +
+          ` | ${f.p50} | ${f.p99} | ${f.errors} | ${f.non2xx} |`,
       );
     const cpu = (runs: Figures[]) => runs.reduce((sum, f) => sum + (f.cpuUs ?? 0), 0) / runs.length;
-    /** What the CPU per request says the throughput ratio is where CPU is what limits it (the other contender's CPU / this one's). */
+    /**
+     * What the CPU per request says the throughput ratio is where CPU is what limits it (the other contender's CPU /
+     * this one's).
+     */
     const byCpu = (runs: Figures[], against: Figures[]) =>
-      `CPU per request ${cpu(runs).toFixed(0)} against ${cpu(against).toFixed(0)} µs: ${(cpu(against) / cpu(runs)).toFixed(2)}`;
+      `CPU per request ${cpu(runs).toFixed(0)} against ${cpu(against).toFixed(0)}` +
+      ` µs: ${(cpu(against) / cpu(runs)).toFixed(2)}`;
     console.log(
-      `\ngateway / direct throughput (means of ${ROUNDS} alternated runs each): ${gatewayRatio.toFixed(2)} (target >= 0.80)`,
+      `\ngateway / direct throughput (means of ${ROUNDS} alternated runs each): ` +
+        `${gatewayRatio.toFixed(2)} (target >= 0.80)`,
     );
     console.log(
-      `bare proxy / direct throughput, the yardstick: ${(mean(bareRuns) / mean(directRuns)).toFixed(2)}; gateway / bare proxy: ${(mean(gatewayRuns) / mean(bareRuns)).toFixed(2)}`,
+      `bare proxy / direct throughput, the yardstick: ${(mean(bareRuns) / mean(directRuns)).toFixed(2)}` +
+        `; gateway / bare proxy: ${(mean(gatewayRuns) / mean(bareRuns)).toFixed(2)}`,
     );
     console.log(`direct / ceiling throughput: ${(mean(directRuns) / cap.rps).toFixed(2)}`);
     console.log(
-      `peak connections gateway -> reference: ${peakConnections} (bounded by UPSTREAM_MAX_SOCKETS=64; ${CONNECTIONS} client connections)`,
+      `peak connections gateway -> reference: ${peakConnections} (bounded ` +
+        `by UPSTREAM_MAX_SOCKETS=64; ${CONNECTIONS} client connections)`,
     );
     console.log(
-      `gateway oidc / headers throughput (means of ${ROUNDS} alternated runs each): ${oidcRatio.toFixed(2)} (target >= 0.90); ${byCpu(oidcRuns, headerRuns)}`,
+      `gateway oidc / headers throughput (means of ${ROUNDS} alternated runs each): ` +
+        `${oidcRatio.toFixed(2)} (target >= 0.90); ${byCpu(oidcRuns, headerRuns)}`,
     );
     console.log(
-      `gateway tracing on / off throughput (means of ${ROUNDS} alternated runs each): ${tracingRatio.toFixed(2)} (target >= 0.90); ${byCpu(tracedRuns, untracedRuns)}; the collector took ${collector.posts()} OTLP posts`,
+      `gateway tracing on / off throughput (means of ${ROUNDS} alternated runs each): ` +
+        `${tracingRatio.toFixed(2)} (target >= 0.90); ${byCpu(tracedRuns, untracedRuns)}` +
+        `; the collector took ${collector.posts()} OTLP posts`,
     );
     console.log(`gateway / bare proxy by CPU (proxy + service): ${byCpu(gatewayRuns, bareRuns)}`);
     if (gatewayRatio < 0.8 || gatewayRuns.some((f) => f.errors + f.non2xx > 0)) process.exitCode = 1;

@@ -80,7 +80,10 @@ export interface Context {
   clock: Clock;
   db: Kysely<GatewayDb>;
   events: ServiceEvents;
-  /** `IDENTITY_PROVIDER` (the header stand-in or OIDC), CORS and the reveal's step-up: see identity/resolve-identity.middleware.ts. */
+  /**
+   * `IDENTITY_PROVIDER` (the header stand-in or OIDC), CORS and the reveal's step-up: see
+   * identity/resolve-identity.middleware.ts.
+   */
   identityProvider: IdentityFront;
   /** Where each service listens (its routes, its /openapi.json, its /health/ready). */
   targets: Record<UpstreamName, string>;

@@ -42,7 +42,7 @@ const unknownReferentie = '?referentie=AV-1999-000000';
 const ok = { allowed: [200] };
 const gone = (path: string): Probe => ({ path, allowed: [404] });
 
-//                                                                  drafter approver admin beoordelaar medewerker adminSeam
+// The columns of '+ -', in order: drafter approver admin beoordelaar medewerker adminSeam.
 const MATRIX: Array<[string, string, Probe]> = [
   ['GET /api/v1/me', '+ + + + + +', ok],
   ['GET /api/v1/flags', '+ + + + + +', ok],
@@ -154,7 +154,7 @@ const MATRIX: Array<[string, string, Probe]> = [
  * Every route scoped to a case (`?referentie=`), probed with a case: the route's own requirement and a letter
  * capability or cases:admin (ADR 0010). Unknown case: the allowed callers get the bare 404.
  */
-//                                                                   drafter approver admin beoordelaar medewerker adminSeam
+// The columns of '+ -', in order: drafter approver admin beoordelaar medewerker adminSeam.
 const CASE_SCOPED: Array<[string, string, Probe]> = [
   ['GET /api/v1/brief', '+ + + - - +', gone(`/api/v1/brief${unknownReferentie}`)],
   ['PUT /api/v1/brief', '+ - - - - +', { path: `/api/v1/brief${unknownReferentie}`, body: {}, allowed: [404] }],
@@ -237,9 +237,13 @@ async function expectOutcome(res: Response, want: 'allowed' | 401 | 403, probe: 
 }
 
 describe('authorization matrix (ADR 0002, by hand)', () => {
-  it('when the route table changes, then this table must say who may call each route: it names every route exactly once', () => {
-    expect(MATRIX.map(([route]) => route).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
-  });
+  it(
+    'when the route table changes, then this table must say ' +
+      'who may call each route: it names every route exactly once',
+    () => {
+      expect(MATRIX.map(([route]) => route).sort()).toEqual(ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+    },
+  );
 
   it.each(MATRIX.map(([route, , probe]) => [route, probe] as const))(
     '%s without an identity: 401 unauthenticated',
@@ -254,13 +258,17 @@ describe('authorization matrix (ADR 0002, by hand)', () => {
     await expectOutcome(await call(route, probe, users[kind]), want, probe);
   });
 
-  it('when a route is scoped to a case, then the case table says who may call it with one: it names every such route once', () => {
-    expect(CASE_SCOPED.map(([route]) => route).sort()).toEqual(
-      ROUTES.filter((r) => r.scoped)
-        .map((r) => `${r.method} ${r.path}`)
-        .sort(),
-    );
-  });
+  it(
+    'when a route is scoped to a case, then the case table says ' +
+      'who may call it with one: it names every such route once',
+    () => {
+      expect(CASE_SCOPED.map(([route]) => route).sort()).toEqual(
+        ROUTES.filter((r) => r.scoped)
+          .map((r) => `${r.method} ${r.path}`)
+          .sort(),
+      );
+    },
+  );
 
   it.each(grid(CASE_SCOPED))('%s?referentie= as %s: %s', async (route, kind, want, probe) => {
     await expectOutcome(await call(route, probe, users[kind]), want, probe);
@@ -274,49 +282,56 @@ describe('authorization matrix (ADR 0002, by hand)', () => {
     },
   );
 
-  it('when a case handler opens or decides their own application (ADR 0008), then 403; another case handler may open it', async () => {
-    const owner = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
-    const asOwner = { 'X-Subject': owner, 'content-type': 'application/json' };
-    const app = await fetch(`${sys.gateway}/api/v1/applications`, {
-      method: 'POST',
-      headers: asOwner,
-      body: JSON.stringify({ type: 'intake' }),
-    });
-    expect(app.status).toBe(201);
-    const { id } = (await app.json()) as { id: string };
-    const submitted = await fetch(`${sys.gateway}/api/v1/applications/${id}/submit`, {
-      method: 'POST',
-      headers: asOwner,
-      body: JSON.stringify({
-        diplomaHerkomst: 'handmatig',
-        uren: 3000,
-        documents: [{ categoryId: 'diploma', channel: 'post' }],
-      }),
-    });
-    expect(submitted.status).toBe(200);
-    const both = { 'X-Subject': owner, 'X-Medewerker': 'mw-own', 'X-Rollen': 'beoordelaar' };
-    await expectOutcome(await call('GET /api/v1/beoordeling/:id', gone(`/api/v1/beoordeling/${id}`), both), 403, ok);
-    await expectOutcome(
-      await call(
-        'POST /api/v1/beoordeling/:id/besluit',
-        { path: `/api/v1/beoordeling/${id}/besluit`, body: { besluit: 'toekennen' }, allowed: [200] },
-        both,
-      ),
-      403,
-      ok,
-    );
-    await expectOutcome(
-      await call('GET /api/v1/beoordeling/:id', gone(`/api/v1/beoordeling/${id}`), users.beoordelaar),
-      'allowed',
-      ok,
-    );
-  });
+  it(
+    'when a case handler opens or decides their own application (ADR 0008), ' +
+      'then 403; another case handler may open it',
+    async () => {
+      const owner = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+      const asOwner = { 'X-Subject': owner, 'content-type': 'application/json' };
+      const app = await fetch(`${sys.gateway}/api/v1/applications`, {
+        method: 'POST',
+        headers: asOwner,
+        body: JSON.stringify({ type: 'intake' }),
+      });
+      expect(app.status).toBe(201);
+      const { id } = (await app.json()) as { id: string };
+      const submitted = await fetch(`${sys.gateway}/api/v1/applications/${id}/submit`, {
+        method: 'POST',
+        headers: asOwner,
+        body: JSON.stringify({
+          diplomaHerkomst: 'handmatig',
+          uren: 3000,
+          documents: [{ categoryId: 'diploma', channel: 'post' }],
+        }),
+      });
+      expect(submitted.status).toBe(200);
+      const both = { 'X-Subject': owner, 'X-Medewerker': 'mw-own', 'X-Rollen': 'beoordelaar' };
+      await expectOutcome(await call('GET /api/v1/beoordeling/:id', gone(`/api/v1/beoordeling/${id}`), both), 403, ok);
+      await expectOutcome(
+        await call(
+          'POST /api/v1/beoordeling/:id/besluit',
+          { path: `/api/v1/beoordeling/${id}/besluit`, body: { besluit: 'toekennen' }, allowed: [200] },
+          both,
+        ),
+        403,
+        ok,
+      );
+      await expectOutcome(
+        await call('GET /api/v1/beoordeling/:id', gone(`/api/v1/beoordeling/${id}`), users.beoordelaar),
+        'allowed',
+        ok,
+      );
+    },
+  );
 
-  it('when a route is not in the table, then a bare 404 (deny by default), also for /api/v1 paths of a service', async () => {
-    for (const path of ['/api/v1/nope', '/api/v1/brief/nope', '/api/v1/applications/x/y/z', '/elsewhere']) {
-      const res = await fetch(`${sys.gateway}${path}`, { headers: users.admin });
-      expect(res.status).toBe(404);
-      expect(await res.text()).toBe('');
-    }
-  });
+  it(
+    'when a route is not in the table, then a bare 404 (deny by default), ' + 'also for /api/v1 paths of a service',
+    async () => {
+      for (const path of ['/api/v1/nope', '/api/v1/brief/nope', '/api/v1/applications/x/y/z', '/elsewhere']) {
+        const res = await fetch(`${sys.gateway}${path}`, { headers: users.admin });
+        expect(res.status).toBe(404);
+        expect(await res.text()).toBe('');
+      }
+    },
+  );
 });

@@ -68,33 +68,38 @@ async function flags(): Promise<{ status: number; ms: number; body: { type?: str
 }
 
 describe('a service that stops answering (SIGSTOP)', () => {
-  it('when reference is frozen, then its routes answer 503 after the 10 s without a byte, then without asking it while the breaker is open, and recover after SIGCONT', async () => {
-    const breaker = gateway.context.upstreams.reference.breaker;
-    expect((await flags()).status).toBe(200);
+  it(
+    'when reference is frozen, then its routes answer 503 after the 10 s without a byte, ' +
+      'then without asking it while the breaker is open, and recover after SIGCONT',
+    async () => {
+      const breaker = gateway.context.upstreams.reference.breaker;
+      expect((await flags()).status).toBe(200);
 
-    reference.pause();
-    const first = await flags();
-    expect(first.status).toBe(503);
-    expect(first.body?.type).toBe('/problems/unavailable');
-    expect(first.ms).toBeGreaterThan(9_000);
-    expect(breaker.isOpen()).toBe(true);
+      reference.pause();
+      const first = await flags();
+      expect(first.status).toBe(503);
+      expect(first.body?.type).toBe('/problems/unavailable');
+      expect(first.ms).toBeGreaterThan(9_000);
+      expect(breaker.isOpen()).toBe(true);
 
-    // Still frozen: a request passed on would wait its 10 s again; the open breaker answers without passing it.
-    const asked = relay.count('/api/v1/flags');
-    const second = await flags();
-    expect(second.status).toBe(503);
-    expect(second.body?.type).toBe('/problems/unavailable');
-    expect(relay.count('/api/v1/flags')).toBe(asked);
+      // Still frozen: a request passed on would wait its 10 s again; the open breaker answers without passing it.
+      const asked = relay.count('/api/v1/flags');
+      const second = await flags();
+      expect(second.status).toBe(503);
+      expect(second.body?.type).toBe('/problems/unavailable');
+      expect(relay.count('/api/v1/flags')).toBe(asked);
 
-    // Only a probe of /health that answers closes the breaker; until then every answer is the breaker's 503.
-    reference.resume();
-    const meanwhile: number[] = [];
-    await eventually(async () => {
-      const again = await flags();
-      if (again.status !== 200) meanwhile.push(again.status);
-      return again.status === 200 ? true : undefined;
-    }, 30_000);
-    expect(meanwhile.every((status) => status === 503)).toBe(true);
-    expect(breaker.isOpen()).toBe(false);
-  }, 60_000);
+      // Only a probe of /health that answers closes the breaker; until then every answer is the breaker's 503.
+      reference.resume();
+      const meanwhile: number[] = [];
+      await eventually(async () => {
+        const again = await flags();
+        if (again.status !== 200) meanwhile.push(again.status);
+        return again.status === 200 ? true : undefined;
+      }, 30_000);
+      expect(meanwhile.every((status) => status === 503)).toBe(true);
+      expect(breaker.isOpen()).toBe(false);
+    },
+    60_000,
+  );
 });

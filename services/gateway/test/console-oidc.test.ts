@@ -62,23 +62,27 @@ describe('the operations console with IDENTITY_PROVIDER=oidc', () => {
     expect(csp).toContain(`connect-src 'self' ${idp.issuer}`);
   });
 
-  it('when the demo admin signs in with the code flow and PKCE, then the audit log shows with their own token and no code left in the address', async () => {
-    const { page, csp, tokens } = await signIn('admin');
+  it(
+    'when the demo admin signs in with the code flow and PKCE, ' +
+      'then the audit log shows with their own token and no code left in the address',
+    async () => {
+      const { page, csp, tokens } = await signIn('admin');
 
-    await page.getByRole('heading', { level: 1, name: 'Auditlog' }).waitFor({ timeout: 30_000 });
-    await page
-      .getByRole('table', { name: 'Auditregels, nieuwste eerst' })
-      .or(page.getByText('Geen auditregels'))
-      .first()
-      .waitFor();
+      await page.getByRole('heading', { level: 1, name: 'Auditlog' }).waitFor({ timeout: 30_000 });
+      await page
+        .getByRole('table', { name: 'Auditregels, nieuwste eerst' })
+        .or(page.getByText('Geen auditregels'))
+        .first()
+        .waitFor();
 
-    expect(new URL(page.url()).search).toBe('');
-    expect(tokens.length).toBeGreaterThan(0);
-    await screenshot(page, '11-auditlog-oidc');
-    expect(await axeViolations(page)).toEqual([]);
-    expect(csp).toEqual([]);
-    await page.context().close();
-  });
+      expect(new URL(page.url()).search).toBe('');
+      expect(tokens.length).toBeGreaterThan(0);
+      await screenshot(page, '11-auditlog-oidc');
+      expect(await axeViolations(page)).toEqual([]);
+      expect(csp).toEqual([]);
+      await page.context().close();
+    },
+  );
 
   it('when a practitioner without the admin role signs in, then the console shows the 403 page', async () => {
     const { page, csp } = await signIn('900000001');

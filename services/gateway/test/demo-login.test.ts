@@ -135,30 +135,34 @@ function claimsOf(token: string): Record<string, unknown> {
 }
 
 describe('the demo login (tools/demo-idp) against the gateway with IDENTITY_PROVIDER=oidc', () => {
-  it('when 900000001 signs in on the demo page, then the page shows the API answers: the capabilities and the dashboard', async () => {
-    const { page, me, dashboard, accessToken } = await signIn('900000001');
-    expect(await page.textContent('#status')).toContain('de API heeft geantwoord');
-    expect(me.split('\n')[0]).toBe('200');
-    expect(JSON.parse(me.slice(me.indexOf('\n') + 1))).toEqual({
-      capabilities: ['applications:own', 'brief:edit', 'brief:reveal-registernummer'],
-    });
-    expect(dashboard.split('\n')[0]).toBe('200');
-    expect(dashboard).toContain('Geregistreerd');
-    // Nothing of the sign-in stays in the browser's storage (spec, Authentication 4).
-    // Runs in the page (the test compiles without the DOM library, hence globalThis).
-    expect(
-      await page.evaluate(() => (globalThis as any).sessionStorage.length + (globalThis as any).localStorage.length),
-    ).toBe(0);
-    expect(claimsOf(accessToken)).toMatchObject({
-      bsn: '900000001',
-      role: 'drafter',
-      aud: 'register-api',
-      iss: idp.issuer,
-      acr: 'urn:etoegang:core:assurance-class:loa2',
-      auth_time: expect.any(Number),
-    });
-    await page.context().close();
-  });
+  it(
+    'when 900000001 signs in on the demo page, ' +
+      'then the page shows the API answers: the capabilities and the dashboard',
+    async () => {
+      const { page, me, dashboard, accessToken } = await signIn('900000001');
+      expect(await page.textContent('#status')).toContain('de API heeft geantwoord');
+      expect(me.split('\n')[0]).toBe('200');
+      expect(JSON.parse(me.slice(me.indexOf('\n') + 1))).toEqual({
+        capabilities: ['applications:own', 'brief:edit', 'brief:reveal-registernummer'],
+      });
+      expect(dashboard.split('\n')[0]).toBe('200');
+      expect(dashboard).toContain('Geregistreerd');
+      // Nothing of the sign-in stays in the browser's storage (spec, Authentication 4).
+      // Runs in the page (the test compiles without the DOM library, hence globalThis).
+      expect(
+        await page.evaluate(() => (globalThis as any).sessionStorage.length + (globalThis as any).localStorage.length),
+      ).toBe(0);
+      expect(claimsOf(accessToken)).toMatchObject({
+        bsn: '900000001',
+        role: 'drafter',
+        aud: 'register-api',
+        iss: idp.issuer,
+        acr: 'urn:etoegang:core:assurance-class:loa2',
+        auth_time: expect.any(Number),
+      });
+      await page.context().close();
+    },
+  );
 
   it.each<[string, string[]]>([
     ['900000002', ['applications:own', 'brief:edit', 'brief:reveal-registernummer']],
@@ -185,9 +189,13 @@ describe('the demo login (tools/demo-idp) against the gateway with IDENTITY_PROV
     await page.context().close();
   });
 
-  it('when a practitioner signs in at level Substantieel, then the token carries loa3 (the step-up the reveal accepts)', async () => {
-    const { page, accessToken } = await signIn('900000001', 'substantieel');
-    expect(claimsOf(accessToken)['acr']).toBe('urn:etoegang:core:assurance-class:loa3');
-    await page.context().close();
-  });
+  it(
+    'when a practitioner signs in at level Substantieel, ' +
+      'then the token carries loa3 (the step-up the reveal accepts)',
+    async () => {
+      const { page, accessToken } = await signIn('900000001', 'substantieel');
+      expect(claimsOf(accessToken)['acr']).toBe('urn:etoegang:core:assurance-class:loa3');
+      await page.context().close();
+    },
+  );
 });

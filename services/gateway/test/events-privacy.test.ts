@@ -78,7 +78,10 @@ function personalKeysOfProcessingRecord(payload: Record<string, unknown>): strin
   ];
 }
 
-/** A dead letter keeps whatever its consumer could not handle, JSON or not (its text is searched for the subject anyway). */
+/**
+ * A dead letter keeps whatever its consumer could not handle, JSON or not (its text is searched for the subject
+ * anyway).
+ */
 function jsonOrNull(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
@@ -88,60 +91,64 @@ function jsonOrNull(text: string): unknown {
 }
 
 describe('events carry no personal data (read from the stream)', () => {
-  it('when a practitioner applies, is decided on, gets a letter and the case is deleted, then no message of the stream holds the subject or a personal field', async () => {
-    const { id, referentie } = await submitIntake(sys.gateway, subject);
-    const besluit = await call(sys.gateway, 'POST', `/api/v1/beoordeling/${id}/besluit`, users.beoordelaar, {
-      besluit: 'afwijzen',
-      toelichting: 'Het diploma is niet erkend.',
-    });
-    expect(besluit.status).toBe(200);
-    // The letter of this case appears (letters consumed application.decided and asked for the case context).
-    const brief = await eventually(async () => {
-      const res = await call(
-        sys.gateway,
-        'GET',
-        `/api/v1/brief?referentie=${encodeURIComponent(referentie)}`,
-        users.drafter,
-      );
-      return res.status === 200 ? res.body : undefined;
-    }, 30_000);
-    expect(JSON.stringify(brief)).not.toContain(subject);
-    const deleted = await call(sys.gateway, 'DELETE', `/api/v1/admin/cases/${id}`, users.admin);
-    expect(deleted.status).toBe(204);
-    await sys.auditSettled(['applications', 'documents', 'letters']);
+  it(
+    'when a practitioner applies, is decided on, gets a letter and the case is deleted, ' +
+      'then no message of the stream holds the subject or a personal field',
+    async () => {
+      const { id, referentie } = await submitIntake(sys.gateway, subject);
+      const besluit = await call(sys.gateway, 'POST', `/api/v1/beoordeling/${id}/besluit`, users.beoordelaar, {
+        besluit: 'afwijzen',
+        toelichting: 'Het diploma is niet erkend.',
+      });
+      expect(besluit.status).toBe(200);
+      // The letter of this case appears (letters consumed application.decided and asked for the case context).
+      const brief = await eventually(async () => {
+        const res = await call(
+          sys.gateway,
+          'GET',
+          `/api/v1/brief?referentie=${encodeURIComponent(referentie)}`,
+          users.drafter,
+        );
+        return res.status === 200 ? res.body : undefined;
+      }, 30_000);
+      expect(JSON.stringify(brief)).not.toContain(subject);
+      const deleted = await call(sys.gateway, 'DELETE', `/api/v1/admin/cases/${id}`, users.admin);
+      expect(deleted.status).toBe(204);
+      await sys.auditSettled(['applications', 'documents', 'letters']);
 
-    const nc = await connect({ servers: natsUrl(), name: 'events-privacy-test' });
-    const findings: string[] = [];
-    const subjects = new Set<string>();
-    try {
-      const jsm = await jetstreamManager(nc);
-      const { stream, prefix } = sys.events;
-      const info = await jsm.streams.info(stream);
-      for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
-        const message = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
-        if (!message) continue; // removed (max age) or never stored
-        subjects.add(message.subject.slice(prefix.length));
-        const raw = new TextDecoder().decode(message.data);
-        const headers = message.header
-          ? [...message.header.keys()].map((k) => `${k}: ${message.header!.values(k).join(',')}`).join('\n')
-          : '';
-        if (raw.includes(subject) || headers.includes(subject))
-          findings.push(`${message.subject}#${seq} contains the subject`);
-        for (const key of personalKeysOfMessage(message.subject.slice(prefix.length), raw))
-          findings.push(`${message.subject}#${seq} has ${key}`);
+      const nc = await connect({ servers: natsUrl(), name: 'events-privacy-test' });
+      const findings: string[] = [];
+      const subjects = new Set<string>();
+      try {
+        const jsm = await jetstreamManager(nc);
+        const { stream, prefix } = sys.events;
+        const info = await jsm.streams.info(stream);
+        for (let seq = info.state.first_seq; seq <= info.state.last_seq; seq++) {
+          const message = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
+          if (!message) continue; // removed (max age) or never stored
+          subjects.add(message.subject.slice(prefix.length));
+          const raw = new TextDecoder().decode(message.data);
+          const headers = message.header
+            ? [...message.header.keys()].map((k) => `${k}: ${message.header!.values(k).join(',')}`).join('\n')
+            : '';
+          if (raw.includes(subject) || headers.includes(subject))
+            findings.push(`${message.subject}#${seq} contains the subject`);
+          for (const key of personalKeysOfMessage(message.subject.slice(prefix.length), raw))
+            findings.push(`${message.subject}#${seq} has ${key}`);
+        }
+      } finally {
+        await nc.close();
       }
-    } finally {
-      await nc.close();
-    }
-    // The path above put these on the stream, so the scan read real events of it.
-    expect([...subjects]).toEqual(
-      expect.arrayContaining([
-        'register.applications.submitted',
-        'register.applications.decided',
-        'register.applications.deleted',
-        'register.audit.applications',
-      ]),
-    );
-    expect(findings).toEqual([]);
-  });
+      // The path above put these on the stream, so the scan read real events of it.
+      expect([...subjects]).toEqual(
+        expect.arrayContaining([
+          'register.applications.submitted',
+          'register.applications.decided',
+          'register.applications.deleted',
+          'register.audit.applications',
+        ]),
+      );
+      expect(findings).toEqual([]);
+    },
+  );
 });

@@ -68,29 +68,33 @@ describe('Idempotency-Key expiry (ADR 0013: a kept answer lives 24 hours)', () =
       body: JSON.stringify({ enabled }),
     });
 
-  it('when 24 hours have passed on the gateway clock, then the key is free again: another body runs instead of 422; a millisecond before, the first answer still holds', async () => {
-    const key = randomUUID();
-    expect((await put(key, true)).status).toBe(204);
+  it(
+    'when 24 hours have passed on the gateway clock, then the key is free again: ' +
+      'another body runs instead of 422; a millisecond before, the first answer still holds',
+    async () => {
+      const key = randomUUID();
+      expect((await put(key, true)).status).toBe(204);
 
-    now += 24 * 3600_000 - 1;
-    expect((await put(key, false)).status).toBe(422);
-    now += 2;
-    const later = await put(key, false);
-    expect([later.status, later.headers.get('idempotent-replayed')]).toEqual([204, null]);
+      now += 24 * 3600_000 - 1;
+      expect((await put(key, false)).status).toBe(422);
+      now += 2;
+      const later = await put(key, false);
+      expect([later.status, later.headers.get('idempotent-replayed')]).toEqual([204, null]);
 
-    // And a sweep at that time removes what has expired.
-    now += 24 * 3600_000 + 1;
-    const sweeper = idempotencySweeper(gateway.context);
-    sweeper.start();
-    await sweeper.idle();
-    await sweeper.stop();
-    expect(
-      await gateway.context.db
-        .selectFrom('idempotency_record')
-        .select('idempotency_key')
-        .where('idempotency_key', '=', key)
-        .execute(),
-    ).toEqual([]);
-    expect((await put(randomUUID(), true)).status).toBe(204);
-  });
+      // And a sweep at that time removes what has expired.
+      now += 24 * 3600_000 + 1;
+      const sweeper = idempotencySweeper(gateway.context);
+      sweeper.start();
+      await sweeper.idle();
+      await sweeper.stop();
+      expect(
+        await gateway.context.db
+          .selectFrom('idempotency_record')
+          .select('idempotency_key')
+          .where('idempotency_key', '=', key)
+          .execute(),
+      ).toEqual([]);
+      expect((await put(randomUUID(), true)).status).toBe(204);
+    },
+  );
 });

@@ -144,12 +144,15 @@ describe('VerifiedTokens', () => {
     expect(cache.get('a.b.c', t0 + 1)).toBeUndefined();
   });
 
-  it('when a token lives long, then it is verified again after the maximum age (a withdrawn key stops counting)', () => {
-    const cache = new VerifiedTokens<string>(10, 60_000);
-    cache.set('a.b.c', 'drafter', t0 + 3_600_000, t0);
-    expect(cache.get('a.b.c', t0 + 59_999)).toBe('drafter');
-    expect(cache.get('a.b.c', t0 + 60_000)).toBeUndefined();
-  });
+  it(
+    'when a token lives long, ' + 'then it is verified again after the maximum age (a withdrawn key stops counting)',
+    () => {
+      const cache = new VerifiedTokens<string>(10, 60_000);
+      cache.set('a.b.c', 'drafter', t0 + 3_600_000, t0);
+      expect(cache.get('a.b.c', t0 + 59_999)).toBe('drafter');
+      expect(cache.get('a.b.c', t0 + 60_000)).toBeUndefined();
+    },
+  );
 
   it('when a token has already expired, then it is not kept; another token never hits', () => {
     const cache = new VerifiedTokens<string>(10, 60_000);

@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
+const LEGACY_URL_JS = JSON.stringify(path.join(__dirname, '..', 'dist', 'src', 'proxy', 'legacy-url.js'));
+
 /**
  * In a fresh Node process (the test worker's url.parse may have warned already): whether a url.parse call from
  * application code after `settleUrlParseWarning` still finds Node's DEP0169 latch unset. If it does, Node warns
@@ -12,7 +14,7 @@ const PROBE = `
 const url = require('node:url');
 const warned = [];
 process.on('warning', (w) => warned.push(w.code));
-if (process.argv[1] === 'settle') require(${JSON.stringify(path.join(__dirname, '..', 'dist', 'src', 'proxy', 'legacy-url.js'))}).settleUrlParseWarning();
+if (process.argv[1] === 'settle') require(${LEGACY_URL_JS}).settleUrlParseWarning();
 url.parse('/api/v1/x?y=1');
 setImmediate(() => process.stdout.write(JSON.stringify(warned)));
 `;
@@ -23,8 +25,12 @@ async function warningsAfter(mode: 'settle' | 'control'): Promise<string[]> {
 }
 
 describe('the legacy url.parse warning (proxy/legacy-url.ts)', () => {
-  it('when the gateway has settled it, then url.parse no longer looks for a caller to warn (no DEP0169), while without it Node would', async () => {
-    expect(await warningsAfter('control')).toEqual(['DEP0169']);
-    expect(await warningsAfter('settle')).toEqual([]);
-  });
+  it(
+    'when the gateway has settled it, then url.parse no longer looks ' +
+      'for a caller to warn (no DEP0169), while without it Node would',
+    async () => {
+      expect(await warningsAfter('control')).toEqual(['DEP0169']);
+      expect(await warningsAfter('settle')).toEqual([]);
+    },
+  );
 });

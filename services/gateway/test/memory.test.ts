@@ -28,7 +28,9 @@ server.listen(0, '127.0.0.1', () => {
   socket.on('end', () => { process.stdout.write(text.slice(text.indexOf('\\r\\n\\r\\n') + 4)); server.close(); });
   socket.write('POST / HTTP/1.1\\r\\nhost: test\\r\\nconnection: close\\r\\ncontent-length: ' + total + '\\r\\n\\r\\n');
   let sent = 0;
-  const write = () => { while (sent < total) { sent += chunk.length; if (!socket.write(chunk)) return void socket.once('drain', write); } };
+  const write = () => {
+    while (sent < total) { sent += chunk.length; if (!socket.write(chunk)) return void socket.once('drain', write); }
+  };
   write();
 });
 `;
@@ -42,9 +44,14 @@ describe('collectBodyChunksEarly', () => {
   // Without the flag V8 lets ~50–60 MiB of dead chunk copies pile up here before its first GC (Node 24); with
   // it a scavenge runs every YOUNG_BACKING_STORE_TRIGGER_MIB (measured peaks 3–7 MiB). A Node upgrade that
   // renames or ignores the flag fails this test.
-  it('when 96 MiB of body stream through a server with the flag set at run time, then few dead chunk copies pile up', async () => {
-    const { received, peak } = await peakArrayBufferGrowth(BODY_CHUNK_GC_FLAG);
-    expect(received).toBe(96 * MiB);
-    expect(peak).toBeLessThan(24 * MiB);
-  }, 60_000);
+  it(
+    'when 96 MiB of body stream through a server with the ' +
+      'flag set at run time, then few dead chunk copies pile up',
+    async () => {
+      const { received, peak } = await peakArrayBufferGrowth(BODY_CHUNK_GC_FLAG);
+      expect(received).toBe(96 * MiB);
+      expect(peak).toBeLessThan(24 * MiB);
+    },
+    60_000,
+  );
 });

@@ -18,7 +18,8 @@ describe('audit log across a NATS restart', () => {
   beforeAll(async () => {
     if (!hasNatsServer()) {
       throw new Error(
-        'nats-server is not on the PATH: this test stops and starts a NATS server of its own and cannot run without the binary (install nats-server, as npm start would use it).',
+        'nats-server is not on the PATH: this test stops and starts a NATS server of its own ' +
+          'and cannot run without the binary (install nats-server, as npm start would use it).',
       );
     }
     port = await freePort();
@@ -63,21 +64,26 @@ describe('audit log across a NATS restart', () => {
     expect((await rowsFor(correlationId)).map((r) => r.action)).toEqual(['flag:set']);
   }, 60_000);
 
-  it('when NATS is down during the write, then the write succeeds, its events wait in the outbox, readiness says 503, and after the restart the change appears exactly once', async () => {
-    await nats.stop();
-    await eventually(async () => ((await ready()) === 503 ? true : undefined), 30_000);
-    const correlationId = `down-${randomUUID()}`;
-    expect((await setFlag(true, correlationId)).status).toBe(204);
-    // Not published while NATS is down: both events of the write are still in the reference service's outbox.
-    expect((await unpublished(correlationId)).map((r) => r.subject)).toEqual([
-      'register.audit.reference',
-      'register.reference.flag-changed',
-    ]);
+  it(
+    'when NATS is down during the write, then the write succeeds, its events wait in the outbox, ' +
+      'readiness says 503, and after the restart the change appears exactly once',
+    async () => {
+      await nats.stop();
+      await eventually(async () => ((await ready()) === 503 ? true : undefined), 30_000);
+      const correlationId = `down-${randomUUID()}`;
+      expect((await setFlag(true, correlationId)).status).toBe(204);
+      // Not published while NATS is down: both events of the write are still in the reference service's outbox.
+      expect((await unpublished(correlationId)).map((r) => r.subject)).toEqual([
+        'register.audit.reference',
+        'register.reference.flag-changed',
+      ]);
 
-    nats = await startNatsServer(dir, port);
-    await sys.auditSettled(['reference']);
-    expect(await unpublished(correlationId)).toEqual([]);
-    expect((await rowsFor(correlationId)).map((r) => r.action)).toEqual(['flag:set']);
-    await eventually(async () => ((await ready()) === 200 ? true : undefined), 30_000);
-  }, 90_000);
+      nats = await startNatsServer(dir, port);
+      await sys.auditSettled(['reference']);
+      expect(await unpublished(correlationId)).toEqual([]);
+      expect((await rowsFor(correlationId)).map((r) => r.action)).toEqual(['flag:set']);
+      await eventually(async () => ((await ready()) === 200 ? true : undefined), 30_000);
+    },
+    90_000,
+  );
 });

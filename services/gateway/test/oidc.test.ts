@@ -195,19 +195,23 @@ describe('GET /api/v1/me with IDENTITY_PROVIDER=oidc', () => {
     expect(await capabilitiesWith(headers)).toEqual(['applications:own', 'brief:edit', 'brief:reveal-registernummer']);
   });
 
-  it('when a proxied route is called with a token, then the service gets the signed identity and neither the token nor the identity headers', async () => {
-    const res = await call('/api/v1/dashboard-view', {
-      ...bearer(await token(drafter)),
-      'X-Subject': '900000003',
-      'X-Correlation-Id': 'oidc-forward-1',
-    });
-    expect(res.status).toBe(200);
-    const seen = arrived.find((a) => a.headers['x-correlation-id'] === 'oidc-forward-1');
-    expect(seen?.url).toBe('/api/v1/dashboard-view');
-    expect(seen?.headers[INTERNAL_IDENTITY_HEADER]).toEqual(expect.any(String));
-    expect(seen?.headers.authorization).toBeUndefined();
-    expect(seen?.headers['x-subject']).toBeUndefined();
-  });
+  it(
+    'when a proxied route is called with a token, then the service gets ' +
+      'the signed identity and neither the token nor the identity headers',
+    async () => {
+      const res = await call('/api/v1/dashboard-view', {
+        ...bearer(await token(drafter)),
+        'X-Subject': '900000003',
+        'X-Correlation-Id': 'oidc-forward-1',
+      });
+      expect(res.status).toBe(200);
+      const seen = arrived.find((a) => a.headers['x-correlation-id'] === 'oidc-forward-1');
+      expect(seen?.url).toBe('/api/v1/dashboard-view');
+      expect(seen?.headers[INTERNAL_IDENTITY_HEADER]).toEqual(expect.any(String));
+      expect(seen?.headers.authorization).toBeUndefined();
+      expect(seen?.headers['x-subject']).toBeUndefined();
+    },
+  );
 });
 
 describe('the notification webhook with IDENTITY_PROVIDER=oidc (ADR 0011)', () => {
@@ -220,30 +224,38 @@ describe('the notification webhook with IDENTITY_PROVIDER=oidc (ADR 0011)', () =
     aanmaakdatum: '2026-11-23T10:00:00Z',
   });
 
-  it('when Open Notificaties posts with its shared secret (not a token), then the gateway passes it on unchanged for the service to check', async () => {
-    const res = await fetch(`${gateway.url}/api/v1/notificaties`, {
-      method: 'POST',
-      headers: {
-        Authorization: 'Token oidc-webhook-secret',
-        'Content-Type': 'application/json',
-        'X-Correlation-Id': 'oidc-webhook-1',
-      },
-      body: notification,
-    });
-    expect(res.status).toBe(200);
-    const seen = arrived.find((a) => a.headers['x-correlation-id'] === 'oidc-webhook-1');
-    expect(seen?.url).toBe('/api/v1/notificaties');
-    expect(seen?.headers.authorization).toBe('Token oidc-webhook-secret');
-  });
+  it(
+    'when Open Notificaties posts with its shared secret (not a token), ' +
+      'then the gateway passes it on unchanged for the service to check',
+    async () => {
+      const res = await fetch(`${gateway.url}/api/v1/notificaties`, {
+        method: 'POST',
+        headers: {
+          Authorization: 'Token oidc-webhook-secret',
+          'Content-Type': 'application/json',
+          'X-Correlation-Id': 'oidc-webhook-1',
+        },
+        body: notification,
+      });
+      expect(res.status).toBe(200);
+      const seen = arrived.find((a) => a.headers['x-correlation-id'] === 'oidc-webhook-1');
+      expect(seen?.url).toBe('/api/v1/notificaties');
+      expect(seen?.headers.authorization).toBe('Token oidc-webhook-secret');
+    },
+  );
 
-  it('when the same shared secret is sent to any other route, then 401 with a Bearer challenge and nothing is proxied', async () => {
-    const res = await call('/api/v1/dashboard-view', {
-      Authorization: 'Token oidc-webhook-secret',
-      'X-Correlation-Id': 'oidc-webhook-2',
-    });
-    await expectUnauthenticated(res);
-    expect(arrived.some((a) => a.headers['x-correlation-id'] === 'oidc-webhook-2')).toBe(false);
-  });
+  it(
+    'when the same shared secret is sent to any other route, ' +
+      'then 401 with a Bearer challenge and nothing is proxied',
+    async () => {
+      const res = await call('/api/v1/dashboard-view', {
+        Authorization: 'Token oidc-webhook-secret',
+        'X-Correlation-Id': 'oidc-webhook-2',
+      });
+      await expectUnauthenticated(res);
+      expect(arrived.some((a) => a.headers['x-correlation-id'] === 'oidc-webhook-2')).toBe(false);
+    },
+  );
 });
 
 describe('POST /api/v1/brief/reveal-registernummer with IDENTITY_PROVIDER=oidc (step-up)', () => {
@@ -330,42 +342,48 @@ describe('POST /api/v1/brief/reveal-registernummer with IDENTITY_PROVIDER=oidc (
     ]);
   });
 
-  it('when the path has a trailing slash, then the step-up is still required; in another letter case it is unknown', async () => {
-    const weak = { bsn: '900000001', role: 'drafter', acr: loa2, auth_time: now() - 3600 };
-    const slash = await call(
-      '/api/v1/brief/reveal-registernummer/',
-      { ...bearer(await token(weak)), 'X-Step-Up': 'true' },
-      'POST',
-    );
-    expect(slash.status).toBe(403);
-    expect(((await slash.json()) as { type: string }).type).toMatch(/\/problems\/step-up-required$/);
-    const correlationId = `oidc-case-${randomUUID()}`;
-    const cased = await call(
-      '/api/v1/Brief/Reveal-Registernummer',
-      { ...bearer(await token(weak)), 'X-Step-Up': 'true', 'X-Correlation-Id': correlationId },
-      'POST',
-    );
-    expect([cased.status, await cased.text()]).toEqual([404, '']);
-    expect(arrived.some((a) => a.headers['x-correlation-id'] === correlationId)).toBe(false);
-  });
+  it(
+    'when the path has a trailing slash, then the step-up ' + 'is still required; in another letter case it is unknown',
+    async () => {
+      const weak = { bsn: '900000001', role: 'drafter', acr: loa2, auth_time: now() - 3600 };
+      const slash = await call(
+        '/api/v1/brief/reveal-registernummer/',
+        { ...bearer(await token(weak)), 'X-Step-Up': 'true' },
+        'POST',
+      );
+      expect(slash.status).toBe(403);
+      expect(((await slash.json()) as { type: string }).type).toMatch(/\/problems\/step-up-required$/);
+      const correlationId = `oidc-case-${randomUUID()}`;
+      const cased = await call(
+        '/api/v1/Brief/Reveal-Registernummer',
+        { ...bearer(await token(weak)), 'X-Step-Up': 'true', 'X-Correlation-Id': correlationId },
+        'POST',
+      );
+      expect([cased.status, await cased.text()]).toEqual([404, '']);
+      expect(arrived.some((a) => a.headers['x-correlation-id'] === correlationId)).toBe(false);
+    },
+  );
 
-  it('when a citizen (a bsn and no role claim) asks with loa4, then 403 forbidden, audited with role none', async () => {
-    const { res, correlationId, since, reachedLetters } = await reveal({
-      bsn: '900000001',
-      acr: 'urn:etoegang:core:assurance-class:loa4',
-    });
-    expect(res.status).toBe(403);
-    expect(((await res.json()) as { type: string }).type).toMatch(/\/problems\/forbidden$/);
-    expect(reachedLetters).toBe(false);
-    expect(await auditEventsOf(gateway.databaseUrl, correlationId, since)).toEqual([
-      {
-        action: 'reveal-registernummer',
-        resource: '/api/v1/brief/reveal-registernummer',
-        decision: 'deny',
-        role: 'none',
-      },
-    ]);
-  });
+  it(
+    'when a citizen (a bsn and no role claim) asks with loa4, ' + 'then 403 forbidden, audited with role none',
+    async () => {
+      const { res, correlationId, since, reachedLetters } = await reveal({
+        bsn: '900000001',
+        acr: 'urn:etoegang:core:assurance-class:loa4',
+      });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { type: string }).type).toMatch(/\/problems\/forbidden$/);
+      expect(reachedLetters).toBe(false);
+      expect(await auditEventsOf(gateway.databaseUrl, correlationId, since)).toEqual([
+        {
+          action: 'reveal-registernummer',
+          resource: '/api/v1/brief/reveal-registernummer',
+          decision: 'deny',
+          role: 'none',
+        },
+      ]);
+    },
+  );
 });
 
 describe("a case's brief with IDENTITY_PROVIDER=oidc (ADR 0010: staff data)", () => {
@@ -430,17 +448,21 @@ describe('the issuer keys with IDENTITY_PROVIDER=oidc', () => {
     expect(issuer.jwksFetches - before).toBeLessThanOrEqual(1 + Math.floor(elapsed / COOLDOWN_MS));
   });
 
-  it('when the issuer rotates to a new key, then its tokens count without a restart, and the old key still works while published', async () => {
-    const next = await signingKey('rsa-2');
-    issuer.keys = [rsa, ec, next];
-    const fresh = await mint(drafter, { key: next, issuer: issuer.issuer });
-    await eventually(
-      async () => ((await call('/api/v1/me', bearer(fresh))).status === 200 ? true : undefined),
-      10_000,
-      200,
-    );
-    expect(await capabilitiesWith(bearer(await token(drafter)))).toContain('brief:edit');
-  });
+  it(
+    'when the issuer rotates to a new key, then its tokens count ' +
+      'without a restart, and the old key still works while published',
+    async () => {
+      const next = await signingKey('rsa-2');
+      issuer.keys = [rsa, ec, next];
+      const fresh = await mint(drafter, { key: next, issuer: issuer.issuer });
+      await eventually(
+        async () => ((await call('/api/v1/me', bearer(fresh))).status === 200 ? true : undefined),
+        10_000,
+        200,
+      );
+      expect(await capabilitiesWith(bearer(await token(drafter)))).toContain('brief:edit');
+    },
+  );
 
   it.each(['down', 'hang'] as const)(
     'when the issuer is %s, then cached keys keep working and an unknown kid is 401 without waiting for the issuer',
@@ -470,65 +492,85 @@ describe('the issuer keys with IDENTITY_PROVIDER=oidc', () => {
     },
   );
 
-  it('when the issuer hangs before the gateway ever had its keys, then a token is 401 without waiting for the issuer', async () => {
-    const silent = await new TestIssuer().start();
-    silent.mode = 'hang';
-    const cold = await startService(start, { name: 'gateway_oidc_cold', env: oidcEnv(silent.issuer) });
-    try {
-      // The issuer answers nothing while the test runs: every answer here came without it.
-      for (let i = 0; i < 3; i += 1) {
-        const res = await fetch(`${cold.url}/api/v1/me`, {
-          headers: bearer(await mint(drafter, { key: rsa, issuer: silent.issuer })),
-        });
-        await expectUnauthenticated(res);
+  it(
+    'when the issuer hangs before the gateway ever had its keys, ' +
+      'then a token is 401 without waiting for the issuer',
+    async () => {
+      const silent = await new TestIssuer().start();
+      silent.mode = 'hang';
+      const cold = await startService(start, { name: 'gateway_oidc_cold', env: oidcEnv(silent.issuer) });
+      try {
+        // The issuer answers nothing while the test runs: every answer here came without it.
+        for (let i = 0; i < 3; i += 1) {
+          const res = await fetch(`${cold.url}/api/v1/me`, {
+            headers: bearer(await mint(drafter, { key: rsa, issuer: silent.issuer })),
+          });
+          await expectUnauthenticated(res);
+        }
+        expect(silent.unanswered).toBeGreaterThanOrEqual(1);
+      } finally {
+        await cold.close();
+        await silent.close();
       }
-      expect(silent.unanswered).toBeGreaterThanOrEqual(1);
-    } finally {
-      await cold.close();
-      await silent.close();
-    }
-  });
+    },
+  );
 });
 
 describe('CORS (ADR 0015) in front of identity', () => {
-  it('when a configured origin sends a preflight, then 204 with the allowed methods and headers, before any identity', async () => {
-    const res = await fetch(`${gateway.url}/api/v1/me`, {
-      method: 'OPTIONS',
-      headers: {
-        Origin: PORTAL,
-        'Access-Control-Request-Method': 'GET',
-        'Access-Control-Request-Headers': 'authorization',
-      },
-    });
-    expect(res.status).toBe(204);
-    expect(res.headers.get('access-control-allow-origin')).toBe(PORTAL);
-    expect(res.headers.get('access-control-allow-headers')).toContain('Authorization');
-    expect(res.headers.get('access-control-allow-methods')).toContain('GET');
-  });
+  it(
+    'when a configured origin sends a preflight, ' +
+      'then 204 with the allowed methods and headers, before any identity',
+    async () => {
+      const res = await fetch(`${gateway.url}/api/v1/me`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: PORTAL,
+          'Access-Control-Request-Method': 'GET',
+          'Access-Control-Request-Headers': 'authorization',
+        },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe(PORTAL);
+      expect(res.headers.get('access-control-allow-headers')).toContain('Authorization');
+      expect(res.headers.get('access-control-allow-methods')).toContain('GET');
+    },
+  );
 
-  it('when a configured origin calls without a token, then the 401 carries the CORS headers so the portal can read it', async () => {
-    const res = await call('/api/v1/me', { Origin: PORTAL });
-    expect(res.headers.get('access-control-allow-origin')).toBe(PORTAL);
-    expect(res.headers.get('access-control-expose-headers')).toContain('X-Correlation-Id');
-    await expectUnauthenticated(res);
-  });
+  it(
+    'when a configured origin calls without a token, ' +
+      'then the 401 carries the CORS headers so the portal can read it',
+    async () => {
+      const res = await call('/api/v1/me', { Origin: PORTAL });
+      expect(res.headers.get('access-control-allow-origin')).toBe(PORTAL);
+      expect(res.headers.get('access-control-expose-headers')).toContain('X-Correlation-Id');
+      await expectUnauthenticated(res);
+    },
+  );
 
-  it('when another origin sends a preflight, then it is answered without CORS headers and without asking for an identity', async () => {
-    const res = await fetch(`${gateway.url}/api/v1/me`, {
-      method: 'OPTIONS',
-      headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
-    });
-    expect(res.status).toBe(204);
-    expect(res.headers.get('www-authenticate')).toBeNull();
-    for (const name of ['allow-origin', 'allow-methods', 'allow-headers'])
-      expect([name, res.headers.get(`access-control-${name}`)]).toEqual([name, null]);
-  });
+  it(
+    'when another origin sends a preflight, then it is answered ' +
+      'without CORS headers and without asking for an identity',
+    async () => {
+      const res = await fetch(`${gateway.url}/api/v1/me`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('www-authenticate')).toBeNull();
+      for (const name of ['allow-origin', 'allow-methods', 'allow-headers'])
+        expect([name, res.headers.get(`access-control-${name}`)]).toEqual([name, null]);
+    },
+  );
 
-  it('when another origin calls without a token, then 401 without CORS headers: its browser keeps the answer from it', async () => {
-    const res = await fetch(`${gateway.url}/api/v1/me`, { headers: { Origin: 'https://evil.example' } });
-    expect(res.status).toBe(401);
-    expect(res.headers.get('access-control-allow-origin')).toBeNull();
-  });
+  it(
+    'when another origin calls without a token, ' +
+      'then 401 without CORS headers: its browser keeps the answer from it',
+    async () => {
+      const res = await fetch(`${gateway.url}/api/v1/me`, { headers: { Origin: 'https://evil.example' } });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    },
+  );
 
   it('when /openapi.json is read from any origin, then it may be', async () => {
     const res = await fetch(`${gateway.url}/openapi.json`, { headers: { Origin: 'https://anyone.example' } });

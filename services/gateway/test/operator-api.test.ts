@@ -13,45 +13,52 @@ const get = (path: string, headers: Record<string, string> = users.admin) =>
   fetch(`${sys.gateway}${path}`, { headers });
 
 describe('GET /api/v1/admin/system', () => {
-  it('when everything runs, then every service is ready, each dependency is named with its state, every breaker is closed', async () => {
-    const res = await get('/api/v1/admin/system');
-    const body = (await res.json()) as {
-      services: Array<{ name: string; ready: boolean; checks: Record<string, boolean> }>;
-      dependencies: Array<{ name: string; status: string }>;
-      breakers: Array<{ upstream: string; state: string }>;
-      caseMirror: unknown;
-      consumers: Array<{ name: string; pending: number }>;
-    };
+  it(
+    'when everything runs, then every service is ready, ' +
+      'each dependency is named with its state, every breaker is closed',
+    async () => {
+      const res = await get('/api/v1/admin/system');
+      const body = (await res.json()) as {
+        services: Array<{ name: string; ready: boolean; checks: Record<string, boolean> }>;
+        dependencies: Array<{ name: string; status: string }>;
+        breakers: Array<{ upstream: string; state: string }>;
+        caseMirror: unknown;
+        consumers: Array<{ name: string; pending: number }>;
+      };
 
-    expect(res.status).toBe(200);
-    expect(body.services.map((s) => [s.name, s.ready])).toEqual([
-      ['gateway', true],
-      ['applications', true],
-      ['documents', true],
-      ['letters', true],
-      ['reference', true],
-      ['audit', true],
-    ]);
-    expect(body.services.find((s) => s.name === 'audit')?.checks).toMatchObject({
-      database: true,
-      events: true,
-      consumer: true,
-    });
-    expect(body.dependencies).toEqual([
-      { name: 'postgresql', status: 'ok' },
-      { name: 'nats', status: 'ok' },
-      { name: 's3', status: 'ok' },
-      { name: 'zaaksysteem', status: 'not-configured' },
-      { name: 'identity-provider', status: 'not-configured' },
-    ]);
-    expect(body.breakers).toEqual(
-      ['applications', 'documents', 'letters', 'reference', 'audit'].map((upstream) => ({ upstream, state: 'closed' })),
-    );
-    expect(body.caseMirror).toEqual({ enabled: false, backlog: 0, diverged: 0, pastWindow: 0 });
-    const own = body.consumers.filter((c) => c.name.startsWith('audit_sys_'));
-    expect(own.length).toBeGreaterThanOrEqual(1);
-    for (const c of body.consumers) expect(Number.isInteger(c.pending) && c.pending >= 0).toBe(true);
-  });
+      expect(res.status).toBe(200);
+      expect(body.services.map((s) => [s.name, s.ready])).toEqual([
+        ['gateway', true],
+        ['applications', true],
+        ['documents', true],
+        ['letters', true],
+        ['reference', true],
+        ['audit', true],
+      ]);
+      expect(body.services.find((s) => s.name === 'audit')?.checks).toMatchObject({
+        database: true,
+        events: true,
+        consumer: true,
+      });
+      expect(body.dependencies).toEqual([
+        { name: 'postgresql', status: 'ok' },
+        { name: 'nats', status: 'ok' },
+        { name: 's3', status: 'ok' },
+        { name: 'zaaksysteem', status: 'not-configured' },
+        { name: 'identity-provider', status: 'not-configured' },
+      ]);
+      expect(body.breakers).toEqual(
+        ['applications', 'documents', 'letters', 'reference', 'audit'].map((upstream) => ({
+          upstream,
+          state: 'closed',
+        })),
+      );
+      expect(body.caseMirror).toEqual({ enabled: false, backlog: 0, diverged: 0, pastWindow: 0 });
+      const own = body.consumers.filter((c) => c.name.startsWith('audit_sys_'));
+      expect(own.length).toBeGreaterThanOrEqual(1);
+      for (const c of body.consumers) expect(Number.isInteger(c.pending) && c.pending >= 0).toBe(true);
+    },
+  );
 
   it('when a service is stopped, then it is not ready and the dependency view still answers', async () => {
     sys.pause('letters');
@@ -68,18 +75,21 @@ describe('GET /api/v1/admin/system', () => {
 });
 
 describe('GET /api/v1/admin/case-mirror with mirroring off', () => {
-  it('when mirroring is off, then the counts are 0 and no case is listed; a retry of an unknown case is a bare 404', async () => {
-    const res = await get('/api/v1/admin/case-mirror');
-    expect([res.status, await res.json()]).toEqual([
-      200,
-      { counts: { owed: 0, diverged: 0, pastWindow: 0, healedLast24h: 0 }, cases: [] },
-    ]);
-    const retry = await fetch(`${sys.gateway}/api/v1/admin/case-mirror/AV-1999-000000/retry`, {
-      method: 'POST',
-      headers: users.admin,
-    });
-    expect([retry.status, await retry.text()]).toEqual([404, '']);
-  });
+  it(
+    'when mirroring is off, then the counts are 0 and no case is listed; ' + 'a retry of an unknown case is a bare 404',
+    async () => {
+      const res = await get('/api/v1/admin/case-mirror');
+      expect([res.status, await res.json()]).toEqual([
+        200,
+        { counts: { owed: 0, diverged: 0, pastWindow: 0, healedLast24h: 0 }, cases: [] },
+      ]);
+      const retry = await fetch(`${sys.gateway}/api/v1/admin/case-mirror/AV-1999-000000/retry`, {
+        method: 'POST',
+        headers: users.admin,
+      });
+      expect([retry.status, await retry.text()]).toEqual([404, '']);
+    },
+  );
 });
 
 const OPERATOR_ROUTES = [
@@ -99,38 +109,42 @@ const NON_ADMINS: Array<[UserKind, string]> = [
 ];
 
 describe('operator routes refuse every caller without the admin role', () => {
-  it('when a non-admin calls an operator route, then 403 forbidden, and each denial is one audit row without personal data', async () => {
-    const denials: Array<{ correlationId: string; action: string; role: string; path: string }> = [];
-    for (const [method, path, action] of OPERATOR_ROUTES)
-      for (const [kind, role] of NON_ADMINS) {
-        const correlationId = `op-deny-${randomUUID()}`;
-        const res = await fetch(`${sys.gateway}${path}`, {
-          method,
-          headers: { ...users[kind], 'X-Correlation-Id': correlationId },
-        });
-        expect([kind, path, res.status]).toEqual([kind, path, 403]);
-        expect(((await res.json()) as { type: string }).type).toBe('/problems/forbidden');
-        denials.push({ correlationId, action, role, path });
+  it(
+    'when a non-admin calls an operator route, then 403 forbidden, ' +
+      'and each denial is one audit row without personal data',
+    async () => {
+      const denials: Array<{ correlationId: string; action: string; role: string; path: string }> = [];
+      for (const [method, path, action] of OPERATOR_ROUTES)
+        for (const [kind, role] of NON_ADMINS) {
+          const correlationId = `op-deny-${randomUUID()}`;
+          const res = await fetch(`${sys.gateway}${path}`, {
+            method,
+            headers: { ...users[kind], 'X-Correlation-Id': correlationId },
+          });
+          expect([kind, path, res.status]).toEqual([kind, path, 403]);
+          expect(((await res.json()) as { type: string }).type).toBe('/problems/forbidden');
+          denials.push({ correlationId, action, role, path });
+        }
+
+      await sys.auditSettled(['gateway']);
+
+      for (const d of denials) {
+        const rows = (await (await get(`/api/v1/admin/audit?correlationId=${d.correlationId}`)).json()) as Array<
+          Record<string, unknown>
+        >;
+        expect(rows.map(({ at: _at, ...r }) => r)).toEqual([
+          {
+            action: d.action,
+            resource: expect.stringMatching(/^\/api\/v1\/admin\//),
+            decision: 'deny',
+            role: d.role,
+            correlationId: d.correlationId,
+          },
+        ]);
+        expect(JSON.stringify(rows)).not.toMatch(/9000000\d\d|mw-00\d/);
       }
-
-    await sys.auditSettled(['gateway']);
-
-    for (const d of denials) {
-      const rows = (await (await get(`/api/v1/admin/audit?correlationId=${d.correlationId}`)).json()) as Array<
-        Record<string, unknown>
-      >;
-      expect(rows.map(({ at: _at, ...r }) => r)).toEqual([
-        {
-          action: d.action,
-          resource: expect.stringMatching(/^\/api\/v1\/admin\//),
-          decision: 'deny',
-          role: d.role,
-          correlationId: d.correlationId,
-        },
-      ]);
-      expect(JSON.stringify(rows)).not.toMatch(/9000000\d\d|mw-00\d/);
-    }
-  });
+    },
+  );
 });
 
 describe('GET /console/', () => {

@@ -70,105 +70,121 @@ function diploma(): FormData {
 }
 
 describe('the processing log through the whole system (issue 24)', () => {
-  it("when a practitioner reads, drafts, uploads and submits, the system links the upload, a beoordelaar lists and decides, the mirror works the case and a drafter opens its letter, then each processing is in that practitioner's verwerkingen once, with its activity and kind of actor, within 5 s, the read naming the portal's operation as the foreign one; another practitioner sees none", async () => {
-    const me = { 'X-Subject': '900000007', 'X-Role': 'drafter' };
-    const other = { 'X-Subject': '900000008', 'X-Role': 'drafter' };
-    // The portal's own operation came with the read: the record names it as the foreign operation.
-    const portalTrace = randomUUID().replace(/-/g, '');
-    const portalSpan = portalTrace.slice(0, 16);
-    const traceparent = `00-${portalTrace}-${portalSpan}-01`;
-    expect((await call('GET', '/api/v1/dashboard-view', { ...me, traceparent })).status).toBe(200);
-    const created = await call('POST', '/api/v1/applications', me, { type: 'intake' });
-    expect(created.status).toBe(201);
-    const id = created.body.id as string;
-    const draft = await call('PUT', `/api/v1/applications/${id}`, me, {
-      draft: { stap: 1 },
-      stepIndex: 1,
-      stepCount: 3,
-    });
-    expect(draft.status).toBe(204);
-    const upload = await call('POST', '/api/v1/uploads', me, diploma());
-    expect(upload.status).toBe(201);
-    const submit = await call('POST', `/api/v1/applications/${id}/submit`, me, {
-      diplomaHerkomst: 'handmatig',
-      uren: 3000,
-      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: upload.body.documentId }],
-    });
-    expect(submit.status).toBe(200);
-    const referentie = submit.body.referentie as string;
-    // The mirror's first pass ended: the zaak holds its status, initiator and document.
-    await eventually(async () => {
-      const [v] = sim.state.zakenWithIdentificatie(referentie);
-      return v && v.statussen.length === 1 && v.rollen.length === 1 && v.zaakinformatieobjecten.length === 1
-        ? v
-        : undefined;
-    }, 30_000);
+  it(
+    'when a practitioner reads, drafts, uploads and submits, the system links the upload, ' +
+      'a beoordelaar lists and decides, the mirror works the case and a drafter opens its letter, ' +
+      "then each processing is in that practitioner's verwerkingen once, with its activity and kind of actor, " +
+      "within 5 s, the read naming the portal's operation as the foreign one; another practitioner sees none",
+    async () => {
+      const me = { 'X-Subject': '900000007', 'X-Role': 'drafter' };
+      const other = { 'X-Subject': '900000008', 'X-Role': 'drafter' };
+      // The portal's own operation came with the read: the record names it as the foreign operation.
+      const portalTrace = randomUUID().replace(/-/g, '');
+      const portalSpan = portalTrace.slice(0, 16);
+      const traceparent = `00-${portalTrace}-${portalSpan}-01`;
+      expect((await call('GET', '/api/v1/dashboard-view', { ...me, traceparent })).status).toBe(200);
+      const created = await call('POST', '/api/v1/applications', me, { type: 'intake' });
+      expect(created.status).toBe(201);
+      const id = created.body.id as string;
+      const draft = await call('PUT', `/api/v1/applications/${id}`, me, {
+        draft: { stap: 1 },
+        stepIndex: 1,
+        stepCount: 3,
+      });
+      expect(draft.status).toBe(204);
+      const upload = await call('POST', '/api/v1/uploads', me, diploma());
+      expect(upload.status).toBe(201);
+      const submit = await call('POST', `/api/v1/applications/${id}/submit`, me, {
+        diplomaHerkomst: 'handmatig',
+        uren: 3000,
+        documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: upload.body.documentId }],
+      });
+      expect(submit.status).toBe(200);
+      const referentie = submit.body.referentie as string;
+      // The mirror's first pass ended: the zaak holds its status, initiator and document.
+      await eventually(async () => {
+        const [v] = sim.state.zakenWithIdentificatie(referentie);
+        return v && v.statussen.length === 1 && v.rollen.length === 1 && v.zaakinformatieobjecten.length === 1
+          ? v
+          : undefined;
+      }, 30_000);
 
-    const queue = await call('GET', '/api/v1/werkvoorraad', users.beoordelaar);
-    expect(queue.status).toBe(200);
-    const caseId = queue.body.find((c: { status: { referentie: string } }) => c.status.referentie === referentie)?.id;
-    const besluit = await call('POST', `/api/v1/beoordeling/${caseId}/besluit`, users.beoordelaar, {
-      besluit: 'toekennen',
-    });
-    expect(besluit.status).toBe(200);
-    await eventually(async () => {
-      const [v] = sim.state.zakenWithIdentificatie(referentie);
-      return v && v.statussen.length === 2 ? v : undefined;
-    }, 30_000);
-    const letter = await eventually(async () => {
-      const res = await call('GET', `/api/v1/brief?referentie=${referentie}`, users.drafter);
-      return res.status === 200 ? res : undefined;
-    }, 30_000);
-    expect(letter.status).toBe(200);
+      const queue = await call('GET', '/api/v1/werkvoorraad', users.beoordelaar);
+      expect(queue.status).toBe(200);
+      const caseId = queue.body.find((c: { status: { referentie: string } }) => c.status.referentie === referentie)?.id;
+      const besluit = await call('POST', `/api/v1/beoordeling/${caseId}/besluit`, users.beoordelaar, {
+        besluit: 'toekennen',
+      });
+      expect(besluit.status).toBe(200);
+      await eventually(async () => {
+        const [v] = sim.state.zakenWithIdentificatie(referentie);
+        return v && v.statussen.length === 2 ? v : undefined;
+      }, 30_000);
+      const letter = await eventually(async () => {
+        const res = await call('GET', `/api/v1/brief?referentie=${referentie}`, users.drafter);
+        return res.status === 200 ? res : undefined;
+      }, 30_000);
+      expect(letter.status).toBe(200);
 
-    const expected = {
-      'inzage-registratie zelf': 1,
-      'aanvragen zelf': 4,
-      'aanvragen systeem': 1,
-      'beoordelen medewerker': 2,
-      'zaakspiegeling systeem': 2,
-      'besluitbrief systeem': 1,
-      'besluitbrief medewerker': 1,
-    };
-    const records = await eventually(async () => {
-      const found = await verwerkingen(me);
-      return found.length >= 12 ? found : undefined;
-    }, 5000);
-    expect(tally(records)).toEqual(expected);
-    expect(records.every((r) => r.status === 'Ok')).toBe(true);
-    // Newest first.
-    const times = records.map((r) => r.tijdstip);
-    expect([...times].sort().reverse()).toEqual(times);
-    expect(await verwerkingen(other)).toEqual([]);
-    const dashboard = await auditDb((db) =>
-      db.query('select trace_id, foreign_trace_id, foreign_span_id from logbook where name = $1', [
-        'GET /api/v1/dashboard-view',
-      ]),
-    );
-    expect(dashboard.rows).toEqual([
-      { trace_id: portalTrace, foreign_trace_id: portalTrace, foreign_span_id: portalSpan },
-    ]);
-  }, 180_000);
+      const expected = {
+        'inzage-registratie zelf': 1,
+        'aanvragen zelf': 4,
+        'aanvragen systeem': 1,
+        'beoordelen medewerker': 2,
+        'zaakspiegeling systeem': 2,
+        'besluitbrief systeem': 1,
+        'besluitbrief medewerker': 1,
+      };
+      const records = await eventually(async () => {
+        const found = await verwerkingen(me);
+        return found.length >= 12 ? found : undefined;
+      }, 5000);
+      expect(tally(records)).toEqual(expected);
+      expect(records.every((r) => r.status === 'Ok')).toBe(true);
+      // Newest first.
+      const times = records.map((r) => r.tijdstip);
+      expect([...times].sort().reverse()).toEqual(times);
+      expect(await verwerkingen(other)).toEqual([]);
+      const dashboard = await auditDb((db) =>
+        db.query('select trace_id, foreign_trace_id, foreign_span_id from logbook where name = $1', [
+          'GET /api/v1/dashboard-view',
+        ]),
+      );
+      expect(dashboard.rows).toEqual([
+        { trace_id: portalTrace, foreign_trace_id: portalTrace, foreign_span_id: portalSpan },
+      ]);
+    },
+    180_000,
+  );
 
-  it('when a write is refused (a second submit: 409) or only reads activity-free data, then nothing is logged for it', async () => {
-    const me = { 'X-Subject': '900000009', 'X-Role': 'drafter' };
-    const created = await call('POST', '/api/v1/applications', me, { type: 'intake' });
-    expect(created.status).toBe(201);
-    const body = { diplomaHerkomst: 'handmatig', uren: 3000, documents: [{ categoryId: 'diploma', channel: 'post' }] };
-    const first = await call('POST', `/api/v1/applications/${created.body.id}/submit`, me, body);
-    expect(first.status).toBe(200);
-    const second = await call('POST', `/api/v1/applications/${created.body.id}/submit`, me, body);
-    expect(second.status).toBe(409);
-    // Processing no one's personal data: the register of activities and the caller's capabilities.
-    expect((await call('GET', '/api/v1/verwerkingsactiviteiten', me)).status).toBe(200);
-    expect((await call('GET', '/api/v1/me', me)).status).toBe(200);
-    // The mirror's pass on this case is the last processing to be logged: once it is in, the rest has been too.
-    const records = await eventually(async () => {
-      const found = await verwerkingen(me);
-      return tally(found)['zaakspiegeling systeem'] === 1 ? found : undefined;
-    }, 30_000);
-    expect(tally(records)).toEqual({ 'aanvragen zelf': 2, 'zaakspiegeling systeem': 1 });
-  }, 120_000);
+  it(
+    'when a write is refused (a second submit: 409) ' +
+      'or only reads activity-free data, then nothing is logged for it',
+    async () => {
+      const me = { 'X-Subject': '900000009', 'X-Role': 'drafter' };
+      const created = await call('POST', '/api/v1/applications', me, { type: 'intake' });
+      expect(created.status).toBe(201);
+      const body = {
+        diplomaHerkomst: 'handmatig',
+        uren: 3000,
+        documents: [{ categoryId: 'diploma', channel: 'post' }],
+      };
+      const first = await call('POST', `/api/v1/applications/${created.body.id}/submit`, me, body);
+      expect(first.status).toBe(200);
+      const second = await call('POST', `/api/v1/applications/${created.body.id}/submit`, me, body);
+      expect(second.status).toBe(409);
+      // Processing no one's personal data: the register of activities and the caller's capabilities.
+      expect((await call('GET', '/api/v1/verwerkingsactiviteiten', me)).status).toBe(200);
+      expect((await call('GET', '/api/v1/me', me)).status).toBe(200);
+      // The mirror's pass on this case is the last processing to be logged: once it is in, the rest has been too.
+      const records = await eventually(async () => {
+        const found = await verwerkingen(me);
+        return tally(found)['zaakspiegeling systeem'] === 1 ? found : undefined;
+      }, 30_000);
+      expect(tally(records)).toEqual({ 'aanvragen zelf': 2, 'zaakspiegeling systeem': 1 });
+    },
+    120_000,
+  );
 
   it('no BSN is stored in the logbook: every data subject is a 64-hex pseudonym', async () => {
     const { rows } = await auditDb((db) =>

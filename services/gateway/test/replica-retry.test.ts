@@ -93,37 +93,45 @@ describe('a request to a killed copy', () => {
     }
   }, 60_000);
 
-  it('when one of two copies is killed, then every write with an Idempotency-Key is done by the other, each once', async () => {
-    const gateway = await gatewayWithSecondKilled();
-    try {
-      const put = (enabled: boolean, n: number) => () => ({
-        method: 'PUT',
-        headers: { ...admin, 'Idempotency-Key': randomUUID(), 'X-Correlation-Id': `retry-${run}-${n}` },
-        body: JSON.stringify({ enabled }),
-      });
-      expect(await statuses(gateway, [put(true, 0), put(false, 1), put(true, 2), put(false, 3)], FLAG)).toEqual([
-        204, 204, 204, 204,
-      ]);
-      // Done once each: one flag-changed event per write on the system's stream, none twice.
-      const published = await eventually(async () => {
-        const found = await flagChanges();
-        return found.length >= 4 ? found : undefined;
-      }, 30_000);
-      expect(published.sort()).toEqual([0, 1, 2, 3].map((n) => `retry-${run}-${n}`));
-    } finally {
-      await gateway.close();
-    }
-  }, 60_000);
+  it(
+    'when one of two copies is killed, ' + 'then every write with an Idempotency-Key is done by the other, each once',
+    async () => {
+      const gateway = await gatewayWithSecondKilled();
+      try {
+        const put = (enabled: boolean, n: number) => () => ({
+          method: 'PUT',
+          headers: { ...admin, 'Idempotency-Key': randomUUID(), 'X-Correlation-Id': `retry-${run}-${n}` },
+          body: JSON.stringify({ enabled }),
+        });
+        expect(await statuses(gateway, [put(true, 0), put(false, 1), put(true, 2), put(false, 3)], FLAG)).toEqual([
+          204, 204, 204, 204,
+        ]);
+        // Done once each: one flag-changed event per write on the system's stream, none twice.
+        const published = await eventually(async () => {
+          const found = await flagChanges();
+          return found.length >= 4 ? found : undefined;
+        }, 30_000);
+        expect(published.sort()).toEqual([0, 1, 2, 3].map((n) => `retry-${run}-${n}`));
+      } finally {
+        await gateway.close();
+      }
+    },
+    60_000,
+  );
 
-  it('when one of two copies is killed, then a write without a key is not sent again: the one that met it gets 503', async () => {
-    const gateway = await gatewayWithSecondKilled();
-    try {
-      const put = () => ({ method: 'PUT', headers: admin, body: JSON.stringify({ enabled: true }) });
-      const found = await statuses(gateway, [put, put], FLAG);
-      expect(found.filter((s) => s === 503)).toEqual([503]);
-      expect(found.filter((s) => s === 204)).toEqual([204]);
-    } finally {
-      await gateway.close();
-    }
-  }, 60_000);
+  it(
+    'when one of two copies is killed, then a write without ' + 'a key is not sent again: the one that met it gets 503',
+    async () => {
+      const gateway = await gatewayWithSecondKilled();
+      try {
+        const put = () => ({ method: 'PUT', headers: admin, body: JSON.stringify({ enabled: true }) });
+        const found = await statuses(gateway, [put, put], FLAG);
+        expect(found.filter((s) => s === 503)).toEqual([503]);
+        expect(found.filter((s) => s === 204)).toEqual([204]);
+      } finally {
+        await gateway.close();
+      }
+    },
+    60_000,
+  );
 });

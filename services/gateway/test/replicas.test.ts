@@ -185,102 +185,106 @@ async function streamEvents(): Promise<
 }
 
 describe('two copies of every service behind the gateway', () => {
-  it('when writes run while a copy of applications and of audit is killed, then every success is stored, linked, published and audited exactly once', async () => {
-    const total = 60;
-    const results: Awaited<ReturnType<typeof submitOne>>[] = [];
-    const flagSets: Array<{ enabled: boolean; status: number; correlationId: string }> = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < total) {
-        const n = next++;
-        if (n === Math.floor(total / 3)) {
-          // A crash mid-load: nothing the client was told succeeded may be lost.
-          await copies.applications[1]!.kill();
-          await copies.audit[1]!.kill();
+  it(
+    'when writes run while a copy of applications and of audit is killed, ' +
+      'then every success is stored, linked, published and audited exactly once',
+    async () => {
+      const total = 60;
+      const results: Awaited<ReturnType<typeof submitOne>>[] = [];
+      const flagSets: Array<{ enabled: boolean; status: number; correlationId: string }> = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < total) {
+          const n = next++;
+          if (n === Math.floor(total / 3)) {
+            // A crash mid-load: nothing the client was told succeeded may be lost.
+            await copies.applications[1]!.kill();
+            await copies.audit[1]!.kill();
+          }
+          if (n % 6 === 0) {
+            const correlationId = `rep-${run}-flag-${n}`;
+            const enabled = n % 12 === 0;
+            const res = await call(
+              'PUT',
+              '/api/v1/admin/flags/herregistratie-aanvragen',
+              { ...admin, 'X-Correlation-Id': correlationId },
+              { enabled },
+            );
+            flagSets.push({ enabled, status: res.status, correlationId });
+          }
+          results.push(await submitOne(n));
         }
-        if (n % 6 === 0) {
-          const correlationId = `rep-${run}-flag-${n}`;
-          const enabled = n % 12 === 0;
-          const res = await call(
-            'PUT',
-            '/api/v1/admin/flags/herregistratie-aanvragen',
-            { ...admin, 'X-Correlation-Id': correlationId },
-            { enabled },
-          );
-          flagSets.push({ enabled, status: res.status, correlationId });
-        }
-        results.push(await submitOne(n));
-      }
-    };
-    await Promise.all(Array.from({ length: 6 }, worker));
+      };
+      await Promise.all(Array.from({ length: 6 }, worker));
 
-    const submitted = results.filter((r) => r.submitted);
-    // Most writes succeed (a few may meet the killed copies: the client was told they failed).
-    expect(submitted.length).toBeGreaterThan(total / 2);
+      const submitted = results.filter((r) => r.submitted);
+      // Most writes succeed (a few may meet the killed copies: the client was told they failed).
+      expect(submitted.length).toBeGreaterThan(total / 2);
 
-    // Stored once, and every linked document linked to its application (the link job is done).
-    const ids = submitted.map((r) => r.id);
-    const rows = await query<{ id: string; n: number }>(
-      'applications',
-      'SELECT id, count(*)::int AS n FROM applications WHERE id = ANY($1) GROUP BY id',
-      [ids],
-    );
-    expect(rows.length).toBe(submitted.length);
-    await eventually(
-      async () =>
-        (await query<{ n: number }>('applications', 'SELECT count(*)::int AS n FROM document_link_jobs'))[0]?.n === 0
-          ? true
-          : undefined,
-      60_000,
-    );
-    const linked = await query<{ id: string; linked_application_id: string }>(
-      'documents',
-      'SELECT id, linked_application_id FROM document WHERE id = ANY($1)',
-      [submitted.map((r) => r.documentId)],
-    );
-    expect(Object.fromEntries(linked.map((l) => [l.id, l.linked_application_id]))).toEqual(
-      Object.fromEntries(submitted.map((r) => [r.documentId, r.id])),
-    );
-
-    // Published once: every outbox empty, one application.submitted per submitted application, no event twice.
-    for (const name of ['applications', 'documents', 'reference', 'letters'] as const) {
+      // Stored once, and every linked document linked to its application (the link job is done).
+      const ids = submitted.map((r) => r.id);
+      const rows = await query<{ id: string; n: number }>(
+        'applications',
+        'SELECT id, count(*)::int AS n FROM applications WHERE id = ANY($1) GROUP BY id',
+        [ids],
+      );
+      expect(rows.length).toBe(submitted.length);
       await eventually(
         async () =>
-          (await query<{ n: number }>(name, 'SELECT count(*)::int AS n FROM outbox'))[0]?.n === 0 ? true : undefined,
+          (await query<{ n: number }>('applications', 'SELECT count(*)::int AS n FROM document_link_jobs'))[0]?.n === 0
+            ? true
+            : undefined,
         60_000,
       );
-    }
-    const events = await streamEvents();
-    const eventIds = events.map((e) => e.id);
-    expect(new Set(eventIds).size).toBe(eventIds.length);
-    const submittedEvents = events.filter((e) => e.subject === 'register.applications.submitted');
-    // A submit whose answer died with the killed copy may have committed too: published once like the rest.
-    const submittedOnce = submittedEvents.map((e) => e.correlationId);
-    expect(new Set(submittedOnce).size).toBe(submittedOnce.length);
-    expect(submittedOnce).toEqual(expect.arrayContaining(submitted.map((r) => r.correlationId)));
-
-    // Audited once: every audit event of the stream is one row, no more.
-    const auditEvents = events.filter((e) => e.subject.startsWith('register.audit.'));
-    expect(auditEvents.length).toBeGreaterThan(0);
-    const stored = await eventually(async () => {
-      const r = await query<{ event_id: string }>(
-        'audit',
-        'SELECT event_id FROM authz_audit WHERE correlation_id LIKE $1',
-        [`rep-${run}-%`],
+      const linked = await query<{ id: string; linked_application_id: string }>(
+        'documents',
+        'SELECT id, linked_application_id FROM document WHERE id = ANY($1)',
+        [submitted.map((r) => r.documentId)],
       );
-      return r.length >= auditEvents.length ? r : undefined;
-    }, 60_000);
-    expect(stored.map((r) => r.event_id).sort()).toEqual(auditEvents.map((e) => e.id).sort());
+      expect(Object.fromEntries(linked.map((l) => [l.id, l.linked_application_id]))).toEqual(
+        Object.fromEntries(submitted.map((r) => [r.documentId, r.id])),
+      );
 
-    // Every flag change the client was told of is one audit row and one flag-changed event.
-    const flagOk = flagSets.filter((f) => f.status === 204);
-    expect(flagOk.length).toBeGreaterThan(0);
-    const flagEvents = events
-      .filter((e) => e.subject === 'register.reference.flag-changed')
-      .map((e) => e.correlationId);
-    expect(new Set(flagEvents).size).toBe(flagEvents.length);
-    expect(flagEvents).toEqual(expect.arrayContaining(flagOk.map((f) => f.correlationId)));
-  });
+      // Published once: every outbox empty, one application.submitted per submitted application, no event twice.
+      for (const name of ['applications', 'documents', 'reference', 'letters'] as const) {
+        await eventually(
+          async () =>
+            (await query<{ n: number }>(name, 'SELECT count(*)::int AS n FROM outbox'))[0]?.n === 0 ? true : undefined,
+          60_000,
+        );
+      }
+      const events = await streamEvents();
+      const eventIds = events.map((e) => e.id);
+      expect(new Set(eventIds).size).toBe(eventIds.length);
+      const submittedEvents = events.filter((e) => e.subject === 'register.applications.submitted');
+      // A submit whose answer died with the killed copy may have committed too: published once like the rest.
+      const submittedOnce = submittedEvents.map((e) => e.correlationId);
+      expect(new Set(submittedOnce).size).toBe(submittedOnce.length);
+      expect(submittedOnce).toEqual(expect.arrayContaining(submitted.map((r) => r.correlationId)));
+
+      // Audited once: every audit event of the stream is one row, no more.
+      const auditEvents = events.filter((e) => e.subject.startsWith('register.audit.'));
+      expect(auditEvents.length).toBeGreaterThan(0);
+      const stored = await eventually(async () => {
+        const r = await query<{ event_id: string }>(
+          'audit',
+          'SELECT event_id FROM authz_audit WHERE correlation_id LIKE $1',
+          [`rep-${run}-%`],
+        );
+        return r.length >= auditEvents.length ? r : undefined;
+      }, 60_000);
+      expect(stored.map((r) => r.event_id).sort()).toEqual(auditEvents.map((e) => e.id).sort());
+
+      // Every flag change the client was told of is one audit row and one flag-changed event.
+      const flagOk = flagSets.filter((f) => f.status === 204);
+      expect(flagOk.length).toBeGreaterThan(0);
+      const flagEvents = events
+        .filter((e) => e.subject === 'register.reference.flag-changed')
+        .map((e) => e.correlationId);
+      expect(new Set(flagEvents).size).toBe(flagEvents.length);
+      expect(flagEvents).toEqual(expect.arrayContaining(flagOk.map((f) => f.correlationId)));
+    },
+  );
 
   it('when a flag is set through one copy, then both copies of reference answer it', async () => {
     for (const enabled of [false, true]) {

@@ -84,7 +84,9 @@ function multipartStart(): { type: string; body: string } {
   const boundary = 'slow-client-boundary';
   const part = (name: string, value: string) =>
     `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
-  const file = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="traag.pdf"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n${'x'.repeat(60_000)}\r\n--${boundary}--\r\n`;
+  const file =
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="traag.pdf"\r\nContent-Type: ` +
+    `application/pdf\r\n\r\n%PDF-1.4\n${'x'.repeat(60_000)}\r\n--${boundary}--\r\n`;
   return {
     type: `multipart/form-data; boundary=${boundary}`,
     body: part('wizardId', 'intake') + part('categoryId', 'overig') + file,
@@ -149,62 +151,72 @@ const busySockets = (name: UpstreamName) =>
   Object.values(gateway.context.upstreams[name].agent.sockets).reduce((n, list) => n + (list?.length ?? 0), 0);
 
 describe('slow request bodies at the gateway (ADR 0015)', () => {
-  it('when stalled and trickling bodies reach a route of every service, then each gets exactly one answer (a 408 where the service waits for the body), no breaker moves, no upstream socket stays held, and ordinary requests of others all succeed meanwhile', async () => {
-    const clients = SLOW_ROUTES.flatMap(([service, method, path, headers, body]) =>
-      (['stall', 'trickle'] as const).map((mode) => ({
-        service,
-        mode,
-        client: slowClient(method, path, headers, body, mode),
-      })),
-    );
-    const answered = Promise.all(clients.map((c) => c.client.answer));
-    let done = false;
-    void answered.finally(() => (done = true));
-    const ordinary: string[] = [];
-    while (!done) {
-      const round = await Promise.all(
-        ORDINARY.map(async ([service, path, headers]) => {
-          const res = await fetch(`${gateway.url}${path}`, { headers });
-          await res.arrayBuffer();
-          return `${service} ${res.status}`;
-        }),
+  it(
+    'when stalled and trickling bodies reach a route of every service, ' +
+      'then each gets exactly one answer (a 408 where the service waits for the body), no breaker moves, ' +
+      'no upstream socket stays held, and ordinary requests of others all succeed meanwhile',
+    async () => {
+      const clients = SLOW_ROUTES.flatMap(([service, method, path, headers, body]) =>
+        (['stall', 'trickle'] as const).map((mode) => ({
+          service,
+          mode,
+          client: slowClient(method, path, headers, body, mode),
+        })),
       );
-      ordinary.push(...round);
-    }
-    const answers = await answered;
-
-    for (const [i, { service, mode }] of clients.entries()) {
-      const raw = answers[i]!;
-      if (service === 'audit') {
-        expect([service, mode, statusLines(raw)]).toEqual([service, mode, ['HTTP/1.1 200 OK']]);
-        continue;
+      const answered = Promise.all(clients.map((c) => c.client.answer));
+      let done = false;
+      void answered.finally(() => (done = true));
+      const ordinary: string[] = [];
+      while (!done) {
+        const round = await Promise.all(
+          ORDINARY.map(async ([service, path, headers]) => {
+            const res = await fetch(`${gateway.url}${path}`, { headers });
+            await res.arrayBuffer();
+            return `${service} ${res.status}`;
+          }),
+        );
+        ordinary.push(...round);
       }
-      expect([service, mode, statusLines(raw)]).toEqual([service, mode, [expect.stringMatching(/^HTTP\/1\.1 408/)]]);
-      expect([service, mode, problemType(raw), /\r\nconnection: close\r\n/i.test(raw)]).toEqual([
-        service,
-        mode,
-        '/problems/request-timeout',
-        true,
-      ]);
-      // Not before a whole window without the minimum rate (a lower bound only).
-      expect(await clients[i]!.client.closedAfter).toBeGreaterThanOrEqual(WINDOW_MS);
-    }
-    expect(ordinary.length).toBeGreaterThanOrEqual(ORDINARY.length);
-    expect(ordinary.filter((o) => !o.endsWith(' 200'))).toEqual([]);
-    for (const [service] of SLOW_ROUTES)
-      expect([service, gateway.context.upstreams[service].breaker.isOpen()]).toEqual([service, false]);
-    await eventually(async () => (SLOW_ROUTES.every(([service]) => busySockets(service) === 0) ? true : undefined));
-  }, 60_000);
+      const answers = await answered;
 
-  it('when a keyed write stalls, then its 408 releases the key: the same key with the whole body then runs', async () => {
-    const key = randomUUID();
-    const body = JSON.stringify({ telefoon: '0612345678', pad: 'x'.repeat(4000) });
-    const headers = { ...users.drafter, ...json, 'Idempotency-Key': key };
-    const stalled = slowClient('POST', '/api/v1/change-requests', headers, body, 'stall');
-    expect(statusLines(await stalled.answer)).toEqual([expect.stringMatching(/^HTTP\/1\.1 408/)]);
-    const retried = await fetch(`${gateway.url}/api/v1/change-requests`, { method: 'POST', headers, body });
-    expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
-  }, 30_000);
+      for (const [i, { service, mode }] of clients.entries()) {
+        const raw = answers[i]!;
+        if (service === 'audit') {
+          expect([service, mode, statusLines(raw)]).toEqual([service, mode, ['HTTP/1.1 200 OK']]);
+          continue;
+        }
+        expect([service, mode, statusLines(raw)]).toEqual([service, mode, [expect.stringMatching(/^HTTP\/1\.1 408/)]]);
+        expect([service, mode, problemType(raw), /\r\nconnection: close\r\n/i.test(raw)]).toEqual([
+          service,
+          mode,
+          '/problems/request-timeout',
+          true,
+        ]);
+        // Not before a whole window without the minimum rate (a lower bound only).
+        expect(await clients[i]!.client.closedAfter).toBeGreaterThanOrEqual(WINDOW_MS);
+      }
+      expect(ordinary.length).toBeGreaterThanOrEqual(ORDINARY.length);
+      expect(ordinary.filter((o) => !o.endsWith(' 200'))).toEqual([]);
+      for (const [service] of SLOW_ROUTES)
+        expect([service, gateway.context.upstreams[service].breaker.isOpen()]).toEqual([service, false]);
+      await eventually(async () => (SLOW_ROUTES.every(([service]) => busySockets(service) === 0) ? true : undefined));
+    },
+    60_000,
+  );
+
+  it(
+    'when a keyed write stalls, then its 408 releases the key: ' + 'the same key with the whole body then runs',
+    async () => {
+      const key = randomUUID();
+      const body = JSON.stringify({ telefoon: '0612345678', pad: 'x'.repeat(4000) });
+      const headers = { ...users.drafter, ...json, 'Idempotency-Key': key };
+      const stalled = slowClient('POST', '/api/v1/change-requests', headers, body, 'stall');
+      expect(statusLines(await stalled.answer)).toEqual([expect.stringMatching(/^HTTP\/1\.1 408/)]);
+      const retried = await fetch(`${gateway.url}/api/v1/change-requests`, { method: 'POST', headers, body });
+      expect([retried.status, retried.headers.get('idempotent-replayed')]).toEqual([200, null]);
+    },
+    30_000,
+  );
 
   it('when a body arrives slowly but above the minimum rate, then it is served as any other', async () => {
     // 2 KiB a second, in 400-byte pieces: above the 1 KiB a second the gateway asks.
@@ -212,7 +224,9 @@ describe('slow request bodies at the gateway (ADR 0015)', () => {
     const socket = net.connect(new URL(gateway.url).port as unknown as number, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.on('data', (c: Buffer) => chunks.push(c));
-    const head = `POST /api/v1/change-requests HTTP/1.1\r\nHost: gateway.test\r\nX-Subject: 900000001\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
+    const head =
+      `POST /api/v1/change-requests HTTP/1.1\r\nHost: gateway.test\r\nX-Subject: 900000001\r\nContent-Type: ` +
+      `application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`;
     socket.write(head);
     let at = 0;
     const feed = setInterval(() => {

@@ -1,13 +1,16 @@
 // npm run bench (services/letters): every service as its own process (tools/launcher), the load through the
 // gateway with identity headers, as the portals send it.
-//   1. GET and PUT /api/v1/brief at a steady 200 req/s for 20 s each, each after 10 s at that rate (target p99 ≤ 15 ms);
+//   1. GET and PUT /api/v1/brief at a steady 200 req/s for 20 s each, each after 10 s at that rate
+//      (target p99 ≤ 15 ms);
 //   2. GET /api/v1/brief/pdf of a two-page letter, one at a time, 60 times (target p50 ≤ 150 ms);
 //   3. 20 PDF requests in flight all the time (autocannon) while GET /api/v1/brief runs at 100 req/s
 //      (target: its p99 stays ≤ 50 ms).
-// Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults. BENCH_RATE, BENCH_SECONDS, BENCH_WARM_SECONDS;
-// BENCH_DIRECT=1: the letters service itself with signed identities; BENCH_ROUTES=put,pdf: only those parts.
-// Diagnosis: BENCH_LETTERS_NODE_OPTIONS / BENCH_GATEWAY_NODE_OPTIONS become that service's NODE_OPTIONS (--cpu-prof,
-// --trace-gc, a --require'd probe); with BENCH_MARK=1 each of them that has some gets SIGUSR2 right before and after each measured steady run.
+// Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults. BENCH_RATE, BENCH_SECONDS,
+// BENCH_WARM_SECONDS; BENCH_DIRECT=1: the letters service itself with signed identities; BENCH_ROUTES=put,pdf: only
+// those parts. Diagnosis: BENCH_LETTERS_NODE_OPTIONS / BENCH_GATEWAY_NODE_OPTIONS become that service's NODE_OPTIONS
+// (--cpu-prof,
+// --trace-gc, a --require'd probe); with BENCH_MARK=1 each of them that has some gets SIGUSR2 right before and after
+// each measured steady run.
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { signInternalIdentity, INTERNAL_IDENTITY_HEADER } from '@register/authz';
@@ -45,7 +48,8 @@ async function call(base, method, url, body) {
 async function twoPageLetter(base) {
   const { brief } = await (await call(base, 'GET', '/api/v1/brief')).json();
   const filler =
-    'Wij hebben bij de beoordeling alle stukken betrokken die u heeft meegestuurd, en de regels die voor uw beroep gelden. ';
+    'Wij hebben bij de beoordeling alle stukken betrokken die u ' +
+    'heeft meegestuurd, en de regels die voor uw beroep gelden. ';
   const paragraphs = Array.from({ length: 12 }, () => ({
     nodes: [{ type: 'text', text: filler.repeat(3) }],
     list: null,
@@ -130,7 +134,9 @@ async function main() {
     };
 
     console.log(
-      `\ntarget ${base} (${DIRECT ? 'the letters service directly' : 'through the gateway'}), ${RATE} req/s for ${SECONDS} s per route after ${WARM_SECONDS} s of warm-up, evenly spaced (open loop)\n`,
+      `\ntarget ${base} (${DIRECT ? 'the letters service directly' : 'through the gateway'}), ` +
+        `${RATE} req/s for ${SECONDS} s per route after ` +
+        `${WARM_SECONDS} s of warm-up, evenly spaced (open loop)\n`,
     );
     console.log('| route | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|');
     if (selected('get')) await measure('GET /api/v1/brief', get);
@@ -156,7 +162,8 @@ async function main() {
     const pdfs = await flood;
     row('GET /api/v1/brief at 100 req/s while 20 PDFs are always in flight', during);
     console.log(
-      `| (the PDFs meanwhile: ${pdfs.requests.total} in 12 s, p50 ${pdfs.latency.p50} ms, p99 ${pdfs.latency.p99} ms, non-2xx ${pdfs.non2xx}) | | | | |`,
+      `| (the PDFs meanwhile: ${pdfs.requests.total} in 12 s, p50 ${pdfs.latency.p50} ms, ` +
+        `p99 ${pdfs.latency.p99} ms, non-2xx ${pdfs.non2xx}) | | | | |`,
     );
   } finally {
     await system.stopAll();

@@ -44,22 +44,26 @@ async function audited(
 const PERSONAL = /900000001|10000000101|A\. de Vries/;
 
 describe('POST /api/v1/brief/reveal-registernummer', () => {
-  it('when a drafter confirms with X-Step-Up, then the unmasked number and one allow row naming the letter, not the person', async () => {
-    const { res, events } = await audited(drafter(), 'POST', '/api/v1/brief/reveal-registernummer', {
-      'X-Step-Up': 'true',
-    });
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ registerNummer: '10000000101' });
-    expect(events).toEqual([
-      {
-        action: 'reveal-registernummer',
-        resource: expect.stringMatching(/^brief\/[0-9a-f-]{36}$/),
-        decision: 'allow',
-        role: 'drafter',
-      },
-    ]);
-    expect(JSON.stringify(events)).not.toMatch(PERSONAL);
-  });
+  it(
+    'when a drafter confirms with X-Step-Up, then the unmasked ' +
+      'number and one allow row naming the letter, not the person',
+    async () => {
+      const { res, events } = await audited(drafter(), 'POST', '/api/v1/brief/reveal-registernummer', {
+        'X-Step-Up': 'true',
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ registerNummer: '10000000101' });
+      expect(events).toEqual([
+        {
+          action: 'reveal-registernummer',
+          resource: expect.stringMatching(/^brief\/[0-9a-f-]{36}$/),
+          decision: 'allow',
+          role: 'drafter',
+        },
+      ]);
+      expect(JSON.stringify(events)).not.toMatch(PERSONAL);
+    },
+  );
 
   it("when the reveal is for a case's brief, then that case's number", async () => {
     const { referentie } = await decideCase(world, 'toekennen', '900000002');

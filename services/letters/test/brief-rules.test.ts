@@ -52,12 +52,16 @@ const table = BRIEF_STATUSES.flatMap((status) =>
 );
 
 describe('evaluateBrief', () => {
-  it('covers the five statuses and seven operations of ADR 0010 for each of the six kinds of caller: 210 distinct cases', () => {
-    // Written out from ADR 0010, so a status or operation added to the rules fails here until `expected` covers it.
-    expect(BRIEF_STATUSES).toEqual(['concept', 'ter-goedkeuring', 'afgekeurd', 'goedgekeurd', 'verzonden']);
-    expect(BRIEF_OPERATIONS).toEqual(['edit', 'submit', 'approve', 'reject', 'send', 'reset', 'reveal']);
-    expect(new Set(table.map(([status, kind, op]) => `${status} ${kind} ${op}`)).size).toBe(5 * 6 * 7);
-  });
+  it(
+    'covers the five statuses and seven operations of ADR 0010 ' +
+      'for each of the six kinds of caller: 210 distinct cases',
+    () => {
+      // Written out from ADR 0010, so a status or operation added to the rules fails here until `expected` covers it.
+      expect(BRIEF_STATUSES).toEqual(['concept', 'ter-goedkeuring', 'afgekeurd', 'goedgekeurd', 'verzonden']);
+      expect(BRIEF_OPERATIONS).toEqual(['edit', 'submit', 'approve', 'reject', 'send', 'reset', 'reveal']);
+      expect(new Set(table.map(([status, kind, op]) => `${status} ${kind} ${op}`)).size).toBe(5 * 6 * 7);
+    },
+  );
 
   it.each(table)('when the letter is %s and a %s calls %s, then %s', (status, kind, op, verdict) => {
     const { identity, id } = callers[kind];
@@ -80,11 +84,15 @@ describe('evaluateBrief', () => {
     expect(decisions.canApprove).toBe(expected('approve', kind, status) === 'allow');
   });
 
-  it('when nobody has submitted the letter yet (no drafter), then an approver is refused by the state, not by four eyes', () => {
-    expect(
-      evaluateBrief('concept', capabilitiesOf(practitioner(DRAFTER, 'approver')), DRAFTER, null).verdicts.approve,
-    ).toBe('conflict');
-  });
+  it(
+    'when nobody has submitted the letter yet (no drafter), ' +
+      'then an approver is refused by the state, not by four eyes',
+    () => {
+      expect(
+        evaluateBrief('concept', capabilitiesOf(practitioner(DRAFTER, 'approver')), DRAFTER, null).verdicts.approve,
+      ).toBe('conflict');
+    },
+  );
 });
 
 describe('the four-eyes check without identities', () => {

@@ -41,8 +41,8 @@ describe('the decided consumer and the v1.0.0 event (ADR 0228)', () => {
     await db.connect();
     try {
       await db.query(
-        `UPDATE applications SET status_tag = 'Afgewezen', besluit = 'afwijzen', toelichting = 'Onvoldoende aangetoond.',
-           decided_at = now(), updated_at = now() WHERE id = $1`,
+        `UPDATE applications SET status_tag = 'Afgewezen', besluit = 'afwijzen',
+           toelichting = 'Onvoldoende aangetoond.', decided_at = now(), updated_at = now() WHERE id = $1`,
         [id],
       );
     } finally {
@@ -75,47 +75,55 @@ describe('the decided consumer and the v1.0.0 event (ADR 0228)', () => {
 });
 
 describe('a brief per decided case', () => {
-  it("when a case handler rejects an application, then letters writes that case's rejection letter with its own copy of the case context", async () => {
-    const { referentie } = await decideCase(world, 'afwijzen', '900000002');
-    const res = await caseBrief(world, referentie);
-    expect(res.body.caseContext).toEqual({
-      zorgverlenerNaam: 'B. Jansen',
-      registerNummer: expect.stringMatching(/^\*+\d{3}$/),
-      beroep: 'verpleegkundige',
-      aanvraagReferentie: referentie,
-    });
-    expect(res.body.brief.beroep).toBe('verpleegkundige');
-    expect(blocksOf(res.body)).toEqual([
-      ['kenmerk-standaard'],
-      ['aanhef-formeel'],
-      ['kern-afwijzen'],
-      ['besluit-afwijzen'],
-      ['bezwaar-standaard'],
-      ['afsluiting-vragen'],
-    ]);
-    expect(res.body.availablePassages.some((p: any) => p.passageId === 'kern-verpleegkundige')).toBe(true);
-    expect(res.body.availablePassages.some((p: any) => p.beroep === 'arts')).toBe(false);
-    const html = (await portal(world, drafter()).get(`/api/v1/brief/preview?referentie=${referentie}`)).text;
-    expect(html).toContain(`Ons kenmerk: ${referentie}`);
-    expect(html).toContain('Onvoldoende aangetoond.');
+  it(
+    'when a case handler rejects an application, then letters writes ' +
+      "that case's rejection letter with its own copy of the case context",
+    async () => {
+      const { referentie } = await decideCase(world, 'afwijzen', '900000002');
+      const res = await caseBrief(world, referentie);
+      expect(res.body.caseContext).toEqual({
+        zorgverlenerNaam: 'B. Jansen',
+        registerNummer: expect.stringMatching(/^\*+\d{3}$/),
+        beroep: 'verpleegkundige',
+        aanvraagReferentie: referentie,
+      });
+      expect(res.body.brief.beroep).toBe('verpleegkundige');
+      expect(blocksOf(res.body)).toEqual([
+        ['kenmerk-standaard'],
+        ['aanhef-formeel'],
+        ['kern-afwijzen'],
+        ['besluit-afwijzen'],
+        ['bezwaar-standaard'],
+        ['afsluiting-vragen'],
+      ]);
+      expect(res.body.availablePassages.some((p: any) => p.passageId === 'kern-verpleegkundige')).toBe(true);
+      expect(res.body.availablePassages.some((p: any) => p.beroep === 'arts')).toBe(false);
+      const html = (await portal(world, drafter()).get(`/api/v1/brief/preview?referentie=${referentie}`)).text;
+      expect(html).toContain(`Ons kenmerk: ${referentie}`);
+      expect(html).toContain('Onvoldoende aangetoond.');
 
-    // Letters keeps its own copy: stopping the applications service does not take the letter away.
-    await world.applications.stop();
-    try {
-      expect((await caseBrief(world, referentie)).body.caseContext.zorgverlenerNaam).toBe('B. Jansen');
-    } finally {
-      await world.applications.start();
-    }
-  });
+      // Letters keeps its own copy: stopping the applications service does not take the letter away.
+      await world.applications.stop();
+      try {
+        expect((await caseBrief(world, referentie)).body.caseContext.zorgverlenerNaam).toBe('B. Jansen');
+      } finally {
+        await world.applications.start();
+      }
+    },
+  );
 
-  it('when a case is granted or left unhandled, then each gets the passages of its besluit, and the shared brief stays as it was', async () => {
-    const shared = (await portal(world, drafter()).get('/api/v1/brief')).body.brief.briefId;
-    const granted = await decideCase(world, 'toekennen');
-    const unhandled = await decideCase(world, 'buiten-behandeling');
-    expect(blocksOf((await caseBrief(world, granted.referentie)).body)[3]).toEqual(['besluit-toekennen']);
-    expect(blocksOf((await caseBrief(world, unhandled.referentie)).body)[3]).toEqual(['besluit-buiten-behandeling']);
-    expect((await portal(world, drafter()).get('/api/v1/brief')).body.brief.briefId).toBe(shared);
-  });
+  it(
+    'when a case is granted or left unhandled, then each gets the ' +
+      'passages of its besluit, and the shared brief stays as it was',
+    async () => {
+      const shared = (await portal(world, drafter()).get('/api/v1/brief')).body.brief.briefId;
+      const granted = await decideCase(world, 'toekennen');
+      const unhandled = await decideCase(world, 'buiten-behandeling');
+      expect(blocksOf((await caseBrief(world, granted.referentie)).body)[3]).toEqual(['besluit-toekennen']);
+      expect(blocksOf((await caseBrief(world, unhandled.referentie)).body)[3]).toEqual(['besluit-buiten-behandeling']);
+      expect((await portal(world, drafter()).get('/api/v1/brief')).body.brief.briefId).toBe(shared);
+    },
+  );
 
   it('when NATS restarts between the besluit and the consumer, then the brief still appears, once', async () => {
     await nats.stop();
@@ -134,36 +142,41 @@ describe('a brief per decided case', () => {
     expect(rows).toHaveLength(1);
   }, 90_000);
 
-  it('when the besluit is already on the stream while letters is down and NATS restarts before letters comes back, then the brief appears, once', async () => {
-    const { durable, url, databaseUrl } = world.letters;
-    await world.letters.stop();
-    let again: LettersHarness | null = null;
-    try {
-      const { referentie } = await decideCase(world, 'afwijzen');
-      // The event waits in the stream for letters' durable consumer (published, not yet delivered).
-      await eventually(async () => ((await pendingFor(durable)) > 0 ? true : undefined), 30_000, 100);
-      await nats.stop();
-      nats = await startNatsServer(dir, port);
-      again = await startLetters({
-        database: { url: databaseUrl, drop: async () => undefined },
-        natsUrl: nats.url,
-        applicationsUrl: world.applications.url,
-        documentsUrl: world.documents.url,
-        durable,
-        events: world.events,
-        port: Number(new URL(url).port),
-      });
-      const res = await caseBrief(world, referentie);
-      expect(blocksOf(res.body)[3]).toEqual(['besluit-afwijzen']);
-      expect(
-        await again.db.selectFrom('brief').select('brief_id').where('referentie', '=', referentie).execute(),
-      ).toHaveLength(1);
-      await eventually(async () => ((await pendingFor(durable)) === 0 ? true : undefined), 30_000, 100);
-    } finally {
-      // Stopped, not closed: the world's own close drops the database and the durable consumer at the end.
-      await again?.stop();
-    }
-  }, 120_000);
+  it(
+    'when the besluit is already on the stream while letters is down and ' +
+      'NATS restarts before letters comes back, then the brief appears, once',
+    async () => {
+      const { durable, url, databaseUrl } = world.letters;
+      await world.letters.stop();
+      let again: LettersHarness | null = null;
+      try {
+        const { referentie } = await decideCase(world, 'afwijzen');
+        // The event waits in the stream for letters' durable consumer (published, not yet delivered).
+        await eventually(async () => ((await pendingFor(durable)) > 0 ? true : undefined), 30_000, 100);
+        await nats.stop();
+        nats = await startNatsServer(dir, port);
+        again = await startLetters({
+          database: { url: databaseUrl, drop: async () => undefined },
+          natsUrl: nats.url,
+          applicationsUrl: world.applications.url,
+          documentsUrl: world.documents.url,
+          durable,
+          events: world.events,
+          port: Number(new URL(url).port),
+        });
+        const res = await caseBrief(world, referentie);
+        expect(blocksOf(res.body)[3]).toEqual(['besluit-afwijzen']);
+        expect(
+          await again.db.selectFrom('brief').select('brief_id').where('referentie', '=', referentie).execute(),
+        ).toHaveLength(1);
+        await eventually(async () => ((await pendingFor(durable)) === 0 ? true : undefined), 30_000, 100);
+      } finally {
+        // Stopped, not closed: the world's own close drops the database and the durable consumer at the end.
+        await again?.stop();
+      }
+    },
+    120_000,
+  );
 });
 
 /** What the stream holds for a durable consumer that it has not acknowledged yet. */

@@ -39,17 +39,21 @@ describe('checkSections (ADR 0010)', () => {
     expect(outcome.sections.flatMap((s) => s.blocks ?? []).every((b) => b.edited === false)).toBe(true);
   });
 
-  it('when a passage block is changed, then it keeps its source and turns edited; a changed-back one is unedited again', () => {
-    const sections = copy();
-    sections[1].blocks[0].content.paragraphs[0].nodes.push(text(' Hoogachtend.'));
-    const outcome = check(sections);
-    expect(outcome.ok && outcome.sections[1]!.blocks![0]).toMatchObject({
-      sourcePassageId: 'aanhef-formeel',
-      sourceVersion: 1,
-      edited: true,
-    });
-    expect(check(copy()).ok && (check(copy()) as any).sections[1].blocks[0].edited).toBe(false);
-  });
+  it(
+    'when a passage block is changed, then it keeps its source ' +
+      'and turns edited; a changed-back one is unedited again',
+    () => {
+      const sections = copy();
+      sections[1].blocks[0].content.paragraphs[0].nodes.push(text(' Hoogachtend.'));
+      const outcome = check(sections);
+      expect(outcome.ok && outcome.sections[1]!.blocks![0]).toMatchObject({
+        sourcePassageId: 'aanhef-formeel',
+        sourceVersion: 1,
+        edited: true,
+      });
+      expect(check(copy()).ok && (check(copy()) as any).sections[1].blocks[0].edited).toBe(false);
+    },
+  );
 
   it('when a new tekst block has no id, then the server gives it one', () => {
     const sections = copy();

@@ -96,7 +96,9 @@ async function call(op: Operation, kind: Kind): Promise<Reply> {
   }
 }
 
-/** Brings the letter into `status` the way people do: start over, the drafter submits, an approver decides, it is sent. */
+/**
+ * Brings the letter into `status` the way people do: start over, the drafter submits, an approver decides, it is sent.
+ */
 async function reach(status: Status): Promise<void> {
   const now = (await read()).body.brief;
   if (now.status.tag === status && now.drafterId === drafterIn(status)) return;
@@ -133,63 +135,74 @@ beforeAll(async () => {
 }, 60_000);
 
 describe.each(STATUSES)('a case letter in status %s', (status) => {
-  it('when every kind of caller reads it, then its decisions are exactly what that caller may do now; a case handler may not read it', async () => {
-    await reach(status);
-    const readers = KINDS.filter((k) => k !== 'nobody' && k !== 'caseHandler');
-    const seen = await Promise.all(
-      readers.map(async (kind) => [kind, (await as(kind).get(`/api/v1/brief${q()}`)).body.decisions] as const),
-    );
-    expect(Object.fromEntries(seen)).toEqual(
-      Object.fromEntries(readers.map((kind) => [kind, decisionsFor(kind, status, drafterIn(status))])),
-    );
-    const refused = await as('caseHandler').get(`/api/v1/brief${q()}`);
-    expect([refused.status, refused.body.type]).toEqual([403, '/problems/forbidden']);
-  });
+  it(
+    'when every kind of caller reads it, then its decisions are ' +
+      'exactly what that caller may do now; a case handler may not read it',
+    async () => {
+      await reach(status);
+      const readers = KINDS.filter((k) => k !== 'nobody' && k !== 'caseHandler');
+      const seen = await Promise.all(
+        readers.map(async (kind) => [kind, (await as(kind).get(`/api/v1/brief${q()}`)).body.decisions] as const),
+      );
+      expect(Object.fromEntries(seen)).toEqual(
+        Object.fromEntries(readers.map((kind) => [kind, decisionsFor(kind, status, drafterIn(status))])),
+      );
+      const refused = await as('caseHandler').get(`/api/v1/brief${q()}`);
+      expect([refused.status, refused.body.type]).toEqual([403, '/problems/forbidden']);
+    },
+  );
 
-  it('when every kind of caller tries every operation, then 401/403/409 leave it untouched and an allowed one answers the fresh view', async () => {
-    const wrong: string[] = [];
-    for (const kind of KINDS) {
-      for (const op of OPERATIONS) {
-        await reach(status);
-        const beforeRead = await read();
-        const before = beforeRead.text;
-        const want = expected(op, kind, status, drafterIn(status));
-        const res = await call(op, kind);
-        const label = `${kind} ${op} in ${status}`;
-        if (res.status !== want) {
-          wrong.push(`${label}: ${res.status}, expected ${want} (${res.text.slice(0, 160)})`);
-          continue;
+  it(
+    'when every kind of caller tries every operation, ' +
+      'then 401/403/409 leave it untouched and an allowed one answers the fresh view',
+    async () => {
+      const wrong: string[] = [];
+      for (const kind of KINDS) {
+        for (const op of OPERATIONS) {
+          await reach(status);
+          const beforeRead = await read();
+          const before = beforeRead.text;
+          const want = expected(op, kind, status, drafterIn(status));
+          const res = await call(op, kind);
+          const label = `${kind} ${op} in ${status}`;
+          if (res.status !== want) {
+            wrong.push(`${label}: ${res.status}, expected ${want} (${res.text.slice(0, 160)})`);
+            continue;
+          }
+          if (want !== 200) {
+            if (res.body?.type !== PROBLEM[want])
+              wrong.push(`${label}: problem ${res.body?.type}, expected ${PROBLEM[want]}`);
+            if ((await read()).text !== before) wrong.push(`${label}: the refused call changed the letter`);
+            continue;
+          }
+          if (op === 'reveal') {
+            if (!/^\d+$/.test(res.body?.registerNummer ?? ''))
+              wrong.push(`${label}: no register number in ${res.text}`);
+            continue;
+          }
+          const next = NEXT[op](status);
+          const drafterId = op === 'submit' ? callers[kind].id : op === 'reset' ? null : drafterIn(status);
+          const view = res.body;
+          if (view?.brief?.status?.tag !== next)
+            wrong.push(`${label}: status ${view?.brief?.status?.tag}, expected ${next}`);
+          if (view?.brief?.drafterId !== drafterId)
+            wrong.push(`${label}: drafterId ${view?.brief?.drafterId}, expected ${drafterId}`);
+          if (JSON.stringify(view?.decisions) !== JSON.stringify(decisionsFor(kind, next, drafterId))) {
+            wrong.push(
+              `${label}: decisions ${JSON.stringify(view?.decisions)}, ` +
+                `expected ${JSON.stringify(decisionsFor(kind, next, drafterId))}`,
+            );
+          }
+          if (op === 'edit' && canonical(view?.brief?.sections) !== canonical(beforeRead.body.brief.sections))
+            wrong.push(`${label}: saving the letter unchanged changed its sections`);
+          if (canonical(view) !== canonical((await as(kind).get(`/api/v1/brief${q()}`)).body))
+            wrong.push(`${label}: the answer is not the view the caller reads next`);
         }
-        if (want !== 200) {
-          if (res.body?.type !== PROBLEM[want])
-            wrong.push(`${label}: problem ${res.body?.type}, expected ${PROBLEM[want]}`);
-          if ((await read()).text !== before) wrong.push(`${label}: the refused call changed the letter`);
-          continue;
-        }
-        if (op === 'reveal') {
-          if (!/^\d+$/.test(res.body?.registerNummer ?? '')) wrong.push(`${label}: no register number in ${res.text}`);
-          continue;
-        }
-        const next = NEXT[op](status);
-        const drafterId = op === 'submit' ? callers[kind].id : op === 'reset' ? null : drafterIn(status);
-        const view = res.body;
-        if (view?.brief?.status?.tag !== next)
-          wrong.push(`${label}: status ${view?.brief?.status?.tag}, expected ${next}`);
-        if (view?.brief?.drafterId !== drafterId)
-          wrong.push(`${label}: drafterId ${view?.brief?.drafterId}, expected ${drafterId}`);
-        if (JSON.stringify(view?.decisions) !== JSON.stringify(decisionsFor(kind, next, drafterId))) {
-          wrong.push(
-            `${label}: decisions ${JSON.stringify(view?.decisions)}, expected ${JSON.stringify(decisionsFor(kind, next, drafterId))}`,
-          );
-        }
-        if (op === 'edit' && canonical(view?.brief?.sections) !== canonical(beforeRead.body.brief.sections))
-          wrong.push(`${label}: saving the letter unchanged changed its sections`);
-        if (canonical(view) !== canonical((await as(kind).get(`/api/v1/brief${q()}`)).body))
-          wrong.push(`${label}: the answer is not the view the caller reads next`);
       }
-    }
-    expect(wrong).toEqual([]);
-  }, 120_000);
+      expect(wrong).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 describe('the order of refusals (ADR 0002: 401, 403, 404, 400, 409)', () => {
@@ -200,17 +213,20 @@ describe('the order of refusals (ADR 0002: 401, 403, 404, 400, 409)', () => {
     expect((await as('nobody').put(`/api/v1/brief${unknown}`, invalid)).status).toBe(401);
   });
 
-  it('when a caller without the capability names an unknown letter with an invalid body, then 403, not 404 or 400', async () => {
-    for (const res of [
-      await as('approver').put(`/api/v1/brief${unknown}`, invalid),
-      await as('drafter').post(`/api/v1/brief/approve${unknown}`),
-      await as('drafter').post(`/api/v1/brief/reject${unknown}`, { comments: 'x'.repeat(5000) }),
-      await as('caseHandler').post(`/api/v1/brief/submit${unknown}`),
-    ]) {
-      expect(res.status).toBe(403);
-      expect(res.body.type).toBe('/problems/forbidden');
-    }
-  });
+  it(
+    'when a caller without the capability names an unknown ' + 'letter with an invalid body, then 403, not 404 or 400',
+    async () => {
+      for (const res of [
+        await as('approver').put(`/api/v1/brief${unknown}`, invalid),
+        await as('drafter').post(`/api/v1/brief/approve${unknown}`),
+        await as('drafter').post(`/api/v1/brief/reject${unknown}`, { comments: 'x'.repeat(5000) }),
+        await as('caseHandler').post(`/api/v1/brief/submit${unknown}`),
+      ]) {
+        expect(res.status).toBe(403);
+        expect(res.body.type).toBe('/problems/forbidden');
+      }
+    },
+  );
 
   it('when a drafter names an unknown letter with an invalid body, then a bare 404 before the 400', async () => {
     for (const res of [
@@ -222,22 +238,30 @@ describe('the order of refusals (ADR 0002: 401, 403, 404, 400, 409)', () => {
     }
   });
 
-  it("when the letter's own drafter rejects it as an approver with an invalid body, then 403 (four eyes) before the 400", async () => {
-    await reach('ter-goedkeuring');
-    const res = await as('drafterAsApprover').post(`/api/v1/brief/reject${q()}`, { comments: 'x'.repeat(5000) });
-    expect(res.status).toBe(403);
-    expect(res.body.type).toBe('/problems/forbidden');
-    expect((await read()).body.brief.status.tag).toBe('ter-goedkeuring');
-  });
+  it(
+    "when the letter's own drafter rejects it as an approver " +
+      'with an invalid body, then 403 (four eyes) before the 400',
+    async () => {
+      await reach('ter-goedkeuring');
+      const res = await as('drafterAsApprover').post(`/api/v1/brief/reject${q()}`, { comments: 'x'.repeat(5000) });
+      expect(res.status).toBe(403);
+      expect(res.body.type).toBe('/problems/forbidden');
+      expect((await read()).body.brief.status.tag).toBe('ter-goedkeuring');
+    },
+  );
 
-  it('when the status does not allow the operation and the body is invalid, then 400 naming the field before the 409', async () => {
-    await reach('verzonden');
-    const saved = await as('drafter').put(`/api/v1/brief${q()}`, invalid);
-    expect(saved.status).toBe(400);
-    expect(saved.body.errors.map((e: any) => e.field)).toContain('sections[0].sectionKey');
-    const rejected = await as('approver').post(`/api/v1/brief/reject${q()}`, { comments: 'x'.repeat(5000) });
-    expect(rejected.status).toBe(400);
-    expect(rejected.body.errors.map((e: any) => e.field)).toEqual(['comments']);
-    expect((await read()).body.brief.status.tag).toBe('verzonden');
-  });
+  it(
+    'when the status does not allow the operation and the body is invalid, ' +
+      'then 400 naming the field before the 409',
+    async () => {
+      await reach('verzonden');
+      const saved = await as('drafter').put(`/api/v1/brief${q()}`, invalid);
+      expect(saved.status).toBe(400);
+      expect(saved.body.errors.map((e: any) => e.field)).toContain('sections[0].sectionKey');
+      const rejected = await as('approver').post(`/api/v1/brief/reject${q()}`, { comments: 'x'.repeat(5000) });
+      expect(rejected.status).toBe(400);
+      expect(rejected.body.errors.map((e: any) => e.field)).toEqual(['comments']);
+      expect((await read()).body.brief.status.tag).toBe('verzonden');
+    },
+  );
 });

@@ -33,22 +33,25 @@ describe('the shipped passage library', () => {
     }
   });
 
-  it('when one shipped text changes, then that passage gets version 2 beside version 1 and the others stay', async () => {
-    const letters = await startLetters();
-    try {
-      const changed = PASSAGES_SEED.map((p) =>
-        p.passageId === 'afsluiting-vragen' ? { ...p, label: `${p.label} (herzien)` } : p,
-      );
-      await seedPassages(letters.db, changed);
-      await seedPassages(letters.db, changed);
-      const rows = await listPassageVersions(letters.db);
-      expect(rows.filter((p) => p.passageId === 'afsluiting-vragen').map((p) => [p.version, p.label])).toEqual([
-        [1, 'Afsluiting met contactgegevens'],
-        [2, 'Afsluiting met contactgegevens (herzien)'],
-      ]);
-      expect(rows.filter((p) => p.version > 1).map((p) => p.passageId)).toEqual(['afsluiting-vragen']);
-    } finally {
-      await letters.close();
-    }
-  });
+  it(
+    'when one shipped text changes, ' + 'then that passage gets version 2 beside version 1 and the others stay',
+    async () => {
+      const letters = await startLetters();
+      try {
+        const changed = PASSAGES_SEED.map((p) =>
+          p.passageId === 'afsluiting-vragen' ? { ...p, label: `${p.label} (herzien)` } : p,
+        );
+        await seedPassages(letters.db, changed);
+        await seedPassages(letters.db, changed);
+        const rows = await listPassageVersions(letters.db);
+        expect(rows.filter((p) => p.passageId === 'afsluiting-vragen').map((p) => [p.version, p.label])).toEqual([
+          [1, 'Afsluiting met contactgegevens'],
+          [2, 'Afsluiting met contactgegevens (herzien)'],
+        ]);
+        expect(rows.filter((p) => p.version > 1).map((p) => p.passageId)).toEqual(['afsluiting-vragen']);
+      } finally {
+        await letters.close();
+      }
+    },
+  );
 });

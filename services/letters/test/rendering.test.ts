@@ -36,7 +36,8 @@ const sections = (besluit: 'toekennen' | 'afwijzen' = 'afwijzen') =>
 function longer(extra: number): LetterSection[] {
   const s = sections();
   const filler =
-    'Wij hebben bij de beoordeling alle stukken betrokken die u heeft meegestuurd, en de regels die voor uw beroep gelden. ';
+    'Wij hebben bij de beoordeling alle stukken betrokken die u ' +
+    'heeft meegestuurd, en de regels die voor uw beroep gelden. ';
   s[2]!.blocks!.push({
     type: 'tekst',
     blockId: 'lang',
@@ -129,51 +130,62 @@ describe('the letter as HTML', () => {
 });
 
 describe('the letter as PDF', () => {
-  it('when a letter runs over two pages, then it is A4, the footer and "Pagina x van y" are on every page, the letterhead on page 1 only, the signature at the end', async () => {
-    const { pages } = await pdfText(await render(longer(14)));
-    expect(pages).toHaveLength(2);
-    expect(await pdfPageSizes(await render(longer(14)))).toEqual([
-      { width: 595, height: 842 },
-      { width: 595, height: 842 },
-    ]);
-    pages.forEach((page, i) => {
-      expect(page).toContain(`Pagina ${i + 1} van 2`);
-      expect(page).toContain('www.register.example.nl');
-      expect(page).toContain('onderdeel van het ministerie');
-    });
-    expect(pages[0]).toContain('Retouradres: Postbus 90001, 2509 LR Den Haag');
-    expect(pages[1]).not.toContain('Retouradres');
-    expect(pages[1]).toMatch(/Met vriendelijke groet,\s+drs\. M\. de Boer\s+Hoofd Registratie/);
-  });
+  it(
+    'when a letter runs over two pages, then it is A4, the footer and "Pagina x van ' +
+      'y" are on every page, the letterhead on page 1 only, the signature at the end',
+    async () => {
+      const { pages } = await pdfText(await render(longer(14)));
+      expect(pages).toHaveLength(2);
+      expect(await pdfPageSizes(await render(longer(14)))).toEqual([
+        { width: 595, height: 842 },
+        { width: 595, height: 842 },
+      ]);
+      pages.forEach((page, i) => {
+        expect(page).toContain(`Pagina ${i + 1} van 2`);
+        expect(page).toContain('www.register.example.nl');
+        expect(page).toContain('onderdeel van het ministerie');
+      });
+      expect(pages[0]).toContain('Retouradres: Postbus 90001, 2509 LR Den Haag');
+      expect(pages[1]).not.toContain('Retouradres');
+      expect(pages[1]).toMatch(/Met vriendelijke groet,\s+drs\. M\. de Boer\s+Hoofd Registratie/);
+    },
+  );
 
-  it("when the template's margins change, then the page uses them (wider margins: more lines), and a bottom margin too small for the footer is raised to fit it", async () => {
-    const job = letterPdfJob(
-      resolveLetter(
-        sections(),
-        { ...template, margins: { topMm: 10, rightMm: 30, bottomMm: 5, leftMm: 40 } },
-        facts,
-        null,
-      ),
-    );
-    expect(job.doc['pageMargins']).toEqual([mmToPt(40), mmToPt(10), mmToPt(30), mmToPt(FOOTER_MIN_MM)]);
-    const narrow = await pdfText(
-      await render(longer(10), { ...template, margins: { topMm: 20, rightMm: 10, bottomMm: 20, leftMm: 10 } }),
-    );
-    const wide = await pdfText(
-      await render(longer(10), { ...template, margins: { topMm: 20, rightMm: 60, bottomMm: 20, leftMm: 60 } }),
-    );
-    const lines = (t: string) => t.split('\n').filter((l) => l.trim() !== '').length;
-    expect(lines(wide.text)).toBeGreaterThan(lines(narrow.text) + 10);
-    expect(wide.pages.length).toBeGreaterThan(narrow.pages.length);
-  });
+  it(
+    "when the template's margins change, then the page uses them (wider margins: " +
+      'more lines), and a bottom margin too small for the footer is raised to fit it',
+    async () => {
+      const job = letterPdfJob(
+        resolveLetter(
+          sections(),
+          { ...template, margins: { topMm: 10, rightMm: 30, bottomMm: 5, leftMm: 40 } },
+          facts,
+          null,
+        ),
+      );
+      expect(job.doc['pageMargins']).toEqual([mmToPt(40), mmToPt(10), mmToPt(30), mmToPt(FOOTER_MIN_MM)]);
+      const narrow = await pdfText(
+        await render(longer(10), { ...template, margins: { topMm: 20, rightMm: 10, bottomMm: 20, leftMm: 10 } }),
+      );
+      const wide = await pdfText(
+        await render(longer(10), { ...template, margins: { topMm: 20, rightMm: 60, bottomMm: 20, leftMm: 60 } }),
+      );
+      const lines = (t: string) => t.split('\n').filter((l) => l.trim() !== '').length;
+      expect(lines(wide.text)).toBeGreaterThan(lines(narrow.text) + 10);
+      expect(wide.pages.length).toBeGreaterThan(narrow.pages.length);
+    },
+  );
 
-  it('when the same letter is rendered twice, then the bytes are identical; another letter date gives other bytes', async () => {
-    const a = await render(sections());
-    const b = await render(sections());
-    expect(a.subarray(0, 5).toString()).toBe('%PDF-');
-    expect(sha256(a)).toBe(sha256(b));
-    expect(sha256(await render(sections(), template, { ...facts, letterDate: '2026-11-23' }))).not.toBe(sha256(a));
-  });
+  it(
+    'when the same letter is rendered twice, ' + 'then the bytes are identical; another letter date gives other bytes',
+    async () => {
+      const a = await render(sections());
+      const b = await render(sections());
+      expect(a.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(sha256(a)).toBe(sha256(b));
+      expect(sha256(await render(sections(), template, { ...facts, letterDate: '2026-11-23' }))).not.toBe(sha256(a));
+    },
+  );
 
   it('when the template has a PNG logo, then it is on page 1', async () => {
     const logo = safeLogo(pngLogo());
@@ -182,17 +194,22 @@ describe('the letter as PDF', () => {
     expect(await pdfImageCount(await render(sections()))).toBe(0);
   });
 
-  it('when the template has a plain SVG logo, then it is drawn (the PDF changes) and the letter still reads the same', async () => {
-    const logo = safeLogo(
-      Buffer.from(
-        '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40"><rect width="120" height="40" fill="#154273"/><path d="M10 30 L30 10 L50 30 Z" fill="#fff"/></svg>',
-      ),
-    );
-    expect(logo?.kind).toBe('svg');
-    const withLogo = await render(sections(), template, facts, logo);
-    expect(sha256(withLogo)).not.toBe(sha256(await render(sections())));
-    expect((await pdfText(withLogo)).text).toContain('Wij wijzen uw aanvraag af.');
-  });
+  it(
+    'when the template has a plain SVG logo, ' +
+      'then it is drawn (the PDF changes) and the letter still reads the same',
+    async () => {
+      const logo = safeLogo(
+        Buffer.from(
+          '<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40" viewBox="0 0 120 40"><rect ' +
+            'width="120" height="40" fill="#154273"/><path d="M10 30 L30 10 L50 30 Z" fill="#fff"/></svg>',
+        ),
+      );
+      expect(logo?.kind).toBe('svg');
+      const withLogo = await render(sections(), template, facts, logo);
+      expect(sha256(withLogo)).not.toBe(sha256(await render(sections())));
+      expect((await pdfText(withLogo)).text).toContain('Wij wijzen uw aanvraag af.');
+    },
+  );
 
   it('when an SVG logo passes the checks but cannot be drawn, then the letter is rendered without it', async () => {
     const broken: LetterLogo = { kind: 'svg', data: '<svg xmlns="http://www.w3.org/2000/svg"><rect' };
@@ -204,7 +221,8 @@ describe('the letter as PDF', () => {
 describe('safeLogo', () => {
   const svg = (inner: string, attrs = '') =>
     Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="10" height="10"${attrs}>${inner}</svg>`,
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ` +
+        `width="10" height="10"${attrs}>${inner}</svg>`,
     );
   it.each<[string, Buffer]>([
     ['a script', svg('<script>alert(1)</script>')],

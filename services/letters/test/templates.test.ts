@@ -49,50 +49,57 @@ describe('GET /api/v1/admin/org-templates and /org-template/{subOrgId}', () => {
     'register-buitenland': 'Register van Zorgprofessionals – Buitenlandse diploma’s',
   };
 
-  it('when an admin lists them, then the two shipped sub-organisations, each with its published version and name', async () => {
-    const res = await portal(world, admin()).get('/api/v1/admin/org-templates');
-    expect(res.status).toBe(200);
-    expect(res.body.map((t: any) => t.subOrgId)).toEqual(['register', 'register-buitenland']);
-    for (const listed of res.body) {
-      const one = (await portal(world, admin()).get(`${base}/${listed.subOrgId}`)).body;
-      expect(listed).toEqual({
-        subOrgId: listed.subOrgId,
-        orgName: one.history[0].template.orgName,
-        publishedVersion: one.publishedVersion,
-      });
-      expect(one.history.at(-1)).toMatchObject({
-        version: 1,
-        template: { orgName: shipped[listed.subOrgId as keyof typeof shipped] },
-      });
-    }
-  });
+  it(
+    'when an admin lists them, then the two shipped sub-organisations, ' + 'each with its published version and name',
+    async () => {
+      const res = await portal(world, admin()).get('/api/v1/admin/org-templates');
+      expect(res.status).toBe(200);
+      expect(res.body.map((t: any) => t.subOrgId)).toEqual(['register', 'register-buitenland']);
+      for (const listed of res.body) {
+        const one = (await portal(world, admin()).get(`${base}/${listed.subOrgId}`)).body;
+        expect(listed).toEqual({
+          subOrgId: listed.subOrgId,
+          orgName: one.history[0].template.orgName,
+          publishedVersion: one.publishedVersion,
+        });
+        expect(one.history.at(-1)).toMatchObject({
+          version: 1,
+          template: { orgName: shipped[listed.subOrgId as keyof typeof shipped] },
+        });
+      }
+    },
+  );
 
-  it('when an admin reads one, then its draft (as the version it becomes), the history down to the shipped version 1 and the unsent briefs', async () => {
-    await portal(world, drafter()).get('/api/v1/brief');
-    const res = await portal(world, admin()).get(`${base}/register-buitenland`);
-    expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['draft', 'history', 'publishedVersion', 'unsentBriefs']);
-    const { draft, history, publishedVersion } = res.body;
-    expect(draft).toMatchObject({ subOrgId: 'register-buitenland', version: publishedVersion + 1 });
-    expect(Object.keys(draft)).toHaveLength(11);
-    expect(history.map((h: any) => h.version)).toEqual(
-      Array.from({ length: publishedVersion }, (_, i) => publishedVersion - i),
-    );
-    for (const h of history) {
-      expect(h.publishedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-      expect(Object.keys(h.template).sort()).toEqual(Object.keys(draft).sort());
-      expect(h.template.version).toBe(h.version);
-    }
-    expect(history.at(-1).template).toMatchObject({
-      subOrgId: 'register-buitenland',
-      orgName: shipped['register-buitenland'],
-      logoDocumentId: null,
-      margins: { topMm: 30, rightMm: 20, bottomMm: 25, leftMm: 25 },
-    });
-    // Every letter uses the letterhead of `register` (ADR 0010), the shared working brief among them.
-    expect(res.body.unsentBriefs).toBe(0);
-    expect((await portal(world, admin()).get(`${base}/register`)).body.unsentBriefs).toBeGreaterThanOrEqual(1);
-  });
+  it(
+    'when an admin reads one, then its draft (as the version it becomes), ' +
+      'the history down to the shipped version 1 and the unsent briefs',
+    async () => {
+      await portal(world, drafter()).get('/api/v1/brief');
+      const res = await portal(world, admin()).get(`${base}/register-buitenland`);
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body).sort()).toEqual(['draft', 'history', 'publishedVersion', 'unsentBriefs']);
+      const { draft, history, publishedVersion } = res.body;
+      expect(draft).toMatchObject({ subOrgId: 'register-buitenland', version: publishedVersion + 1 });
+      expect(Object.keys(draft)).toHaveLength(11);
+      expect(history.map((h: any) => h.version)).toEqual(
+        Array.from({ length: publishedVersion }, (_, i) => publishedVersion - i),
+      );
+      for (const h of history) {
+        expect(h.publishedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+        expect(Object.keys(h.template).sort()).toEqual(Object.keys(draft).sort());
+        expect(h.template.version).toBe(h.version);
+      }
+      expect(history.at(-1).template).toMatchObject({
+        subOrgId: 'register-buitenland',
+        orgName: shipped['register-buitenland'],
+        logoDocumentId: null,
+        margins: { topMm: 30, rightMm: 20, bottomMm: 25, leftMm: 25 },
+      });
+      // Every letter uses the letterhead of `register` (ADR 0010), the shared working brief among them.
+      expect(res.body.unsentBriefs).toBe(0);
+      expect((await portal(world, admin()).get(`${base}/register`)).body.unsentBriefs).toBeGreaterThanOrEqual(1);
+    },
+  );
 
   it('when the sub-organisation is unknown, then a bare 404, also with an invalid body', async () => {
     for (const res of [
@@ -142,7 +149,8 @@ describe('PUT /api/v1/admin/org-template/{subOrgId}', () => {
     expect(saved.body.draft.logoDocumentId).toBe(logo);
     expect(saved.body.publishedVersion).toBe(1);
     const pdf = Buffer.from(
-      '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+      '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << ' +
+        '/Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
     );
     const other = await upload(
       'herregistratie',
@@ -187,132 +195,158 @@ describe('the logo on the letterhead (ADR 0010), fetched from the documents serv
     expect(await pdfImageCount(await testLetterWith(logo))).toBe(1);
   });
 
-  it('when the logo is a hostile SVG (script, handlers, an external reference), then the letter carries none of it: no image, no script, no link', async () => {
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="40" height="20">
+  it(
+    'when the logo is a hostile SVG (script, handlers, an external reference), ' +
+      'then the letter carries none of it: no image, no script, no link',
+    async () => {
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
+        width="40" height="20">
       <script>alert('logo-script')</script>
       <image xlink:href="http://169.254.169.254/latest/logo.png" width="40" height="20"/>
       <rect width="40" height="20" fill="#123456" onload="alert('logo-handler')"/>
     </svg>`;
-    const logo = await upload(
-      'orgtemplate',
-      'organisatie-logo',
-      new Blob([svg], { type: 'image/svg+xml' }),
-      'logo.svg',
-      admin(uniqueSubject()),
-    );
-    const pdf = await testLetterWith(logo);
-    const raw = pdf.toString('latin1');
-    for (const active of [
-      'logo-script',
-      'logo-handler',
-      '169.254.169.254',
-      '/JavaScript',
-      '/JS ',
-      '/URI',
-      '/Launch',
-      '/OpenAction',
-    ])
-      expect(raw).not.toContain(active);
-    expect(await pdfImageCount(pdf)).toBe(0);
-    expect((await pdfText(pdf)).text).toContain('Retouradres:');
-  });
+      const logo = await upload(
+        'orgtemplate',
+        'organisatie-logo',
+        new Blob([svg], { type: 'image/svg+xml' }),
+        'logo.svg',
+        admin(uniqueSubject()),
+      );
+      const pdf = await testLetterWith(logo);
+      const raw = pdf.toString('latin1');
+      for (const active of [
+        'logo-script',
+        'logo-handler',
+        '169.254.169.254',
+        '/JavaScript',
+        '/JS ',
+        '/URI',
+        '/Launch',
+        '/OpenAction',
+      ])
+        expect(raw).not.toContain(active);
+      expect(await pdfImageCount(pdf)).toBe(0);
+      expect((await pdfText(pdf)).text).toContain('Retouradres:');
+    },
+  );
 });
 
 describe('publish, rollback and letters pinned to their version', () => {
-  it('when a letter was sent and the letterhead is published anew and rolled back, then the sent letter keeps its version while unsent letters follow', async () => {
-    const { referentie } = await decideCase(world, 'toekennen');
-    await caseBrief(world, referentie);
-    const q = `?referentie=${referentie}`;
-    expect((await portal(world, drafter('900000041')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
-    expect((await portal(world, approver('900000042')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
-    const sent = await portal(world, drafter('900000041')).post(`/api/v1/brief/send${q}`);
-    const sentVersion = sent.body.orgTemplate.version;
-    const pdfOf = async (query: string) =>
-      pdfText((await portal(world, drafter()).bytes('GET', `/api/v1/brief/pdf${query}`)).body);
-    expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
+  it(
+    'when a letter was sent and the letterhead is published anew and rolled back, ' +
+      'then the sent letter keeps its version while unsent letters follow',
+    async () => {
+      const { referentie } = await decideCase(world, 'toekennen');
+      await caseBrief(world, referentie);
+      const q = `?referentie=${referentie}`;
+      expect((await portal(world, drafter('900000041')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
+      expect((await portal(world, approver('900000042')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
+      const sent = await portal(world, drafter('900000041')).post(`/api/v1/brief/send${q}`);
+      const sentVersion = sent.body.orgTemplate.version;
+      const pdfOf = async (query: string) =>
+        pdfText((await portal(world, drafter()).bytes('GET', `/api/v1/brief/pdf${query}`)).body);
+      expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
 
-    const before = (await portal(world, admin()).get(`${base}/register`)).body;
-    const draft = { ...before.draft, orgName: 'Register van Zorgprofessionals (nieuw)', signatureName: 'dr. P. Smit' };
-    expect((await portal(world, admin()).put(`${base}/register`, { draft })).status).toBe(200);
-    const published = await portal(world, admin()).post(`${base}/register/publish`);
-    expect(published.status).toBe(200);
-    expect(published.body).toEqual({ version: before.publishedVersion + 1, affectedUnsentBriefs: before.unsentBriefs });
+      const before = (await portal(world, admin()).get(`${base}/register`)).body;
+      const draft = {
+        ...before.draft,
+        orgName: 'Register van Zorgprofessionals (nieuw)',
+        signatureName: 'dr. P. Smit',
+      };
+      expect((await portal(world, admin()).put(`${base}/register`, { draft })).status).toBe(200);
+      const published = await portal(world, admin()).post(`${base}/register/publish`);
+      expect(published.status).toBe(200);
+      expect(published.body).toEqual({
+        version: before.publishedVersion + 1,
+        affectedUnsentBriefs: before.unsentBriefs,
+      });
 
-    const sentNow = await pdfOf(q);
-    expect(sentNow.text).toContain('drs. M. de Boer');
-    expect(sentNow.text).not.toContain('dr. P. Smit');
-    expect((await portal(world, drafter()).get(`/api/v1/brief${q}`)).body.orgTemplate).toMatchObject({
-      version: sentVersion,
-      signatureName: 'drs. M. de Boer',
-    });
-    const unsent = await pdfOf('');
-    expect(unsent.text).toContain('dr. P. Smit');
-    expect(unsent.text).toContain('Register van Zorgprofessionals (nieuw)');
+      const sentNow = await pdfOf(q);
+      expect(sentNow.text).toContain('drs. M. de Boer');
+      expect(sentNow.text).not.toContain('dr. P. Smit');
+      expect((await portal(world, drafter()).get(`/api/v1/brief${q}`)).body.orgTemplate).toMatchObject({
+        version: sentVersion,
+        signatureName: 'drs. M. de Boer',
+      });
+      const unsent = await pdfOf('');
+      expect(unsent.text).toContain('dr. P. Smit');
+      expect(unsent.text).toContain('Register van Zorgprofessionals (nieuw)');
 
-    const rolledBack = await portal(world, admin()).post(`${base}/register/rollback/${sentVersion}`);
-    expect(rolledBack.status).toBe(200);
-    expect(rolledBack.body.publishedVersion).toBe(before.publishedVersion + 2);
-    expect(rolledBack.body.history.map((h: any) => h.version)).toEqual([
-      before.publishedVersion + 2,
-      before.publishedVersion + 1,
-      ...before.history.map((h: any) => h.version),
-    ]);
-    expect(rolledBack.body.history[0].template).toEqual({
-      ...rolledBack.body.history.find((h: any) => h.version === sentVersion).template,
-      version: before.publishedVersion + 2,
-    });
-    expect(rolledBack.body.draft).toEqual({
-      ...rolledBack.body.history[0].template,
-      version: before.publishedVersion + 3,
-    });
-    expect((await pdfOf('')).text).toContain('drs. M. de Boer');
-    expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
-  });
+      const rolledBack = await portal(world, admin()).post(`${base}/register/rollback/${sentVersion}`);
+      expect(rolledBack.status).toBe(200);
+      expect(rolledBack.body.publishedVersion).toBe(before.publishedVersion + 2);
+      expect(rolledBack.body.history.map((h: any) => h.version)).toEqual([
+        before.publishedVersion + 2,
+        before.publishedVersion + 1,
+        ...before.history.map((h: any) => h.version),
+      ]);
+      expect(rolledBack.body.history[0].template).toEqual({
+        ...rolledBack.body.history.find((h: any) => h.version === sentVersion).template,
+        version: before.publishedVersion + 2,
+      });
+      expect(rolledBack.body.draft).toEqual({
+        ...rolledBack.body.history[0].template,
+        version: before.publishedVersion + 3,
+      });
+      expect((await pdfOf('')).text).toContain('drs. M. de Boer');
+      expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
+    },
+  );
 
-  it('when letters are written, reviewed and sent, then unsentBriefs and affectedUnsentBriefs count exactly the letters of that sub-organisation not sent yet', async () => {
-    const unsent = async (subOrgId: string) =>
-      (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.unsentBriefs;
-    const start = await unsent('register');
-    const { referentie } = await decideCase(world, 'toekennen');
-    await caseBrief(world, referentie);
-    expect(await unsent('register')).toBe(start + 1);
-    const q = `?referentie=${referentie}`;
-    expect((await portal(world, drafter('900000043')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
-    expect((await portal(world, approver('900000044')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
-    expect(await unsent('register')).toBe(start + 1);
-    expect((await portal(world, drafter('900000043')).post(`/api/v1/brief/send${q}`)).status).toBe(200);
-    expect(await unsent('register')).toBe(start);
-    // Every letter uses the letterhead of `register` (ADR 0010): the other sub-organisation has none.
-    expect(await unsent('register-buitenland')).toBe(0);
-    expect((await portal(world, admin()).post(`${base}/register/publish`)).body.affectedUnsentBriefs).toBe(start);
-    expect((await portal(world, admin()).post(`${base}/register-buitenland/publish`)).body.affectedUnsentBriefs).toBe(
-      0,
-    );
-  });
+  it(
+    'when letters are written, reviewed and sent, then unsentBriefs and ' +
+      'affectedUnsentBriefs count exactly the letters of that sub-organisation not sent yet',
+    async () => {
+      const unsent = async (subOrgId: string) =>
+        (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.unsentBriefs;
+      const start = await unsent('register');
+      const { referentie } = await decideCase(world, 'toekennen');
+      await caseBrief(world, referentie);
+      expect(await unsent('register')).toBe(start + 1);
+      const q = `?referentie=${referentie}`;
+      expect((await portal(world, drafter('900000043')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
+      expect((await portal(world, approver('900000044')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
+      expect(await unsent('register')).toBe(start + 1);
+      expect((await portal(world, drafter('900000043')).post(`/api/v1/brief/send${q}`)).status).toBe(200);
+      expect(await unsent('register')).toBe(start);
+      // Every letter uses the letterhead of `register` (ADR 0010): the other sub-organisation has none.
+      expect(await unsent('register-buitenland')).toBe(0);
+      expect((await portal(world, admin()).post(`${base}/register/publish`)).body.affectedUnsentBriefs).toBe(start);
+      expect((await portal(world, admin()).post(`${base}/register-buitenland/publish`)).body.affectedUnsentBriefs).toBe(
+        0,
+      );
+    },
+  );
 
-  it('when the version to roll back to is unknown or not a version, then a bare 404 and nothing is published', async () => {
-    const before = (await portal(world, admin()).get(`${base}/register-buitenland`)).body.publishedVersion;
-    for (const version of ['99', '0', 'abc', '1e3']) {
-      const res = await portal(world, admin()).post(`${base}/register-buitenland/rollback/${version}`);
-      expect(res.status).toBe(404);
-      expect(res.text).toBe('');
-    }
-    expect((await portal(world, admin()).get(`${base}/register-buitenland`)).body.publishedVersion).toBe(before);
-  });
+  it(
+    'when the version to roll back to is unknown or not a version, ' + 'then a bare 404 and nothing is published',
+    async () => {
+      const before = (await portal(world, admin()).get(`${base}/register-buitenland`)).body.publishedVersion;
+      for (const version of ['99', '0', 'abc', '1e3']) {
+        const res = await portal(world, admin()).post(`${base}/register-buitenland/rollback/${version}`);
+        expect(res.status).toBe(404);
+        expect(res.text).toBe('');
+      }
+      expect((await portal(world, admin()).get(`${base}/register-buitenland`)).body.publishedVersion).toBe(before);
+    },
+  );
 });
 
 describe('the letter as HTML and PDF, and the test letter', () => {
-  it('when a drafter or approver asks for the preview, then text/html with a strict policy; others are refused', async () => {
-    const res = await portal(world, approver()).get('/api/v1/brief/preview');
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(res.text).toContain('<html lang="nl">');
-    expect(res.text).toContain('********101');
-    expect(res.text).not.toContain('10000000101');
-    expect((await portal(world, admin()).get('/api/v1/brief/preview')).status).toBe(403);
-    expect((await portal(world, beoordelaar).get('/api/v1/brief/pdf')).status).toBe(403);
-  });
+  it(
+    'when a drafter or approver asks for the preview, ' + 'then text/html with a strict policy; others are refused',
+    async () => {
+      const res = await portal(world, approver()).get('/api/v1/brief/preview');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(res.text).toContain('<html lang="nl">');
+      expect(res.text).toContain('********101');
+      expect(res.text).not.toContain('10000000101');
+      expect((await portal(world, admin()).get('/api/v1/brief/preview')).status).toBe(403);
+      expect((await portal(world, beoordelaar).get('/api/v1/brief/pdf')).status).toBe(403);
+    },
+  );
 
   it('when the letter is asked as PDF, then an A4 PDF that reads as the letter', async () => {
     const res = await portal(world, drafter()).bytes('GET', '/api/v1/brief/pdf');
@@ -323,40 +357,48 @@ describe('the letter as HTML and PDF, and the test letter', () => {
     expect(text).toContain('Pagina 1 van 1');
   });
 
-  it('when an admin asks for a test letter, then a sample letter on the current draft (a logo that cannot be fetched is left out)', async () => {
-    const draft = await draftOf('register-buitenland');
-    await portal(world, admin()).put(`${base}/register-buitenland`, {
-      draft: { ...draft, signatureName: 'mr. T. Proef' },
-    });
-    const res = await portal(world, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/pdf');
-    const { text } = await pdfText(res.body);
-    expect(text).toContain('mr. T. Proef');
-    expect(text).toContain('Geachte J. Voorbeeld,');
-    expect(text).toContain('Retouradres: Postbus 90002, 2509 LS Den Haag');
-    expect((await portal(world, admin()).bytes('POST', `${base}/onbekend/test-letter`)).status).toBe(404);
-    expect((await portal(world, drafter()).bytes('POST', `${base}/register/test-letter`)).status).toBe(403);
-  });
+  it(
+    'when an admin asks for a test letter, then a sample letter on ' +
+      'the current draft (a logo that cannot be fetched is left out)',
+    async () => {
+      const draft = await draftOf('register-buitenland');
+      await portal(world, admin()).put(`${base}/register-buitenland`, {
+        draft: { ...draft, signatureName: 'mr. T. Proef' },
+      });
+      const res = await portal(world, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/pdf');
+      const { text } = await pdfText(res.body);
+      expect(text).toContain('mr. T. Proef');
+      expect(text).toContain('Geachte J. Voorbeeld,');
+      expect(text).toContain('Retouradres: Postbus 90002, 2509 LS Den Haag');
+      expect((await portal(world, admin()).bytes('POST', `${base}/onbekend/test-letter`)).status).toBe(404);
+      expect((await portal(world, drafter()).bytes('POST', `${base}/register/test-letter`)).status).toBe(403);
+    },
+  );
 
-  it('when 20 PDFs are asked at once, then the other letter routes answer while all 20 are being rendered, and all 20 arrive', async () => {
-    // The renders start at once but their results wait for the gate: the reads provably overlap all 20.
-    pdfGate.shut();
-    let arrived = 0;
-    const pdfs = Promise.all(
-      Array.from({ length: 20 }, () =>
-        portal(world, drafter())
-          .bytes('GET', '/api/v1/brief/pdf')
-          .then((r) => ((arrived += 1), r)),
-      ),
-    );
-    await eventually(async () => (pdfGate.rendering() === 20 ? true : undefined));
-    const reads = await Promise.all(Array.from({ length: 10 }, () => portal(world, drafter()).get('/api/v1/brief')));
-    expect(reads.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 200));
-    expect([arrived, pdfGate.rendering()]).toEqual([0, 20]);
-    pdfGate.open();
-    const answers = await pdfs;
-    expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
-    expect(answers.every((r) => r.body.subarray(0, 5).toString() === '%PDF-')).toBe(true);
-  });
+  it(
+    'when 20 PDFs are asked at once, then the other letter routes ' +
+      'answer while all 20 are being rendered, and all 20 arrive',
+    async () => {
+      // The renders start at once but their results wait for the gate: the reads provably overlap all 20.
+      pdfGate.shut();
+      let arrived = 0;
+      const pdfs = Promise.all(
+        Array.from({ length: 20 }, () =>
+          portal(world, drafter())
+            .bytes('GET', '/api/v1/brief/pdf')
+            .then((r) => ((arrived += 1), r)),
+        ),
+      );
+      await eventually(async () => (pdfGate.rendering() === 20 ? true : undefined));
+      const reads = await Promise.all(Array.from({ length: 10 }, () => portal(world, drafter()).get('/api/v1/brief')));
+      expect(reads.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 200));
+      expect([arrived, pdfGate.rendering()]).toEqual([0, 20]);
+      pdfGate.open();
+      const answers = await pdfs;
+      expect(answers.map((r) => r.status)).toEqual(Array.from({ length: 20 }, () => 200));
+      expect(answers.every((r) => r.body.subarray(0, 5).toString() === '%PDF-')).toBe(true);
+    },
+  );
 });

@@ -83,7 +83,8 @@ const ceilingPort = await freePort();
 const ceiling = child(
   [
     '-e',
-    `require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'application/json' }); s.end(${JSON.stringify(body)}); }).listen(${ceilingPort}, '127.0.0.1')`,
+    `require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': ` +
+      `'application/json' }); s.end(${JSON.stringify(body)}); }).listen(${ceilingPort}, '127.0.0.1')`,
   ],
   {},
 );
@@ -96,10 +97,12 @@ service.kill('SIGTERM');
 ceiling.kill('SIGTERM');
 
 const row = (name, r) =>
-  `${name.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(8)} req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   errors ${r.errors + r.non2xx}`;
+  `${name.padEnd(24)} ${String(Math.round(r.requests.average)).padStart(8)}` +
+  ` req/s   p50 ${r.latency.p50} ms   p99 ${r.latency.p99} ms   errors ${r.errors + r.non2xx}`;
 console.log(`stamdata direct, ${CONNECTIONS} connections, ${SECONDS} s each, body ${body.length} bytes`);
 console.log(row('reference service', measured));
 console.log(row('node:http ceiling', top));
 console.log(
-  `service / ceiling: ${(measured.requests.average / top.requests.average).toFixed(2)}; service / 1,356 req/s (before, same machine): ${(measured.requests.average / 1356).toFixed(1)}x`,
+  `service / ceiling: ${(measured.requests.average / top.requests.average).toFixed(2)}; ` +
+    `service / 1,356 req/s (before, same machine): ${(measured.requests.average / 1356).toFixed(1)}x`,
 );

@@ -32,7 +32,9 @@ interface Heard {
   envelope: { type: string; correlationId: string | null; data: Record<string, unknown> };
 }
 
-/** Every event the service publishes from now on (a core subscription through its own bus, so on this run's subjects). */
+/**
+ * Every event the service publishes from now on (a core subscription through its own bus, so on this run's subjects).
+ */
 async function listen(): Promise<{ heard: Heard[]; stop(): void }> {
   const heard: Heard[] = [];
   const subscription = h.events.subscribe('register.>', (m) =>
@@ -56,39 +58,47 @@ describe('PUT /api/v1/admin/flags/:key', () => {
     expect(await enabled(FLAG)).toBe(true);
   });
 
-  it('when an admin disables it, then 204, the flag reads back and an audit event and a flag-changed event carry its correlation id', async () => {
-    const correlationId = `flags-${randomUUID()}`;
-    const events = await listen();
-    try {
-      const res = await put(FLAG, { enabled: false }, admin(correlationId));
-      expect(res.status).toBe(204);
-      const flags = (await (await fetch(`${h.url}/api/v1/flags`, { headers: admin() })).json()) as Array<{
-        key: string;
-        enabled: boolean;
-        description: string;
-      }>;
-      expect(flags.find((f) => f.key === FLAG)).toEqual({ key: FLAG, description: expect.any(String), enabled: false });
+  it(
+    'when an admin disables it, then 204, the flag reads back and ' +
+      'an audit event and a flag-changed event carry its correlation id',
+    async () => {
+      const correlationId = `flags-${randomUUID()}`;
+      const events = await listen();
+      try {
+        const res = await put(FLAG, { enabled: false }, admin(correlationId));
+        expect(res.status).toBe(204);
+        const flags = (await (await fetch(`${h.url}/api/v1/flags`, { headers: admin() })).json()) as Array<{
+          key: string;
+          enabled: boolean;
+          description: string;
+        }>;
+        expect(flags.find((f) => f.key === FLAG)).toEqual({
+          key: FLAG,
+          description: expect.any(String),
+          enabled: false,
+        });
 
-      const ours = await eventually(async () => {
-        const mine = events.heard.filter((e) => e.envelope.correlationId === correlationId);
-        return mine.length >= 2 ? mine : undefined;
-      });
-      expect(
-        ours
-          .map((e) => ({ subject: e.subject, type: e.envelope.type, data: e.envelope.data }))
-          .sort((a, b) => a.subject.localeCompare(b.subject)),
-      ).toEqual([
-        {
-          subject: 'register.audit.reference',
-          type: 'audit',
-          data: { action: 'flag:set', resource: `flag/${FLAG}`, decision: 'allow', role: 'admin' },
-        },
-        { subject: 'register.reference.flag-changed', type: 'flag-changed', data: { key: FLAG, enabled: false } },
-      ]);
-    } finally {
-      events.stop();
-    }
-  });
+        const ours = await eventually(async () => {
+          const mine = events.heard.filter((e) => e.envelope.correlationId === correlationId);
+          return mine.length >= 2 ? mine : undefined;
+        });
+        expect(
+          ours
+            .map((e) => ({ subject: e.subject, type: e.envelope.type, data: e.envelope.data }))
+            .sort((a, b) => a.subject.localeCompare(b.subject)),
+        ).toEqual([
+          {
+            subject: 'register.audit.reference',
+            type: 'audit',
+            data: { action: 'flag:set', resource: `flag/${FLAG}`, decision: 'allow', role: 'admin' },
+          },
+          { subject: 'register.reference.flag-changed', type: 'flag-changed', data: { key: FLAG, enabled: false } },
+        ]);
+      } finally {
+        events.stop();
+      }
+    },
+  );
 
   it('when the key is unknown, then a bare 404 even with an invalid body, and nothing is published', async () => {
     const correlationId = `flags-${randomUUID()}`;
@@ -140,9 +150,8 @@ describe('GET /api/v1/flags paged (ADR 0014)', () => {
   const list = (query: string) => fetch(`${h.url}/api/v1/flags${query}`, { headers: admin() });
   // Two more flags of this file's own database, so there is more than one page; removed again afterwards.
   beforeAll(async () => {
-    await sql`INSERT INTO feature_flag (key, description, enabled) VALUES ('t-paging-a', 'test', true), ('t-paging-b', 'test', false)`.execute(
-      h.context.db,
-    );
+    await sql`INSERT INTO feature_flag (key, description, enabled) VALUES ('t-paging-a', 'test', true), ('t-paging-b',
+      'test', false)`.execute(h.context.db);
     await h.context.snapshot.reload();
   });
   afterAll(async () => {
@@ -150,25 +159,28 @@ describe('GET /api/v1/flags paged (ADR 0014)', () => {
     await h.context.snapshot.reload();
   });
 
-  it('when limit and cursor are used, then the flags come a page at a time with Link rel="next", each once', async () => {
-    const all = (await (await list('')).json()) as Array<{ key: string }>;
-    const paged: Array<{ key: string }> = [];
-    let next: string | null = '?limit=1';
-    let pages = 0;
-    while (next !== null) {
-      const res: Response = await list(next);
-      expect(res.status).toBe(200);
-      const page = (await res.json()) as Array<{ key: string }>;
-      expect(page.length).toBeLessThanOrEqual(1);
-      paged.push(...page);
-      pages += 1;
-      const link = res.headers.get('link');
-      next = link ? (/^<\/api\/v1\/flags(\?[^>]+)>; rel="next"$/.exec(link)?.[1] ?? 'malformed Link') : null;
-    }
-    expect(all.length).toBe(3);
-    expect(paged).toEqual(all);
-    expect(pages).toBe(all.length);
-  });
+  it(
+    'when limit and cursor are used, ' + 'then the flags come a page at a time with Link rel="next", each once',
+    async () => {
+      const all = (await (await list('')).json()) as Array<{ key: string }>;
+      const paged: Array<{ key: string }> = [];
+      let next: string | null = '?limit=1';
+      let pages = 0;
+      while (next !== null) {
+        const res: Response = await list(next);
+        expect(res.status).toBe(200);
+        const page = (await res.json()) as Array<{ key: string }>;
+        expect(page.length).toBeLessThanOrEqual(1);
+        paged.push(...page);
+        pages += 1;
+        const link = res.headers.get('link');
+        next = link ? (/^<\/api\/v1\/flags(\?[^>]+)>; rel="next"$/.exec(link)?.[1] ?? 'malformed Link') : null;
+      }
+      expect(all.length).toBe(3);
+      expect(paged).toEqual(all);
+      expect(pages).toBe(all.length);
+    },
+  );
 
   it.each([
     ['limit=0', 'limit'],

@@ -73,21 +73,24 @@ describe('GET /api/v1/stamdata', () => {
 });
 
 describe('GET /api/v1/stamdata paged (ADR 0014)', () => {
-  it('when limit and cursor are used, then the tables come a page at a time with Link rel="next", each once', async () => {
-    const all = ((await (await get('/api/v1/stamdata')).json()) as Array<{ id: string }>).map((t) => t.id);
-    const paged: string[] = [];
-    let next: string | null = '/api/v1/stamdata?limit=3';
-    while (next !== null) {
-      const res: Response = await get(next);
-      expect(res.status).toBe(200);
-      const page = ((await res.json()) as Array<{ id: string }>).map((t) => t.id);
-      expect(page.length).toBeLessThanOrEqual(3);
-      paged.push(...page);
-      const link = res.headers.get('link');
-      next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? 'malformed Link') : null;
-    }
-    expect(paged).toEqual(all);
-  });
+  it(
+    'when limit and cursor are used, ' + 'then the tables come a page at a time with Link rel="next", each once',
+    async () => {
+      const all = ((await (await get('/api/v1/stamdata')).json()) as Array<{ id: string }>).map((t) => t.id);
+      const paged: string[] = [];
+      let next: string | null = '/api/v1/stamdata?limit=3';
+      while (next !== null) {
+        const res: Response = await get(next);
+        expect(res.status).toBe(200);
+        const page = ((await res.json()) as Array<{ id: string }>).map((t) => t.id);
+        expect(page.length).toBeLessThanOrEqual(3);
+        paged.push(...page);
+        const link = res.headers.get('link');
+        next = link ? (/^<([^>]+)>; rel="next"$/.exec(link)?.[1] ?? 'malformed Link') : null;
+      }
+      expect(paged).toEqual(all);
+    },
+  );
 
   it.each([
     ['limit=0', 'limit'],
@@ -111,33 +114,40 @@ describe('GET /api/v1/stamdata/:table', () => {
     expect(await codes('2024-01-01')).not.toContain('gz-opleiding-rinozh');
   });
 
-  it('when peildatum is omitted late in the evening UTC, then today in Amsterdam is used, not the UTC date', async () => {
-    const today = await codes();
-    expect(today).toContain('t-start-amsterdam-today');
-    expect(today).not.toContain('t-end-amsterdam-today');
-    expect(today).toEqual(await codes(AMSTERDAM_TODAY));
-    // The UTC date gives another answer, so the first two lines tell the two apart.
-    const utc = await codes(UTC_TODAY);
-    expect(utc).not.toContain('t-start-amsterdam-today');
-    expect(utc).toContain('t-end-amsterdam-today');
-  });
+  it(
+    'when peildatum is omitted late in the evening UTC, ' + 'then today in Amsterdam is used, not the UTC date',
+    async () => {
+      const today = await codes();
+      expect(today).toContain('t-start-amsterdam-today');
+      expect(today).not.toContain('t-end-amsterdam-today');
+      expect(today).toEqual(await codes(AMSTERDAM_TODAY));
+      // The UTC date gives another answer, so the first two lines tell the two apart.
+      const utc = await codes(UTC_TODAY);
+      expect(utc).not.toContain('t-start-amsterdam-today');
+      expect(utc).toContain('t-end-amsterdam-today');
+    },
+  );
 
-  it('when the shipped rows are read over the years, then at least 30 exist, at least 3 have ended and at least 2 start after today', async () => {
-    const rows = new Map<string, { geldigVanaf: string; geldigTot: string | null }>();
-    for (let year = 1970; year <= 2035; year++) {
-      const res = await get(`/api/v1/stamdata/opleidingen?peildatum=${year}-07-01`);
-      const body = (await res.json()) as {
-        rows: Array<{ code: string; geldigVanaf: string; geldigTot: string | null }>;
-      };
-      for (const row of body.rows) if (!row.code.startsWith('t-')) rows.set(row.code, row);
-    }
-    const shipped = [...rows.values()];
-    expect(shipped.length).toBeGreaterThanOrEqual(30);
-    expect(shipped.filter((r) => r.geldigTot !== null && r.geldigTot <= AMSTERDAM_TODAY).length).toBeGreaterThanOrEqual(
-      3,
-    );
-    expect(shipped.filter((r) => r.geldigVanaf > AMSTERDAM_TODAY).length).toBeGreaterThanOrEqual(2);
-  });
+  it(
+    'when the shipped rows are read over the years, then at least 30 exist, ' +
+      'at least 3 have ended and at least 2 start after today',
+    async () => {
+      const rows = new Map<string, { geldigVanaf: string; geldigTot: string | null }>();
+      for (let year = 1970; year <= 2035; year++) {
+        const res = await get(`/api/v1/stamdata/opleidingen?peildatum=${year}-07-01`);
+        const body = (await res.json()) as {
+          rows: Array<{ code: string; geldigVanaf: string; geldigTot: string | null }>;
+        };
+        for (const row of body.rows) if (!row.code.startsWith('t-')) rows.set(row.code, row);
+      }
+      const shipped = [...rows.values()];
+      expect(shipped.length).toBeGreaterThanOrEqual(30);
+      expect(
+        shipped.filter((r) => r.geldigTot !== null && r.geldigTot <= AMSTERDAM_TODAY).length,
+      ).toBeGreaterThanOrEqual(3);
+      expect(shipped.filter((r) => r.geldigVanaf > AMSTERDAM_TODAY).length).toBeGreaterThanOrEqual(2);
+    },
+  );
 
   it.each(['2024-13-01', '2024-02-30', '20240101', 'morgen', '2024-1-01'])(
     'when peildatum is %s, then 400 on every table',

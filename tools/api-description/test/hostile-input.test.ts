@@ -106,7 +106,8 @@ const jsonBody = fc.oneof(
     .constantFrom(100, 5000)
     .map(
       (d) =>
-        `{"draft":${'['.repeat(d)}1${']'.repeat(d)},"stepIndex":0,"stepCount":1,"sections":${'{"a":'.repeat(d)}1${'}'.repeat(d)}}`,
+        `{"draft":${'['.repeat(d)}1${']'.repeat(d)}` +
+        `,"stepIndex":0,"stepCount":1,"sections":${'{"a":'.repeat(d)}1${'}'.repeat(d)}}`,
     ),
   fc.constantFrom(
     '{"a":"\\u0000"}',
@@ -128,7 +129,9 @@ function multipart(boundary: string, parts: Array<[string, string]>, end: boolea
     .map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
     .join('');
   if (fileName !== null)
-    body += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n${'x'.repeat(300)}\r\n`;
+    body +=
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; ` +
+      `filename="${fileName}"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\n${'x'.repeat(300)}\r\n`;
   return end ? `${body}--${boundary}--\r\n` : body;
 }
 
@@ -399,35 +402,42 @@ describe('hostile input against every operation (ADR 0015)', () => {
     }
   }
 
-  it('when every operation is called by every kind of caller and then 5,000 hostile requests follow, then none answers 5xx, every error body is a problem document, every operation was hit at least 20 times, and no service restarted', async () => {
-    const seed = Number(process.env['FC_SEED'] ?? Date.now() % 2_147_483_647);
-    process.stdout.write(`hostile-input seed: ${seed} (replay with FC_SEED=${seed})\n`);
-    const hits = new Map<string, number>();
-    const pairs = new Set<string>();
-    const count = (r: HostileRequest) => {
-      hits.set(opName(r.op), (hits.get(opName(r.op)) ?? 0) + 1);
-      pairs.add(`${opName(r.op)} ${r.caller.kind}`);
-    };
-    for (const r of everyOperationByEveryCaller(seed)) {
-      await expectNoServerError(r);
-      count(r);
-    }
-    const runs = Number(process.env['HOSTILE_RUNS'] ?? 5000);
-    await fc.assert(
-      fc.asyncProperty(request, async (r) => {
+  it(
+    'when every operation is called by every kind of caller and then 5,000 hostile ' +
+      'requests follow, then none answers 5xx, every error body is a problem document, ' +
+      'every operation was hit at least 20 times, and no service restarted',
+    async () => {
+      const seed = Number(process.env['FC_SEED'] ?? Date.now() % 2_147_483_647);
+      process.stdout.write(`hostile-input seed: ${seed} (replay with FC_SEED=${seed})\n`);
+      const hits = new Map<string, number>();
+      const pairs = new Set<string>();
+      const count = (r: HostileRequest) => {
+        hits.set(opName(r.op), (hits.get(opName(r.op)) ?? 0) + 1);
+        pairs.add(`${opName(r.op)} ${r.caller.kind}`);
+      };
+      for (const r of everyOperationByEveryCaller(seed)) {
         await expectNoServerError(r);
         count(r);
-      }),
-      { numRuns: runs, seed, endOnFailure: true },
-    );
-    process.stdout.write(
-      `hostile-input coverage: ${OPERATIONS.length} operations × ${KINDS.length} caller kinds, ${pairs.size} pairs; ` +
-        `fewest hits of an operation: ${Math.min(...hits.values())}\n`,
-    );
-    expect(pairs.size).toBe(OPERATIONS.length * KINDS.length);
-    const scarce = OPERATIONS.map(opName).filter((name) => (hits.get(name) ?? 0) < 20);
-    expect(scarce).toEqual([]);
-    for (const [service, pid] of Object.entries(pids))
-      expect([service, system.system.pid(service as Service)]).toEqual([service, pid]);
-  }, 900_000);
+      }
+      const runs = Number(process.env['HOSTILE_RUNS'] ?? 5000);
+      await fc.assert(
+        fc.asyncProperty(request, async (r) => {
+          await expectNoServerError(r);
+          count(r);
+        }),
+        { numRuns: runs, seed, endOnFailure: true },
+      );
+      process.stdout.write(
+        `hostile-input coverage: ${OPERATIONS.length} operations ` +
+          `× ${KINDS.length} caller kinds, ${pairs.size} pairs; ` +
+          `fewest hits of an operation: ${Math.min(...hits.values())}\n`,
+      );
+      expect(pairs.size).toBe(OPERATIONS.length * KINDS.length);
+      const scarce = OPERATIONS.map(opName).filter((name) => (hits.get(name) ?? 0) < 20);
+      expect(scarce).toEqual([]);
+      for (const [service, pid] of Object.entries(pids))
+        expect([service, system.system.pid(service as Service)]).toEqual([service, pid]);
+    },
+    900_000,
+  );
 });

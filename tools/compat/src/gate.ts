@@ -113,7 +113,8 @@ export function checkSchemas(frozen: NamedSchema[], live: NamedSchema[]): string
   );
   const values = newValuesForConsumers(frozen, live);
   const extra = values.length
-    ? `schemas: breaking changes (a value consumers of v1 have never seen, ADR 0227):\n${values.map((v) => `  ${v}`).join('\n')}`
+    ? `schemas: breaking changes (a value consumers of v1 have never seen, ` +
+      `ADR 0227):\n${values.map((v) => `  ${v}`).join('\n')}`
     : null;
   const found = [optic, extra].filter((r): r is string => r !== null);
   return found.length ? found.join('\n') : null;

@@ -28,17 +28,21 @@ describe('the v1.0.0 baseline', () => {
     for (const [name, kind] of kinds) expect([name, ['object', 'array'].includes(String(kind))]).toEqual([name, true]);
   });
 
-  it('when the schemas are frozen into a folder, then each is the JSON Schema of its zod schema, listed in the index', () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), 'compat-freeze-'));
-    try {
-      const names = freeze(dir, path.join(dir, 'description.json'));
-      expect(frozenNames(dir)).toEqual(names);
-      for (const { name, schema } of liveSchemas()) expect(frozenSchema(name, dir)).toEqual(schema);
-      expect(readFileSync(path.join(dir, 'description.json'), 'utf8')).toBe(
-        readFileSync(path.join(ROOT, 'libs/api-types/openapi.json'), 'utf8'),
-      );
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'when the schemas are frozen into a folder, ' +
+      'then each is the JSON Schema of its zod schema, listed in the index',
+    () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'compat-freeze-'));
+      try {
+        const names = freeze(dir, path.join(dir, 'description.json'));
+        expect(frozenNames(dir)).toEqual(names);
+        for (const { name, schema } of liveSchemas()) expect(frozenSchema(name, dir)).toEqual(schema);
+        expect(readFileSync(path.join(dir, 'description.json'), 'utf8')).toBe(
+          readFileSync(path.join(ROOT, 'libs/api-types/openapi.json'), 'utf8'),
+        );
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

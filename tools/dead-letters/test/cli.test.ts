@@ -78,13 +78,16 @@ describe('npm run dead-letters: which NATS it asks', () => {
     expect(err).toContain('no dead letters to list or replay');
   });
 
-  it('when the NATS has no such stream (not the project’s server), then it refuses and creates nothing there', async () => {
-    const stream = `NOPE_${randomUUID().slice(0, 8)}`;
-    const { code, err } = await run(['list'], { NATS_URL: natsUrl(), EVENTS_STREAM: stream });
-    expect(code).toBe(1);
-    expect(err).toContain(`has no stream ${stream}: it is not the register's event server`);
-    await expect(jsm.streams.info(stream)).rejects.toThrow(/not found/i);
-  });
+  it(
+    'when the NATS has no such stream (not the project’s server), ' + 'then it refuses and creates nothing there',
+    async () => {
+      const stream = `NOPE_${randomUUID().slice(0, 8)}`;
+      const { code, err } = await run(['list'], { NATS_URL: natsUrl(), EVENTS_STREAM: stream });
+      expect(code).toBe(1);
+      expect(err).toContain(`has no stream ${stream}: it is not the register's event server`);
+      await expect(jsm.streams.info(stream)).rejects.toThrow(/not found/i);
+    },
+  );
 
   it('when the stream holds other subjects than the register’s, then it refuses and names them', async () => {
     const stream = `OTHER_${randomUUID().slice(0, 8)}`;
@@ -98,18 +101,21 @@ describe('npm run dead-letters: which NATS it asks', () => {
     }
   });
 
-  it('when the server accepts connections but never answers, then it gives up with a message instead of hanging', async () => {
-    const silent = net.createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const { port } = silent.address() as net.AddressInfo;
-    try {
-      const { code, err } = await run(['list'], { NATS_URL: `nats://127.0.0.1:${port}` });
-      expect(code).toBe(1);
-      expect(err).toContain(`Cannot reach NATS at nats://127.0.0.1:${port} (from NATS_URL): no answer within 5 s`);
-    } finally {
-      silent.close();
-    }
-  });
+  it(
+    'when the server accepts connections but never answers, ' + 'then it gives up with a message instead of hanging',
+    async () => {
+      const silent = net.createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const { port } = silent.address() as net.AddressInfo;
+      try {
+        const { code, err } = await run(['list'], { NATS_URL: `nats://127.0.0.1:${port}` });
+        expect(code).toBe(1);
+        expect(err).toContain(`Cannot reach NATS at nats://127.0.0.1:${port} (from NATS_URL): no answer within 5 s`);
+      } finally {
+        silent.close();
+      }
+    },
+  );
 
   it('when replay is given something that is not a stream sequence, then it says so before connecting', async () => {
     const { code, err } = await run(['replay', 'abc'], { DATA_DIR: dataDir });

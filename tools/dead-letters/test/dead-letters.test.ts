@@ -19,46 +19,49 @@ afterAll(async () => {
 });
 
 describe('register-dead-letters', () => {
-  it('when a consumer gave up on an event, then list shows it and replay delivers it to the consumer again', async () => {
-    const subject = `register.test.${randomUUID()}`;
-    let failing = true;
-    const received: unknown[] = [];
-    const consumer = new DurableConsumer({
-      events,
-      durable,
-      filter: subject,
-      logger,
-      retryDelayMs: 10,
-      maxRetryDelayMs: 20,
-      maxDeliver: 2,
-      handle: async (_s, payload) => {
-        if (failing) throw new Error('the database is down');
-        received.push(payload);
-        return 'handled';
-      },
-    });
-    await consumer.start();
-    const event = { id: randomUUID(), type: 'test', data: {} };
-    await events.publish(subject, JSON.stringify(event), event.id);
+  it(
+    'when a consumer gave up on an event, ' + 'then list shows it and replay delivers it to the consumer again',
+    async () => {
+      const subject = `register.test.${randomUUID()}`;
+      let failing = true;
+      const received: unknown[] = [];
+      const consumer = new DurableConsumer({
+        events,
+        durable,
+        filter: subject,
+        logger,
+        retryDelayMs: 10,
+        maxRetryDelayMs: 20,
+        maxDeliver: 2,
+        handle: async (_s, payload) => {
+          if (failing) throw new Error('the database is down');
+          received.push(payload);
+          return 'handled';
+        },
+      });
+      await consumer.start();
+      const event = { id: randomUUID(), type: 'test', data: {} };
+      await events.publish(subject, JSON.stringify(event), event.id);
 
-    const [letter] = await eventually(async () => {
-      const letters = await listDeadLetters(events, durable);
-      return letters.length > 0 ? letters : undefined;
-    });
-    expect(letter).toMatchObject({
-      durable,
-      subject,
-      deliveries: 2,
-      error: 'the database is down',
-      event: JSON.stringify(event),
-    });
+      const [letter] = await eventually(async () => {
+        const letters = await listDeadLetters(events, durable);
+        return letters.length > 0 ? letters : undefined;
+      });
+      expect(letter).toMatchObject({
+        durable,
+        subject,
+        deliveries: 2,
+        error: 'the database is down',
+        event: JSON.stringify(event),
+      });
 
-    failing = false;
-    await replayDeadLetter(events, letter!.seq);
-    await eventually(async () => (received.length > 0 ? true : undefined));
-    await consumer.stop();
-    expect(received).toEqual([event]);
-  });
+      failing = false;
+      await replayDeadLetter(events, letter!.seq);
+      await eventually(async () => (received.length > 0 ? true : undefined));
+      await consumer.stop();
+      expect(received).toEqual([event]);
+    },
+  );
 
   it('when the sequence is not a dead letter, then replay refuses it', async () => {
     const ack = await events.js.publish(`${events.prefix}register.test.${randomUUID()}`, '{}');

@@ -20,9 +20,10 @@ ${meta('demo-client-id', settings.clientId)}
 <body>
 <main>
 <h1>Demoportaal</h1>
-<p>Meldt zich aan bij de demo-identiteitsprovider (authorization code flow met PKCE) en roept de API aan met het access token.
-Het token blijft alleen in het geheugen van deze pagina.</p>
-<p><button type="button" id="sign-in">Inloggen</button> <button type="button" id="sign-out" hidden>Uitloggen</button></p>
+<p>Meldt zich aan bij de demo-identiteitsprovider (authorization code flow met PKCE) en roept de API aan met het
+access token. Het token blijft alleen in het geheugen van deze pagina.</p>
+<p><button type="button" id="sign-in">Inloggen</button>
+<button type="button" id="sign-out" hidden>Uitloggen</button></p>
 <p id="status" role="status">Niet ingelogd.</p>
 <section><h2>GET /api/v1/me</h2><pre id="me">–</pre></section>
 <section><h2>GET /api/v1/dashboard-view</h2><pre id="dashboard">–</pre></section>
@@ -33,5 +34,8 @@ Het token blijft alleen in het geheugen van deze pagina.</p>
 
 /** Only its own script and style; the API calls go to the gateway (which allows this origin by CORS_ORIGINS). */
 export function demoPageCsp(gatewayUrl: string): string {
-  return `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' ${new URL(gatewayUrl).origin}; frame-ancestors 'none'; form-action 'self'`;
+  return (
+    `default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self' ` +
+    `${new URL(gatewayUrl).origin}; frame-ancestors 'none'; form-action 'self'`
+  );
 }

@@ -14,18 +14,21 @@ export function loginPage(uid: string, clientName: string): string {
   const action = `/interaction/${encodeURIComponent(uid)}`;
   return `<!doctype html>
 <html lang="nl">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Inloggen (demo)</title><style>${STYLE}</style></head>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Inloggen (demo)</title><style>${STYLE}</style></head>
 <body>
 <main>
 <h1>Inloggen</h1>
-<p class="note">Demo-identiteitsprovider van het register, voor ${escapeHtml(clientName)}. Alleen voor proberen: geen wachtwoorden, en na een herstart zijn alle sessies weg.</p>
+<p class="note">Demo-identiteitsprovider van het register, voor ${escapeHtml(clientName)}.
+Alleen voor proberen: geen wachtwoorden, en na een herstart zijn alle sessies weg.</p>
 <form method="post" action="${action}/login">
 <label for="account">Account</label>
 <select id="account" name="account">${options}</select>
 <fieldset>
 <legend>Inlogniveau</legend>
 <label><input type="radio" name="level" value="basis" checked> Basis (loa2)</label>
-<label><input type="radio" name="level" value="substantieel"> Substantieel (loa3): nodig om het registernummer te tonen</label>
+<label><input type="radio" name="level" value="substantieel">
+Substantieel (loa3): nodig om het registernummer te tonen</label>
 </fieldset>
 <button type="submit" id="login">Inloggen</button>
 </form>

@@ -17,7 +17,8 @@ async function main(): Promise<void> {
     [
       '',
       `Demo IdP (in memory; new keys on every start) at ${idp.issuer}`,
-      `  Gateway settings: IDENTITY_PROVIDER=oidc OIDC_ISSUER=${idp.issuer} OIDC_AUDIENCE=${idp.audience} CORS_ORIGINS=${idp.origin}`,
+      `  Gateway settings: IDENTITY_PROVIDER=oidc OIDC_ISSUER=${idp.issuer}` +
+        ` OIDC_AUDIENCE=${idp.audience} CORS_ORIGINS=${idp.origin}`,
       `  Demo page: ${idp.demoUrl}`,
       '',
     ].join('\n'),

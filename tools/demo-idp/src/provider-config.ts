@@ -9,7 +9,9 @@ const jose = import('jose');
 export const DEMO_CLIENT_ID = 'register-demo-portal';
 /** Swagger UI on the gateway (/docs), signing in for "Try it out" (the gateway's OIDC_DOCS_CLIENT_ID). */
 export const DOCS_CLIENT_ID = 'register-swagger-ui';
-/** The operations console on the gateway (/console/), signing in as the operator (the gateway's CONSOLE_OIDC_CLIENT_ID). */
+/**
+ * The operations console on the gateway (/console/), signing in as the operator (the gateway's CONSOLE_OIDC_CLIENT_ID).
+ */
 export const CONSOLE_CLIENT_ID = 'register-console';
 /** The API as a resource server (RFC 8707): the access tokens for it are JWTs with this audience. */
 export const API_RESOURCE = 'urn:register:api';

@@ -3,7 +3,10 @@ import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import { type K8sObject, ofKind } from './manifests';
 
-/** A variable a service reads: a secret must come from a Secret; any other from a ConfigMap or the manifest, with the code's default where one is named. */
+/**
+ * A variable a service reads: a secret must come from a Secret; any other from a ConfigMap or the manifest, with the
+ * code's default where one is named.
+ */
 export interface ExpectedVariable {
   name: string;
   secret?: boolean;

@@ -68,13 +68,16 @@ describe('deploy/prometheus alerting rules', () => {
     ]);
   });
 
-  it('when the PrometheusRule in deploy/k8s/monitoring is read, then it holds the same groups as the rules file', () => {
-    const resource = yamlOf<{ kind: string; spec: Groups }>(
-      path.join(root, 'deploy/k8s/monitoring/register-alerts.yaml'),
-    );
-    expect(resource.kind).toBe('PrometheusRule');
-    expect(resource.spec.groups).toEqual(rules.groups);
-  });
+  it(
+    'when the PrometheusRule in deploy/k8s/monitoring is read, ' + 'then it holds the same groups as the rules file',
+    () => {
+      const resource = yamlOf<{ kind: string; spec: Groups }>(
+        path.join(root, 'deploy/k8s/monitoring/register-alerts.yaml'),
+      );
+      expect(resource.kind).toBe('PrometheusRule');
+      expect(resource.spec.groups).toEqual(rules.groups);
+    },
+  );
 
   it("when an alert links its runbook, then the README's Operations section has that heading", () => {
     const headings = readFileSync(path.join(root, 'README.md'), 'utf8')

@@ -93,7 +93,10 @@ function passProblem(environment: ComposeService['environment'], variable: Expec
   const fallback = interpolated[1] ? interpolated[2] : undefined;
   if (variable.secret && fallback) return `${variable.name} is a secret with a literal default`;
   if (variable.default !== undefined && fallback !== variable.default)
-    return `${variable.name} defaults to ${JSON.stringify(fallback ?? null)}, not the code's ${JSON.stringify(variable.default)}`;
+    return (
+      `${variable.name} defaults to ${JSON.stringify(fallback ?? null)}` +
+      `, not the code's ${JSON.stringify(variable.default)}`
+    );
   if (variable.default === undefined && fallback)
     return `${variable.name} has a default the code does not have: ${JSON.stringify(fallback)}`;
   return null;
@@ -105,9 +108,13 @@ const problemsOf = (service: string, variables: ExpectedVariable[]) =>
     .filter((p): p is string => p !== null)
     .map((p) => `${service}: ${p}`);
 
-test('the applications service gets every mirror setting from the environment, with the defaults of its code and no secret in the file', () => {
-  expect(problemsOf('applications', MIRROR)).toEqual([]);
-});
+test(
+  'the applications service gets every mirror setting from the environment, ' +
+    'with the defaults of its code and no secret in the file',
+  () => {
+    expect(problemsOf('applications', MIRROR)).toEqual([]);
+  },
+);
 
 test('the gateway gets every identity setting from the environment, with the defaults of its code', () => {
   expect(problemsOf('gateway', [...IDENTITY, ...ISSUER])).toEqual([]);

@@ -63,43 +63,65 @@ describe.each(targets)('deploy/k8s/$dir', ({ dir, overlay }) => {
     objects = render(dir);
   });
 
-  test('has a Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget for each of the six services', () => {
-    for (const kind of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']) {
-      expect({ kind, names: names(objects, kind) }).toEqual({ kind, names: [...services].sort() });
-    }
-  });
+  test(
+    'has a Deployment, Service, ' + 'HorizontalPodAutoscaler and PodDisruptionBudget for each of the six services',
+    () => {
+      for (const kind of ['Deployment', 'Service', 'HorizontalPodAutoscaler', 'PodDisruptionBudget']) {
+        expect({ kind, names: names(objects, kind) }).toEqual({ kind, names: [...services].sort() });
+      }
+    },
+  );
 
   test('every object is valid against the Kubernetes schema of its kind', () => {
     expect(schemaProblems(objects)).toEqual([]);
   });
 
-  test('every Deployment has probes, runs non-root on a read-only root filesystem, has resources and a matched preStop drain', () => {
-    expect(workloadProblems(objects, { requireImageTags: overlay })).toEqual([]);
-  });
+  test(
+    'every Deployment has probes, runs non-root on a read-only ' +
+      'root filesystem, has resources and a matched preStop drain',
+    () => {
+      expect(workloadProblems(objects, { requireImageTags: overlay })).toEqual([]);
+    },
+  );
 
-  test('every Deployment migrates its database in a locked-down init container of its own image before it serves', () => {
-    expect(migrationProblems(objects)).toEqual([]);
-  });
+  test(
+    'every Deployment migrates its database in a locked-down ' + 'init container of its own image before it serves',
+    () => {
+      expect(migrationProblems(objects)).toEqual([]);
+    },
+  );
 
   test('every Deployment spreads its pods over zones and over nodes', () => {
     expect(spreadProblems(objects)).toEqual([]);
   });
 
-  test('NetworkPolicies deny by default, admit only the gateway from the ingress and each service from its callers, and let each reach DNS, PostgreSQL and NATS', () => {
-    expect(networkProblems(objects, NETWORK)).toEqual([]);
-  });
+  test(
+    'NetworkPolicies deny by default, admit only the gateway from the ingress and ' +
+      'each service from its callers, and let each reach DNS, PostgreSQL and NATS',
+    () => {
+      expect(networkProblems(objects, NETWORK)).toEqual([]);
+    },
+  );
 
   test("each Deployment's Service, HorizontalPodAutoscaler and PodDisruptionBudget select its pods", () => {
     expect(companionProblems(objects)).toEqual([]);
   });
 
-  test('no Secret value or secret-named key is in a ConfigMap, and every referenced ConfigMap (and Secret in an overlay) exists', () => {
-    expect(configProblems(objects, { secretsProvided: overlay })).toEqual([]);
-  });
+  test(
+    'no Secret value or secret-named key is in a ConfigMap, ' +
+      'and every referenced ConfigMap (and Secret in an overlay) exists',
+    () => {
+      expect(configProblems(objects, { secretsProvided: overlay })).toEqual([]);
+    },
+  );
 
-  test('every service gets OTEL_EXPORTER_OTLP_ENDPOINT, applications every mirror setting and the gateway the identity ones (code defaults in the base; ZGW_SECRET and NOTIFICATIES_AUTH from a Secret)', () => {
-    expect(variableProblems(objects, expectedVariables(overlay), { checkDefaults: !overlay })).toEqual([]);
-  });
+  test(
+    'every service gets OTEL_EXPORTER_OTLP_ENDPOINT, applications every mirror setting and the gateway ' +
+      'the identity ones (code defaults in the base; ZGW_SECRET and NOTIFICATIES_AUTH from a Secret)',
+    () => {
+      expect(variableProblems(objects, expectedVariables(overlay), { checkDefaults: !overlay })).toEqual([]);
+    },
+  );
 
   if (overlay) {
     test('the overlay provides the secrets as placeholders, sets image tags and exposes only the gateway', () => {
@@ -149,24 +171,29 @@ describe('the checks find what they look for (mutations of the rendered example 
     ]);
   });
 
-  test('a missing probe, a writable root filesystem, root, no limits and an unmatched drain fail the workload check', () => {
-    const objects = mutated((o) => {
-      delete container(o, 'gateway').readinessProbe;
-      container(o, 'documents').securityContext.readOnlyRootFilesystem = false;
-      find(o, 'Deployment', 'audit').spec.template.spec.securityContext.runAsUser = 0;
-      delete container(o, 'reference').resources.limits;
-      container(o, 'applications').lifecycle.preStop.exec.command = ['sleep', '15'];
-    });
-    expect(workloadProblems(objects, { requireImageTags: true }).sort()).toEqual([
-      'Deployment/applications: container applications: SHUTDOWN_DRAIN_MS 5000 does not match the preStop sleep of 15 s',
-      'Deployment/applications: container applications: terminationGracePeriodSeconds 30 is not above preStop + SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS (30 s)',
-      'Deployment/audit: pod securityContext.runAsUser is not a non-root uid',
-      'Deployment/documents: container documents: readOnlyRootFilesystem is not true',
-      'Deployment/gateway: container gateway: no readinessProbe',
-      'Deployment/reference: container reference: no resources.limits.cpu',
-      'Deployment/reference: container reference: no resources.limits.memory',
-    ]);
-  });
+  test(
+    'a missing probe, a writable root filesystem, root, ' + 'no limits and an unmatched drain fail the workload check',
+    () => {
+      const objects = mutated((o) => {
+        delete container(o, 'gateway').readinessProbe;
+        container(o, 'documents').securityContext.readOnlyRootFilesystem = false;
+        find(o, 'Deployment', 'audit').spec.template.spec.securityContext.runAsUser = 0;
+        delete container(o, 'reference').resources.limits;
+        container(o, 'applications').lifecycle.preStop.exec.command = ['sleep', '15'];
+      });
+      expect(workloadProblems(objects, { requireImageTags: true }).sort()).toEqual([
+        'Deployment/applications: container applications: ' +
+          'SHUTDOWN_DRAIN_MS 5000 does not match the preStop sleep of 15 s',
+        'Deployment/applications: container applications: terminationGracePeriodSeconds ' +
+          '30 is not above preStop + SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS (30 s)',
+        'Deployment/audit: pod securityContext.runAsUser is not a non-root uid',
+        'Deployment/documents: container documents: readOnlyRootFilesystem is not true',
+        'Deployment/gateway: container gateway: no readinessProbe',
+        'Deployment/reference: container reference: no resources.limits.cpu',
+        'Deployment/reference: container reference: no resources.limits.memory',
+      ]);
+    },
+  );
 
   test('an untagged image fails where tags are required', () => {
     const objects = mutated((o) => {
@@ -196,7 +223,8 @@ describe('the checks find what they look for (mutations of the rendered example 
     const objects = mutated((o) => {
       const secret = find(o, 'Secret', 'documents-secrets');
       const config = find(o, 'ConfigMap', 'register-config');
-      config.data.S3_URL = `https://${Buffer.from(secret.data.S3_SECRET_KEY, 'base64').toString('utf8')}@s3.example.org`;
+      config.data.S3_URL =
+        `https://${Buffer.from(secret.data.S3_SECRET_KEY, 'base64').toString('utf8')}` + `@s3.example.org`;
       config.data.ZGW_SECRET = 'x';
       o.splice(o.indexOf(find(o, 'Secret', 'audit-secrets')), 1);
     });
@@ -211,33 +239,40 @@ describe('the checks find what they look for (mutations of the rendered example 
     expect(problems.join('\n')).not.toContain('PLACEHOLDER');
   });
 
-  test('a mirror setting left out, one off its default, a secret in a ConfigMap and one in no Secret, and a service without the trace endpoint fail the variable check', () => {
-    const objects = mutated((o) => {
-      const config = find(o, 'ConfigMap', 'applications-config');
-      delete config.data.ZGW_RECONCILE_WINDOW;
-      config.data.ZGW_MIRROR_CONCURRENCY = '4';
-      config.data.ZGW_SECRET = 'x';
-      delete find(o, 'Secret', 'applications-secrets').data.ZGW_SECRET;
-      delete find(o, 'Secret', 'applications-secrets').data.NOTIFICATIES_AUTH;
-      delete find(o, 'ConfigMap', 'register-config').data.OTEL_EXPORTER_OTLP_ENDPOINT;
-    });
-    expect(
-      variableProblems(
-        objects,
-        { applications: [...MIRROR, telemetry], letters: [telemetry] },
-        { checkDefaults: true },
-      ).sort(),
-    ).toEqual([
-      'Deployment/applications: container applications: NOTIFICATIES_AUTH is not passed (no Secret has it)',
-      'Deployment/applications: container applications: OTEL_EXPORTER_OTLP_ENDPOINT is not passed',
-      'Deployment/applications: container applications: ZGW_MIRROR_CONCURRENCY is "4", not the default "16"',
-      'Deployment/applications: container applications: ZGW_RECONCILE_WINDOW is not passed',
-      expect.stringMatching(
-        /^Deployment\/applications: container applications: ZGW_SECRET comes from ConfigMap applications-config-\w+; it belongs in a Secret$/,
-      ),
-      'Deployment/letters: container letters: OTEL_EXPORTER_OTLP_ENDPOINT is not passed',
-    ]);
-  });
+  test(
+    'a mirror setting left out, one off its default, a secret in a ConfigMap and one in no Secret, ' +
+      'and a service without the trace endpoint fail the variable check',
+    () => {
+      const objects = mutated((o) => {
+        const config = find(o, 'ConfigMap', 'applications-config');
+        delete config.data.ZGW_RECONCILE_WINDOW;
+        config.data.ZGW_MIRROR_CONCURRENCY = '4';
+        config.data.ZGW_SECRET = 'x';
+        delete find(o, 'Secret', 'applications-secrets').data.ZGW_SECRET;
+        delete find(o, 'Secret', 'applications-secrets').data.NOTIFICATIES_AUTH;
+        delete find(o, 'ConfigMap', 'register-config').data.OTEL_EXPORTER_OTLP_ENDPOINT;
+      });
+      expect(
+        variableProblems(
+          objects,
+          { applications: [...MIRROR, telemetry], letters: [telemetry] },
+          { checkDefaults: true },
+        ).sort(),
+      ).toEqual([
+        'Deployment/applications: container applications: NOTIFICATIES_AUTH is not passed (no Secret has it)',
+        'Deployment/applications: container applications: OTEL_EXPORTER_OTLP_ENDPOINT is not passed',
+        'Deployment/applications: container applications: ZGW_MIRROR_CONCURRENCY is "4", not the default "16"',
+        'Deployment/applications: container applications: ZGW_RECONCILE_WINDOW is not passed',
+        expect.stringMatching(
+          new RegExp(
+            '^Deployment/applications: container applications: ZGW_SECRET comes from ConfigMap ' +
+              'applications-config-\\w+; it belongs in a Secret$',
+          ),
+        ),
+        'Deployment/letters: container letters: OTEL_EXPORTER_OTLP_ENDPOINT is not passed',
+      ]);
+    },
+  );
 
   test('a missing kubectl is an error that says what to install, not a skip', () => {
     expect(() => renderKustomization(path.join(k8sDir, 'base'), '/nonexistent/kubectl')).toThrow(

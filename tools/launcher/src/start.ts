@@ -117,7 +117,8 @@ function banner(
         ? []
         : [`  Try: curl -H 'X-Subject: 900000001' ${base}/api/v1/dashboard-view`]),
     ...(infra.embedded.length ? ['  Embedded infrastructure:', ...infra.embedded.map((e) => `    - ${e}`)] : []),
-    `  Service logs: ${path.join(dataDir, 'logs')}${system.singleProcess ? ' (system.log: the single-process mode)' : ''}`,
+    `  Service logs: ${path.join(dataDir, 'logs')}` +
+      `${system.singleProcess ? ' (system.log: the single-process mode)' : ''}`,
     'Press Ctrl+C to stop.',
     '',
   ].join('\n');

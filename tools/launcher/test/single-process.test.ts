@@ -65,62 +65,71 @@ describe('the single-process mode (in-process events)', () => {
     expect(SERVICES.map((s) => system.pid(s))).toEqual(SERVICES.map(() => pid));
   });
 
-  it("when an admin sets a flag, then the change is audited with its correlation id and the applications service's flag cache hears of it", async () => {
-    const eligible = async () =>
-      (
-        (await (await fetch(`${gateway}/api/v1/dashboard-view`, { headers: practitioner })).json()) as {
-          decisions: { herregistratieReason: string | null };
-        }
-      ).decisions.herregistratieReason;
-    expect(await eligible()).toBeNull(); // the cache now holds the flag as on (its TTL is 30 s)
+  it(
+    'when an admin sets a flag, then the change is audited with its ' +
+      "correlation id and the applications service's flag cache hears of it",
+    async () => {
+      const eligible = async () =>
+        (
+          (await (await fetch(`${gateway}/api/v1/dashboard-view`, { headers: practitioner })).json()) as {
+            decisions: { herregistratieReason: string | null };
+          }
+        ).decisions.herregistratieReason;
+      expect(await eligible()).toBeNull(); // the cache now holds the flag as on (its TTL is 30 s)
 
-    const correlationId = randomUUID();
-    const put = await fetch(`${gateway}/api/v1/admin/flags/herregistratie-aanvragen`, {
-      method: 'PUT',
-      headers: { ...admin, 'Content-Type': 'application/json', 'X-Correlation-Id': correlationId },
-      body: JSON.stringify({ enabled: false }),
-    });
-    expect(put.status).toBe(204);
-    try {
-      const row = await eventually(async () => {
-        const rows = (await (
-          await fetch(`${gateway}/api/v1/admin/audit?action=flag:set`, { headers: admin })
-        ).json()) as Array<{ correlationId: string; action: string; resource: string }>;
-        return rows.find((r) => r.correlationId === correlationId);
-      }, 10_000);
-      expect(row).toMatchObject({ action: 'flag:set', resource: 'flag/herregistratie-aanvragen' });
-      // Well inside the cache's TTL: only the flag-changed event can have dropped it.
-      await eventually(async () => ((await eligible()) === 'uitgeschakeld' ? true : undefined), 10_000);
-    } finally {
-      await fetch(`${gateway}/api/v1/admin/flags/herregistratie-aanvragen`, {
+      const correlationId = randomUUID();
+      const put = await fetch(`${gateway}/api/v1/admin/flags/herregistratie-aanvragen`, {
         method: 'PUT',
-        headers: { ...admin, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ enabled: true }),
+        headers: { ...admin, 'Content-Type': 'application/json', 'X-Correlation-Id': correlationId },
+        body: JSON.stringify({ enabled: false }),
       });
-    }
-    await eventually(async () => ((await eligible()) === null ? true : undefined), 10_000);
-  });
+      expect(put.status).toBe(204);
+      try {
+        const row = await eventually(async () => {
+          const rows = (await (
+            await fetch(`${gateway}/api/v1/admin/audit?action=flag:set`, { headers: admin })
+          ).json()) as Array<{ correlationId: string; action: string; resource: string }>;
+          return rows.find((r) => r.correlationId === correlationId);
+        }, 10_000);
+        expect(row).toMatchObject({ action: 'flag:set', resource: 'flag/herregistratie-aanvragen' });
+        // Well inside the cache's TTL: only the flag-changed event can have dropped it.
+        await eventually(async () => ((await eligible()) === 'uitgeschakeld' ? true : undefined), 10_000);
+      } finally {
+        await fetch(`${gateway}/api/v1/admin/flags/herregistratie-aanvragen`, {
+          method: 'PUT',
+          headers: { ...admin, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ enabled: true }),
+        });
+      }
+      await eventually(async () => ((await eligible()) === null ? true : undefined), 10_000);
+    },
+  );
 
-  it('when it is stopped, then the services stop in the reverse of the start order, the audit consumer last (and it starts again)', async () => {
-    const log = () => readFileSync(path.join(logDir, 'system.log'), 'utf8');
-    const before = log().length;
-    await system.stopAll();
-    // In the order the lines were logged (their time): six loggers in one process write to one pipe, each through
-    // its own asynchronous buffer, so the file's order of lines logged a moment apart is not theirs.
-    const stopped = log()
-      .slice(before)
-      .split('\n')
-      .filter((line) => line.includes('"msg":"stopped"'))
-      .map((line) => JSON.parse(line) as { name: string; time: number })
-      .sort((a, b) => a.time - b.time)
-      .map((line) => line.name);
-    expect(stopped).toHaveLength(6);
-    expect(stopped[0]).toBe('gateway');
-    expect(stopped.slice(1, 3).sort()).toEqual(['applications', 'letters']);
-    expect(stopped.slice(3)).toEqual(['documents', 'reference', 'audit']);
-    expect(system.pid('gateway')).toBeUndefined();
-    // Left as found, so no test here has to run last.
-    await system.startAll();
-    expect((await fetch(`${gateway}/health/ready`)).status).toBe(200);
-  }, 120_000);
+  it(
+    'when it is stopped, then the services stop in the reverse of ' +
+      'the start order, the audit consumer last (and it starts again)',
+    async () => {
+      const log = () => readFileSync(path.join(logDir, 'system.log'), 'utf8');
+      const before = log().length;
+      await system.stopAll();
+      // In the order the lines were logged (their time): six loggers in one process write to one pipe, each through
+      // its own asynchronous buffer, so the file's order of lines logged a moment apart is not theirs.
+      const stopped = log()
+        .slice(before)
+        .split('\n')
+        .filter((line) => line.includes('"msg":"stopped"'))
+        .map((line) => JSON.parse(line) as { name: string; time: number })
+        .sort((a, b) => a.time - b.time)
+        .map((line) => line.name);
+      expect(stopped).toHaveLength(6);
+      expect(stopped[0]).toBe('gateway');
+      expect(stopped.slice(1, 3).sort()).toEqual(['applications', 'letters']);
+      expect(stopped.slice(3)).toEqual(['documents', 'reference', 'audit']);
+      expect(system.pid('gateway')).toBeUndefined();
+      // Left as found, so no test here has to run last.
+      await system.startAll();
+      expect((await fetch(`${gateway}/health/ready`)).status).toBe(200);
+    },
+    120_000,
+  );
 });

@@ -30,7 +30,8 @@ const only = (service: Service, version: Version, others: Version): Record<Servi
 
 describe('one service at HEAD, the others at v1.0.0 (its new version rolling out)', () => {
   it.each(SERVICES)(
-    'when %s runs at HEAD on the database v1.0.0 made and every other service at v1.0.0, then every boundary answers as v1 says; back at v1.0.0 on the migrated schema it serves again',
+    'when %s runs at HEAD on the database v1.0.0 made and every other service at v1.0.0, ' +
+      'then every boundary answers as v1 says; back at v1.0.0 on the migrated schema it serves again',
     async (service) => {
       await sys.arrange(only(service, 'HEAD', 'v1.0.0'));
       expect(sys.versions()).toEqual(only(service, 'HEAD', 'v1.0.0'));
@@ -49,7 +50,8 @@ describe('one service at v1.0.0, the others at HEAD (the last one not yet rolled
   beforeAll(async () => sys.arrange(allAt('HEAD')), 180_000);
 
   it.each(SERVICES)(
-    'when %s runs at v1.0.0 on the schema HEAD migrated and every other service at HEAD, then every boundary answers as v1 says',
+    'when %s runs at v1.0.0 on the schema HEAD migrated and every ' +
+      'other service at HEAD, then every boundary answers as v1 says',
     async (service) => {
       await sys.arrange(only(service, 'v1.0.0', 'HEAD'));
       expect(sys.versions()).toEqual(only(service, 'v1.0.0', 'HEAD'));
@@ -79,39 +81,44 @@ describe('the processing log while audit is behind (ADR 0181, 0230)', () => {
     }
   }
 
-  it('when a HEAD producer writes a processing record while audit still runs v1.0.0, then v1.0.0 does not take it (its audit consumer drops what is no audit row) and audit at HEAD puts it in the logbook', async () => {
-    await sys.arrange(only('audit', 'v1.0.0', 'HEAD'));
-    const drafter = practitioner();
-    await publishRecord(drafter['X-Subject']!);
-    // An audit event after the record: once v1.0.0 has stored its row, it has seen everything before it.
-    const correlationId = `mixed-after-record-${randomUUID()}`;
-    const flag = await call(
-      sys.gateway,
-      'PUT',
-      '/api/v1/admin/flags/herregistratie-aanvragen',
-      { ...users.admin, 'X-Correlation-Id': correlationId },
-      { enabled: true },
-    );
-    expect(flag.status).toBe(204);
-    await eventually(async () => {
-      const rows = await call(sys.gateway, 'GET', `/api/v1/admin/audit?correlationId=${correlationId}`, users.admin);
-      return rows.status === 200 && (rows.body as unknown[]).length === 1 ? true : undefined;
-    }, 30_000);
+  it(
+    'when a HEAD producer writes a processing record while audit still runs v1.0.0, then v1.0.0 does ' +
+      'not take it (its audit consumer drops what is no audit row) and audit at HEAD puts it in the logbook',
+    async () => {
+      await sys.arrange(only('audit', 'v1.0.0', 'HEAD'));
+      const drafter = practitioner();
+      await publishRecord(drafter['X-Subject']!);
+      // An audit event after the record: once v1.0.0 has stored its row, it has seen everything before it.
+      const correlationId = `mixed-after-record-${randomUUID()}`;
+      const flag = await call(
+        sys.gateway,
+        'PUT',
+        '/api/v1/admin/flags/herregistratie-aanvragen',
+        { ...users.admin, 'X-Correlation-Id': correlationId },
+        { enabled: true },
+      );
+      expect(flag.status).toBe(204);
+      await eventually(async () => {
+        const rows = await call(sys.gateway, 'GET', `/api/v1/admin/audit?correlationId=${correlationId}`, users.admin);
+        return rows.status === 200 && (rows.body as unknown[]).length === 1 ? true : undefined;
+      }, 30_000);
 
-    await sys.arrange(allAt('HEAD'));
-    const inzage = await eventually(async () => {
-      const res = await call(sys.gateway, 'GET', '/api/v1/me/verwerkingen', drafter);
-      expect(res.status).toBe(200);
-      return (res.body as unknown[]).length > 0 ? res.body : undefined;
-    }, 30_000);
-    expect(inzage).toEqual([
-      expect.objectContaining({
-        verwerkingsactiviteit: expect.objectContaining({
-          id: expect.stringMatching(/\/verwerkingsactiviteiten\/aanvragen$/),
+      await sys.arrange(allAt('HEAD'));
+      const inzage = await eventually(async () => {
+        const res = await call(sys.gateway, 'GET', '/api/v1/me/verwerkingen', drafter);
+        expect(res.status).toBe(200);
+        return (res.body as unknown[]).length > 0 ? res.body : undefined;
+      }, 30_000);
+      expect(inzage).toEqual([
+        expect.objectContaining({
+          verwerkingsactiviteit: expect.objectContaining({
+            id: expect.stringMatching(/\/verwerkingsactiviteiten\/aanvragen$/),
+          }),
+          status: 'Ok',
+          door: 'zelf',
         }),
-        status: 'Ok',
-        door: 'zelf',
-      }),
-    ]);
-  }, 240_000);
+      ]);
+    },
+    240_000,
+  );
 });

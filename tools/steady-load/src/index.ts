@@ -22,7 +22,10 @@ export interface SteadyLoadOptions {
   warmSeconds?: number;
   /** The requests, taken in turn (request i is `requests[i % length]`); one GET of `url` without either. */
   requests?: PlannedRequest[];
-  /** Request i (the warm-up's first); called for every i before the load starts (the generator cannot call back into this process). */
+  /**
+   * Request i (the warm-up's first); called for every i before the load starts (the generator cannot call back into
+   * this process).
+   */
   request?: (i: number) => PlannedRequest;
 }
 

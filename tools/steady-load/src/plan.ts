@@ -17,7 +17,10 @@ export interface LoadPlan {
   trace: boolean;
 }
 
-/** What it sends back: every answered request's latency (ms), the failures, and with `trace` each request's start and latency. */
+/**
+ * What it sends back: every answered request's latency (ms), the failures, and with `trace` each request's start and
+ * latency.
+ */
 export interface LoadResult {
   latencies: number[];
   errors: number;

@@ -30,56 +30,67 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 beforeEach(() => (seen.length = 0));
 
 describe('steadyLoad', () => {
-  it('when given a rate and a duration, then it sends rate × seconds requests, none before its turn (request i no earlier than i × 1000/rate ms into the load), and reports each one', async () => {
-    const called = performance.now();
-    const r = await steadyLoad({ url: `${origin}/a?q=1`, rate: 50, seconds: 1 });
-    expect(r).toMatchObject({ requests: 50, errors: 0 });
-    expect(seen).toHaveLength(50);
-    expect(seen.every((s) => s.method === 'GET' && s.url === '/a?q=1')).toBe(true);
-    // Request i leaves no earlier than i × 20 ms after the load starts (which is after the call), so at most k
-    // requests can have arrived k × 20 ms after the call: the k-th arrival (from 0) comes no earlier. The
-    // generator may send a request up to 1 ms before its turn (it does not sleep for less), and a timer may fire
-    // up to 1 ms early.
-    const arrivals = seen.map((s) => s.at - called).sort((a, b) => a - b);
-    const early = arrivals.map((at, k) => [k, at] as const).filter(([k, at]) => at < k * 20 - 2);
-    expect(early).toEqual([]);
-    expect(r.p50).toBeGreaterThan(0);
-    expect(r.p99).toBeGreaterThanOrEqual(r.p50);
-    expect(r.max).toBeGreaterThanOrEqual(r.p99);
-  });
+  it(
+    'when given a rate and a duration, then it sends rate × seconds requests, ' +
+      'none before its turn (request i no earlier than i × 1000/rate ms into the load), and reports each one',
+    async () => {
+      const called = performance.now();
+      const r = await steadyLoad({ url: `${origin}/a?q=1`, rate: 50, seconds: 1 });
+      expect(r).toMatchObject({ requests: 50, errors: 0 });
+      expect(seen).toHaveLength(50);
+      expect(seen.every((s) => s.method === 'GET' && s.url === '/a?q=1')).toBe(true);
+      // Request i leaves no earlier than i × 20 ms after the load starts (which is after the call), so at most k
+      // requests can have arrived k × 20 ms after the call: the k-th arrival (from 0) comes no earlier. The
+      // generator may send a request up to 1 ms before its turn (it does not sleep for less), and a timer may fire
+      // up to 1 ms early.
+      const arrivals = seen.map((s) => s.at - called).sort((a, b) => a - b);
+      const early = arrivals.map((at, k) => [k, at] as const).filter(([k, at]) => at < k * 20 - 2);
+      expect(early).toEqual([]);
+      expect(r.p50).toBeGreaterThan(0);
+      expect(r.p99).toBeGreaterThanOrEqual(r.p50);
+      expect(r.max).toBeGreaterThanOrEqual(r.p99);
+    },
+  );
 
-  it('when given requests, then they are sent in turn with their methods, headers and bodies, and answers of 400 and above count as errors', async () => {
-    const r = await steadyLoad({
-      url: origin,
-      rate: 100,
-      seconds: 0.3,
-      requests: [
-        { method: 'PUT', path: '/doc', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}' },
-        { path: '/missing' },
-      ],
-    });
-    expect(r).toMatchObject({ requests: 30, errors: 15 });
-    expect(seen.filter((s) => s.method === 'PUT' && s.url === '/doc' && s.body === '{"a":"é"}')).toHaveLength(15);
-    expect(seen.filter((s) => s.method === 'GET' && s.url === '/missing')).toHaveLength(15);
-  });
+  it(
+    'when given requests, then they are sent in turn with their methods, ' +
+      'headers and bodies, and answers of 400 and above count as errors',
+    async () => {
+      const r = await steadyLoad({
+        url: origin,
+        rate: 100,
+        seconds: 0.3,
+        requests: [
+          { method: 'PUT', path: '/doc', headers: { 'content-type': 'application/json' }, body: '{"a":"é"}' },
+          { path: '/missing' },
+        ],
+      });
+      expect(r).toMatchObject({ requests: 30, errors: 15 });
+      expect(seen.filter((s) => s.method === 'PUT' && s.url === '/doc' && s.body === '{"a":"é"}')).toHaveLength(15);
+      expect(seen.filter((s) => s.method === 'GET' && s.url === '/missing')).toHaveLength(15);
+    },
+  );
 
   it('when given a function of the request number, then request i is what it made of i', async () => {
     await steadyLoad({ url: origin, rate: 100, seconds: 0.2, request: (i) => ({ path: `/n/${i}` }) });
     expect(seen.map((s) => s.url).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `/n/${i}`).sort());
   });
 
-  it('when given a warm-up, then its requests go first at the same rate and only the ones after it are reported', async () => {
-    const r = await steadyLoad({
-      url: origin,
-      rate: 100,
-      seconds: 0.2,
-      warmSeconds: 0.3,
-      requests: [{ path: '/missing' }, { path: '/ok' }],
-    });
-    expect(seen).toHaveLength(50);
-    // 20 measured, every other one a 404: had the warm-up's 30 counted, there would be 50 and 25 errors.
-    expect(r).toMatchObject({ requests: 20, errors: 10 });
-  });
+  it(
+    'when given a warm-up, ' + 'then its requests go first at the same rate and only the ones after it are reported',
+    async () => {
+      const r = await steadyLoad({
+        url: origin,
+        rate: 100,
+        seconds: 0.2,
+        warmSeconds: 0.3,
+        requests: [{ path: '/missing' }, { path: '/ok' }],
+      });
+      expect(seen).toHaveLength(50);
+      // 20 measured, every other one a 404: had the warm-up's 30 counted, there would be 50 and 25 errors.
+      expect(r).toMatchObject({ requests: 20, errors: 10 });
+    },
+  );
 
   it('when the target refuses connections, then every request counts as an error and the load still ends', async () => {
     const closed = http.createServer();

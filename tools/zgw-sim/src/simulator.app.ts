@@ -51,7 +51,10 @@ export function createApp(deps: AppDeps): Express {
   return app;
 }
 
-/** Applies the first matching fault before the request is handled; `reset` is applied by the router after the work is done. */
+/**
+ * Applies the first matching fault before the request is handled; `reset` is applied by the router after the work is
+ * done.
+ */
 function faultInjection(deps: AppDeps) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const fault = deps.registry.take(req.method, req.path);

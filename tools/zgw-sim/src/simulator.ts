@@ -35,7 +35,10 @@ export interface ZgwSimulatorOptions {
   jwtLeewaySeconds?: number;
   /** Check every answer against the documents before sending it (default true). */
   checkResponses?: boolean;
-  /** Compile the validators of every served operation before listening, so no first call pays for it (default false: tests start faster). */
+  /**
+   * Compile the validators of every served operation before listening, so no first call pays for it (default false:
+   * tests start faster).
+   */
   warmUp?: boolean;
   logger?: Logger;
 }
@@ -52,7 +55,10 @@ export interface SimFaults {
   release(faultId?: string): number;
   /** Resolves once the fault holds at least `count` requests. */
   waitForHeld(faultId: string, count?: number, timeoutMs?: number): Promise<HeldRequest[]>;
-  /** Closes the listener (and every open connection) so connects fail with ECONNREFUSED; it reopens on the same port after forMs. Resolves once closed. */
+  /**
+   * Closes the listener (and every open connection) so connects fail with ECONNREFUSED; it reopens on the same port
+   * after forMs. Resolves once closed.
+   */
   refuseConnections: (forMs: number) => Promise<void>;
   /** Resolves once the listener accepts connections (at once when it does). */
   listening(): Promise<void>;

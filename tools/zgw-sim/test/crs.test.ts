@@ -41,14 +41,18 @@ describe('Content-Crs and Accept-Crs on /zaken', () => {
     await expectContract('zaken', 'zaak_read', response, 406);
   });
 
-  it('when a zaak is read without Accept-Crs, then it is answered (optional in Open Zaak 1.x) with Content-Crs EPSG:4326', async () => {
-    const zaak = await createZaak(sim);
+  it(
+    'when a zaak is read without Accept-Crs, ' +
+      'then it is answered (optional in Open Zaak 1.x) with Content-Crs EPSG:4326',
+    async () => {
+      const zaak = await createZaak(sim);
 
-    const response = await zgw('GET', zaak.url, undefined, { headers: { 'Accept-Crs': null } });
+      const response = await zgw('GET', zaak.url, undefined, { headers: { 'Accept-Crs': null } });
 
-    await expectContract('zaken', 'zaak_read', response, 200);
-    expect(response.headers.get('content-crs')).toBe('EPSG:4326');
-  });
+      await expectContract('zaken', 'zaak_read', response, 200);
+      expect(response.headers.get('content-crs')).toBe('EPSG:4326');
+    },
+  );
 
   it('when the token is refused and Content-Crs is missing too, then the JWT is checked first: 403', async () => {
     const response = await zgw('POST', `${sim.zakenUrl}/zaken`, zaakBody(sim), {

@@ -48,27 +48,30 @@ describe('FaultRegistry', () => {
     expect(() => registry.add(spec as never)).toThrow(field);
   });
 
-  it('when requests are held, then they are listed until released, of one fault or all, and release says how many', async () => {
-    const registry = new FaultRegistry();
-    const a = registry.add({ path: '/a', mode: 'hold' });
-    const b = registry.add({ path: '/b', mode: 'hold' });
-    const settled: string[] = [];
-    for (const [fault, path] of [
-      [a, '/a'],
-      [a, '/a'],
-      [b, '/b'],
-    ] as const)
-      void registry.hold(fault.id, 'GET', path).released.then(() => settled.push(path));
+  it(
+    'when requests are held, then they are listed until released, ' + 'of one fault or all, and release says how many',
+    async () => {
+      const registry = new FaultRegistry();
+      const a = registry.add({ path: '/a', mode: 'hold' });
+      const b = registry.add({ path: '/b', mode: 'hold' });
+      const settled: string[] = [];
+      for (const [fault, path] of [
+        [a, '/a'],
+        [a, '/a'],
+        [b, '/b'],
+      ] as const)
+        void registry.hold(fault.id, 'GET', path).released.then(() => settled.push(path));
 
-    expect(registry.held().map((h) => h.path)).toEqual(['/a', '/a', '/b']);
-    expect(await registry.waitForHeld(a.id, 2)).toHaveLength(2);
-    expect(registry.release(a.id)).toBe(2);
-    await Promise.resolve();
-    expect(settled).toEqual(['/a', '/a']);
-    expect(registry.held().map((h) => h.path)).toEqual(['/b']);
-    expect(registry.release()).toBe(1);
-    expect(registry.release()).toBe(0);
-  });
+      expect(registry.held().map((h) => h.path)).toEqual(['/a', '/a', '/b']);
+      expect(await registry.waitForHeld(a.id, 2)).toHaveLength(2);
+      expect(registry.release(a.id)).toBe(2);
+      await Promise.resolve();
+      expect(settled).toEqual(['/a', '/a']);
+      expect(registry.held().map((h) => h.path)).toEqual(['/b']);
+      expect(registry.release()).toBe(1);
+      expect(registry.release()).toBe(0);
+    },
+  );
 
   it('when a holding fault is removed or all are cleared, then what it holds goes on', async () => {
     const registry = new FaultRegistry();

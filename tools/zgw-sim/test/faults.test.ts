@@ -32,53 +32,65 @@ describe('fault injection', () => {
     await sim.close();
   });
 
-  it('when "refuse" is set for the next POST /zaken, then fetch fails without an HTTP response, nothing is created, and the call after it succeeds', async () => {
-    sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'refuse', count: 1 });
-    const body = zaakBody(sim);
+  it(
+    'when "refuse" is set for the next POST /zaken, then fetch fails without ' +
+      'an HTTP response, nothing is created, and the call after it succeeds',
+    async () => {
+      sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'refuse', count: 1 });
+      const body = zaakBody(sim);
 
-    const failure = await networkFailure(zgw('POST', `${sim.zakenUrl}/zaken`, body));
-    const retry = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
+      const failure = await networkFailure(zgw('POST', `${sim.zakenUrl}/zaken`, body));
+      const retry = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
 
-    expect(NO_RESPONSE).toContain(failure.code);
-    expect(retry.status).toBe(201);
-    expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
-    expect(sim.state.requests().filter((entry) => entry.status === 'refused')).toHaveLength(1);
-  });
+      expect(NO_RESPONSE).toContain(failure.code);
+      expect(retry.status).toBe(201);
+      expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
+      expect(sim.state.requests().filter((entry) => entry.status === 'refused')).toHaveLength(1);
+    },
+  );
 
-  it('when "reset" is set, then the zaak is created but the answer is lost; a blind retry gets identificatie-niet-uniek and a lookup finds it', async () => {
-    sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'reset', count: 1 });
-    const body = zaakBody(sim);
+  it(
+    'when "reset" is set, then the zaak is created but the answer is lost; ' +
+      'a blind retry gets identificatie-niet-uniek and a lookup finds it',
+    async () => {
+      sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'reset', count: 1 });
+      const body = zaakBody(sim);
 
-    const failure = await networkFailure(zgw('POST', `${sim.zakenUrl}/zaken`, body));
-    const retry = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
-    const lookup = await zgw(
-      'GET',
-      `${sim.zakenUrl}/zaken?identificatie=${String(body['identificatie'])}&bronorganisatie=${sim.rsin}`,
-    );
+      const failure = await networkFailure(zgw('POST', `${sim.zakenUrl}/zaken`, body));
+      const retry = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
+      const lookup = await zgw(
+        'GET',
+        `${sim.zakenUrl}/zaken?identificatie=${String(body['identificatie'])}&bronorganisatie=${sim.rsin}`,
+      );
 
-    expect(NO_RESPONSE).toContain(failure.code);
-    expect(retry.body.invalidParams).toEqual([expect.objectContaining({ code: 'identificatie-niet-uniek' })]);
-    expect(lookup.body.count).toBe(1);
-    expect(sim.state.requests().find((entry) => entry.status === 'reset')).toMatchObject({
-      operationId: 'zaak_create',
-      lostStatus: 201,
-    });
-  });
+      expect(NO_RESPONSE).toContain(failure.code);
+      expect(retry.body.invalidParams).toEqual([expect.objectContaining({ code: 'identificatie-niet-uniek' })]);
+      expect(lookup.body.count).toBe(1);
+      expect(sim.state.requests().find((entry) => entry.status === 'reset')).toMatchObject({
+        operationId: 'zaak_create',
+        lostStatus: 201,
+      });
+    },
+  );
 
-  it('when "status" 500 is set for the next 2 calls, then two 500s in Open Zaak\'s format change nothing and the third call succeeds', async () => {
-    sim.faults.add({ path: '/zaken/api/v1/*', mode: 'status', status: 500, count: 2 });
-    const body = zaakBody(sim);
+  it(
+    'when "status" 500 is set for the next 2 calls, ' +
+      "then two 500s in Open Zaak's format change nothing and the third call succeeds",
+    async () => {
+      sim.faults.add({ path: '/zaken/api/v1/*', mode: 'status', status: 500, count: 2 });
+      const body = zaakBody(sim);
 
-    const first = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
-    const second = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
-    const third = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
+      const first = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
+      const second = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
+      const third = await zgw('POST', `${sim.zakenUrl}/zaken`, body);
 
-    await expectContract('zaken', 'zaak_create', first, 500);
-    await expectContract('zaken', 'zaak_create', second, 500);
-    expect(first.body).toMatchObject({ code: 'error', title: 'Er is een serverfout opgetreden.' });
-    expect(third.status).toBe(201);
-    expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
-  });
+      await expectContract('zaken', 'zaak_create', first, 500);
+      await expectContract('zaken', 'zaak_create', second, 500);
+      expect(first.body).toMatchObject({ code: 'error', title: 'Er is een serverfout opgetreden.' });
+      expect(third.status).toBe(201);
+      expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
+    },
+  );
 
   it('when a fault is limited to POST, then reads pass', async () => {
     sim.faults.add({ path: '*', method: 'POST', mode: 'status', status: 503 });
@@ -99,55 +111,62 @@ describe('fault injection', () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
   });
 
-  it('when "hold" is set, then the call waits until it is released and is handled then; others pass meanwhile', async () => {
-    const fault = sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold', count: 1 });
-    const body = zaakBody(sim);
-    let answered = false;
-    const create = zgw('POST', `${sim.zakenUrl}/zaken`, body).then((r) => ((answered = true), r));
+  it(
+    'when "hold" is set, then the call waits until it is released and is handled then; ' + 'others pass meanwhile',
+    async () => {
+      const fault = sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold', count: 1 });
+      const body = zaakBody(sim);
+      let answered = false;
+      const create = zgw('POST', `${sim.zakenUrl}/zaken`, body).then((r) => ((answered = true), r));
 
-    const [held] = await sim.faults.waitForHeld(fault.id);
-    const read = await zgw('GET', `${sim.zakenUrl}/zaken`);
-    expect(held).toMatchObject({ method: 'POST', path: '/zaken/api/v1/zaken', clientGone: false });
-    expect(read.status).toBe(200);
-    expect(answered).toBe(false);
-    expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(0);
+      const [held] = await sim.faults.waitForHeld(fault.id);
+      const read = await zgw('GET', `${sim.zakenUrl}/zaken`);
+      expect(held).toMatchObject({ method: 'POST', path: '/zaken/api/v1/zaken', clientGone: false });
+      expect(read.status).toBe(200);
+      expect(answered).toBe(false);
+      expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(0);
 
-    expect(sim.faults.release(fault.id)).toBe(1);
-    expect((await create).status).toBe(201);
-    expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
-    expect(sim.faults.held()).toEqual([]);
-  });
+      expect(sim.faults.release(fault.id)).toBe(1);
+      expect((await create).status).toBe(201);
+      expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
+      expect(sim.faults.held()).toEqual([]);
+    },
+  );
 
-  it('when the client gives up on a held call, then the held request shows it and the zaak is still created once released', async () => {
-    const fault = sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold', count: 1 });
-    const body = zaakBody(sim);
-    const headers = {
-      Authorization: `Bearer ${await zgwToken()}`,
-      'Content-Type': 'application/json',
-      'Content-Crs': 'EPSG:4326',
-      'Accept-Crs': 'EPSG:4326',
-    };
-    const giveUp = new AbortController();
-    const call = networkFailure(
-      fetch(`${sim.zakenUrl}/zaken`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify(body),
-        signal: giveUp.signal,
-      }),
-    );
+  it(
+    'when the client gives up on a held call, ' +
+      'then the held request shows it and the zaak is still created once released',
+    async () => {
+      const fault = sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold', count: 1 });
+      const body = zaakBody(sim);
+      const headers = {
+        Authorization: `Bearer ${await zgwToken()}`,
+        'Content-Type': 'application/json',
+        'Content-Crs': 'EPSG:4326',
+        'Accept-Crs': 'EPSG:4326',
+      };
+      const giveUp = new AbortController();
+      const call = networkFailure(
+        fetch(`${sim.zakenUrl}/zaken`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal: giveUp.signal,
+        }),
+      );
 
-    await sim.faults.waitForHeld(fault.id);
-    giveUp.abort();
-    const failure = await call;
-    await waitFor(() => sim.faults.held(fault.id)[0]?.clientGone === true);
-    sim.faults.release(fault.id);
-    const handled = await sim.state.waitForRequest((entry) => entry.faultId === fault.id);
+      await sim.faults.waitForHeld(fault.id);
+      giveUp.abort();
+      const failure = await call;
+      await waitFor(() => sim.faults.held(fault.id)[0]?.clientGone === true);
+      sim.faults.release(fault.id);
+      const handled = await sim.state.waitForRequest((entry) => entry.faultId === fault.id);
 
-    expect(failure.name).toBe('AbortError');
-    expect(handled.status).toBe(201);
-    expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
-  });
+      expect(failure.name).toBe('AbortError');
+      expect(handled.status).toBe(201);
+      expect(sim.state.zakenWithIdentificatie(String(body['identificatie']))).toHaveLength(1);
+    },
+  );
 
   it('when the faults are cleared, then every held call goes on', async () => {
     const fault = sim.faults.add({ path: '/catalogi/api/v1/*', mode: 'hold' });
@@ -160,16 +179,20 @@ describe('fault injection', () => {
     expect(sim.faults.held()).toEqual([]);
   });
 
-  it('when connections are refused for a while, then fetch fails with ECONNREFUSED and works again on the same URL once listening', async () => {
-    await sim.faults.refuseConnections(200);
+  it(
+    'when connections are refused for a while, then fetch fails ' +
+      'with ECONNREFUSED and works again on the same URL once listening',
+    async () => {
+      await sim.faults.refuseConnections(200);
 
-    const failure = await networkFailure(zgw('GET', `${sim.catalogiUrl}/catalogussen`));
-    await sim.faults.listening();
-    const after = await zgw('GET', `${sim.catalogiUrl}/catalogussen`);
+      const failure = await networkFailure(zgw('GET', `${sim.catalogiUrl}/catalogussen`));
+      await sim.faults.listening();
+      const after = await zgw('GET', `${sim.catalogiUrl}/catalogussen`);
 
-    expect(failure.code).toBe('ECONNREFUSED');
-    expect(after.status).toBe(200);
-  });
+      expect(failure.code).toBe('ECONNREFUSED');
+      expect(after.status).toBe(200);
+    },
+  );
 });
 
 describe('the fault API over HTTP (/_sim/faults)', () => {
@@ -208,25 +231,28 @@ describe('the fault API over HTTP (/_sim/faults)', () => {
     expect(after.status).toBe(200);
   });
 
-  it('when a hold fault holds a call, then GET /_sim/held lists it and POST /_sim/faults/{id}/release lets it go', async () => {
-    const created = await admin('POST', '/faults', { path: '/zaken/api/v1/zaken', method: 'GET', mode: 'hold' });
-    const fault = (await created.json()) as { id: string };
-    const read = zgw('GET', `${sim.zakenUrl}/zaken`);
-    await sim.faults.waitForHeld(fault.id);
+  it(
+    'when a hold fault holds a call, ' + 'then GET /_sim/held lists it and POST /_sim/faults/{id}/release lets it go',
+    async () => {
+      const created = await admin('POST', '/faults', { path: '/zaken/api/v1/zaken', method: 'GET', mode: 'hold' });
+      const fault = (await created.json()) as { id: string };
+      const read = zgw('GET', `${sim.zakenUrl}/zaken`);
+      await sim.faults.waitForHeld(fault.id);
 
-    const held = (await (await admin('GET', '/held')).json()) as unknown[];
-    const released = await admin('POST', `/faults/${fault.id}/release`);
-    const unknown = await admin('POST', '/faults/8f6c0a4e-1d2b-4c3d-9e8f-0a1b2c3d4e5f/release');
+      const held = (await (await admin('GET', '/held')).json()) as unknown[];
+      const released = await admin('POST', `/faults/${fault.id}/release`);
+      const unknown = await admin('POST', '/faults/8f6c0a4e-1d2b-4c3d-9e8f-0a1b2c3d4e5f/release');
 
-    expect(created.status).toBe(201);
-    expect(held).toEqual([
-      expect.objectContaining({ faultId: fault.id, method: 'GET', path: '/zaken/api/v1/zaken', clientGone: false }),
-    ]);
-    expect([released.status, await released.json()]).toEqual([200, { released: 1 }]);
-    expect((await read).status).toBe(200);
-    expect(unknown.status).toBe(404);
-    await admin('DELETE', '/faults');
-  });
+      expect(created.status).toBe(201);
+      expect(held).toEqual([
+        expect.objectContaining({ faultId: fault.id, method: 'GET', path: '/zaken/api/v1/zaken', clientGone: false }),
+      ]);
+      expect([released.status, await released.json()]).toEqual([200, { released: 1 }]);
+      expect((await read).status).toBe(200);
+      expect(unknown.status).toBe(404);
+      await admin('DELETE', '/faults');
+    },
+  );
 
   it('when a fault is invalid, then 400 and nothing is added', async () => {
     const response = await admin('POST', '/faults', { path: '*', mode: 'delay' });

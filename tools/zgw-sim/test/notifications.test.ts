@@ -41,68 +41,75 @@ describe('Open Notificaties-style messages', () => {
     webhook.server.close();
   });
 
-  it('when a zaak and its status are created, then the webhook gets kanaal "zaken" messages for both, in order, with the configured Authorization', async () => {
-    const delivered = new Promise<void>((resolve) => {
-      const listener = () => {
-        if (sim.state.notifications().length < 2) return;
-        sim.state.events.off('notification', listener);
-        resolve();
+  it(
+    'when a zaak and its status are created, then the webhook gets kanaal ' +
+      '"zaken" messages for both, in order, with the configured Authorization',
+    async () => {
+      const delivered = new Promise<void>((resolve) => {
+        const listener = () => {
+          if (sim.state.notifications().length < 2) return;
+          sim.state.events.off('notification', listener);
+          resolve();
+        };
+        sim.state.events.on('notification', listener);
+      });
+
+      const zaak = await createZaak(sim);
+      const status = await zgw('POST', `${sim.zakenUrl}/statussen`, statusBody(sim, zaak.url));
+      await delivered;
+
+      expect(webhook.received.map((message) => message.authorization)).toEqual([
+        'Token webhook-secret',
+        'Token webhook-secret',
+      ]);
+      const kenmerken = {
+        bronorganisatie: sim.rsin,
+        zaaktype: sim.zaaktypeUrl,
+        vertrouwelijkheidaanduiding: 'vertrouwelijk',
       };
-      sim.state.events.on('notification', listener);
-    });
+      expect(webhook.received.map((message) => message.body)).toEqual([
+        {
+          kanaal: 'zaken',
+          hoofdObject: zaak.url,
+          resource: 'zaak',
+          resourceUrl: zaak.url,
+          actie: 'create',
+          aanmaakdatum: expect.any(String),
+          kenmerken,
+        },
+        {
+          kanaal: 'zaken',
+          hoofdObject: zaak.url,
+          resource: 'status',
+          resourceUrl: status.body.url,
+          actie: 'create',
+          aanmaakdatum: expect.any(String),
+          kenmerken,
+        },
+      ]);
+      expect(Number.isNaN(Date.parse(webhook.received[0]?.body.aanmaakdatum))).toBe(false);
+      expect(sim.state.counters()).toMatchObject({ notificationsDelivered: 2, notificationsFailed: 0 });
+    },
+  );
 
-    const zaak = await createZaak(sim);
-    const status = await zgw('POST', `${sim.zakenUrl}/statussen`, statusBody(sim, zaak.url));
-    await delivered;
+  it(
+    'when the webhook cannot be reached, ' + 'then the ZGW call still succeeds and the failed delivery is counted',
+    async () => {
+      const unreachable = await startSim({
+        notify: { url: 'http://127.0.0.1:1/api/v1/notificaties', authorization: 'Token x' },
+      });
+      try {
+        const failed = once(unreachable.state.events, 'notification');
 
-    expect(webhook.received.map((message) => message.authorization)).toEqual([
-      'Token webhook-secret',
-      'Token webhook-secret',
-    ]);
-    const kenmerken = {
-      bronorganisatie: sim.rsin,
-      zaaktype: sim.zaaktypeUrl,
-      vertrouwelijkheidaanduiding: 'vertrouwelijk',
-    };
-    expect(webhook.received.map((message) => message.body)).toEqual([
-      {
-        kanaal: 'zaken',
-        hoofdObject: zaak.url,
-        resource: 'zaak',
-        resourceUrl: zaak.url,
-        actie: 'create',
-        aanmaakdatum: expect.any(String),
-        kenmerken,
-      },
-      {
-        kanaal: 'zaken',
-        hoofdObject: zaak.url,
-        resource: 'status',
-        resourceUrl: status.body.url,
-        actie: 'create',
-        aanmaakdatum: expect.any(String),
-        kenmerken,
-      },
-    ]);
-    expect(Number.isNaN(Date.parse(webhook.received[0]?.body.aanmaakdatum))).toBe(false);
-    expect(sim.state.counters()).toMatchObject({ notificationsDelivered: 2, notificationsFailed: 0 });
-  });
+        const zaak = await createZaak(unreachable);
+        const [entry] = await failed;
 
-  it('when the webhook cannot be reached, then the ZGW call still succeeds and the failed delivery is counted', async () => {
-    const unreachable = await startSim({
-      notify: { url: 'http://127.0.0.1:1/api/v1/notificaties', authorization: 'Token x' },
-    });
-    try {
-      const failed = once(unreachable.state.events, 'notification');
-
-      const zaak = await createZaak(unreachable);
-      const [entry] = await failed;
-
-      expect(zaak.url).toBeDefined();
-      expect(entry).toMatchObject({ outcome: 'failed', body: { resource: 'zaak' } });
-      expect(unreachable.state.counters().notificationsFailed).toBe(1);
-    } finally {
-      await unreachable.close();
-    }
-  });
+        expect(zaak.url).toBeDefined();
+        expect(entry).toMatchObject({ outcome: 'failed', body: { resource: 'zaak' } });
+        expect(unreachable.state.counters().notificationsFailed).toBe(1);
+      } finally {
+        await unreachable.close();
+      }
+    },
+  );
 });

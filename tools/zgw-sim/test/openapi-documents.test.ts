@@ -24,14 +24,18 @@ describe('the official OpenAPI documents', () => {
     }
   });
 
-  it('when the documents are loaded, then no reference points outside them and the Catalogi schemas they need are copied in', () => {
-    const documents = loadDocuments();
-    const external = JSON.stringify(documents).match(/"\$ref":"(?!#)[^"]*"/g);
+  it(
+    'when the documents are loaded, then no reference points ' +
+      'outside them and the Catalogi schemas they need are copied in',
+    () => {
+      const documents = loadDocuments();
+      const external = JSON.stringify(documents).match(/"\$ref":"(?!#)[^"]*"/g);
 
-    expect(external).toBeNull();
-    expect(documents.zaken.components.schemas['Catalogi_ZaakType']).toBeDefined();
-    expect(documents.documenten.components.schemas['Catalogi_InformatieObjectType']).toBeDefined();
-  });
+      expect(external).toBeNull();
+      expect(documents.zaken.components.schemas['Catalogi_ZaakType']).toBeDefined();
+      expect(documents.documenten.components.schemas['Catalogi_InformatieObjectType']).toBeDefined();
+    },
+  );
 
   it('when a schema is nullable without a type, then null is one of its alternatives', () => {
     const doc = normaliseSchemas({

@@ -51,14 +51,17 @@ describe('paginated lists', () => {
     expect(response.body).toMatchObject({ count: 5, next: null, previous: null });
   });
 
-  it('when the mirror looks a zaak up by identificatie and bronorganisatie, then exactly that zaak comes back', async () => {
-    const wanted = identificaties[3] as string;
+  it(
+    'when the mirror looks a zaak up by identificatie and bronorganisatie, ' + 'then exactly that zaak comes back',
+    async () => {
+      const wanted = identificaties[3] as string;
 
-    const response = await zgw('GET', `${sim.zakenUrl}/zaken?identificatie=${wanted}&bronorganisatie=${sim.rsin}`);
+      const response = await zgw('GET', `${sim.zakenUrl}/zaken?identificatie=${wanted}&bronorganisatie=${sim.rsin}`);
 
-    expect(response.body.count).toBe(1);
-    expect(response.body.results[0].identificatie).toBe(wanted);
-  });
+      expect(response.body.count).toBe(1);
+      expect(response.body.results[0].identificatie).toBe(wanted);
+    },
+  );
 
   it('when the zaken are ordered by -identificatie, then they come back in that order', async () => {
     const response = await zgw('GET', `${sim.zakenUrl}/zaken?ordering=-identificatie&pageSize=10`);

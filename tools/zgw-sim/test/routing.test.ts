@@ -22,38 +22,41 @@ async function libraryRouter(document: object, apiRoot: string) {
 }
 
 describe('the route table', () => {
-  it('when every path of every document is asked with every method, then it matches what openapi-backend matches', async () => {
-    const contracts = await loadContracts();
-    const documents = loadDocuments();
-    for (const component of COMPONENTS) {
-      const contract = contracts[component];
-      const library = await libraryRouter(documents[component], contract.basePath);
-      const templates = Object.keys(documents[component].paths);
-      const paths = [
-        ...templates.flatMap((t) => [
-          t.replace(/\{[^}]+\}/g, UUID),
-          `${t.replace(/\{[^}]+\}/g, 'x')}/`,
-          t.replace(/\{[^}]+\}/g, `${UUID}/extra`),
-        ]),
-        '/',
-        '',
-        '/onbekend',
-      ].map((p) => `${contract.basePath}${p}`);
-      paths.push('/elders/api/v1/zaken', `${contract.basePath}x/zaken`);
-      const disagreements = [];
-      let operations = 0;
-      for (const path of paths) {
-        for (const method of METHODS) {
-          const ours = contract.match(method.toUpperCase(), path);
-          const oursName = ours.kind === 'operation' ? ours.operation.operationId : ours.kind;
-          const theirs = library(method.toUpperCase(), path);
-          if (ours.kind === 'operation') operations += 1;
-          if (oursName !== theirs) disagreements.push({ component, method, path, ours: oursName, theirs });
+  it(
+    'when every path of every document is asked with every method, ' + 'then it matches what openapi-backend matches',
+    async () => {
+      const contracts = await loadContracts();
+      const documents = loadDocuments();
+      for (const component of COMPONENTS) {
+        const contract = contracts[component];
+        const library = await libraryRouter(documents[component], contract.basePath);
+        const templates = Object.keys(documents[component].paths);
+        const paths = [
+          ...templates.flatMap((t) => [
+            t.replace(/\{[^}]+\}/g, UUID),
+            `${t.replace(/\{[^}]+\}/g, 'x')}/`,
+            t.replace(/\{[^}]+\}/g, `${UUID}/extra`),
+          ]),
+          '/',
+          '',
+          '/onbekend',
+        ].map((p) => `${contract.basePath}${p}`);
+        paths.push('/elders/api/v1/zaken', `${contract.basePath}x/zaken`);
+        const disagreements = [];
+        let operations = 0;
+        for (const path of paths) {
+          for (const method of METHODS) {
+            const ours = contract.match(method.toUpperCase(), path);
+            const oursName = ours.kind === 'operation' ? ours.operation.operationId : ours.kind;
+            const theirs = library(method.toUpperCase(), path);
+            if (ours.kind === 'operation') operations += 1;
+            if (oursName !== theirs) disagreements.push({ component, method, path, ours: oursName, theirs });
+          }
         }
+        expect(disagreements).toEqual([]);
+        // Every template resolves at least once (its own method on its own path).
+        expect(operations).toBeGreaterThanOrEqual(templates.length);
       }
-      expect(disagreements).toEqual([]);
-      // Every template resolves at least once (its own method on its own path).
-      expect(operations).toBeGreaterThanOrEqual(templates.length);
-    }
-  });
+    },
+  );
 });

@@ -66,20 +66,25 @@ describe('request validation against the documents', () => {
     expect(sim.state.documenten()).toHaveLength(before);
   });
 
-  it('when a document of 64 MiB arrives base64-encoded (85.3 MiB of JSON), then it is accepted with its exact bytes', async () => {
-    const content = Buffer.alloc(64 * 1024 * 1024, 0x25);
-    content.write('%PDF-1.4\n');
+  it(
+    'when a document of 64 MiB arrives base64-encoded (85.3 MiB of JSON), ' +
+      'then it is accepted with its exact bytes',
+    async () => {
+      const content = Buffer.alloc(64 * 1024 * 1024, 0x25);
+      content.write('%PDF-1.4\n');
 
-    const response = await zgw(
-      'POST',
-      `${sim.documentenUrl}/enkelvoudiginformatieobjecten`,
-      documentBody(sim, content),
-    );
+      const response = await zgw(
+        'POST',
+        `${sim.documentenUrl}/enkelvoudiginformatieobjecten`,
+        documentBody(sim, content),
+      );
 
-    expect(response.status).toBe(201);
-    expect(response.body.bestandsomvang).toBe(content.length);
-    expect(sim.state.documentContent(response.body.url)?.equals(content)).toBe(true);
-  }, 60_000);
+      expect(response.status).toBe(201);
+      expect(response.body.bestandsomvang).toBe(content.length);
+      expect(sim.state.documentContent(response.body.url)?.equals(content)).toBe(true);
+    },
+    60_000,
+  );
 
   it('when a nested field is too long, then its name is the dotted path', async () => {
     const zaak = await createZaak(sim);
@@ -179,10 +184,13 @@ describe('request validation against the documents', () => {
     });
   });
 
-  it('when a documented filter the simulator does not apply is used, then 501 rather than an unfiltered list', async () => {
-    const response = await zgw('GET', `${sim.zakenUrl}/zaken?archiefstatus=gearchiveerd`);
+  it(
+    'when a documented filter the simulator does not apply is used, ' + 'then 501 rather than an unfiltered list',
+    async () => {
+      const response = await zgw('GET', `${sim.zakenUrl}/zaken?archiefstatus=gearchiveerd`);
 
-    expect(response.status).toBe(501);
-    expect(response.body.detail).toContain('archiefstatus');
-  });
+      expect(response.status).toBe(501);
+      expect(response.body.detail).toContain('archiefstatus');
+    },
+  );
 });

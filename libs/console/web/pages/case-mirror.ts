@@ -94,7 +94,8 @@ export const caseMirrorPage: Page = {
           done.length ? `Opnieuw geprobeerd: ${done.join(', ')}.` : '',
           failed.length ? `Niet gelukt: ${failed.join(', ')}.` : '',
         ];
-        location.hash = `/zaakspiegeling?melding=${encodeURIComponent(parts.filter(Boolean).join(' '))}&t=${Date.now()}`;
+        location.hash =
+          `/zaakspiegeling?melding=` + `${encodeURIComponent(parts.filter(Boolean).join(' '))}&t=${Date.now()}`;
       });
     };
     const refresh = on(ui.button('Vernieuwen'), 'click', () => {
@@ -104,7 +105,8 @@ export const caseMirrorPage: Page = {
       main,
       ui.heading(1, 'Zaakspiegeling', { tabindex: '-1' }),
       ui.paragraph(
-        'Wat het register het zaaksysteem nog verschuldigd is, en wat daarbij misging. Een zaak heet hier alleen bij haar referentie.',
+        'Wat het register het zaaksysteem nog verschuldigd is, ' +
+          'en wat daarbij misging. Een zaak heet hier alleen bij haar referentie.',
       ),
       notice ? ui.alert('ok', notice) : null,
       ui.heading(2, 'Aantallen'),

@@ -36,7 +36,9 @@ function confirmPanel(letter: DeadLetter, action: Action, host: HTMLElement): vo
   const yes = on(ui.button(`Ja, ${ACTION[action].verb.toLowerCase()}`, 'primary'), 'click', async () => {
     if (action === 'replay') await api('POST', `/api/v1/admin/dead-letters/${letter.id}/replay`, {});
     else await api('DELETE', `/api/v1/admin/dead-letters/${letter.id}`);
-    location.hash = `/onbestelbaar?melding=${encodeURIComponent(`Bericht ${letter.id} is ${ACTION[action].done}.`)}&t=${Date.now()}`;
+    location.hash =
+      `/onbestelbaar?melding=${encodeURIComponent(`Bericht ${letter.id} is ${ACTION[action].done}.`)}` +
+      `&t=${Date.now()}`;
   });
   const no = on(ui.button('Annuleren'), 'click', () => host.replaceChildren());
   const question = h(
@@ -90,7 +92,8 @@ export const deadLettersPage: Page = {
       main,
       ui.heading(1, 'Onbestelbare berichten', { tabindex: '-1' }),
       ui.paragraph(
-        'Gebeurtenissen die een consument na herhaalde pogingen opgaf. De inhoud van een gebeurtenis wordt niet getoond.',
+        'Gebeurtenissen die een consument na herhaalde pogingen opgaf. ' +
+          'De inhoud van een gebeurtenis wordt niet getoond.',
       ),
       notice ? ui.alert('ok', notice) : null,
       confirmHost,

@@ -39,7 +39,8 @@ export function signInPage(main: HTMLElement, config: ConsoleConfig, signedIn: (
     ui.alert(
       'warning',
       h('strong', {}, 'Demo-omgeving. '),
-      'Er is geen echte aanmelding: u kiest zelf een identiteit, en de console stuurt die als X-Subject- en X-Role-headers mee (de header-stand-in). De console zelf heeft geen rechten.',
+      'Er is geen echte aanmelding: u kiest zelf een identiteit, en de console stuurt die als ' +
+        'X-Subject- en X-Role-headers mee (de header-stand-in). De console zelf heeft geen rechten.',
     ),
     form,
   );

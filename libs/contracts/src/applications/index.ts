@@ -87,13 +87,15 @@ export const problems = {
     status: 400,
     title: 'Scholing answer incomplete',
     description:
-      'For an intake with fewer worked hours than the scholing threshold, `aanvullendeScholing` is required; `scholingPunten` belongs only to a followed scholing and is then at least 1.',
+      'For an intake with fewer worked hours than the scholing threshold, `aanvullendeScholing` is required; ' +
+      '`scholingPunten` belongs only to a followed scholing and is then at least 1.',
   },
   'invalid-phone-number': {
     status: 422,
     title: 'Invalid phone number',
     description:
-      'After removing spaces, dashes, dots and brackets, and turning +31 or 0031 into 0, the number must be 0 followed by nine digits.',
+      'After removing spaces, dashes, dots and brackets, ' +
+      'and turning +31 or 0031 into 0, the number must be 0 followed by nine digits.',
   },
 } as const satisfies Record<string, ProblemType>;
 

@@ -21,7 +21,9 @@ export const eventEnvelope = <T extends z.ZodType>(data: T) =>
     data,
   });
 
-/** An event a context publishes: its subject, its `type` and the zod schema of its data (consumers validate with it). */
+/**
+ * An event a context publishes: its subject, its `type` and the zod schema of its data (consumers validate with it).
+ */
 export interface EventContract<T extends z.ZodType = z.ZodType> {
   subject: string;
   type: string;

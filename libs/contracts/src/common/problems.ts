@@ -11,7 +11,8 @@ export const COMMON_PROBLEMS = {
     status: 400,
     title: 'Request rejected',
     description:
-      'The request does not satisfy the rules of this operation. The `errors` member names each field, a stable code and a detail.',
+      'The request does not satisfy the rules of this operation. ' +
+      'The `errors` member names each field, a stable code and a detail.',
   },
   unauthenticated: {
     status: 401,

@@ -12,7 +12,9 @@ export type Requirement =
   /** Guarded by something other than a user identity (the notification webhook's shared secret). */
   | { kind: 'shared-secret' };
 
-/** One public route and what it requires: the gateway enforces it before proxying, the owning service again on mount. */
+/**
+ * One public route and what it requires: the gateway enforces it before proxying, the owning service again on mount.
+ */
 export interface RouteRule {
   method: HttpMethod;
   /** Express path syntax; the service mounts exactly this path. */

@@ -54,7 +54,9 @@ export const VERWERKINGSACTIVITEITEN = [
   {
     id: `${BASE}/besluitbrief`,
     naam: 'Opstellen en verzenden van een besluitbrief',
-    doel: 'Het register stelt de brief bij een besluit op, laat hem goedkeuren en verzendt hem, met het registernummer.',
+    doel:
+      'Het register stelt de brief bij een besluit op, ' +
+      'laat hem goedkeuren en verzendt hem, met het registernummer.',
     grondslag: `${AWBIG}; Awb art. 3:41`,
     categorieen: ['BSN', 'naam', 'adres', 'registratienummer', 'besluit'],
     bewaartermijn: 'P7Y',

@@ -25,7 +25,8 @@ export const problems = {
     status: 422,
     title: 'Documents cannot be linked',
     description:
-      "Internal API: not every document can be linked to the application (unknown, another owner's, another category, or linked elsewhere). Nothing was linked; `errors` names each document.",
+      "Internal API: not every document can be linked to the application (unknown, another owner's, " +
+      'another category, or linked elsewhere). Nothing was linked; `errors` names each document.',
   },
 } as const satisfies Record<string, ProblemType>;
 
@@ -72,7 +73,10 @@ export const internal = {
   linkCheckResponse: z.object({
     rejected: z.array(z.object({ field: z.string(), code: z.string(), detail: z.string() })),
   }),
-  /** links: 200 with the linked documents (in request order, each once) or 422 `links-rejected` naming each refused one; nothing is linked then. */
+  /**
+   * links: 200 with the linked documents (in request order, each once) or 422 `links-rejected` naming each refused one;
+   * nothing is linked then.
+   */
   linkResponse: z.object({ linked: z.array(linkedDocument) }),
   documentsOfResponse: z.array(linkedDocument.loose()),
   /**
@@ -83,6 +87,8 @@ export const internal = {
   contentParams: z.object({ applicationId: z.string(), documentId: z.string() }),
   /** 200 when the id names an `organisatie-logo` upload; otherwise a bare 404. */
   confirmOrgLogoResponse: z.object({ documentId: z.string() }),
-  /** orgLogoContent: 200 with the stored bytes of an `organisatie-logo` upload (letters draws it); otherwise a bare 404. */
+  /**
+   * orgLogoContent: 200 with the stored bytes of an `organisatie-logo` upload (letters draws it); otherwise a bare 404.
+   */
   orgLogoParams: z.object({ documentId: z.string() }),
 };

@@ -17,7 +17,8 @@ export const problems = {
     status: 408,
     title: 'Request body too slow',
     description:
-      'The request body did not arrive at the minimum rate the register sets (about 1 KiB a second over each 10 seconds). The connection is closed; send the request again.',
+      'The request body did not arrive at the minimum rate the register sets (about 1 KiB ' +
+      'a second over each 10 seconds). The connection is closed; send the request again.',
   },
   'idempotency-request-in-progress': {
     status: 409,

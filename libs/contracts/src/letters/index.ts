@@ -56,7 +56,8 @@ export const problems = {
     status: 403,
     title: 'Step-up confirmation required',
     description:
-      'Revealing the register number needs the header `X-Step-Up: true`, sent after an explicit confirmation of the user.',
+      'Revealing the register number needs the header `X-Step-Up: ' +
+      'true`, sent after an explicit confirmation of the user.',
   },
 } as const satisfies Record<string, ProblemType>;
 

@@ -41,7 +41,9 @@ export function createServiceMetrics(service: string, logger: Logger): ServiceMe
   collectDefaultMetrics({ register: registry });
   const httpDuration = new Histogram({
     name: 'http_server_request_duration_seconds',
-    help: 'HTTP requests by method, route and status: duration; _count is the request rate, status_code 5xx the errors.',
+    help:
+      'HTTP requests by method, route and status: duration; ' +
+      '_count is the request rate, status_code 5xx the errors.',
     labelNames: ['method', 'route', 'status_code'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],

@@ -45,7 +45,8 @@ export interface TracedSystem {
 
 /**
  * The six services as processes (built dist) at LOG_LEVEL info, each with its own METRICS_PORT, on databases,
- * a stream, durable consumers and a bucket of their own (ADR 0160); `env` adds settings per service (OTEL_EXPORTER_OTLP_ENDPOINT).
+ * a stream, durable consumers and a bucket of their own (ADR 0160); `env` adds settings per service
+ * (OTEL_EXPORTER_OTLP_ENDPOINT).
  */
 export async function startTracedSystem(
   env: Partial<Record<Service, Record<string, string>>> = {},
@@ -86,10 +87,10 @@ export async function startTracedSystem(
   } catch (err) {
     await system.stopAll();
     // The failing service's own words, before its log goes with the rest.
-    const logs = SERVICES.map(
-      (s) =>
-        `${s}: ${(existsSync(path.join(logDir, `${s}.log`)) ? readFileSync(path.join(logDir, `${s}.log`), 'utf8') : '').slice(-1500)}`,
-    ).join('\n');
+    const logs = SERVICES.map((s) => {
+      const file = path.join(logDir, `${s}.log`);
+      return `${s}: ${(existsSync(file) ? readFileSync(file, 'utf8') : '').slice(-1500)}`;
+    }).join('\n');
     await cleanUp();
     throw Object.assign(new Error(`${(err as Error).message}\n${logs}`), { cause: err });
   }

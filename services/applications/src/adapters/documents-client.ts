@@ -45,7 +45,9 @@ export interface DocumentsClientOptions {
   now?: () => number;
 }
 
-/** The documents service's internal API (the one source of categories and of the rule that a document may be linked). */
+/**
+ * The documents service's internal API (the one source of categories and of the rule that a document may be linked).
+ */
 export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, CaseDocumentsPort, DocumentContentPort {
   private readonly categoryCache = new Map<
     string,
@@ -125,7 +127,10 @@ export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, C
     return parsed(api.documentsOfResponse, res.body, 'documents of an application');
   }
 
-  /** A linked document's bytes, read into one buffer of the announced length (the mirror holds one document per case at a time). */
+  /**
+   * A linked document's bytes, read into one buffer of the announced length (the mirror holds one document per case at
+   * a time).
+   */
   async contentOf(applicationId: string, documentId: string): Promise<DocumentContent | null> {
     const path = api.paths.content
       .replace(':applicationId', encodeURIComponent(applicationId))
@@ -153,7 +158,10 @@ export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, C
 /** A document of the largest category takes well under this on a LAN; a stalled transfer is the service being away. */
 const CONTENT_TIMEOUT_MS = 60_000;
 
-/** The body copied into one buffer of `size` bytes as it arrives; a body cut short or longer than announced is no answer. */
+/**
+ * The body copied into one buffer of `size` bytes as it arrives; a body cut short or longer than announced is no
+ * answer.
+ */
 async function readExactly(body: ReadableStream<Uint8Array>, size: number): Promise<Buffer> {
   const bytes = Buffer.allocUnsafe(size);
   let at = 0;
@@ -172,7 +180,10 @@ async function readExactly(body: ReadableStream<Uint8Array>, size: number): Prom
   return bytes;
 }
 
-/** The file name of `Content-Disposition: attachment; filename*=UTF-8''…` (RFC 6266/5987, as the documents service writes it). */
+/**
+ * The file name of `Content-Disposition: attachment; filename*=UTF-8''…` (RFC 6266/5987, as the documents service
+ * writes it).
+ */
 export function fileNameOf(disposition: string | null): string | null {
   const encoded = /filename\*=UTF-8''([^;\s]+)/i.exec(disposition ?? '')?.[1];
   if (!encoded) return null;

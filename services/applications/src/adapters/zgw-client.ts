@@ -32,14 +32,19 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The kind of resource a URL names (`zaken`, `statussen` …), for the span's name: its last segment that is not an id. */
+/**
+ * The kind of resource a URL names (`zaken`, `statussen` …), for the span's name: its last segment that is not an id.
+ */
 function resourceOf(url: string): string {
   const path = url.split('?')[0] ?? '';
   const segments = path.split('/').filter((s) => s !== '' && !/^[0-9a-f-]{36}$/i.test(s));
   return segments.at(-1) ?? '';
 }
 
-/** A reset or broken pipe on a connection the pool had used before (the server may have closed it as the request went out). */
+/**
+ * A reset or broken pipe on a connection the pool had used before (the server may have closed it as the request went
+ * out).
+ */
 function staleReset(req: http.ClientRequest | undefined, err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return Boolean(req?.reusedSocket) && (code === 'ECONNRESET' || code === 'EPIPE');

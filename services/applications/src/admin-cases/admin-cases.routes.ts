@@ -12,7 +12,9 @@ const listAdminCases = defineOperation({
   operationId: 'listAdminCases',
   summary: 'List every case',
   description:
-    'Every application of every owner (also `Concept`), oldest `createdAt` first, owner masked. Paged with `limit` (1–1000; without it at most 1000 rows) and `cursor`; `Link: rel="next"` names the next page.',
+    'Every application of every owner (also `Concept`), oldest `createdAt` first, owner masked. ' +
+    'Paged with `limit` (1–1000; without it at most 1000 rows) ' +
+    'and `cursor`; `Link: rel="next"` names the next page.',
   query: pageQuery,
   responses: { 200: z.array(ApplicationSummary) },
   handle: async (ctx: Context, { query, req }) => {
@@ -27,7 +29,8 @@ const deleteAdminCase = defineOperation({
   operationId: 'deleteAdminCase',
   summary: 'Delete a case',
   description:
-    'Removes the application in any state, writes a `case:admin-delete` audit row and has the documents service remove its documents.',
+    'Removes the application in any state, writes a `case:admin-delete` ' +
+    'audit row and has the documents service remove its documents.',
   params: IdParams,
   responses: { 204: null },
   handle: async (ctx: Context, { params, identity }) => {

@@ -14,7 +14,8 @@ const listWerkvoorraad = defineOperation({
   operationId: 'listWerkvoorraad',
   summary: 'List the work queue',
   description:
-    'Every application in `Ingediend`, oldest `submittedAt` first, owner masked. Paged with `limit` (1–1000; without it at most 1000 rows) and `cursor`; `Link: rel="next"` names the next page while rows remain.',
+    'Every application in `Ingediend`, oldest `submittedAt` first, owner masked. Paged with `limit` (1–1000; ' +
+    'without it at most 1000 rows) and `cursor`; `Link: rel="next"` names the next page while rows remain.',
   query: pageQuery,
   responses: { 200: z.array(ApplicationSummary) },
   handle: async (ctx: Context, { query, req }) => {
@@ -29,7 +30,10 @@ const getBeoordeling = defineOperation({
   operationId: 'getBeoordeling',
   summary: 'Read a case for assessment',
   description:
-    "Any submitted case (not only those in the queue), resolved through the case listing; owner masked. `decisions.canBesluiten` tells whether a besluit may be recorded (Ingediend only). A `Concept` is not a case: 404. A case whose owner is the caller's own practitioner identity is 403 (audited).",
+    'Any submitted case (not only those in the queue), resolved through the case listing; owner masked. ' +
+    '`decisions.canBesluiten` tells whether a besluit may be recorded (Ingediend only). ' +
+    'A `Concept` is not a case: 404. A case whose owner is ' +
+    "the caller's own practitioner identity is 403 (audited).",
   params: IdParams,
   load: async (ctx: Context, { params, identity }) =>
     resolveCaseFor(ctx, identity, applications.routes.beoordeling, params.id),
@@ -43,7 +47,10 @@ const recordBesluitOperation = defineOperation({
   operationId: 'recordBesluit',
   summary: 'Record a besluit on a case',
   description:
-    "`toekennen` → Toegekend, `afwijzen` → Afgewezen, `buiten-behandeling` → BuitenBehandeling; the last two need a non-blank `toelichting` (400). An unknown case is 404 before any 400; the caller's own application is 403 (audited); a case no longer `Ingediend` is 409. Publishes `application.decided`.",
+    '`toekennen` → Toegekend, `afwijzen` → Afgewezen, `buiten-behandeling` → BuitenBehandeling; ' +
+    'the last two need a non-blank `toelichting` (400). An unknown case is 404 before any 400; ' +
+    "the caller's own application is 403 (audited); " +
+    'a case no longer `Ingediend` is 409. Publishes `application.decided`.',
   params: IdParams,
   body: RecordBesluitRequest,
   example: { besluit: 'afwijzen', toelichting: 'Onvoldoende werkervaring aangetoond.' },

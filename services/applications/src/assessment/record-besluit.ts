@@ -19,7 +19,10 @@ function checkToelichting(req: RecordBesluitRequest): void {
   }
 }
 
-/** The besluit, application.decided and (mirroring on) the owed besluit status commit together; 409 unless the case is still Ingediend. */
+/**
+ * The besluit, application.decided and (mirroring on) the owed besluit status commit together; 409 unless the case is
+ * still Ingediend.
+ */
 export async function recordBesluit(
   ctx: Context,
   identity: Identity | null,

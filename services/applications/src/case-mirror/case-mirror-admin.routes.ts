@@ -9,7 +9,10 @@ const getCaseMirror = defineOperation({
   operationId: 'getCaseMirror',
   summary: 'The case mirror: counts and every owed or diverged case',
   description:
-    'Counts of owed, diverged and past-window cases and of the divergences healed in the last 24 hours, and every case that is owed or diverged (by `referentie`; no personal data). `cases` is paged with `limit` (1–1000; without it at most 1000) and `cursor`; `Link: rel="next"` names the next page. Mirroring off: counts 0 and no cases.',
+    'Counts of owed, diverged and past-window cases and of the divergences healed in the ' +
+    'last 24 hours, and every case that is owed or diverged (by `referentie`; ' +
+    'no personal data). `cases` is paged with `limit` (1–1000; without it at most 1000) ' +
+    'and `cursor`; `Link: rel="next"` names the next page. Mirroring off: counts 0 and no cases.',
   query: pageQuery,
   responses: { 200: CaseMirrorOverview },
   handle: async (ctx: Context, { query, req }) => {
@@ -24,7 +27,9 @@ const retryCase = defineOperation({
   operationId: 'retryCaseMirror',
   summary: 'Try a case again now',
   description:
-    "The case is tried again at once from its last completed step, with its attempts reset, also past the reconciler's window (which then starts anew). Writes a `zaaksysteem-retry` audit row. 409 when nothing is owed.",
+    'The case is tried again at once from its last completed step, ' +
+    "with its attempts reset, also past the reconciler's window (which then starts anew). " +
+    'Writes a `zaaksysteem-retry` audit row. 409 when nothing is owed.',
   params: ReferentieParams,
   responses: { 202: null },
   problems: [409],

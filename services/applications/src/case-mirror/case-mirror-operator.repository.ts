@@ -24,7 +24,8 @@ export async function mirrorCounts(db: Db, windowMs: number): Promise<MirrorCoun
   const { rows } = await sql<MirrorCounts>`SELECT
       count(*) FILTER (WHERE state = 'pending')::int AS "owed",
       count(*) FILTER (WHERE state = 'diverged')::int AS "diverged",
-      count(*) FILTER (WHERE state = 'diverged' AND diverged_at <= now() - ${interval(windowMs)}::interval)::int AS "pastWindow",
+      count(*) FILTER (WHERE state = 'diverged' AND diverged_at <= now() - ${interval(windowMs)}::interval)::int
+      AS "pastWindow",
       (SELECT count(*) FROM case_mirror_heals WHERE healed_at > now() - interval '24 hours')::int AS "healedLast24h"
     FROM case_mirrors`.execute(db);
   return rows[0] ?? { owed: 0, diverged: 0, pastWindow: 0, healedLast24h: 0 };
@@ -78,7 +79,8 @@ export async function makeDueNow(
   options: { leaseMs: number; windowMs: number },
 ): Promise<RetryOutcome> {
   const { rows } = await sql<{ state: 'pending' | 'diverged' }>`UPDATE case_mirrors SET attempts = LEAST(attempts, 1),
-      next_attempt_at = CASE WHEN next_attempt_at IS NULL OR next_attempt_at > now() + ${interval(options.leaseMs)}::interval
+      next_attempt_at = CASE WHEN next_attempt_at IS NULL
+      OR next_attempt_at > now() + ${interval(options.leaseMs)}::interval
         THEN now() ELSE next_attempt_at END,
       diverged_at = CASE WHEN state = 'diverged' AND diverged_at <= now() - ${interval(options.windowMs)}::interval
         THEN now() ELSE diverged_at END

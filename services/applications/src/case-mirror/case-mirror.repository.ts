@@ -53,7 +53,8 @@ export async function loadCases(db: Db, rows: CaseMirrorRow[]): Promise<MirrorCa
   if (rows.length === 0) return [];
   const referenties = rows.map((r) => r.referentie);
   const facts = await sql<FactsRow>`
-    SELECT m.referentie, a.owner, a.type, a.submitted_at, a.document_ids, a.submission, a.besluit, a.toelichting, a.decided_at
+    SELECT m.referentie, a.owner, a.type, a.submitted_at, a.document_ids, a.submission, a.besluit, a.toelichting,
+    a.decided_at
     FROM case_mirrors m LEFT JOIN applications a ON a.id = m.application_id
     WHERE m.referentie = ANY(${referenties}::text[])`.execute(db);
   const steps = await db
@@ -110,7 +111,8 @@ export async function recordStep(
   leaseMs: number,
 ): Promise<void> {
   await sql`WITH recorded AS (
-      INSERT INTO case_mirror_steps (referentie, step, url) VALUES (${referentie}, ${step}, ${url}) ON CONFLICT (referentie, step) DO NOTHING
+      INSERT INTO case_mirror_steps (referentie, step, url) VALUES (${referentie}, ${step}, ${url})
+      ON CONFLICT (referentie, step) DO NOTHING
     )
     UPDATE case_mirrors SET next_attempt_at = now() + ${interval(leaseMs)}::interval
     ${step === 'zaak' ? sql`, zaak_url = ${url}, zaak_uuid = ${uuidOf(url)}::uuid` : sql``}
@@ -123,7 +125,8 @@ export async function recordStep(
  */
 export async function markDone(db: Db, c: MirrorCase): Promise<boolean> {
   const res =
-    await sql`UPDATE case_mirrors SET state = 'done', next_attempt_at = NULL, attempts = 0, diverged_at = NULL, diverged_correlation_id = NULL, last_error = NULL
+    await sql`UPDATE case_mirrors SET state = 'done', next_attempt_at = NULL, attempts = 0, diverged_at = NULL,
+      diverged_correlation_id = NULL, last_error = NULL
     WHERE referentie = ${c.referentie} AND work_version = ${c.workVersion}`.execute(db);
   if (Number(res.numAffectedRows ?? 0) > 0) return true;
   await sql`UPDATE case_mirrors SET next_attempt_at = now(), attempts = 0 WHERE referentie = ${c.referentie}`.execute(
@@ -161,22 +164,19 @@ export async function linkPending(db: Db, applicationId: string): Promise<boolea
 
 /** Not the case system's fault (the documents service was away): try again later, no divergence. */
 export async function postponeCase(db: Db, referentie: string, delayMs: number, detail: string): Promise<void> {
-  await sql`UPDATE case_mirrors SET next_attempt_at = now() + ${interval(delayMs)}::interval, last_error = ${detail} WHERE referentie = ${referentie}`.execute(
-    db,
-  );
+  await sql`UPDATE case_mirrors SET next_attempt_at = now() + ${interval(delayMs)}::interval, last_error = ${detail}
+    WHERE referentie = ${referentie}`.execute(db);
 }
 
 /** ADR 0005: the flag an operator sees; never over another reden (that one stays until it is handled). */
 export async function flagDivergence(db: Db, applicationId: string, reden: string): Promise<void> {
-  await sql`UPDATE applications SET manual = true, reden = ${reden} WHERE id = ${applicationId}::uuid AND (reden IS NULL OR reden = ${reden})`.execute(
-    db,
-  );
+  await sql`UPDATE applications SET manual = true, reden = ${reden} WHERE id = ${applicationId}::uuid AND (reden IS NULL
+    OR reden = ${reden})`.execute(db);
 }
 
 export async function clearDivergence(db: Db, applicationId: string, reden: string): Promise<void> {
-  await sql`UPDATE applications SET manual = false, reden = NULL WHERE id = ${applicationId}::uuid AND reden = ${reden}`.execute(
-    db,
-  );
+  await sql`UPDATE applications SET manual = false, reden = NULL WHERE id = ${applicationId}::uuid
+    AND reden = ${reden}`.execute(db);
 }
 
 /** The submitted case is owed to the case system (in the submit's transaction); the mirror job works it after. */
@@ -204,9 +204,12 @@ export async function oweBesluit(
   db: Db,
   values: { referentie: string; applicationId: string; by: string; correlationId: string | null },
 ): Promise<void> {
-  await sql`INSERT INTO case_mirrors (referentie, application_id, besluit_by, besluit_correlation_id, submit_correlation_id, traceparent)
-    VALUES (${values.referentie}, ${values.applicationId}::uuid, ${values.by}, ${values.correlationId}, ${values.correlationId}, ${currentTraceparent() ?? null})
-    ON CONFLICT (referentie) DO UPDATE SET besluit_by = EXCLUDED.besluit_by, besluit_correlation_id = EXCLUDED.besluit_correlation_id,
+  await sql`INSERT INTO case_mirrors (referentie, application_id, besluit_by, besluit_correlation_id,
+    submit_correlation_id, traceparent)
+    VALUES (${values.referentie}, ${values.applicationId}::uuid, ${values.by}, ${values.correlationId},
+    ${values.correlationId}, ${currentTraceparent() ?? null})
+    ON CONFLICT (referentie) DO UPDATE SET besluit_by = EXCLUDED.besluit_by,
+    besluit_correlation_id = EXCLUDED.besluit_correlation_id,
       traceparent = EXCLUDED.traceparent,
       work_version = case_mirrors.work_version + 1,
       state = CASE WHEN case_mirrors.state = 'done' THEN 'pending' ELSE case_mirrors.state END,
@@ -219,7 +222,8 @@ export async function oweBesluit(
 export async function oweDelete(db: Db, values: { referentie: string; correlationId: string | null }): Promise<void> {
   await sql`INSERT INTO case_mirrors (referentie, delete_requested, delete_correlation_id, traceparent)
     VALUES (${values.referentie}, true, ${values.correlationId}, ${currentTraceparent() ?? null})
-    ON CONFLICT (referentie) DO UPDATE SET delete_requested = true, delete_correlation_id = EXCLUDED.delete_correlation_id, application_id = NULL,
+    ON CONFLICT (referentie) DO UPDATE SET delete_requested = true,
+    delete_correlation_id = EXCLUDED.delete_correlation_id, application_id = NULL,
       traceparent = EXCLUDED.traceparent,
       work_version = case_mirrors.work_version + 1,
       state = CASE WHEN case_mirrors.state = 'done' THEN 'pending' ELSE case_mirrors.state END,
@@ -236,9 +240,8 @@ export async function dueNowByZaakUrl(db: Db, zaakUrl: string, leaseMs: number):
   const zaakUuid = uuidOf(zaakUrl);
   if (!zaakUuid) return false;
   const res = await sql`UPDATE case_mirrors SET next_attempt_at = now()
-    WHERE zaak_uuid = ${zaakUuid}::uuid AND zaak_url = ${zaakUrl} AND state = 'diverged' AND next_attempt_at > now() + ${interval(leaseMs)}::interval`.execute(
-    db,
-  );
+    WHERE zaak_uuid = ${zaakUuid}::uuid AND zaak_url = ${zaakUrl} AND state = 'diverged'
+    AND next_attempt_at > now() + ${interval(leaseMs)}::interval`.execute(db);
   return Number(res.numAffectedRows ?? 0) > 0;
 }
 
@@ -279,8 +282,7 @@ export async function countCases(db: Db, state: 'pending' | 'diverged'): Promise
 export async function oldestDivergenceSeconds(db: Db): Promise<number> {
   const { rows } = await sql<{
     n: number;
-  }>`SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(diverged_at)), 0)::float AS n FROM case_mirrors WHERE state = 'diverged'`.execute(
-    db,
-  );
+  }>`SELECT COALESCE(EXTRACT(EPOCH FROM now() - min(diverged_at)), 0)::float AS n FROM case_mirrors
+    WHERE state = 'diverged'`.execute(db);
   return Number(rows[0]?.n ?? 0);
 }

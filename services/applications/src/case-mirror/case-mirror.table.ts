@@ -31,7 +31,10 @@ export interface CaseMirrorsTable {
   created_at: Generated<Date>;
 }
 
-/** One completed step (`zaak`, `status:ingediend`, `rol:initiator`, `eio:<documentId>`, `zio:<documentId>`, `status:besluit`). */
+/**
+ * One completed step (`zaak`, `status:ingediend`, `rol:initiator`, `eio:<documentId>`, `zio:<documentId>`,
+ * `status:besluit`).
+ */
 export interface CaseMirrorStepsTable {
   referentie: string;
   step: string;

@@ -45,7 +45,10 @@ export type CaseOutcome =
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** ADR 0011: a failure without an HTTP answer is tried again, at most 3 attempts in all, with a pause; anything else is final. */
+/**
+ * ADR 0011: a failure without an HTTP answer is tried again, at most 3 attempts in all, with a pause; anything else is
+ * final.
+ */
 export async function withRetries<T>(attempt: (n: number) => Promise<Result<T>>): Promise<Result<T>> {
   let last: Failure | null = null;
   for (let n = 1; n <= MAX_ATTEMPTS; n++) {

@@ -172,7 +172,8 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome, sta
     return;
   }
   if (c.state !== 'diverged') {
-    // Nothing to heal: the case's end and its processing record (a crash before the commit leaves the lease to run out).
+    // Nothing to heal: the case's end and its processing record (a crash before the commit leaves the lease to run
+    // out).
     await db.transaction().execute(async (trx) => {
       if (c.deleteRequested) await forgetCase(trx, c.referentie);
       else await markDone(trx, c);

@@ -5,7 +5,10 @@ export const MAX_ATTEMPTS = 3;
 /** The pause before the n-th retry of a step: 500 ms, then 1 s. */
 export const retryDelayMs = (retry: number): number => backoffMs(retry, 500, 5000);
 
-/** A failure of one call or step: `transport` (no HTTP answer: retried) or `diverged` (an answer we cannot use: never retried). */
+/**
+ * A failure of one call or step: `transport` (no HTTP answer: retried) or `diverged` (an answer we cannot use: never
+ * retried).
+ */
 export type Failure = { kind: 'transport'; detail: string } | { kind: 'diverged'; detail: string };
 export type Result<T> = { kind: 'ok'; value: T } | Failure;
 
@@ -53,7 +56,9 @@ export function remainingSteps(planned: readonly Step[], recorded: ReadonlySet<s
 /** What separates the besluit from its toelichting in `statustoelichting`. */
 const BESLUIT_SEPARATOR = ':';
 
-/** `statustoelichting` of the besluit status: the besluit, and its toelichting after a colon (at most 1000 characters). */
+/**
+ * `statustoelichting` of the besluit status: the besluit, and its toelichting after a colon (at most 1000 characters).
+ */
 export function besluitToelichting(besluit: string, toelichting: string | null): string {
   const text = toelichting?.trim() ? `${besluit}${BESLUIT_SEPARATOR} ${toelichting.trim()}` : besluit;
   return text.slice(0, 1000);

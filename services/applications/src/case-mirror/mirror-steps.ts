@@ -60,7 +60,9 @@ function need<T>(value: T | null | undefined, what: string): T {
 /** A fact a step needs is not there (an earlier step's URL, the application): a divergence, never a retry. */
 export class MissingFact extends Error {}
 
-/** The user the JWT names: the case handler for the besluit, the portal for the submit, the service itself otherwise. */
+/**
+ * The user the JWT names: the case handler for the besluit, the portal for the submit, the service itself otherwise.
+ */
 export function actorOf(env: StepEnv, step: Step): ZgwActor {
   if (step.kind === 'besluit') {
     const by = env.c.besluitBy ?? 'onbekend';
@@ -140,7 +142,8 @@ export const STEPS: {
       first(
         await zgw.call(
           'GET',
-          `${target.documentenUrl}/enkelvoudiginformatieobjecten?${q({ identificatie: documentIdentificatie(c.referentie, step.index), bronorganisatie: target.rsin })}`,
+          `${target.documentenUrl}/enkelvoudiginformatieobjecten?` +
+            `${q({ identificatie: documentIdentificatie(c.referentie, step.index), bronorganisatie: target.rsin })}`,
           SELF_SERVICE,
         ),
         'document lookup',
@@ -174,7 +177,11 @@ export const STEPS: {
     lookup: async ({ zgw, target, c }, step) => {
       const a = await zgw.call(
         'GET',
-        `${target.zakenUrl}/zaakinformatieobjecten?${q({ zaak: need(c.zaakUrl, 'zaak'), informatieobject: need(c.recorded.get(`eio:${step.documentId}`), 'document') })}`,
+        `${target.zakenUrl}/zaakinformatieobjecten?` +
+          `${q({
+            zaak: need(c.zaakUrl, 'zaak'),
+            informatieobject: need(c.recorded.get(`eio:${step.documentId}`), 'document'),
+          })}`,
         SELF_SERVICE,
       );
       const list = readAnswer(a, 200, z.array(Resource), 'zaakinformatieobject lookup');

@@ -49,7 +49,9 @@ export async function zakenPage(
   target: MirrorTarget,
   page: number,
 ): Promise<{ zaken: Zaak[]; hasNext: boolean }> {
-  const url = `${target.zakenUrl}/zaken?${new URLSearchParams({ zaaktype: target.zaaktypeUrl, page: String(page) }).toString()}`;
+  const url =
+    `${target.zakenUrl}/zaken?` +
+    `${new URLSearchParams({ zaaktype: target.zaaktypeUrl, page: String(page) }).toString()}`;
   const body = await must(zgw, url, Page(Zaak), 'zaken');
   return { zaken: body.results, hasNext: Boolean(body.next) };
 }
@@ -74,7 +76,8 @@ async function localFacts(db: Db, referenties: string[]): Promise<Map<string, Lo
   if (referenties.length === 0) return new Map();
   const { rows } = await sql<LocalFacts>`
     SELECT referentie, type, step_index, step_count, manual, reden, document_ids,
-      to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_iso, to_char(updated_at AT TIME ZONE 'UTC', ${ISO}) AS updated_iso,
+      to_char(created_at AT TIME ZONE 'UTC', ${ISO}) AS created_iso, to_char(updated_at AT TIME ZONE 'UTC', ${ISO})
+      AS updated_iso,
       to_char(submitted_at AT TIME ZONE 'UTC', ${ISO}) AS submitted_iso
     FROM applications WHERE referentie = ANY(${referenties}::text[])`.execute(db);
   return new Map(rows.map((r) => [r.referentie, r]));

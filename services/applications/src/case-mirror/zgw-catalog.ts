@@ -19,7 +19,9 @@ const MAX_PAGES = 20;
 /** How long the types are reused: they change only when a new zaaktype version is published. */
 const TTL_MS = 3_600_000;
 
-/** The catalogue of ZGW_ZAAKTYPE_URL, read once and cached; concurrent callers share one read, a failure is not kept. */
+/**
+ * The catalogue of ZGW_ZAAKTYPE_URL, read once and cached; concurrent callers share one read, a failure is not kept.
+ */
 export class ZgwCatalog {
   private cached: { until: number; types: Promise<Result<CatalogTypes>> } | null = null;
 

@@ -45,7 +45,9 @@ const listColumns = [
   sql<string | null>`to_char(submitted_at AT TIME ZONE 'UTC', ${ISO_MS})`.as('submitted_iso'),
 ] as const;
 
-/** A position in a list: `at` is a `key_at` (or any timestamp text PostgreSQL reads exactly), compared as timestamptz. */
+/**
+ * A position in a list: `at` is a `key_at` (or any timestamp text PostgreSQL reads exactly), compared as timestamptz.
+ */
 export interface Keyset {
   at: string;
   id: string;

@@ -10,7 +10,9 @@ const createChangeRequest = defineOperation({
   operationId: 'createChangeRequest',
   summary: 'Request a change of phone number',
   description:
-    'Spaces, `-`, `.`, `(` and `)` are removed and a leading `+31` or `0031` becomes `0`; the result must be `0` followed by nine digits, otherwise 422 `invalid-phone-number` (also for a missing number). 200 with a `WV-<year>-<6 digits>` referentie.',
+    'Spaces, `-`, `.`, `(` and `)` are removed and a leading `+31` or `0031` becomes `0`; ' +
+    'the result must be `0` followed by nine digits, otherwise 422 `invalid-phone-number` ' +
+    '(also for a missing number). 200 with a `WV-<year>-<6 digits>` referentie.',
   body: ChangeRequestRequest,
   example: { telefoon: '+31 6 1234 5678' },
   responses: { 200: ReferentieResponse },

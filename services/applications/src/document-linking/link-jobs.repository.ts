@@ -65,7 +65,8 @@ export async function completeJob(db: Db, applicationId: string): Promise<void> 
 }
 
 export async function postponeJob(db: Db, applicationId: string, delayMs: number, error: string): Promise<void> {
-  await sql`UPDATE document_link_jobs SET next_attempt_at = now() + ${`${delayMs} milliseconds`}::interval, last_error = ${error}
+  await sql`UPDATE document_link_jobs SET next_attempt_at = now() + ${`${delayMs} milliseconds`}::interval,
+    last_error = ${error}
     WHERE application_id = ${applicationId}::uuid`.execute(db);
 }
 

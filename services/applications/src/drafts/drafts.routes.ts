@@ -18,7 +18,8 @@ const listApplications = defineOperation({
   operationId: 'listApplications',
   summary: "List the caller's own applications",
   description:
-    'Newest first, owner unmasked, read through the case source. Paged with `limit` (1–1000; without it at most 1000 rows) and `cursor`; `Link: rel="next"` names the next page while rows remain.',
+    'Newest first, owner unmasked, read through the case source. Paged with `limit` (1–1000; ' +
+    'without it at most 1000 rows) and `cursor`; `Link: rel="next"` names the next page while rows remain.',
   query: pageQuery,
   responses: { 200: z.array(ApplicationSummary) },
   handle: async (ctx: Context, { query, identity, req }) =>
@@ -30,7 +31,9 @@ const createApplicationOperation = defineOperation({
   operationId: 'createApplication',
   summary: 'Start an application',
   description:
-    '201 with `Location`. `type` is `intake` or `herregistratie`. 409 when the caller already has a `Concept` of that type, or for a herregistratie while the dashboard says `eligibleForHerregistratie: false`.',
+    '201 with `Location`. `type` is `intake` or `herregistratie`. 409 when the caller already has a ' +
+    '`Concept` of that type, or for a herregistratie while ' +
+    'the dashboard says `eligibleForHerregistratie: false`.',
   body: CreateApplicationRequest,
   example: { type: 'intake' },
   responses: { 201: ApplicationDetail },
@@ -58,7 +61,9 @@ const syncDraftOperation = defineOperation({
   operationId: 'syncDraft',
   summary: 'Save the draft and the wizard step',
   description:
-    '204. 400 when `stepCount < 1`, `stepIndex < 0`, `stepIndex >= stepCount`, or the serialized `draft` exceeds 256 KiB (each named in `errors`); 409 when the application is no longer `Concept`. An unknown application is 404 before any 400.',
+    '204. 400 when `stepCount < 1`, `stepIndex < 0`, `stepIndex >= stepCount`, ' +
+    'or the serialized `draft` exceeds 256 KiB (each named in `errors`); ' +
+    '409 when the application is no longer `Concept`. An unknown application is 404 before any 400.',
   params: IdParams,
   body: DraftSyncRequest,
   example: { draft: { stap: 'diploma' }, stepIndex: 1, stepCount: 4, documentIds: [] },

@@ -45,7 +45,10 @@ export async function caseLetterContext(ctx: Context, applicationId: string): Pr
   });
 }
 
-/** A practitioner's letter context without a case (the shared working brief); the register fields null when not registered. */
+/**
+ * A practitioner's letter context without a case (the shared working brief); the register fields null when not
+ * registered.
+ */
 export async function practitionerLetterContext(ctx: Context, subject: string): Promise<LetterContext> {
   return { ...NO_CASE, ...(await practitioner(ctx, subject)) };
 }

@@ -10,7 +10,11 @@ const receiveNotificatie = defineOperation({
   operationId: 'receiveNotificatie',
   summary: 'Receive a notification of the zaaksysteem',
   description:
-    'The webhook Open Notificaties delivers to. `Authorization` must be the configured secret exactly (401 otherwise, also while none is configured), checked before anything else; a body over 64 KiB is 413; a body without `kanaal`, `hoofdObject`, `resource`, `resourceUrl`, `actie` or `aanmaakdatum` is 400. 204 and one `notificatie-ontvangen` audit row per notification (also `kanaal: "test"`); the same notification delivered again is answered 204 without a second row.',
+    'The webhook Open Notificaties delivers to. `Authorization` must be the configured secret exactly ' +
+    '(401 otherwise, also while none is configured), checked before anything else; ' +
+    'a body over 64 KiB is 413; a body without `kanaal`, `hoofdObject`, `resource`, `resourceUrl`, ' +
+    '`actie` or `aanmaakdatum` is 400. 204 and one `notificatie-ontvangen` audit row per notification ' +
+    '(also `kanaal: "test"`); the same notification delivered again is answered 204 without a second row.',
   body: Notificatie,
   bodyLimit: MAX_NOTIFICATION_BYTES,
   example: {

@@ -13,7 +13,10 @@ const getDashboardView = defineOperation({
   operationId: 'getDashboardView',
   summary: "The caller's registration, person and herregistratie decision",
   description:
-    'A subject without registration is `NietGeregistreerd` with the other fields null. `eligibleForHerregistratie` is true only for `Geregistreerd` with `herregistratieDatum` at most 12 months ahead while the flag `herregistratie-aanvragen` is on; otherwise `herregistratieReason` names the first reason that applies. Creating a herregistratie follows the same decision.',
+    'A subject without registration is `NietGeregistreerd` with the other fields null. ' +
+    '`eligibleForHerregistratie` is true only for `Geregistreerd` with `herregistratieDatum` at most ' +
+    '12 months ahead while the flag `herregistratie-aanvragen` is on; otherwise `herregistratieReason` ' +
+    'names the first reason that applies. Creating a herregistratie follows the same decision.',
   responses: { 200: DashboardView },
   handle: async (ctx: Context, { identity }) => ({ body: await dashboardView(ctx, ownerOf(identity)) }),
 });
@@ -23,7 +26,8 @@ const listNotes = defineOperation({
   operationId: 'listNotes',
   summary: "The register's notes (aantekeningen) on the caller",
   description:
-    'Newest register order as the register keeps it; `limit` (1–1000) and `cursor` page them (ADR 0014), `Link: rel="next"` while notes remain.',
+    'Newest register order as the register keeps it; `limit` (1–1000) ' +
+    'and `cursor` page them (ADR 0014), `Link: rel="next"` while notes remain.',
   query: pageQuery,
   responses: { 200: z.array(Aantekening) },
   handle: async (ctx: Context, { identity, query, req }) => {
@@ -52,7 +56,10 @@ const getEducationDiplomas = defineOperation({
   operationId: 'getEducationDiplomas',
   summary: "The caller's diplomas, with the policy questions each raises",
   description:
-    'A foreign diploma raises `buitenlands-diploma-erkend` and `taalvaardigheid`; `handmatig` lists the professions and questions for a manually entered diploma. Question wording comes from stamdata (`beleidsvragen`); 503 when the reference service cannot be reached.',
+    'A foreign diploma raises `buitenlands-diploma-erkend` and `taalvaardigheid`; ' +
+    '`handmatig` lists the professions and questions for a manually entered diploma. ' +
+    'Question wording comes from stamdata (`beleidsvragen`); ' +
+    '503 when the reference service cannot be reached.',
   responses: { 200: EducationLookup },
   problems: [503],
   handle: async (ctx: Context, { identity }) => ({ body: await educationLookup(ctx, ownerOf(identity)) }),
@@ -63,7 +70,8 @@ const getIntakePolicy = defineOperation({
   operationId: 'getIntakePolicy',
   summary: 'The intake policy',
   description:
-    'Below `scholingThreshold` worked hours an intake needs the scholing answer; submit applies the same configured value.',
+    'Below `scholingThreshold` worked hours an intake needs the ' +
+    'scholing answer; submit applies the same configured value.',
   responses: { 200: IntakePolicy },
   handle: (ctx: Context) => ({ body: { scholingThreshold: ctx.config.SCHOLING_THRESHOLD } }),
 });

@@ -29,7 +29,8 @@ export const HerregistratieDecisions = z
   .meta({
     id: 'HerregistratieDecisions',
     description:
-      'herregistratieReason: niet-geregistreerd, doorgehaald, geschorst, te-vroeg or uitgeschakeld; null when eligible.',
+      'herregistratieReason: niet-geregistreerd, doorgehaald, ' +
+      'geschorst, te-vroeg or uitgeschakeld; null when eligible.',
   });
 export type HerregistratieDecisions = z.infer<typeof HerregistratieDecisions>;
 export const DashboardView = z

@@ -27,7 +27,8 @@ const APPLICATION_ID = '5e2d8c1a-3b4f-4a6e-8d9c-0f1e2d3c4b5a';
 const DOCUMENT_ID = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
 /** The bytes of the document in the state: a PDF the documents service accepts. */
 const PDF =
-  '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n';
+  '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << ' +
+  '/Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n';
 const upload = {
   owner: OWNER,
   wizardId: 'intake',

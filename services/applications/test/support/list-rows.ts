@@ -24,9 +24,8 @@ export function subMillisecondRows(ms: string): SqlRow[] {
 export async function insertSubmitted(db: Kysely<AppDatabase>, owner: string, rows: SqlRow[]): Promise<void> {
   for (const r of rows) {
     await sql`INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at, submitted_at)
-      VALUES (${r.id}::uuid, ${owner}, 'intake', 'Ingediend', '[]'::jsonb, ${r.at}::timestamptz, ${r.at}::timestamptz, ${r.at}::timestamptz)`.execute(
-      db,
-    );
+      VALUES (${r.id}::uuid, ${owner}, 'intake', 'Ingediend', '[]'::jsonb, ${r.at}::timestamptz, ${r.at}::timestamptz,
+      ${r.at}::timestamptz)`.execute(db);
   }
 }
 

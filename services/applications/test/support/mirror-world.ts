@@ -40,8 +40,8 @@ export interface MirrorWorld extends World {
 
 /**
  * The applications service with mirroring on against the ZGW simulator (in this process), its real
- * neighbours as processes, its own database and a stream of its own (ADR 0160); the reconciler's interval is `reconcileMs` (default 60 s, so a
- * divergence stays until a test heals it).
+ * neighbours as processes, its own database and a stream of its own (ADR 0160); the reconciler's interval is
+ * `reconcileMs` (default 60 s, so a divergence stays until a test heals it).
  */
 export async function startMirrorWorld(
   options: { reconcileMs?: number; env?: Record<string, string>; pageSize?: number } = {},

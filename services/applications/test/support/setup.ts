@@ -10,7 +10,10 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** The applications service with its real neighbours (reference and documents as their own processes), each on its own database. */
+/**
+ * The applications service with its real neighbours (reference and documents as their own processes), each on its own
+ * database.
+ */
 export async function startWorld(): Promise<World> {
   const [reference, documents] = await Promise.all([startReference(), startDocuments()]);
   const apps = await startApplications({ referenceUrl: reference.url, documentsUrl: documents.url });

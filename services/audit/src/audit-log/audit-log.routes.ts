@@ -29,7 +29,10 @@ const listAuditTrail = defineOperation({
   operationId: 'listAuditTrail',
   summary: 'Read the authorization audit trail',
   description:
-    'Every audit row of every service, newest first (reveal attempts, denials, admin deletes, flag changes, divergences, accepted notifications). When more rows remain, `Link: <…>; rel="next"` points at the next page. Filter by `action`, `correlationId`, `decision` and the time range `from` (inclusive) to `to` (exclusive), in any combination; a bad value is a 400 naming the parameter.',
+    'Every audit row of every service, newest first (reveal attempts, denials, admin deletes, ' +
+    'flag changes, divergences, accepted notifications). When more rows remain, `Link: <…>; ' +
+    'rel="next"` points at the next page. Filter by `action`, `correlationId`, `decision` and the time range ' +
+    '`from` (inclusive) to `to` (exclusive), in any combination; a bad value is a 400 naming the parameter.',
   query: AuditListParams,
   responses: { 200: z.array(AuthzAudit) },
   handle: async (ctx: Context, { query, req }) => {

@@ -17,7 +17,9 @@ const listDeadLetters = defineOperation({
   operationId: 'listDeadLetters',
   summary: 'List the events a consumer gave up on',
   description:
-    'Events a durable consumer failed to handle on every delivery, oldest first: which consumer, the subject, why and when. The event data itself is not shown (it may hold personal data). Paged with `limit` and `cursor` (`Link: rel="next"`).',
+    'Events a durable consumer failed to handle on every delivery, oldest first: ' +
+    'which consumer, the subject, why and when. The event data itself is not shown ' +
+    '(it may hold personal data). Paged with `limit` and `cursor` (`Link: rel="next"`).',
   query: DeadLetterListParams,
   responses: { 200: z.array(DeadLetterView) },
   handle: async (ctx: Context, { query, req }) => {
@@ -32,7 +34,8 @@ const replayDeadLetter = defineOperation({
   operationId: 'replayDeadLetter',
   summary: 'Deliver a dead letter to its consumer again',
   description:
-    'Publishes the event again on its own subject (consumers are idempotent by event id, so it is processed once) and removes the dead letter. Writes a `dead-letter:replay` audit row.',
+    'Publishes the event again on its own subject (consumers are idempotent by event id, ' +
+    'so it is processed once) and removes the dead letter. Writes a `dead-letter:replay` audit row.',
   params: DeadLetterParams,
   responses: { 202: null },
   handle: async (ctx: Context, { params, identity }) => {

@@ -37,7 +37,9 @@ export const DeadLetterListQuery = z.object({
 });
 export type DeadLetterListQuery = z.output<typeof DeadLetterListQuery>;
 
-/** The parameters as the description shows them; the route parses them with DeadLetterListQuery (field names as sent). */
+/**
+ * The parameters as the description shows them; the route parses them with DeadLetterListQuery (field names as sent).
+ */
 export const DeadLetterListParams = z.object({
   limit: z.any().optional().meta({ type: 'integer', minimum: 1, maximum: 1000, description: 'Letters per page' }),
   cursor: z.any().optional().meta({

@@ -18,7 +18,8 @@ const listVerwerkingsactiviteiten = defineOperation({
   operationId: 'listVerwerkingsactiviteiten',
   summary: 'Read the register of processing activities',
   description:
-    'Every processing activity of the register (GDPR art. 30): its URI, name, purpose, legal basis and how long its processing log records are kept. The whole register in one answer: it is a short, fixed list.',
+    'Every processing activity of the register (GDPR art. 30): its URI, name, purpose, legal basis and how ' +
+    'long its processing log records are kept. The whole register in one answer: it is a short, fixed list.',
   responses: { 200: z.array(Verwerkingsactiviteit) },
   handle: (_ctx: Context) => ({
     body: VERWERKINGSACTIVITEITEN.map(({ id, naam, doel, grondslag, bewaartermijn }) => ({

@@ -9,7 +9,9 @@ const { paths, uploadTarget } = applications.internal;
 export function applicationsDirectory(client: InternalClient): ApplicationDirectory {
   return {
     async uploadable(owner, applicationId) {
-      const path = `${paths.uploadTarget.replace(':applicationId', encodeURIComponent(applicationId))}?owner=${encodeURIComponent(owner)}`;
+      const path =
+        `${paths.uploadTarget.replace(':applicationId', encodeURIComponent(applicationId))}` +
+        `?owner=${encodeURIComponent(owner)}`;
       const { status, body } = await client.request<unknown>('GET', path);
       const parsed = uploadTarget.safeParse(body);
       if (status !== 200 || !parsed.success)

@@ -10,7 +10,8 @@ const adminDeleteUpload = defineOperation({
   operationId: 'adminDeleteUpload',
   summary: 'Delete any uploaded document (administration)',
   description:
-    'Needs `uploads:admin-delete`. Removes the document and its bytes, also when it is linked to a submitted application, and writes a `document:admin-delete` audit row. An unknown document is a bare 404.',
+    'Needs `uploads:admin-delete`. Removes the document and its bytes, also when it is linked to a submitted ' +
+    'application, and writes a `document:admin-delete` audit row. An unknown document is a bare 404.',
   params: DocumentIdParams,
   responses: { 204: null },
   handle: async (ctx: Context, { params, identity }) => {

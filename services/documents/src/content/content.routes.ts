@@ -23,7 +23,10 @@ function dispositionOf(fileName: string): string {
   return `attachment; filename*=UTF-8''${encoded}`;
 }
 
-/** The stored bytes with their type, length and name; a failure mid-stream cuts the connection (no problem document is possible any more). */
+/**
+ * The stored bytes with their type, length and name; a failure mid-stream cuts the connection (no problem document is
+ * possible any more).
+ */
 async function sendContent(ctx: Context, res: Response, opened: { row: DocumentRow; body: Readable }): Promise<void> {
   const { row, body } = opened;
   res.status(200);
@@ -45,7 +48,9 @@ const downloadUpload = defineOperation({
   operationId: 'downloadUpload',
   summary: 'Download an uploaded document',
   description:
-    "The stored bytes with their detected `Content-Type`, `Content-Disposition: attachment; filename*=UTF-8''…` and `X-Content-Type-Options: nosniff`. The owner reads their own documents; `CanBeoordelen` reads documents linked to a submitted application. Anyone else gets a bare 404.",
+    'The stored bytes with their detected `Content-Type`, `Content-Disposition: attachment; ' +
+    "filename*=UTF-8''…` and `X-Content-Type-Options: nosniff`. The owner reads their own documents; " +
+    '`CanBeoordelen` reads documents linked to a submitted application. Anyone else gets a bare 404.',
   params: DocumentIdParams,
   responses: { 200: { description: 'The file, as stored', contentType: STORED_TYPES } },
   problems: [503],
@@ -58,7 +63,9 @@ const readApplicationDocument = defineOperation({
   operationId: 'readApplicationDocumentContent',
   summary: 'The bytes of a document linked to an application (internal)',
   description:
-    'Streams the stored bytes with `Content-Type`, `Content-Length` and the file name in `Content-Disposition` (the case mirror copies them into the zaaksysteem). A document that is unknown or not linked to this application: a bare 404.',
+    'Streams the stored bytes with `Content-Type`, `Content-Length` and the file ' +
+    'name in `Content-Disposition` (the case mirror copies them into the zaaksysteem). ' +
+    'A document that is unknown or not linked to this application: a bare 404.',
   params: documents.internal.contentParams,
   responses: { 200: { description: 'The file, as stored', contentType: STORED_TYPES } },
   problems: [503],
@@ -71,7 +78,8 @@ const readOrgLogo = defineOperation({
   operationId: 'readOrgLogoContent',
   summary: 'The bytes of an organisation logo (internal)',
   description:
-    'Streams an `organisatie-logo` upload with its `Content-Type` and `Content-Length` (letters draws it on the letterhead). Any other document, or an unknown id: a bare 404.',
+    'Streams an `organisatie-logo` upload with its `Content-Type` and `Content-Length` ' +
+    '(letters draws it on the letterhead). Any other document, or an unknown id: a bare 404.',
   params: documents.internal.orgLogoParams,
   responses: { 200: { description: 'The logo, as stored', contentType: LOGO_TYPES } },
   problems: [503],

@@ -15,7 +15,8 @@ const checkDocumentLinks = defineOperation({
   operationId: 'checkDocumentLinks',
   summary: 'Check whether documents may be linked to an application (internal)',
   description:
-    'The dry run of the link: 200 with every document the link would refuse (`documents[i].documentId`); an empty list means every document may be linked. Links nothing.',
+    'The dry run of the link: 200 with every document the link would refuse (`documents[i].documentId`); ' +
+    'an empty list means every document may be linked. Links nothing.',
   body: internal.linkRequest,
   responses: { 200: internal.linkCheckResponse },
   handle: async (ctx: Context, { body }) => ({ body: { rejected: await checkLink(ctx.db, body) } }),
@@ -26,7 +27,8 @@ const linkDocumentsOperation = defineOperation({
   operationId: 'linkDocuments',
   summary: 'Link documents to a submitted application (internal)',
   description:
-    'All or nothing; repeating the same call answers the same. 422 `links-rejected` names each refused document and links none.',
+    'All or nothing; repeating the same call answers the same. ' +
+    '422 `links-rejected` names each refused document and links none.',
   body: internal.linkRequest,
   responses: { 200: internal.linkResponse },
   problems: [422],

@@ -37,7 +37,8 @@ export const WIZARDS: Readonly<Record<string, readonly CategoryConfig[]>> = {
       categoryId: 'diploma',
       label: 'Diploma',
       description:
-        'Een kopie van uw diploma. Nodig als u uw diploma zelf heeft ingevoerd; een digitaal gecontroleerd diploma hoeft u niet te uploaden.',
+        'Een kopie van uw diploma. Nodig als u uw diploma zelf heeft ingevoerd; ' +
+        'een digitaal gecontroleerd diploma hoeft u niet te uploaden.',
       acceptedTypes: PROOF,
       maxSizeMb: 10,
       multiple: false,

@@ -26,7 +26,10 @@ const listUploadCategories = defineOperation({
   operationId: 'listUploadCategories',
   summary: 'List the document categories of a wizard',
   description:
-    'The categories of `wizardId` (`intake`, `herregistratie`, `orgtemplate`) with `required` computed from the answers given: the diploma only when `diplomaHerkomst=handmatig`, the language proof only when a diploma is chosen and `taalvaardigheid=ja`, and nothing of intake before a diploma is chosen. An unknown wizard or answer is a 400.',
+    'The categories of `wizardId` (`intake`, `herregistratie`, `orgtemplate`) ' +
+    'with `required` computed from the answers given: the diploma only when `diplomaHerkomst=handmatig`, ' +
+    'the language proof only when a diploma is chosen and `taalvaardigheid=ja`, ' +
+    'and nothing of intake before a diploma is chosen. An unknown wizard or answer is a 400.',
   query: documents.internal.categoriesQuery,
   responses: { 200: UploadCategoriesSchema },
   handle: (_ctx: Context, { query }) => ({ body: { categories: categoriesFor(query.wizardId, query) } }),
@@ -37,7 +40,12 @@ const uploadDocumentOperation = defineOperation({
   operationId: 'uploadDocument',
   summary: 'Upload a document',
   description:
-    'multipart/form-data with `wizardId`, `categoryId`, optional `localId` (1–64 characters) and `applicationId`, and one file part `file`. Send the fields before the file: a logo without `orgtemplate:edit` (403), an unknown category (400) or a file over `maxSizeMb` MiB (413) is then refused before the bytes are read. The type is detected from the bytes (415 when the category does not accept it); a category that is not `multiple` holds one unlinked document (409). 201 with `Location` to the content.',
+    'multipart/form-data with `wizardId`, `categoryId`, optional `localId` (1–64 characters) ' +
+    'and `applicationId`, and one file part `file`. Send the fields before the file: ' +
+    'a logo without `orgtemplate:edit` (403), an unknown category (400) ' +
+    'or a file over `maxSizeMb` MiB (413) is then refused before the bytes are read. ' +
+    'The type is detected from the bytes (415 when the category does not accept it); ' +
+    'a category that is not `multiple` holds one unlinked document (409). 201 with `Location` to the content.',
   multipart: UploadForm,
   responses: { 201: UploadedDocumentSchema },
   problems: [409, 413, 415, 503],
@@ -64,7 +72,8 @@ const getUploadStatus = defineOperation({
   operationId: 'getUploadStatus',
   summary: 'Poll uploads by the client’s own localIds',
   description:
-    '`ontvangen` (stored), `gekoppeld` (linked to a submitted application) or `onbekend` (no document of the caller with that localId), in the order asked. At most 100 localIds.',
+    '`ontvangen` (stored), `gekoppeld` (linked to a submitted application) ' +
+    'or `onbekend` (no document of the caller with that localId), in the order asked. At most 100 localIds.',
   query: StatusQuery,
   responses: { 200: UploadStatusSchema },
   handle: async (ctx: Context, { query, identity }) => ({
@@ -77,7 +86,8 @@ const deleteOwnUpload = defineOperation({
   operationId: 'deleteOwnUpload',
   summary: 'Delete one of the caller’s uploads',
   description:
-    'Removes the document and its bytes. Someone else’s document is a bare 404; a document linked to a submitted application is a 409.',
+    'Removes the document and its bytes. Someone else’s document is a bare 404; ' +
+    'a document linked to a submitted application is a 409.',
   params: DocumentIdParams,
   responses: { 204: null },
   problems: [409],

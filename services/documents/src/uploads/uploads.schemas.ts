@@ -80,10 +80,15 @@ const uploadFields = {
     .max(64, 'localId has 1 to 64 characters.')
     .optional()
     .meta({ description: 'The client’s own id; poll it with GET /api/v1/uploads/status.' }),
-  applicationId: z.string().regex(APPLICATION_ID, 'applicationId is not a valid id.').optional().meta({
-    description:
-      'The caller’s own application in Concept (checked with the applications service; any other is a 400 naming applicationId).',
-  }),
+  applicationId: z
+    .string()
+    .regex(APPLICATION_ID, 'applicationId is not a valid id.')
+    .optional()
+    .meta({
+      description:
+        'The caller’s own application in Concept (checked with the ' +
+        'applications service; any other is a 400 naming applicationId).',
+    }),
 };
 
 /** The multipart form as the description shows it (Swagger UI's upload form). Send the fields before the file. */

@@ -118,14 +118,16 @@ export function png(size = 200): Buffer {
 /** A small valid-looking PDF, padded with a comment to `size` bytes. */
 export function pdf(size = 400): Buffer {
   const head = Buffer.from(
-    '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n%',
+    '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << ' +
+      '/Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n%',
   );
   return pad(head, size);
 }
 
 export function svg(): Buffer {
   return Buffer.from(
-    '<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>\n',
+    '<?xml version="1.0" encoding="UTF-8"?>\n<!-- logo -->\n<svg xmlns="http://www.w3.org/2000/svg" ' +
+      'width="10" height="10"><rect width="10" height="10"/></svg>\n',
   );
 }
 

@@ -90,7 +90,8 @@ export class OidcIdentityProvider implements IdentityProvider, CallerProvider {
       });
       return payload;
     } catch (err) {
-      // The reason (expired, wrong audience, unknown key …) helps an operator; the token and its claims stay out of the log.
+      // The reason (expired, wrong audience, unknown key …) helps an operator; the token and its claims stay out of the
+      // log.
       if (err instanceof errors.JOSEError) this.logger.debug({ reason: err.code }, 'bearer token refused');
       else this.logger.error({ err }, 'bearer token could not be verified');
       return null;

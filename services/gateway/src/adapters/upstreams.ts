@@ -29,14 +29,19 @@ export interface UpstreamOptions {
   proxyTimeoutMs: number;
   /** The same for uploads and content downloads, where bytes move slowly but keep moving (30 s). */
   streamIdleTimeoutMs?: number;
-  /** Called with the proxied response of a request that carries an Idempotency-Key and whose whole body was read (state.requestHash set). */
+  /**
+   * Called with the proxied response of a request that carries an Idempotency-Key and whose whole body was read
+   * (state.requestHash set).
+   */
   onIdempotentResponse: (
     state: IdempotencyState,
     status: number,
     headers: http.IncomingHttpHeaders,
     body: Buffer,
   ) => Promise<void>;
-  /** Called when such a request failed, or was answered before its whole body arrived (nothing to compare a retry with). */
+  /**
+   * Called when such a request failed, or was answered before its whole body arrived (nothing to compare a retry with).
+   */
   onIdempotentFailure: (state: IdempotencyState) => Promise<void>;
 }
 
@@ -113,8 +118,8 @@ const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
 /**
  * Once the answer to the client is done (or its connection is gone) while the client is still sending, the
  * rest of the body has no reader: stop sending it to the service (that connection is dropped, never reused
- * half-written) and discard what the client still sends (up to a bound), so a keep-alive connection stays usable and the
- * client reads the answer instead of a reset.
+ * half-written) and discard what the client still sends (up to a bound), so a keep-alive connection stays usable and
+ * the client reads the answer instead of a reset.
  */
 function abandonUnreadBody(proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse): void {
   res.once('close', () => {
@@ -125,7 +130,9 @@ function abandonUnreadBody(proxyReq: http.ClientRequest, req: http.IncomingMessa
   });
 }
 
-/** A service that cuts its answer short: the client must see a cut connection at once, not wait for the proxy timeout. */
+/**
+ * A service that cuts its answer short: the client must see a cut connection at once, not wait for the proxy timeout.
+ */
 function cutWithService(proxyRes: http.IncomingMessage, res: http.ServerResponse): void {
   proxyRes.once('close', () => {
     if (!proxyRes.complete) res.destroy();
@@ -249,7 +256,8 @@ function proxyRequestHandler({ name, options, timedOut }: UpstreamParts) {
     abandonUnreadBody(proxyReq, req, res);
     onSlowBody(req, () => proxyReq.destroy());
     // No byte from the service for so long: the service is stuck, not slow. Only its own silence counts: while
-    // the body is still being sent and the service reads what it gets, the wait is the client's (slow-body.middleware.ts).
+    // the body is still being sent and the service reads what it gets, the wait is the client's
+    // (slow-body.middleware.ts).
     const idle = isStreamingRoute(req) ? streamIdle : options.proxyTimeoutMs;
     proxyReq.setTimeout(idle, () => {
       if (!proxyReq.writableFinished && !proxyReq.writableNeedDrain) return;

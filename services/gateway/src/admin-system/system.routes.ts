@@ -9,7 +9,9 @@ const getSystemStatus = defineOperation({
   operationId: 'getSystemStatus',
   summary: 'Readiness, dependencies, breakers and backlogs of the whole system',
   description:
-    "Each service's readiness and its checks; the dependencies behind them (PostgreSQL, NATS, S3, the zaaksysteem, the identity provider); the gateway's breaker per upstream; the case mirror's backlog; each durable consumer's pending events.",
+    "Each service's readiness and its checks; the dependencies behind them (PostgreSQL, " +
+    "NATS, S3, the zaaksysteem, the identity provider); the gateway's breaker per upstream; " +
+    "the case mirror's backlog; each durable consumer's pending events.",
   responses: { 200: SystemStatus },
   handle: async (ctx: Context) => ({ body: await systemStatus(ctx) }),
 });

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { CONSOLE_ROOT, type ConsoleConfig } from '@register/console';
 import { caseSensitiveRouter } from '@register/service-kit';
 
-/** The public client the console signs in as with IDENTITY_PROVIDER=oidc (code flow with PKCE, redirect `/console/`). */
+/**
+ * The public client the console signs in as with IDENTITY_PROVIDER=oidc (code flow with PKCE, redirect `/console/`).
+ */
 export const consoleConfigSchema = {
   CONSOLE_OIDC_CLIENT_ID: z
     .string()

@@ -9,7 +9,9 @@ const getMe = defineOperation({
   operationId: 'getMe',
   summary: 'What the caller may do',
   description:
-    'The capabilities of the calling identity (practitioner, case handler or both: the union), in code-point order. A portal shows or hides its actions by them; every route still checks its own requirement.',
+    'The capabilities of the calling identity (practitioner, case handler or both: the union), ' +
+    'in code-point order. A portal shows or hides its actions by them; ' +
+    'every route still checks its own requirement.',
   tags: ['Identity'],
   responses: { 200: Me },
   handle: (_ctx: Context, { identity }) => ({ body: { capabilities: capabilitiesOf(identity) } }),

@@ -39,7 +39,8 @@ function toRollen(value: unknown): string[] {
 
 /**
  * The identity a verified token names, as the header stand-in would build it from the same values except the role
- * (no role claim: no role); null when it names neither a practitioner nor a case handler. The admin seam (`X-Admin`) is a header: a token has none.
+ * (no role claim: no role); null when it names neither a practitioner nor a case handler. The admin seam (`X-Admin`) is
+ * a header: a token has none.
  */
 export function identityFromClaims(
   claims: Record<string, unknown>,

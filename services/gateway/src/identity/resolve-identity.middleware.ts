@@ -16,7 +16,9 @@ export interface IdentityFront {
   provider: CallerProvider;
   /** ADR 0015 `CORS_ORIGINS`. */
   corsOrigins: ReadonlySet<string>;
-  /** With `oidc`: the token's assurance the reveal needs; null with the header stand-in (letters checks `X-Step-Up`). */
+  /**
+   * With `oidc`: the token's assurance the reveal needs; null with the header stand-in (letters checks `X-Step-Up`).
+   */
   stepUp: StepUpPolicy | null;
   clock: Clock;
   /** Writes the audit row of a denial (proxy/audit-denial.ts), as the route table's 403 does. */
@@ -65,7 +67,8 @@ export function stepUpCheck(front: IdentityFront): { rule: RouteRule; check: Req
       next(
         new DomainError(
           'step-up-required',
-          'Revealing the register number needs a recent or stronger sign-in (acr or auth_time of the token) and the header X-Step-Up: true.',
+          'Revealing the register number needs a recent or stronger sign-in ' +
+            '(acr or auth_time of the token) and the header X-Step-Up: true.',
         ),
       );
     },

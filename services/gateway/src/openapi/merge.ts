@@ -76,11 +76,17 @@ const INFO = {
   description: [
     'The API behind the practitioner portal and the case-handler portal.',
     '',
-    '**Identity** (today a stand-in for a real identity provider): a practitioner sends `X-Subject` (a citizen identifier) and optionally `X-Role` (`drafter`, `approver`, `admin`); a case handler sends `X-Medewerker` and `X-Rollen` (`beoordelaar` may assess). Use **Authorize** to set them; demo subjects: `900000001` (registered, may apply for herregistratie), `900000002`, `900000003` (suspended), `900000004` (struck off).',
+    '**Identity** (today a stand-in for a real identity provider): a practitioner sends ' +
+      '`X-Subject` (a citizen identifier) and optionally `X-Role` (`drafter`, `approver`, ' +
+      '`admin`); a case handler sends `X-Medewerker` and `X-Rollen` (`beoordelaar` may assess). ' +
+      'Use **Authorize** to set them; demo subjects: `900000001` (registered, ' +
+      'may apply for herregistratie), `900000002`, `900000003` (suspended), `900000004` (struck off).',
     '',
-    '**Errors** are RFC 9457 problem documents (`application/problem+json`) with a `correlationId`; an unknown resource is a bare 404. Every answer carries `API-Version` with the full version.',
+    '**Errors** are RFC 9457 problem documents (`application/problem+json`) with a `correlationId`; ' +
+      'an unknown resource is a bare 404. Every answer carries `API-Version` with the full version.',
     '',
-    '**Writes** accept an `Idempotency-Key`; lists accept `limit` (1–1000) and `cursor` and link the next page in `Link`.',
+    '**Writes** accept an `Idempotency-Key`; lists accept `limit` (1–1000) ' +
+      'and `cursor` and link the next page in `Link`.',
   ].join('\n'),
   contact: { name: 'Register team', email: 'register-api@example.nl', url: 'https://example.nl/register/api' },
   license: { name: 'EUPL-1.2', identifier: 'EUPL-1.2' },

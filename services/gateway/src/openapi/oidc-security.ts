@@ -28,7 +28,9 @@ export function openApiIdentity(config: {
 }
 
 const OIDC_PARAGRAPH =
-  '**Identity**: an OpenID Connect access token, `Authorization: Bearer <JWT>` (identity headers are ignored). Use **Authorize** to sign in at the identity provider; revealing a register number also needs a strong or recent sign-in.';
+  '**Identity**: an OpenID Connect access token, `Authorization: ' +
+  'Bearer <JWT>` (identity headers are ignored). Use **Authorize** to sign in at the ' +
+  'identity provider; revealing a register number also needs a strong or recent sign-in.';
 
 interface Doc {
   info?: Record<string, unknown>;
@@ -48,7 +50,8 @@ export function withOidcSecurity<D extends Doc>(doc: D, identity: OpenApiIdentit
     type: 'openIdConnect',
     openIdConnectUrl: identity.openIdConnectUrl,
     description:
-      'Sign in at the identity provider; the API takes the access token as `Authorization: Bearer <JWT>`. Identity headers are ignored.',
+      'Sign in at the identity provider; the API takes the access token ' +
+      'as `Authorization: Bearer <JWT>`. Identity headers are ignored.',
   };
   const paths: Record<string, unknown> = {};
   for (const [path, item] of Object.entries(doc.paths ?? {})) {

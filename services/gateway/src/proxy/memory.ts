@@ -8,7 +8,8 @@ export const YOUNG_BACKING_STORE_TRIGGER_MIB = 4;
  * young generation's backing stores reach 2 × DefaultMaxSemiSpaceSize(), which is this flag × 2 MiB (Node is
  * built without pointer compression), read on every call. The default (32) makes that 128 MiB.
  */
-export const BODY_CHUNK_GC_FLAG = `--scavenger-max-new-space-capacity-mb=${Math.max(1, Math.round(YOUNG_BACKING_STORE_TRIGGER_MIB / 4))}`;
+export const BODY_CHUNK_GC_FLAG =
+  `--scavenger-max-new-space-capacity-mb=` + `${Math.max(1, Math.round(YOUNG_BACKING_STORE_TRIGGER_MIB / 4))}`;
 
 let applied = false;
 

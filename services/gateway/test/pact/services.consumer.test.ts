@@ -13,8 +13,8 @@ import type { Context } from '../../src/context';
 import { start } from '../../src/main';
 
 // ADR 0235: what the gateway needs of each service, driven through the gateway itself (its proxy, its
-// system status, its merged description, its breaker's probe) with every service replaced by Pact's mock server. The pacts say
-// what the gateway sends (the signed identity of the caller it resolved, the correlation id, the client's
+// system status, its merged description, its breaker's probe) with every service replaced by Pact's mock server. The
+// pacts say what the gateway sends (the signed identity of the caller it resolved, the correlation id, the client's
 // headers it forwards) and what it reads back.
 const { eachLike, integer, like, regex, uuid } = MatchersV3;
 const SERVICES = ['applications', 'documents', 'letters', 'reference', 'audit'] as const;

@@ -28,7 +28,9 @@ interface Slot {
   task: Task | null;
 }
 
-/** The compiled worker next to this file, or (tests run the sources) the TypeScript one, which Node strips of its types. */
+/**
+ * The compiled worker next to this file, or (tests run the sources) the TypeScript one, which Node strips of its types.
+ */
 function workerEntry(): { file: string; execArgv: string[] } {
   const js = path.join(__dirname, 'pdf-worker.js');
   if (existsSync(js)) return { file: js, execArgv: [] };

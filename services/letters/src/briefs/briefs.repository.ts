@@ -246,8 +246,8 @@ export interface ContentJson {
 
 /**
  * Writes a brief's state if it is still at `revision` (a compare-and-set: of two writes from the same
- * revision, one wins); the content only where `changed` says so. Returns the new revision and the letterhead version the brief now uses (its pinned
- * one, else the one published now), or undefined when another write came first.
+ * revision, one wins); the content only where `changed` says so. Returns the new revision and the letterhead version
+ * the brief now uses (its pinned one, else the one published now), or undefined when another write came first.
  */
 export async function updateBriefState(
   db: Db,
@@ -282,9 +282,8 @@ export async function updateBriefState(
     .where('revision', '=', revision)
     .returning([
       'revision',
-      sql<number>`(select coalesce(brief.template_version, t.published_version) from org_template t where t.sub_org_id = brief.template_id)`.as(
-        'letterhead_version',
-      ),
+      sql<number>`(select coalesce(brief.template_version,
+        t.published_version) from org_template t where t.sub_org_id = brief.template_id)`.as('letterhead_version'),
     ])
     .executeTakeFirst();
   return row && { revision: row.revision, letterheadVersion: row.letterhead_version };

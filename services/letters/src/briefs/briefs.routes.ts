@@ -24,13 +24,16 @@ const briefExists = (ctx: Context, { query }: Addressed) => requireBriefExists(c
 /** A view as `res.json` would send it: `no-store` (ADR 0015), its ETag, 304 to a GET naming that ETag. */
 const sendView = (req: Request, res: Response, body: CachedBody) => sendCached(req, res, body, 'no-store');
 const ADDRESSING =
-  "Without `referentie` it addresses the shared working brief (the demo case of 900000001); with one, that case's brief (unknown: a bare 404).";
+  'Without `referentie` it addresses the shared working brief (the demo ' +
+  "case of 900000001); with one, that case's brief (unknown: a bare 404).";
 
 const getBrief = defineOperation({
   rule: letters.routes.getBrief,
   operationId: 'getBrief',
   summary: 'Read a letter',
-  description: `The letter, the passages it may use, the caller's \`decisions\`, the letterhead and the case context (register number masked). ${ADDRESSING}`,
+  description:
+    `The letter, the passages it may use, the caller's \`decisions\`, ` +
+    `the letterhead and the case context (register number masked). ${ADDRESSING}`,
   query: BriefQuery,
   problems: [404],
   load: loadBrief,
@@ -42,7 +45,11 @@ const putBrief = defineOperation({
   rule: letters.routes.saveBrief,
   operationId: 'saveBrief',
   summary: 'Replace the sections of a letter',
-  description: `Needs \`canEdit\` (a drafter, status \`concept\` or \`afgekeurd\`; otherwise 409). The six sections come in order; locked ones (\`kenmerk\`, \`bezwaar\`) unchanged. A 400 names each offending node in \`errors[].field\` (\`sections[2].blocks[0].content.paragraphs[1].nodes[3].key\`). ${ADDRESSING}`,
+  description:
+    `Needs \`canEdit\` (a drafter, status \`concept\` or \`afgekeurd\`; otherwise 409). ` +
+    `The six sections come in order; locked ones (\`kenmerk\`, \`bezwaar\`) ` +
+    `unchanged. A 400 names each offending node in \`errors[].field\` ` +
+    `(\`sections[2].blocks[0].content.paragraphs[1].nodes[3].key\`). ${ADDRESSING}`,
   query: BriefQuery,
   load: briefExists,
   body: SaveBriefRequest,
@@ -57,7 +64,9 @@ const submit = defineOperation({
   rule: letters.routes.submitBrief,
   operationId: 'submitBrief',
   summary: 'Submit a letter for approval',
-  description: `Needs \`canEdit\`. Records the caller as \`drafterId\`, \`submittedBy\` and \`submittedAt\`, and freezes the content for review. ${ADDRESSING}`,
+  description:
+    `Needs \`canEdit\`. Records the caller as \`drafterId\`, ` +
+    `\`submittedBy\` and \`submittedAt\`, and freezes the content for review. ${ADDRESSING}`,
   query: BriefQuery,
   load: briefExists,
   responses: { 200: BriefView },
@@ -70,7 +79,9 @@ const approve = defineOperation({
   rule: letters.routes.approveBrief,
   operationId: 'approveBrief',
   summary: 'Approve a letter',
-  description: `Needs \`canApprove\`: an approver who is not the letter's drafter (403), status \`ter-goedkeuring\` (409). Of two approvals at once one succeeds. ${ADDRESSING}`,
+  description:
+    `Needs \`canApprove\`: an approver who is not the letter's drafter (403), ` +
+    `status \`ter-goedkeuring\` (409). Of two approvals at once one succeeds. ${ADDRESSING}`,
   query: BriefQuery,
   load: briefExists,
   responses: { 200: BriefView },
@@ -83,7 +94,9 @@ const reject = defineOperation({
   rule: letters.routes.rejectBrief,
   operationId: 'rejectBrief',
   summary: 'Reject a letter',
-  description: `Needs \`canReject\` (as approve). Records \`rejectedBy\`, \`rejectedAt\` and \`comments\`; the drafter may edit again. ${ADDRESSING}`,
+  description:
+    `Needs \`canReject\` (as approve). Records \`rejectedBy\`, ` +
+    `\`rejectedAt\` and \`comments\`; the drafter may edit again. ${ADDRESSING}`,
   query: BriefQuery,
   // Rejecting one's own letter is refused (403) before the body is looked at (400).
   load: (ctx: Context, { query, identity }: Addressed & { identity: Identity | null }) =>
@@ -100,7 +113,9 @@ const send = defineOperation({
   rule: letters.routes.sendBrief,
   operationId: 'sendBrief',
   summary: 'Send an approved letter',
-  description: `Needs \`canSend\` (status \`goedgekeurd\`, else 409). Records \`sentAt\` and pins the letter to the letterhead version published now; later publishes do not change it. ${ADDRESSING}`,
+  description:
+    `Needs \`canSend\` (status \`goedgekeurd\`, else 409). Records \`sentAt\` and pins the letter ` +
+    `to the letterhead version published now; later publishes do not change it. ${ADDRESSING}`,
   query: BriefQuery,
   load: briefExists,
   responses: { 200: BriefView },
@@ -113,7 +128,9 @@ const reset = defineOperation({
   rule: letters.routes.resetBrief,
   operationId: 'resetBrief',
   summary: 'Start a letter over',
-  description: `Any identity. A fresh \`concept\` built from the default passages of the letter's beroep and besluit. ${ADDRESSING}`,
+  description:
+    `Any identity. A fresh \`concept\` built from the default ` +
+    `passages of the letter's beroep and besluit. ${ADDRESSING}`,
   query: BriefQuery,
   problems: [404],
   load: briefExists,

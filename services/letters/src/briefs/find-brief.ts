@@ -101,7 +101,10 @@ export async function writeBrief(
   return stored;
 }
 
-/** The shared working brief is written on first use from the demo case's context, which the applications service gives once. */
+/**
+ * The shared working brief is written on first use from the demo case's context, which the applications service gives
+ * once.
+ */
 async function orCreateShared<T>(
   deps: BriefDeps,
   address: BriefAddress,

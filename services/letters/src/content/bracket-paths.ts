@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-/** `['sections', 2, 'blocks', 0, 'key']` → `['sections[2]', 'blocks[0]', 'key']`: the problem's `field` names the node. */
+/**
+ * `['sections', 2, 'blocks', 0, 'key']` → `['sections[2]', 'blocks[0]', 'key']`: the problem's `field` names the node.
+ */
 export function bracketPath(path: ReadonlyArray<PropertyKey>): string {
   let out = '';
   for (const segment of path) {

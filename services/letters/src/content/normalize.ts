@@ -55,7 +55,9 @@ export function firstDifference(a: unknown, b: unknown, path: string): string | 
   return at === null ? null : path + at;
 }
 
-/** Where below them two JSON values first differ (`''`: right here), or null; the path is built only for a difference. */
+/**
+ * Where below them two JSON values first differ (`''`: right here), or null; the path is built only for a difference.
+ */
 function differenceAt(a: unknown, b: unknown): string | null {
   if (a === b) return null;
   if (Array.isArray(a) && Array.isArray(b)) return itemDifference(a, b);

@@ -52,7 +52,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'kern',
     'Aanleiding bij toekenning',
     [
-      'U heeft bij ons een aanvraag ingediend voor inschrijving in het register als {beroep.naam}. Uw aanvraag heeft het kenmerk {aanvraag.referentie}.',
+      'U heeft bij ons een aanvraag ingediend voor inschrijving in het register ' +
+        'als {beroep.naam}. Uw aanvraag heeft het kenmerk {aanvraag.referentie}.',
       'Wij hebben uw aanvraag en de documenten die u heeft meegestuurd beoordeeld. In deze brief leest u ons besluit.',
     ],
     { isDefault: true, besluit: 'toekennen' },
@@ -62,8 +63,10 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'kern',
     'Aanleiding bij afwijzing',
     [
-      'U heeft bij ons een aanvraag ingediend voor inschrijving in het register als {beroep.naam}. Uw aanvraag heeft het kenmerk {aanvraag.referentie}.',
-      'Wij hebben uw aanvraag zorgvuldig beoordeeld. Uw aanvraag voldoet niet aan de eisen van de wet. Hieronder leggen wij uit waarom.',
+      'U heeft bij ons een aanvraag ingediend voor inschrijving in het register ' +
+        'als {beroep.naam}. Uw aanvraag heeft het kenmerk {aanvraag.referentie}.',
+      'Wij hebben uw aanvraag zorgvuldig beoordeeld. Uw aanvraag voldoet ' +
+        'niet aan de eisen van de wet. Hieronder leggen wij uit waarom.',
     ],
     { isDefault: true, besluit: 'afwijzen' },
   ),
@@ -72,8 +75,10 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'kern',
     'Aanleiding bij buiten behandeling laten',
     [
-      'U heeft bij ons een aanvraag ingediend voor inschrijving in het register als {beroep.naam}. Uw aanvraag heeft het kenmerk {aanvraag.referentie}.',
-      'Uw aanvraag was niet volledig. Wij hebben u gevraagd de ontbrekende gegevens aan te vullen, maar wij hebben deze niet op tijd ontvangen.',
+      'U heeft bij ons een aanvraag ingediend voor inschrijving in het register ' +
+        'als {beroep.naam}. Uw aanvraag heeft het kenmerk {aanvraag.referentie}.',
+      'Uw aanvraag was niet volledig. Wij hebben u gevraagd de ontbrekende ' +
+        'gegevens aan te vullen, maar wij hebben deze niet op tijd ontvangen.',
     ],
     { isDefault: true, besluit: 'buiten-behandeling' },
   ),
@@ -85,7 +90,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'kern',
     'Herregistratie arts: werkervaring',
     [
-      'Voor herregistratie als arts moet u aantonen dat u in de afgelopen vijf jaar ten minste 2080 uur als arts heeft gewerkt. Daarnaast geldt een scholingseis.',
+      'Voor herregistratie als arts moet u aantonen dat u in de afgelopen vijf jaar ' +
+        'ten minste 2080 uur als arts heeft gewerkt. Daarnaast geldt een scholingseis.',
     ],
     { beroep: 'arts', besluit: 'toekennen' },
   ),
@@ -94,7 +100,9 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'kern',
     'Arts: specialistenregister',
     [
-      'Uw inschrijving als specialist staat los van uw inschrijving als arts. Voor een specialistenregistratie dient u een aparte aanvraag in bij de registratiecommissie van uw specialisme.',
+      'Uw inschrijving als specialist staat los van uw inschrijving als arts. ' +
+        'Voor een specialistenregistratie dient u een aparte ' +
+        'aanvraag in bij de registratiecommissie van uw specialisme.',
     ],
     { beroep: 'arts' },
   ),
@@ -103,7 +111,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'kern',
     'Verpleegkundige: deskundigheidsgebieden',
     [
-      'Als verpleegkundige bent u bevoegd tot het verrichten van voorbehouden handelingen, mits u daartoe bekwaam bent en in opdracht handelt.',
+      'Als verpleegkundige bent u bevoegd tot het verrichten van voorbehouden handelingen, ' +
+        'mits u daartoe bekwaam bent en in opdracht handelt.',
     ],
     { beroep: 'verpleegkundige' },
   ),
@@ -112,7 +121,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'kern',
     'Fysiotherapeut: herregistratie',
     [
-      'Voor herregistratie als fysiotherapeut telt ook werkervaring in het onderwijs en onderzoek mee, mits deze direct verband houdt met de fysiotherapie.',
+      'Voor herregistratie als fysiotherapeut telt ook werkervaring in het onderwijs ' +
+        'en onderzoek mee, mits deze direct verband houdt met de fysiotherapie.',
     ],
     { beroep: 'fysiotherapeut' },
   ),
@@ -122,7 +132,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'besluit',
     'Besluit: toekennen',
     [
-      'Wij kennen uw aanvraag toe. U staat met ingang van {besluit.datum} ingeschreven in het register als **{beroep.naam}** onder registernummer {zorgverlener.registerNummer}.',
+      'Wij kennen uw aanvraag toe. U staat met ingang van {besluit.datum} ingeschreven in ' +
+        'het register als **{beroep.naam}** onder registernummer {zorgverlener.registerNummer}.',
     ],
     { isDefault: true, besluit: 'toekennen' },
   ),
@@ -145,7 +156,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'besluit',
     'Besluit: toekennen arts (titel)',
     [
-      'Vanaf de datum van inschrijving mag u de wettelijk beschermde titel **arts** voeren en bent u bevoegd de voorbehouden handelingen van de arts te verrichten.',
+      'Vanaf de datum van inschrijving mag u de wettelijk beschermde titel **arts** ' +
+        'voeren en bent u bevoegd de voorbehouden handelingen van de arts te verrichten.',
     ],
     { beroep: 'arts', besluit: 'toekennen' },
   ),
@@ -161,7 +173,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'besluit',
     'Reden: onvoldoende werkervaring',
     [
-      'U heeft niet aangetoond dat u in de afgelopen vijf jaar ten minste 2080 uur als {beroep.naam} heeft gewerkt. De werkgeversverklaring die u heeft meegestuurd vermeldt minder uren.',
+      'U heeft niet aangetoond dat u in de afgelopen vijf jaar ten minste 2080 uur als {beroep.naam} ' +
+        'heeft gewerkt. De werkgeversverklaring die u heeft meegestuurd vermeldt minder uren.',
     ],
     { besluit: 'afwijzen', reason: 'onvoldoende-werkervaring' },
   ),
@@ -170,7 +183,9 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'besluit',
     'Reden: taalvaardigheid niet aangetoond',
     [
-      'U heeft niet aangetoond dat u de Nederlandse taal voldoende beheerst. Wij vragen ten minste niveau B2 van het Europees Referentiekader, aangetoond met een erkend certificaat.',
+      'U heeft niet aangetoond dat u de Nederlandse taal voldoende beheerst. ' +
+        'Wij vragen ten minste niveau B2 van het Europees Referentiekader, ' +
+        'aangetoond met een erkend certificaat.',
     ],
     { besluit: 'afwijzen', reason: 'taalvaardigheid-niet-aangetoond' },
   ),
@@ -179,7 +194,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'besluit',
     'Reden: diploma niet erkend',
     [
-      'Het diploma dat u heeft overgelegd geeft in Nederland geen toegang tot het beroep van {beroep.naam}. U kunt een verzoek om erkenning van uw buitenlandse diploma indienen.',
+      'Het diploma dat u heeft overgelegd geeft in Nederland geen toegang tot het beroep van ' +
+        '{beroep.naam}. U kunt een verzoek om erkenning van uw buitenlandse diploma indienen.',
     ],
     { besluit: 'afwijzen', reason: 'diploma-niet-erkend' },
   ),
@@ -188,7 +204,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'besluit',
     'Reden: aanvraag niet aangevuld',
     [
-      'Wij hebben u gevraagd uw aanvraag binnen {termijn.weken} weken aan te vullen met de ontbrekende documenten. Wij hebben deze documenten niet binnen die termijn ontvangen.',
+      'Wij hebben u gevraagd uw aanvraag binnen {termijn.weken} weken aan te vullen met de ' +
+        'ontbrekende documenten. Wij hebben deze documenten niet binnen die termijn ontvangen.',
     ],
     { besluit: 'buiten-behandeling', reason: 'aanvraag-niet-aangevuld' },
   ),
@@ -197,7 +214,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'besluit',
     'Reden: geen reactie op verzoek om informatie',
     [
-      'Wij hebben geen reactie ontvangen op ons verzoek om aanvullende informatie. Zonder deze informatie kunnen wij uw aanvraag niet beoordelen.',
+      'Wij hebben geen reactie ontvangen op ons verzoek om aanvullende informatie. ' +
+        'Zonder deze informatie kunnen wij uw aanvraag niet beoordelen.',
     ],
     { besluit: 'buiten-behandeling', reason: 'geen-reactie' },
   ),
@@ -214,7 +232,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'bezwaar',
     'Bezwaarclausule',
     [
-      'Bent u het niet eens met dit besluit? Dan kunt u binnen zes weken na de datum van deze brief bezwaar maken. Stuur uw bezwaarschrift naar het postadres bovenaan deze brief. Vermeld in uw bezwaarschrift:',
+      'Bent u het niet eens met dit besluit? Dan kunt u binnen zes weken na de datum van deze brief bezwaar ' +
+        'maken. Stuur uw bezwaarschrift naar het postadres bovenaan deze brief. Vermeld in uw bezwaarschrift:',
       '- uw naam en adres;',
       '- de datum;',
       '- het kenmerk van deze brief;',
@@ -229,7 +248,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'afsluiting',
     'Afsluiting met contactgegevens',
     [
-      'Heeft u vragen over deze brief? Neem dan contact met ons op via de gegevens onderaan deze brief. Houd het kenmerk van deze brief bij de hand.',
+      'Heeft u vragen over deze brief? Neem dan contact met ons op via de ' +
+        'gegevens onderaan deze brief. Houd het kenmerk van deze brief bij de hand.',
     ],
     { isDefault: true },
   ),
@@ -238,7 +258,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'afsluiting',
     'Openbaar register',
     [
-      'Uw inschrijving is vanaf vandaag te zien in het openbare register. Controleer of uw gegevens kloppen en geef wijzigingen aan ons door.',
+      'Uw inschrijving is vanaf vandaag te zien in het openbare register. ' +
+        'Controleer of uw gegevens kloppen en geef wijzigingen aan ons door.',
     ],
     { besluit: 'toekennen' },
   ),
@@ -247,7 +268,8 @@ export const PASSAGES_SEED: readonly Seed[] = [
     'afsluiting',
     'Arts: blijven scholen',
     [
-      'Wij wijzen u erop dat u voor uw volgende herregistratie opnieuw werkervaring en scholing moet aantonen. Houd uw _scholingspunten_ daarom goed bij.',
+      'Wij wijzen u erop dat u voor uw volgende herregistratie opnieuw werkervaring ' +
+        'en scholing moet aantonen. Houd uw _scholingspunten_ daarom goed bij.',
     ],
     { beroep: 'arts' },
   ),

@@ -57,17 +57,27 @@ export function renderLetterHtml(model: LetterModel): string {
   const m = model.margins;
   const style = [
     `@page { size: A4; margin: ${m.topMm}mm ${m.rightMm}mm ${m.bottomMm}mm ${m.leftMm}mm; }`,
-    'body { font-family: Roboto, Arial, sans-serif; font-size: 10pt; line-height: 1.4; color: #000; max-width: 170mm; margin: 0 auto; }',
-    '.briefhoofd { display: flex; justify-content: space-between; align-items: flex-start; } .logo { max-width: 60mm; max-height: 25mm; }',
-    '.org { font-weight: bold; font-size: 12pt; } .retouradres { font-size: 7pt; margin-top: 12mm; } .geadresseerde { margin-bottom: 10mm; }',
-    'section h2 { font-size: 10pt; margin: 6mm 0 1mm; } .ondertekening { margin-top: 8mm; } footer { margin-top: 12mm; font-size: 7.5pt; color: #333; border-top: 0.3pt solid #999; padding-top: 2mm; }',
+    'body { font-family: Roboto, Arial, sans-serif; font-size: 10pt; ' +
+      'line-height: 1.4; color: #000; max-width: 170mm; margin: 0 auto; }',
+    '.briefhoofd { display: flex; justify-content: space-between; ' +
+      'align-items: flex-start; } .logo { max-width: 60mm; max-height: 25mm; }',
+    '.org { font-weight: bold; font-size: 12pt; } .retouradres { font-size: ' +
+      '7pt; margin-top: 12mm; } .geadresseerde { margin-bottom: 10mm; }',
+    'section h2 { font-size: 10pt; margin: 6mm 0 1mm; } .ondertekening { margin-top: 8mm; ' +
+      '} footer { margin-top: 12mm; font-size: 7.5pt; color: ' +
+      '#333; border-top: 0.3pt solid #999; padding-top: 2mm; }',
   ].join('\n');
   const sections = model.sections
     .map(
       (s) =>
-        `<section data-section="${escapeHtml(s.sectionKey)}">${s.sectionKey === 'bezwaar' && s.title ? `<h2>${escapeHtml(s.title)}</h2>` : ''}${paragraphs(s.paragraphs)}</section>`,
+        `<section data-section="${escapeHtml(s.sectionKey)}` +
+        `">${s.sectionKey === 'bezwaar' && s.title ? `<h2>${escapeHtml(s.title)}</h2>` : ''}` +
+        `${paragraphs(s.paragraphs)}</section>`,
     )
     .join('\n');
+  const signature =
+    `${lines(model.signature.closing)}<br><br><strong>${lines(model.signature.name)}</strong><br>` +
+    lines(model.signature.role);
   return `<!doctype html>
 <html lang="nl"><head><meta charset="utf-8"><title>${escapeHtml(model.title)}</title><style>${style}</style></head>
 <body>
@@ -75,7 +85,7 @@ export function renderLetterHtml(model: LetterModel): string {
 <p class="retouradres">${model.returnAddress ? `Retouradres: ${escapeHtml(model.returnAddress)}` : ''}</p>
 <p class="geadresseerde">${lines(model.addressee)}</p>
 ${sections}
-<div class="ondertekening">${lines(model.signature.closing)}<br><br><strong>${lines(model.signature.name)}</strong><br>${lines(model.signature.role)}</div>
+<div class="ondertekening">${signature}</div>
 <footer><div>${lines(model.footer.contact)}</div><div>${lines(model.footer.legal)}</div></footer>
 </body></html>
 `;

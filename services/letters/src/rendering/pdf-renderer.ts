@@ -1,6 +1,9 @@
 import type { LetterLogo } from './letter-model';
 
-/** One PDF to render: a pdfmake document (plain data), its footer text and the logo, kept apart so a logo that fails to render is left out. */
+/**
+ * One PDF to render: a pdfmake document (plain data), its footer text and the logo, kept apart so a logo that fails to
+ * render is left out.
+ */
 export interface PdfJob {
   doc: Record<string, unknown>;
   footer: { contact: string | null; legal: string | null; leftPt: number; rightPt: number };

@@ -36,7 +36,10 @@ async function build(
   return resolveLetter(sections, template, facts, await logoOf(deps, template));
 }
 
-/** The letter as it would be sent: the letterhead pinned at send (else the published one), dated the day it was sent (else today). */
+/**
+ * The letter as it would be sent: the letterhead pinned at send (else the published one), dated the day it was sent
+ * (else today).
+ */
 async function modelOf(deps: RenderDeps, brief: StoredBrief): Promise<LetterModel> {
   const template = brief.template;
   const c = brief.context;

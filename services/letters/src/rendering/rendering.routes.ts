@@ -19,7 +19,8 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, part: string): z.
 const address = (req: Request) => ({ referentie: parse(BriefQuery, req.query, 'query').referentie ?? null });
 
 const HTML_POLICY =
-  "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+  "default-src 'none'; img-src data:; style-src 'unsafe-inline'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 function pdfHeaders(name: string): Record<string, string> {
   return {

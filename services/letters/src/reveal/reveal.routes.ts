@@ -12,8 +12,8 @@ export const RevealRegisterNummerResponse = z
   .meta({ id: 'RevealRegisterNummerResponse' });
 
 /**
- * The query as every brief route describes it (the same description), parsed leniently here: the use case refuses a malformed
- * `referentie` itself (400) so that this attempt, too, writes its audit row.
+ * The query as every brief route describes it (the same description), parsed leniently here: the use case refuses a
+ * malformed `referentie` itself (400) so that this attempt, too, writes its audit row.
  */
 const RevealQuery = z.object({
   referentie: z
@@ -34,7 +34,10 @@ const reveal = defineOperation({
   operationId: 'revealRegisterNummer',
   summary: "Reveal the register number of a letter's case",
   description:
-    "Needs `canRevealRegisterNummer` (a drafter; else 403 `forbidden`, checked first) and the header `X-Step-Up: true` (else 403 `step-up-required`). Every attempt, allowed or denied, writes one audit row `reveal-registernummer` without personal data. `referentie` addresses a case's brief (unknown: 404).",
+    'Needs `canRevealRegisterNummer` (a drafter; else 403 `forbidden`, checked first) ' +
+    'and the header `X-Step-Up: true` (else 403 `step-up-required`). Every attempt, ' +
+    'allowed or denied, writes one audit row `reveal-registernummer` without ' +
+    "personal data. `referentie` addresses a case's brief (unknown: 404).",
   query: RevealQuery,
   headers: StepUpHeaders,
   responses: { 200: RevealRegisterNummerResponse },

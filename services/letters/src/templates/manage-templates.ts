@@ -44,7 +44,9 @@ export async function requireTemplate(db: Kysely<LettersDb>, subOrgId: string): 
   return row;
 }
 
-/** The draft (numbered as the version it becomes), the published version, the history newest first, the unsent briefs. */
+/**
+ * The draft (numbered as the version it becomes), the published version, the history newest first, the unsent briefs.
+ */
 export async function adminView(db: Kysely<LettersDb>, subOrgId: string): Promise<OrgTemplateAdminView> {
   const row = await requireTemplate(db, subOrgId);
   const [history, unsentBriefs] = await Promise.all([listVersions(db, subOrgId), countUnsentBriefs(db, subOrgId)]);
@@ -94,7 +96,9 @@ export async function saveTemplate(
   return adminView(deps.db, subOrgId);
 }
 
-/** Publishes the draft as `publishedVersion + 1`; the count of unsent briefs says how many letters change letterhead. */
+/**
+ * Publishes the draft as `publishedVersion + 1`; the count of unsent briefs says how many letters change letterhead.
+ */
 export async function publishTemplate(
   deps: TemplatesDeps,
   subOrgId: string,

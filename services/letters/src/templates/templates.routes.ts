@@ -29,7 +29,9 @@ const list = defineOperation({
   rule: letters.routes.orgTemplates,
   operationId: 'listOrgTemplates',
   summary: 'List the sub-organisations and their published letterhead versions',
-  description: `${ADMIN} The shipped ones are \`register\` and \`register-buitenland\`. Optional \`limit\` (1–1000) and \`cursor\`; while rows remain the answer carries \`Link: <…>; rel="next"\`.`,
+  description:
+    `${ADMIN} The shipped ones are \`register\` and \`register-buitenland\`. Optional \`limit\` (1–1000) ` +
+    `and \`cursor\`; while rows remain the answer carries \`Link: <…>; rel="next"\`.`,
   query: pageQuery,
   responses: { 200: z.array(SubOrgSummary) },
   handle: async (ctx: Context, { query, req }) => {
@@ -44,7 +46,9 @@ const get = defineOperation({
   rule: letters.routes.getOrgTemplate,
   operationId: 'getOrgTemplate',
   summary: 'Read the letterhead of a sub-organisation',
-  description: `${ADMIN} The draft (numbered as the version it becomes), the published version, every published version newest first, and how many letters are not sent yet.`,
+  description:
+    `${ADMIN} The draft (numbered as the version it becomes), the published version, ` +
+    `every published version newest first, and how many letters are not sent yet.`,
   params: SubOrgParams,
   load: loadTemplate,
   responses: { 200: OrgTemplateAdminView },
@@ -55,7 +59,10 @@ const save = defineOperation({
   rule: letters.routes.saveOrgTemplate,
   operationId: 'saveOrgTemplate',
   summary: 'Replace the draft letterhead',
-  description: `${ADMIN} 400 on a blank \`orgName\`, a margin outside 0–60 mm, or a \`logoDocumentId\` that is not an \`organisatie-logo\` upload (checked with the documents service; 503 while it is unreachable). Published versions are untouched until publish.`,
+  description:
+    `${ADMIN} 400 on a blank \`orgName\`, a margin outside 0–60 mm, ` +
+    `or a \`logoDocumentId\` that is not an \`organisatie-logo\` upload (checked with the documents service; ` +
+    `503 while it is unreachable). Published versions are untouched until publish.`,
   params: SubOrgParams,
   load: loadTemplate,
   body: SaveOrgTemplateRequest,
@@ -69,7 +76,10 @@ const publish = defineOperation({
   rule: letters.routes.publishOrgTemplate,
   operationId: 'publishOrgTemplate',
   summary: 'Publish the draft letterhead',
-  description: `${ADMIN} The draft becomes version \`publishedVersion + 1\` (the history gains an entry with \`publishedAt\`). Letters not sent yet use it from now on (\`affectedUnsentBriefs\`); sent letters keep theirs.`,
+  description:
+    `${ADMIN} The draft becomes version \`publishedVersion + 1\` (the history gains an entry with ` +
+    `\`publishedAt\`). Letters not sent yet use it from now ` +
+    `on (\`affectedUnsentBriefs\`); sent letters keep theirs.`,
   params: SubOrgParams,
   load: loadTemplate,
   responses: { 200: PublishOrgTemplateResponse },
@@ -80,7 +90,10 @@ const rollback = defineOperation({
   rule: letters.routes.rollbackOrgTemplate,
   operationId: 'rollbackOrgTemplate',
   summary: 'Roll the letterhead back to an earlier version',
-  description: `${ADMIN} Publishes a new version with that version's content and resets the draft to it; the history only grows. Sent letters keep the version they were sent with. An unknown version is a bare 404.`,
+  description:
+    `${ADMIN} Publishes a new version with that version's content and resets the draft to it; ` +
+    `the history only grows. Sent letters keep the version ` +
+    `they were sent with. An unknown version is a bare 404.`,
   params: RollbackParams,
   responses: { 200: OrgTemplateAdminView },
   handle: async (ctx: Context, { params }) => ({ body: await rollbackTemplate(ctx, params.subOrgId, params.version) }),

@@ -9,7 +9,8 @@ export const TEMPLATES_SEED: ReadonlyArray<{ subOrgId: string; content: Template
       returnAddress: 'Postbus 90001, 2509 LR Den Haag',
       logoDocumentId: null,
       footerContact:
-        'Bezoekadres Rijnstraat 50, 2515 XP Den Haag · Telefoon 070 340 79 11 (werkdagen 9.00–17.00 uur) · www.register.example.nl',
+        'Bezoekadres Rijnstraat 50, 2515 XP Den Haag · Telefoon 070 ' +
+        '340 79 11 (werkdagen 9.00–17.00 uur) · www.register.example.nl',
       footerLegal:
         'Het Register van Zorgprofessionals is onderdeel van het ministerie van Volksgezondheid, Welzijn en Sport.',
       signatureName: 'drs. M. de Boer',

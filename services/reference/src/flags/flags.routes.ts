@@ -11,7 +11,9 @@ const listFeatureFlags = defineOperation({
   operationId: 'listFeatureFlags',
   summary: 'List the feature flags',
   description:
-    'Every feature flag and whether it is on. `herregistratie-aanvragen` gates applying for herregistratie. Answers carry a strong `ETag`; `If-None-Match` with the current ETag gives 304. Paged with `limit` (1–1000) and `cursor` like every list; `Link: rel="next"` names the next page while flags remain.',
+    'Every feature flag and whether it is on. `herregistratie-aanvragen` gates applying for herregistratie. ' +
+    'Answers carry a strong `ETag`; `If-None-Match` with the current ETag gives 304. Paged with `limit` ' +
+    '(1–1000) and `cursor` like every list; `Link: rel="next"` names the next page while flags remain.',
   query: pageQuery,
   responses: { 200: z.array(FeatureFlag), 304: null },
   handle: (ctx: Context, { query, req, res }) =>
@@ -25,7 +27,8 @@ const setFeatureFlag = defineOperation({
   operationId: 'setFeatureFlag',
   summary: 'Switch a feature flag on or off',
   description:
-    'Writes a `flag:set` audit row and tells every service at once (their caches drop the old value). An unknown key is a bare 404, also with an invalid body.',
+    'Writes a `flag:set` audit row and tells every service at once (their caches ' +
+    'drop the old value). An unknown key is a bare 404, also with an invalid body.',
   params: FlagParams,
   body: SetFeatureFlagRequest,
   example: { enabled: false },

@@ -10,7 +10,9 @@ const listStamdataTables = defineOperation({
   operationId: 'listStamdataTables',
   summary: 'List the reference tables',
   description:
-    'Every stamdata table with its columns (`type` is `string`, `integer`, `boolean`, `date`, `enum` or `ref:<table>.<column>`) and whether it has valid time. Paged with `limit` (1–1000) and `cursor` like every list; `Link: rel="next"` names the next page while tables remain.',
+    'Every stamdata table with its columns (`type` is `string`, `integer`, `boolean`, `date`, ' +
+    '`enum` or `ref:<table>.<column>`) and whether it has valid time. Paged with `limit` (1–1000) ' +
+    'and `cursor` like every list; `Link: rel="next"` names the next page while tables remain.',
   query: pageQuery,
   responses: { 200: z.array(StamdataTableSummary) },
   handle: (ctx: Context, { query, req, res }) =>
@@ -24,7 +26,10 @@ const getStamdataTable = defineOperation({
   operationId: 'getStamdataTable',
   summary: 'Read one reference table',
   description:
-    'For a temporal table only the rows valid on `peildatum` (inclusive `geldigVanaf`, exclusive `geldigTot`); omitted means today in Europe/Amsterdam. A malformed date is 400 on every table. Answers carry a strong `ETag` and `Cache-Control: private, no-cache`; `If-None-Match` with the current ETag gives 304.',
+    'For a temporal table only the rows valid on `peildatum` (inclusive `geldigVanaf`, ' +
+    'exclusive `geldigTot`); omitted means today in Europe/Amsterdam. ' +
+    'A malformed date is 400 on every table. Answers carry a strong `ETag` and `Cache-Control: ' +
+    'private, no-cache`; `If-None-Match` with the current ETag gives 304.',
   params: TableParams,
   query: StamdataQuery,
   responses: { 200: StamdataTable, 304: null },

@@ -7,7 +7,9 @@ export interface Harness extends TestService<Context> {
   events: Events;
 }
 
-/** The reference service as it runs in production (its own `runService`), on a database of its own and the real NATS. */
+/**
+ * The reference service as it runs in production (its own `runService`), on a database of its own and the real NATS.
+ */
 export async function startReference(clock?: Clock): Promise<Harness> {
   const service = await startService(start, {
     name: 'reference',

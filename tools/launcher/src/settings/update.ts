@@ -8,5 +8,6 @@ const catalog = catalogFromBuiltServices();
 writeFileSync(GENERATED_FILE, `${JSON.stringify({ settings: catalog }, null, 2)}\n`);
 writeFileSync(ENV_EXAMPLE_FILE, renderEnvExample(catalog));
 process.stdout.write(
-  `${catalog.length} settings: ${path.relative(process.cwd(), GENERATED_FILE)}, ${path.relative(process.cwd(), ENV_EXAMPLE_FILE)}\n`,
+  `${catalog.length} settings: ${path.relative(process.cwd(), GENERATED_FILE)}` +
+    `, ${path.relative(process.cwd(), ENV_EXAMPLE_FILE)}\n`,
 );

@@ -54,7 +54,9 @@ export function examples(root: string): Example[] {
   );
 }
 
-/** The settings of the README's start command for mirroring (`ZGW_ENABLED=true … npm start`), as npm start gets them. */
+/**
+ * The settings of the README's start command for mirroring (`ZGW_ENABLED=true … npm start`), as npm start gets them.
+ */
 export function zgwStartSettings(root: string): Record<string, string> {
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
   const command = bashBlocks(readme)

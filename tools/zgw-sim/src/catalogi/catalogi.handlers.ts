@@ -5,7 +5,10 @@ import type { CatalogiSeed, Resource } from './catalogi.seed';
 
 type Collection = Exclude<keyof CatalogiSeed, 'catalogus'>;
 
-/** A list filtered on query parameters; each maps to the field it compares with (a URL list matches if it contains the value). */
+/**
+ * A list filtered on query parameters; each maps to the field it compares with (a URL list matches if it contains the
+ * value).
+ */
 function filtered(request: OperationRequest, items: Resource[], filters: Record<string, string>): Resource[] {
   assertSupportedQuery(request, [...Object.keys(filters), 'status']);
   // Every seeded type is published: `status=concept` finds nothing, `alles` and `definitief` everything.

@@ -20,7 +20,9 @@ export interface Contract {
   validateRequest(request: OpenApiRequest, operation: Operation): ContractError[];
   validateResponse(operationId: string, status: number, body: unknown): ContractError[];
   validateResponseHeaders(operationId: string, status: number, headers: Record<string, string>): ContractError[];
-  /** Compiles the validators of these operations now rather than on their first call (about 2 s for the served ones). */
+  /**
+   * Compiles the validators of these operations now rather than on their first call (about 2 s for the served ones).
+   */
   warmUp(operationIds: readonly string[]): void;
 }
 

@@ -7,7 +7,8 @@ const FORMAT_REASONS: Record<string, string> = {
   uri: 'Voer een geldige URL in.',
   date: 'Datum heeft het verkeerde formaat. Gebruik een van deze formaten: YYYY-MM-DD.',
   'date-time':
-    'Datetime heeft een ongeldig formaat, gebruik 1 van de volgende formaten: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+    'Datetime heeft een ongeldig formaat, gebruik 1 van de volgende formaten: ' +
+    'YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
   uuid: 'Moet een geldige UUID zijn.',
   email: 'Voer een geldig e-mailadres in.',
   duration: 'Duur heeft het verkeerde formaat.',

@@ -45,7 +45,10 @@ export function loadDocuments(): Record<ComponentName, OpenApiDocument> {
   };
 }
 
-/** Replaces each remote Catalogi reference by a local `Catalogi_<name>` schema copied (with what it references) from the Catalogi document. */
+/**
+ * Replaces each remote Catalogi reference by a local `Catalogi_<name>` schema copied (with what it references) from the
+ * Catalogi document.
+ */
 export function importCatalogiSchemas(doc: OpenApiDocument, catalogi: OpenApiDocument): OpenApiDocument {
   const imported = new Set<string>();
   const collect = (name: string): void => {

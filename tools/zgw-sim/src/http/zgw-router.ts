@@ -21,7 +21,9 @@ export interface ZgwRouterOptions {
 
 const CRS = 'EPSG:4326';
 
-/** One ZGW request, in Open Zaak's order: route, JWT (403), CRS (412/406), media type (415), body (400), the operation. */
+/**
+ * One ZGW request, in Open Zaak's order: route, JWT (403), CRS (412/406), media type (415), body (400), the operation.
+ */
 export function zgwRequestHandler(options: ZgwRouterOptions) {
   return async (req: Request, res: Response): Promise<void> => {
     const contract = contractFor(options.contracts, req.path);
@@ -199,7 +201,9 @@ function checkedAgainstContract(
   ];
   if (errors.length === 0) return result;
   logger.error({ operationId, status: result.status, errors }, 'the simulator answered outside its contract');
-  const detail = `Het antwoord van de simulator (${result.status}) past niet in het document: ${errors.map((e) => `${e.instancePath} ${e.keyword}`).join('; ')}`;
+  const detail =
+    `Het antwoord van de simulator (${result.status}) past niet in het document: ` +
+    `${errors.map((e) => `${e.instancePath} ${e.keyword}`).join('; ')}`;
   return { status: 500, body: new ZgwError(500, 'APIException', detail) };
 }
 

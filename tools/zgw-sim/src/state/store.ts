@@ -131,7 +131,10 @@ export class SimStore {
   readonly objectinformatieobjecten = new Map<string, ObjectRelationRecord>();
   readonly requests: RequestLogEntry[] = [];
   readonly notifications: NotificationLogEntry[] = [];
-  /** Emits 'request' (RequestLogEntry) and 'notification' (NotificationLogEntry): tests wait on these instead of sleeping. */
+  /**
+   * Emits 'request' (RequestLogEntry) and 'notification' (NotificationLogEntry): tests wait on these instead of
+   * sleeping.
+   */
   readonly events = new EventEmitter();
   private readonly identificatieCounters = new Map<string, number>();
 
