@@ -18,7 +18,7 @@ const checkDocumentLinks = defineOperation({
     'The dry run of the link: 200 with every document the link would refuse (`documents[i].documentId`); an empty list means every document may be linked. Links nothing.',
   body: internal.linkRequest,
   responses: { 200: internal.linkCheckResponse },
-  handle: async (ctx: Context, { body }) => ({ body: { rejected: await checkLink(ctx.db, body) } }),
+  handle: async (ctx: Context, { body }) => ({ body: { rejected: await checkLink(ctx, body) } }),
 });
 
 const linkDocumentsOperation = defineOperation({
@@ -31,7 +31,7 @@ const linkDocumentsOperation = defineOperation({
   responses: { 200: internal.linkResponse },
   problems: [422],
   handle: async (ctx: Context, { body }) => ({
-    body: { linked: await linkToApplication(ctx.db, body, ctx.clock.now()) },
+    body: { linked: await linkToApplication(ctx, body) },
   }),
 });
 
@@ -41,7 +41,7 @@ const listApplicationDocuments = defineOperation({
   summary: 'The documents linked to an application (internal)',
   params: ApplicationIdParams,
   responses: { 200: internal.documentsOfResponse },
-  handle: async (ctx: Context, { params }) => ({ body: await documentsOfApplication(ctx.db, params.applicationId) }),
+  handle: async (ctx: Context, { params }) => ({ body: await documentsOfApplication(ctx, params.applicationId) }),
 });
 
 const confirmOrgLogoOperation = defineOperation({
@@ -50,7 +50,7 @@ const confirmOrgLogoOperation = defineOperation({
   summary: 'Confirm that a document is an organisation logo upload (internal)',
   params: OrgLogoParams,
   responses: { 200: internal.confirmOrgLogoResponse },
-  handle: async (ctx: Context, { params }) => ({ body: await confirmOrgLogo(ctx.db, params.documentId) }),
+  handle: async (ctx: Context, { params }) => ({ body: await confirmOrgLogo(ctx, params.documentId) }),
 });
 
 export const linksRoutes = [
