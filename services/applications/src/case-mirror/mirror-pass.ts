@@ -46,9 +46,9 @@ export async function mirrorPass(
 
 /**
  * The mirror's cases side by side without a barrier: a pass claims cases for the free slots and starts them,
- * so one slow case no longer holds up the batch it was claimed with. While fewer than half of the slots
+ * so one slow case does not hold up the batch it was claimed with. While fewer than half of the slots
  * are free the pass waits for a case to end (claims stay batched: one claim per few cases, not one per case).
- * A case that failed on the database is thrown by the next pass, so the job loop backs off as before.
+ * A case that failed on the database is thrown by the next pass, so the job loop backs off.
  */
 export class MirrorWorkers {
   private readonly inFlight = new Set<Promise<void>>();

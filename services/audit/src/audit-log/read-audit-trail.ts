@@ -8,9 +8,9 @@ import type { AuditListQuery } from './audit-log.schemas';
 export const MAX_PAGE = 1000;
 
 /**
- * The last row's exact at_key (microseconds) and event id. Cursors of earlier versions carry milliseconds
- * and are still read (ADR 0062). Year 0000 passes the ISO
- * check but is no PostgreSQL date, so it would fail the cast.
+ * The last row's exact at_key (microseconds) and event id; a cursor with milliseconds, as a client may still
+ * hold, is read too (ADR 0062). Year 0000 passes the ISO check but is no PostgreSQL date, so it would fail the
+ * cast.
  */
 const Position = z.tuple([z.iso.datetime().refine((at) => !at.startsWith('0000')), z.uuid()]);
 
