@@ -57,6 +57,27 @@ function answeredAsUnreadable(err: unknown, req: Request, res: Response): boolea
   return true;
 }
 
+/** Socket errors of a dependency that went away or is not there yet (a database restarting, say). */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/**
+ * The database was lost or not reachable for a moment: a connection error (SQLSTATE class 08), the server
+ * shutting down or starting (class 57: admin or crash shutdown, cannot connect now), the pool's connect timeout,
+ * or the socket closing under a query. A retry soon succeeds, so the answer is 503, not 500. A write that met
+ * it either committed or did not; its `Idempotency-Key` makes the retry safe either way.
+ */
+export function isTransientUnavailability(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNREACHABLE_CODES.has(code) || /^(08|57)[0-9A-Z]{3}$/.test(code))) return true;
+  return (
+    typeof message === 'string' &&
+    /^(Connection terminated( unexpectedly| due to connection timeout)?|timeout exceeded when trying to connect)$/.test(
+      message,
+    )
+  );
+}
+
 /** Maps every error that reaches Express to a problem document; internals of a 500 stay in the log. */
 export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err: unknown, req: Request, res: Response, next) => {
@@ -70,6 +91,10 @@ export function problemErrorHandler(logger: Logger): ErrorRequestHandler {
     if (err instanceof ZodError)
       return sendProblem(req, res, 'validation', 'The request is invalid.', zodIssuesToFieldErrors(err));
     if (answeredAsUnreadable(err, req, res)) return;
+    if (isTransientUnavailability(err)) {
+      logger.warn({ err }, 'a dependency was unreachable; answered 503');
+      return sendProblem(req, res, 'unavailable', 'A service this request needs cannot be reached right now.');
+    }
     logger.error({ err }, 'unhandled error');
     sendProblem(req, res, 'internal', 'An unexpected error occurred.');
   };

@@ -21,6 +21,12 @@ export interface DurableConsumerOptions {
   filter: string;
   /** Must be idempotent (a redelivery repeats it). Only the subject and sequence are logged, never the payload. */
   handle: (subject: string, payload: unknown) => Promise<ConsumeOutcome>;
+  /**
+   * Handles the events that arrived together in one go (one statement for many rows), an outcome for each in
+   * order; `handle` stays the way for one event and for a batch that threw (each of its events is then handled
+   * alone, so one that keeps failing is retried and dead-lettered on its own). Must be idempotent like `handle`.
+   */
+  handleBatch?: (events: ReadonlyArray<{ subject: string; payload: unknown }>) => Promise<ConsumeOutcome[]>;
   logger: Logger;
   /** First redelivery delay after a failed handler; it doubles per delivery up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
@@ -42,6 +48,8 @@ export interface DurableConsumerOptions {
  */
 /** How long a stop waits for the pull to end before leaving it to the connection's close. */
 const STOP_WAIT_MS = 5000;
+/** The most events a batch handler gets at once (the pull's own buffer is as large). */
+const MAX_BATCH = 100;
 
 export class DurableConsumer {
   private messages: ConsumerMessages | null = null;
@@ -126,7 +134,8 @@ export class DurableConsumer {
           break;
         }
         this.consuming = true;
-        for await (const msg of this.messages) await this.handle(msg, events);
+        if (this.options.handleBatch) await this.consumeInBatches(this.messages, events);
+        else for await (const msg of this.messages) await this.handle(msg, events);
         if (!this.stopped) logger.warn({ durable }, 'consumer iterator ended; restarting');
       } catch (err) {
         logger.warn({ err, durable }, 'consumer failed; restarting');
@@ -140,6 +149,55 @@ export class DurableConsumer {
         logger.warn({ err, durable }, 'consumer not (re)created yet'),
       );
     }
+  }
+
+  /**
+   * Takes messages as they arrive and handles what has gathered meanwhile as one batch: the iterator hands over
+   * every message it already holds before the batch starts (a turn of the event loop), and no more than
+   * MAX_BATCH wait while one is handled.
+   */
+  private async consumeInBatches(messages: ConsumerMessages, events: Pick<NatsEvents, 'js' | 'prefix'>): Promise<void> {
+    const waiting: JsMsg[] = [];
+    let draining: Promise<void> | null = null;
+    const drain = async () => {
+      await new Promise((resolve) => setImmediate(resolve));
+      while (waiting.length > 0) await this.handleMany(waiting.splice(0, MAX_BATCH), events);
+      draining = null;
+    };
+    try {
+      for await (const msg of messages) {
+        waiting.push(msg);
+        draining ??= drain();
+        if (waiting.length >= MAX_BATCH) await draining;
+      }
+    } finally {
+      await draining;
+    }
+  }
+
+  private async handleMany(batch: JsMsg[], events: Pick<NatsEvents, 'js' | 'prefix'>): Promise<void> {
+    const { durable, logger } = this.options;
+    if (batch.length === 1) return this.handle(batch[0]!, events);
+    const items = batch.map((msg) => ({
+      subject: msg.subject.slice(events.prefix.length),
+      payload: parse(msg.string()),
+    }));
+    let outcomes: ConsumeOutcome[];
+    try {
+      outcomes = await this.options.handleBatch!(items);
+    } catch (err) {
+      logger.warn({ err, durable, events: batch.length }, 'batch not handled; each event on its own');
+      for (const msg of batch) await this.handle(msg, events);
+      return;
+    }
+    for (const [i, msg] of batch.entries()) {
+      if (msg.info.deliveryCount > 1) this.counters?.redeliveries.inc({ durable });
+      if (outcomes[i] === 'malformed') {
+        logger.error({ subject: items[i]!.subject, seq: msg.seq, durable }, 'malformed event dropped');
+        msg.term();
+      } else msg.ack();
+    }
+    logger.info({ durable, events: batch.length, firstSeq: batch[0]!.seq }, 'events handled');
   }
 
   private async handle(msg: JsMsg, events: Pick<NatsEvents, 'js' | 'prefix'>): Promise<void> {

@@ -14,7 +14,13 @@ export interface EventSubscription {
 
 /** Durable publish: resolves once the transport has taken responsibility for the event. */
 export interface EventPublisher {
-  publish(subject: string, payload: string, msgId: string): Promise<void>;
+  /** `timeoutMs`: how long to wait for the transport's acknowledgement before rejecting (default 5 s). */
+  publish(subject: string, payload: string, msgId: string, options?: { timeoutMs?: number }): Promise<void>;
+  /**
+   * True when publishes started one after another, without waiting for each, reach the stream in the order they
+   * were started (one connection), so a relay may have many in flight at once.
+   */
+  readonly pipelined?: boolean;
 }
 
 export interface EventBus extends EventPublisher {

@@ -154,8 +154,10 @@ export async function connectEvents(
     jsm,
     stream: streamName,
     prefix,
-    async publish(subject: string, payload: string, msgId: string): Promise<void> {
-      await js.publish(prefix + subject, payload, { msgID: msgId, timeout: 5000, ...withTraceHeaders() });
+    pipelined: true,
+    async publish(subject: string, payload: string, msgId: string, options?: { timeoutMs?: number }): Promise<void> {
+      const timeout = options?.timeoutMs ?? 5000;
+      await js.publish(prefix + subject, payload, { msgID: msgId, timeout, ...withTraceHeaders() });
     },
     subscribe: (subject, onMessage) => subscribeInTrace(nc, prefix, subject, onMessage),
     ready: () => readyOrReconnecting(nc, watch),

@@ -77,14 +77,35 @@ export async function enqueueMany<DB extends WithOutbox, C extends EventContract
   correlationId: string | null,
 ): Promise<void> {
   if (data.length === 0) return;
+  const envelopes = data.map((item) =>
+    envelopeOf(contract.type, contract.data.parse(item) as Record<string, unknown>, correlationId),
+  );
+  await enqueueEnvelopes(trx, contract.subject, envelopes);
+}
+
+/** An event's envelope in the active trace (the relay puts the trace in the message headers). */
+export function envelopeOf<T extends Record<string, unknown>>(
+  type: string,
+  data: T,
+  correlationId: string | null,
+): EventEnvelope<T> {
+  const envelope = newEvent(type, data, correlationId);
   const traceparent = currentTraceparent();
-  const rows = data.map((item) => {
-    const envelope = newEvent(contract.type, contract.data.parse(item) as Record<string, unknown>, correlationId);
-    if (traceparent) envelope.traceparent = traceparent;
-    return { id: envelope.id, subject: contract.subject, envelope: JSON.stringify(envelope) };
-  });
-  // One statement: outside a transaction (a read's records) it is one round trip and one commit, not two.
-  const values = sql.join(rows.map((r) => sql`(${r.id}::uuid, ${r.subject}, ${r.envelope}::jsonb)`));
+  if (traceparent) envelope.traceparent = traceparent;
+  return envelope;
+}
+
+/**
+ * Writes events already enveloped (and validated) with one statement: outside a transaction (a read's records)
+ * one round trip and one commit. An envelope the stream already took is dropped there by its id.
+ */
+export async function enqueueEnvelopes<DB extends WithOutbox>(
+  trx: Transaction<DB> | Kysely<DB>,
+  subject: string,
+  envelopes: readonly EventEnvelope[],
+): Promise<void> {
+  if (envelopes.length === 0) return;
+  const values = sql.join(envelopes.map((e) => sql`(${e.id}::uuid, ${subject}, ${JSON.stringify(e)}::jsonb)`));
   await sql`WITH written AS (INSERT INTO outbox (id, subject, envelope) VALUES ${values} RETURNING 1)
     SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) FROM written) AS n`.execute(trx);
 }
@@ -171,21 +192,7 @@ export class OutboxRelay implements Job {
         .forUpdate()
         .skipLocked()
         .execute();
-      const done: string[] = [];
-      let failure: unknown = null;
-      for (const row of rows) {
-        try {
-          const publish = () => bus.publish(row.subject, JSON.stringify(row.envelope), row.id);
-          // Published in the trace the event was written in (the transport puts it in the message headers).
-          await (row.envelope.traceparent
-            ? inSpan(`publish ${row.subject}`, SpanKind.PRODUCER, traceContextOf(row.envelope.traceparent), publish)
-            : publish());
-        } catch (err) {
-          failure = err;
-          break;
-        }
-        done.push(row.id);
-      }
+      const { done, failure } = await publishInOrder(bus, rows);
       if (done.length > 0) await trx.deleteFrom('outbox').where('id', 'in', done).execute();
       return { claimed: rows.length, pending: rows.length - done.length, failure };
     });
@@ -209,6 +216,45 @@ export class OutboxRelay implements Job {
       listener.release(true);
     }
   }
+}
+
+type OutboxRow = Pick<OutboxTable, 'id' | 'subject'> & { envelope: EventEnvelope };
+
+/**
+ * Publishes rows in their order: all at once on a transport that keeps the order of publishes in flight (one
+ * NATS connection), else one after the other. Returns the ids of the leading rows the transport took; the rows
+ * from the first refused one on stay for the next pass (those of them already taken are published again then,
+ * and the stream's duplicate window drops them), so no event is ever published ahead of an earlier one's retry.
+ */
+async function publishInOrder(
+  bus: EventPublisher,
+  rows: readonly OutboxRow[],
+): Promise<{ done: string[]; failure: unknown }> {
+  const publishOne = (row: OutboxRow): Promise<void> => {
+    const publish = () => bus.publish(row.subject, JSON.stringify(row.envelope), row.id);
+    // Published in the trace the event was written in (the transport puts it in the message headers).
+    return row.envelope.traceparent
+      ? inSpan(`publish ${row.subject}`, SpanKind.PRODUCER, traceContextOf(row.envelope.traceparent), publish)
+      : publish();
+  };
+  const done: string[] = [];
+  if (bus.pipelined) {
+    const outcomes = await Promise.allSettled(rows.map(publishOne));
+    for (const [i, outcome] of outcomes.entries()) {
+      if (outcome.status === 'rejected') return { done, failure: outcome.reason };
+      done.push(rows[i]!.id);
+    }
+    return { done, failure: null };
+  }
+  for (const row of rows) {
+    try {
+      await publishOne(row);
+    } catch (err) {
+      return { done, failure: err };
+    }
+    done.push(row.id);
+  }
+  return { done, failure: null };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

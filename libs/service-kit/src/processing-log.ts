@@ -8,7 +8,8 @@ import {
   type ActiviteitSleutel,
 } from '@register/contracts';
 import { currentCorrelationId } from './context';
-import { enqueue, enqueueMany, type WithOutbox } from './outbox';
+import type { EventPublisher } from './event-bus';
+import { enqueue, enqueueEnvelopes, enqueueMany, envelopeOf, type WithOutbox } from './outbox';
 import { activeSpanIds, newId } from './telemetry/trace-context';
 
 /**
@@ -87,25 +88,52 @@ export async function logProcessing<DB extends WithOutbox>(
 export interface ProcessingLog {
   readonly on: boolean;
   /**
-   * Writes one record per data subject of `step` through the outbox of `trx` (the caller's transaction, or the
-   * database itself for a read): one child span each when a processing concerns several subjects.
+   * Writes one record per data subject of `step` through the outbox of `trx`, the caller's transaction: one child
+   * span each when a processing concerns several subjects.
    */
   write<DB extends WithOutbox>(trx: Transaction<DB> | Kysely<DB>, step: ProcessingSteps): Promise<void>;
+  /**
+   * The records of a processing that wrote nothing (a read): there is no transaction to join, so they go to the
+   * event stream at once and the call resolves when it acknowledged them; what it does not acknowledge in time
+   * goes through the outbox of `db` (the same ids, so a late acknowledgement does not double them).
+   */
+  writeRead<DB extends WithOutbox>(db: Kysely<DB>, step: ProcessingSteps): Promise<void>;
 }
 
 /** A processing of one or more data subjects' personal data. */
 export type ProcessingSteps = Omit<ProcessingStep, 'subject'> & { subjects: Iterable<string> };
 
 /** A log that writes nothing (LDV_LOG=off, or a service that processes no practitioner's data). */
-export const noProcessingLog: ProcessingLog = { on: false, write: async () => {} };
+export const noProcessingLog: ProcessingLog = { on: false, write: async () => {}, writeRead: async () => {} };
 
-/** The processing log of a service: records on `register.processing.<service>`, in the caller's transaction. */
-export function processingLog(service: string, secret: string): ProcessingLog {
+/** How long a read waits for the stream to acknowledge its records before it writes them to its outbox. */
+const READ_PUBLISH_TIMEOUT_MS = 500;
+
+/**
+ * The processing log of a service: records on `register.processing.<service>`; a write's in its transaction, a
+ * read's straight to `events` (the outbox only when the stream does not acknowledge).
+ */
+export function processingLog(service: string, secret: string, events: EventPublisher): ProcessingLog {
+  const contract = processingRecord(service);
+  const envelopesOf = ({ subjects, ...step }: ProcessingSteps) =>
+    [...new Set(subjects)].map((subject) =>
+      envelopeOf(contract.type, processingRecordOf({ ...step, subject }, secret), currentCorrelationId()),
+    );
   return {
     on: true,
     async write(trx, { subjects, ...step }) {
       const records = [...new Set(subjects)].map((subject) => processingRecordOf({ ...step, subject }, secret));
-      await enqueueMany(trx, processingRecord(service), records, currentCorrelationId());
+      await enqueueMany(trx, contract, records, currentCorrelationId());
+    },
+    async writeRead(db, steps) {
+      const envelopes = envelopesOf(steps);
+      const published = await Promise.allSettled(
+        envelopes.map((e) =>
+          events.publish(contract.subject, JSON.stringify(e), e.id, { timeoutMs: READ_PUBLISH_TIMEOUT_MS }),
+        ),
+      );
+      const unacknowledged = envelopes.filter((_, i) => published[i]!.status === 'rejected');
+      await enqueueEnvelopes(db, contract.subject, unacknowledged);
     },
   };
 }
@@ -182,7 +210,7 @@ export async function recordProcessingAfter<DB extends WithOutbox>(db: Kysely<DB
   const scope = running.getStore();
   if (!scope?.log.on || scope.recorded) return true;
   if (scope.subjects.size === 0) return false;
-  for (const step of stepsOf(scope)) await scope.log.write(db, step);
+  await Promise.all(stepsOf(scope).map((step) => scope.log.writeRead(db, step)));
   scope.recorded = true;
   return true;
 }

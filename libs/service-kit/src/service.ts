@@ -205,7 +205,10 @@ async function startService<C extends BaseConfig, DB, Ctx>(
   const shutdown = new ShutdownSteps(logger);
   try {
     const opened = await openResources<DB>(definition.name, config, logger, metrics, shutdown, definition.migrations);
-    const resources: ServiceResources<DB> = { ...opened, processing: processingLogOf(definition, config) };
+    const resources: ServiceResources<DB> = {
+      ...opened,
+      processing: processingLogOf(definition, config, opened.events),
+    };
     const built = await definition.buildContext(config, resources);
     // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
     for (const closer of [...(built.closers ?? [])].reverse()) shutdown.add(closer);
@@ -392,6 +395,7 @@ function stopOnSignals(config: BaseConfig, logger: Logger, drain: Drain, stop: (
 function processingLogOf<C extends BaseConfig, DB, Ctx>(
   definition: ServiceDefinition<C, DB, Ctx>,
   config: C,
+  events: ServiceEvents,
 ): ProcessingLog {
   const processes =
     definition.processesPersonalData === true ||
@@ -400,7 +404,7 @@ function processingLogOf<C extends BaseConfig, DB, Ctx>(
   if (!config.LDV_PSEUDONYM_SECRET) {
     throw new ConfigError(['LDV_PSEUDONYM_SECRET: required while LDV_LOG is on (the processing log, ADR 0182)']);
   }
-  return processingLog(definition.name, config.LDV_PSEUDONYM_SECRET);
+  return processingLog(definition.name, config.LDV_PSEUDONYM_SECRET, events);
 }
 
 function buildServiceApp<C extends BaseConfig, DB, Ctx>(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eventually, natsUrl, removeDurableConsumers, testEvents } from '@register/testkit';
-import { DEAD_LETTER_PREFIX, DurableConsumer, type DeadLetter } from '../src/durable-consumer';
+import { DEAD_LETTER_PREFIX, DurableConsumer, type ConsumeOutcome, type DeadLetter } from '../src/durable-consumer';
 import { createLogger } from '../src/logger';
 import { connectEvents, DEFAULT_EVENTS_MAX_AGE_MS, type NatsEvents } from '../src/nats';
 
@@ -88,5 +88,98 @@ describe('DurableConsumer', () => {
   it('when the events are opened, then the stream keeps an event at most EVENTS_MAX_AGE (seven days by default)', async () => {
     const info = await events.jsm.streams.info(events.stream);
     expect(info.config.max_age).toBe(DEFAULT_EVENTS_MAX_AGE_MS * 1_000_000);
+  });
+});
+
+describe('DurableConsumer with a batch handler', () => {
+  type Batch = ReadonlyArray<{ subject: string; payload: unknown }>;
+  const nOf = (payload: unknown) => (payload as { n: number }).n;
+
+  function batchConsumer(
+    subject: string,
+    handleBatch: (events: Batch) => Promise<ConsumeOutcome[]>,
+    handled: number[],
+  ) {
+    const durable = `test-batch-${randomUUID().slice(0, 8)}`;
+    durables.push(durable);
+    const c = new DurableConsumer({
+      events,
+      durable,
+      filter: subject,
+      logger,
+      retryDelayMs: 20,
+      maxRetryDelayMs: 50,
+      maxDeliver: 3,
+      handle: async (_subject, payload) => {
+        if (nOf(payload) === 13) throw new Error('thirteen is refused');
+        handled.push(nOf(payload));
+        return 'handled';
+      },
+      handleBatch,
+    });
+    return { durable, c };
+  }
+
+  async function publishNumbered(subject: string, count: number, text = (n: number) => JSON.stringify({ n })) {
+    for (let n = 1; n <= count; n++) await events.publish(subject, text(n), randomUUID());
+  }
+
+  async function settled(durable: string) {
+    const info = await events.jsm.consumers.info(events.stream, durable);
+    return info.num_pending === 0 && info.num_ack_pending === 0 ? info : undefined;
+  }
+
+  it('when 60 events wait, then they come in batches of more than one, in order, and each is acked and terminated as its outcome says', async () => {
+    const subject = `register.test.${randomUUID()}`;
+    await publishNumbered(subject, 60, (n) => (n === 7 ? 'not json' : JSON.stringify({ n })));
+    const sizes: number[] = [];
+    const handled: number[] = [];
+    const { durable, c } = batchConsumer(
+      subject,
+      async (batch) => {
+        sizes.push(batch.length);
+        return batch.map(({ payload }) => {
+          if (payload === undefined) return 'malformed';
+          handled.push(nOf(payload));
+          return 'handled';
+        });
+      },
+      handled,
+    );
+    await c.start();
+    const info = await eventually(() => settled(durable));
+    await c.stop();
+
+    expect(handled).toEqual(Array.from({ length: 60 }, (_, i) => i + 1).filter((n) => n !== 7));
+    expect(Math.max(...sizes)).toBeGreaterThan(1);
+    expect(info.delivered.consumer_seq).toBe(60);
+    expect(c.deadLetters).toBe(0);
+  });
+
+  it('when a batch throws, then each of its events is handled on its own: the one that keeps failing is dead-lettered alone', async () => {
+    const subject = `register.test.${randomUUID()}`;
+    await publishNumbered(subject, 20);
+    const handled: number[] = [];
+    let batches = 0;
+    const { durable, c } = batchConsumer(
+      subject,
+      async (batch) => {
+        batches += 1;
+        if (batch.some(({ payload }) => nOf(payload) === 13)) throw new Error('the batch holds thirteen');
+        return batch.map(({ payload }) => (handled.push(nOf(payload)), 'handled'));
+      },
+      handled,
+    );
+    await c.start();
+    const letter = await eventually(() => lastDeadLetter(durable));
+    await eventually(() => settled(durable));
+    await c.stop();
+
+    expect(batches).toBeGreaterThan(0);
+    expect([...handled].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1).filter((n) => n !== 13),
+    );
+    expect(letter).toMatchObject({ durable, subject, error: 'thirteen is refused', event: JSON.stringify({ n: 13 }) });
+    expect(c.deadLetters).toBe(1);
   });
 });

@@ -1,10 +1,21 @@
 import { sql } from 'kysely';
 import { ProcessingRecordData, VERWERKINGSACTIVITEITEN } from '@register/contracts';
-import { createTestDatabase, type TestDatabase } from '@register/testkit';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { freePort, startNatsServer } from '@register/embedded';
+import { createTestDatabase, natsUrl, testEvents, type TestDatabase } from '@register/testkit';
 import { createDatabase, type Database } from '../src/database';
 import { createLogger } from '../src/logger';
 import type { WithOutbox } from '../src/outbox';
-import { logProcessing, processingRecordOf, pseudonymOf, type ProcessingStep } from '../src/processing-log';
+import { connectEvents, type NatsEvents } from '../src/nats';
+import {
+  logProcessing,
+  processingLog,
+  processingRecordOf,
+  pseudonymOf,
+  type ProcessingStep,
+} from '../src/processing-log';
 import { SpanKind, inSpan, installTraceContext, traceContextOf } from '../src/telemetry/trace-context';
 
 // As runService does: the active trace follows async calls.
@@ -110,5 +121,55 @@ describe('logProcessing through the outbox', () => {
     expect(rows[0]?.subject).toBe('register.processing.applications');
     expect(rows[0]?.envelope.data).toEqual(record);
     expect(JSON.stringify(rows[0]?.envelope)).not.toContain('999990019');
+  });
+
+  describe('a read, which has no transaction to join', () => {
+    const logger = createLogger('processing-log-test', 'silent');
+    const steps = (subjects: string[]) => ({ ...step(), subjects });
+    const outboxIds = async () =>
+      (await database.db.selectFrom('outbox').select('id').execute()).map((r) => r.id).sort();
+    beforeEach(async () => {
+      await database.db.deleteFrom('outbox').execute();
+    });
+
+    it('when the stream acknowledges, then its records are in the stream, one per subject, and none in the outbox', async () => {
+      const events = await connectEvents(natsUrl(), 'processing-log-test', logger, {
+        name: testEvents().stream,
+        prefix: testEvents().prefix,
+      });
+      try {
+        const service = `reads${Date.now()}`;
+        await processingLog(service, SECRET, events).writeRead(database.db, steps(['999990019', '999990020']));
+        const subject = `${events.prefix}register.processing.${service}`;
+        const stored = await events.jsm.streams.info(events.stream, { subjects_filter: subject });
+        expect(stored.state.subjects?.[subject]).toBe(2);
+        expect(await outboxIds()).toEqual([]);
+      } finally {
+        await events.close();
+      }
+    });
+
+    it('when the stream does not answer, then the read resolves with its records in the outbox, one per subject', async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'processing-log-'));
+      const nats = await startNatsServer(dir, await freePort());
+      let events: NatsEvents | undefined;
+      try {
+        events = await connectEvents(nats.url, 'processing-log-test', logger);
+        await nats.stop();
+        await processingLog('applications', SECRET, events).writeRead(database.db, steps(['999990019', '999990020']));
+        const rows = await database.db.selectFrom('outbox').selectAll().execute();
+        expect(rows.map((r) => r.subject)).toEqual([
+          'register.processing.applications',
+          'register.processing.applications',
+        ]);
+        expect(rows.map((r) => r.envelope.id).sort()).toEqual(rows.map((r) => r.id).sort());
+        expect(
+          rows.map((r) => (r.envelope.data as ProcessingRecordData).attributes['dpl.core.data_subject_id']).sort(),
+        ).toEqual([pseudonymOf('999990019', SECRET), pseudonymOf('999990020', SECRET)].sort());
+      } finally {
+        await events?.nc.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 });

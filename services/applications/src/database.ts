@@ -1,7 +1,8 @@
+import type { Kysely, Transaction } from 'kysely';
 import type { WithOutbox } from '@register/service-kit';
+import type { ApplicationsTable } from './applications/applications.table';
 import type { CaseMirrorHealsTable } from './case-mirror/case-mirror-heals.table';
 import type { CaseMirrorStepsTable, CaseMirrorsTable } from './case-mirror/case-mirror.table';
-import type { ApplicationsTable } from './cases/applications.table';
 import type { ChangeRequestsTable } from './change-requests/change-requests.table';
 import type { DocumentLinkJobsTable } from './document-linking/link-jobs.table';
 import type { ReceivedNotificationsTable } from './notifications/notifications.table';
@@ -26,3 +27,6 @@ export interface AppDatabase extends WithOutbox {
   demo_notes: DemoNotesTable;
   demo_diplomas: DemoDiplomasTable;
 }
+
+/** What a repository function takes: the database, or the transaction its use case opened. */
+export type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;

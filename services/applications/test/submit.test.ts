@@ -230,6 +230,50 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect(await system.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
   });
 
+  it('when a write of submit fails, then nothing of it stays: a Concept, no link job, no event (ADR 0253)', async () => {
+    const { me, id } = await draft(world, 'intake');
+    const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+    const db = world.apps.db;
+    // The outbox refuses this application's event: the last write of the transaction, after the link job's.
+    await sql`CREATE FUNCTION refuse_submitted_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.envelope->'data'->>'applicationId' = ${sql.lit(id)} THEN RAISE EXCEPTION 'refused by the test'; END IF;
+        RETURN NEW;
+      END $$`.execute(db);
+    await sql`CREATE TRIGGER refuse_submitted_event BEFORE INSERT ON outbox
+      FOR EACH ROW EXECUTE FUNCTION refuse_submitted_event()`.execute(db);
+    try {
+      const res = await me.post(`/api/v1/applications/${id}/submit`, {
+        diplomaHerkomst: 'handmatig',
+        uren: 3000,
+        documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+      });
+      expect(res.status).toBe(500);
+    } finally {
+      await sql`DROP TRIGGER refuse_submitted_event ON outbox`.execute(db);
+      await sql`DROP FUNCTION refuse_submitted_event()`.execute(db);
+    }
+    const { rows } = await sql<{
+      status_tag: string;
+      referentie: string | null;
+      submitted_at: Date | null;
+      link_jobs: number;
+      events: number;
+    }>`SELECT status_tag, referentie, submitted_at,
+        (SELECT count(*)::int FROM document_link_jobs WHERE application_id = ${id}::uuid) AS link_jobs,
+        (SELECT count(*)::int FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}) AS events
+      FROM applications WHERE id = ${id}::uuid`.execute(db);
+    expect(rows).toEqual([{ status_tag: 'Concept', referentie: null, submitted_at: null, link_jobs: 0, events: 0 }]);
+    expect(await world.documents.statusOf(me.subject, doc)).toBe('ontvangen');
+    // Nothing half-written is in the way: the same submit succeeds once the outbox takes the event again.
+    const again = await me.post(`/api/v1/applications/${id}/submit`, {
+      diplomaHerkomst: 'handmatig',
+      uren: 3000,
+      documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
+    });
+    expect(again.status).toBe(200);
+  });
+
   it('when submitted, then application.submitted is published with its referentie and nothing of it stays in the outbox', async () => {
     const heard: Array<{ type: string; data: { applicationId: string; referentie: string } }> = [];
     const subscription = system.apps.events.subscribe(applications.events.submitted.subject, (m) =>

@@ -5,8 +5,9 @@ import { currentCorrelationId, enqueue, recordProcessingIn } from '@register/ser
 import { oweDelete } from '../case-mirror/case-mirror.repository';
 import { isMirroring } from '../case-mirror/mirror-case';
 import { mirrorNow } from '../case-mirror/mirror-pass';
-import { deleteApplication, findById } from '../cases/applications.repository';
+import { findById } from '../applications/application-reads';
 import type { Context } from '../context';
+import { deleteApplication } from './admin-cases.repository';
 
 /**
  * Admin delete: removes the case (and its pending link job), tells the audit log and tells the documents

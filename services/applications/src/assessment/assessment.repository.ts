@@ -1,4 +1,5 @@
-import type { ApplicationRow, Db } from '../cases/applications.repository';
+import type { ApplicationRow } from '../applications/application-reads';
+import type { Db } from '../database';
 
 export async function markDecided(
   db: Db,

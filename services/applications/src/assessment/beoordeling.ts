@@ -3,7 +3,7 @@ import { auditEvent } from '@register/contracts';
 import { DomainError, NotFoundError } from '@register/problem';
 import { concerns, currentCorrelationId, enqueue } from '@register/service-kit';
 import { toSummary } from '../cases/application-views';
-import { findByReferentie, type ApplicationRow } from '../cases/applications.repository';
+import { findByReferentie, type ApplicationRow } from '../applications/application-reads';
 import type { Context } from '../context';
 import type { BeoordelingView } from './assessment.schemas';
 

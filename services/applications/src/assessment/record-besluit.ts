@@ -4,7 +4,7 @@ import { DomainError, NotFoundError, validationError } from '@register/problem';
 import { currentCorrelationId, enqueue, recordProcessingIn } from '@register/service-kit';
 import { oweBesluit } from '../case-mirror/case-mirror.repository';
 import { toStatus } from '../cases/application-views';
-import { findById, type ApplicationRow } from '../cases/applications.repository';
+import { findById, type ApplicationRow } from '../applications/application-reads';
 import type { Context } from '../context';
 import { markDecided } from './assessment.repository';
 import { BESLUITEN, type RecordBesluitRequest, type RecordBesluitResponse } from './assessment.schemas';

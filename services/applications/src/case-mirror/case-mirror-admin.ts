@@ -3,7 +3,7 @@ import { auditRole, type Identity } from '@register/authz';
 import { auditEvent } from '@register/contracts';
 import { DomainError, NotFoundError } from '@register/problem';
 import { currentCorrelationId, decodeCursor, encodeCursor, enqueue, recordProcessingIn } from '@register/service-kit';
-import { findByReferentie } from '../cases/applications.repository';
+import { findByReferentie } from '../applications/application-reads';
 import type { Context } from '../context';
 import { SYSTEM } from './zgw';
 import { listOwedCases, makeDueNow, mirrorCounts, type OwedCaseRow } from './case-mirror-operator.repository';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../cases/applications.repository';
+import type { Db } from '../database';
 
 const interval = (ms: number) => `${Math.max(0, Math.round(ms))} milliseconds`;
 

@@ -1,5 +1,5 @@
 import type { Built } from '@register/service-kit';
-import type { Db } from '../cases/applications.repository';
+import type { Db } from '../database';
 import { countCases, oldestDivergenceSeconds } from './case-mirror.repository';
 import { countPastWindow } from './case-mirror-operator.repository';
 

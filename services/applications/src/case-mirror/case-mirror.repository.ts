@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { claimLeased, currentTraceparent } from '@register/service-kit';
-import type { Db } from '../cases/applications.repository';
+import type { Db } from '../database';
 import type { CaseMirrorsTable } from './case-mirror.table';
 import type { MirrorCase } from './mirror-case.types';
 import { uuidOf } from './zgw-read';
@@ -177,6 +177,22 @@ export async function clearDivergence(db: Db, applicationId: string, reden: stri
   await sql`UPDATE applications SET manual = false, reden = NULL WHERE id = ${applicationId}::uuid AND reden = ${reden}`.execute(
     db,
   );
+}
+
+/** The submitted case is owed to the case system (in the submit's transaction); the mirror job works it after. */
+export async function oweSubmit(
+  db: Db,
+  values: { referentie: string; applicationId: string; correlationId: string | null },
+): Promise<void> {
+  await db
+    .insertInto('case_mirrors')
+    .values({
+      referentie: values.referentie,
+      application_id: values.applicationId,
+      submit_correlation_id: values.correlationId,
+      traceparent: currentTraceparent() ?? null,
+    })
+    .execute();
 }
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DomainError } from '@register/problem';
 import { BESLUITEN } from '../assessment/assessment.schemas';
 import type { ApplicationSummary } from '../cases/application.schemas';
-import type { Db } from '../cases/applications.repository';
+import type { Db } from '../database';
 import { mask } from '../cases/mask';
 import type { MirrorTarget } from './mirror-case.types';
 import { besluitOf } from './mirror-rules';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DomainError } from '@register/problem';
 import { decodeCursor, encodeCursor } from '@register/service-kit';
 import type { ApplicationSummary } from '../cases/application.schemas';
-import { findByReferentie, isApplicationId } from '../cases/applications.repository';
+import { findByReferentie, isApplicationId } from '../applications/application-reads';
 import type { CaseRef, CaseSource, Page, PageRequest } from '../cases/case-source';
 import type { AppDatabase } from '../database';
 import { findByZaakUuid, zaakUuidsOf } from './case-mirror.repository';

@@ -1,5 +1,6 @@
 import type { ApplicationDetail, ApplicationStatus, ApplicationSummary } from './application.schemas';
-import type { ApplicationRow, ListRow } from './applications.repository';
+import type { ApplicationRow } from '../applications/application-reads';
+import type { ListRow } from './cases.repository';
 import { mask } from './mask';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);

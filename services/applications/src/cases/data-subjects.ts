@@ -1,7 +1,7 @@
 import { concerns } from '@register/service-kit';
 import type { ApplicationSummary } from './application.schemas';
 import type { Context } from '../context';
-import { ownersOf } from './applications.repository';
+import { ownersOf } from './cases.repository';
 
 /**
  * Names the owners of the listed cases as the data subjects of the running request (ADR 0182): a case handler's

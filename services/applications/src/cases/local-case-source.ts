@@ -4,7 +4,8 @@ import { decodeCursor, encodeCursor } from '@register/service-kit';
 import type { AppDatabase } from '../database';
 import type { ApplicationSummary } from './application.schemas';
 import { toListSummary } from './application-views';
-import { findById, listAll, listByOwner, listSubmitted, type Keyset, type ListRow } from './applications.repository';
+import { findById } from '../applications/application-reads';
+import { listAll, listByOwner, listSubmitted, type Keyset, type ListRow } from './cases.repository';
 import type { CaseRef, CaseSource, Page, PageRequest } from './case-source';
 
 /**

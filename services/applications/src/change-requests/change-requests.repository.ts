@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../cases/applications.repository';
+import type { Db } from '../database';
 import { formatReferentie } from '../submission/referentie';
 
 /** `WV-<year>-<6 digits>` from its own sequence, so two change requests never share one. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { claimLeased } from '@register/service-kit';
-import type { Db } from '../cases/applications.repository';
-import type { DocumentLinkJobsTable } from './link-jobs.table';
+import type { Db } from '../database';
+import type { DocumentLinkJobsTable, DocumentLinkRef } from './link-jobs.table';
 
 export type LinkJob = Selectable<DocumentLinkJobsTable>;
 
@@ -11,6 +11,25 @@ const LINK_JOBS = {
   dueColumn: 'next_attempt_at',
   attemptsColumn: 'attempts',
 };
+
+/**
+ * The promise to link a submitted application's digital documents, in the submit's transaction (ADR 0059). A job
+ * still owed for the application is replaced and made due at once.
+ */
+export async function enqueueLinkJob(
+  db: Db,
+  job: { applicationId: string; owner: string; documents: DocumentLinkRef[] },
+): Promise<void> {
+  await db
+    .insertInto('document_link_jobs')
+    .values({ application_id: job.applicationId, owner: job.owner, documents: JSON.stringify(job.documents) })
+    .onConflict((oc) =>
+      oc
+        .column('application_id')
+        .doUpdateSet((eb) => ({ documents: eb.ref('excluded.documents'), next_attempt_at: sql`now()` })),
+    )
+    .execute();
+}
 
 /**
  * Claims due jobs by pushing their next attempt a lease ahead (and counting the attempt). SKIP LOCKED keeps

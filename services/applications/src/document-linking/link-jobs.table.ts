@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Json } from '../cases/applications.table';
+import type { Json } from '../applications/applications.table';
 
 export interface DocumentLinkRef {
   documentId: string;

@@ -1,7 +1,8 @@
 import { DomainError, NotFoundError } from '@register/problem';
 import { recordProcessingIn } from '@register/service-kit';
-import { deleteApplication as deleteRow, findById, findOwned } from '../cases/applications.repository';
+import { findById, findOwned } from '../applications/application-reads';
 import type { Context } from '../context';
+import { deleteConcept } from './drafts.repository';
 
 /** Only a Concept can be deleted (409 otherwise). */
 export async function deleteApplication(ctx: Context, owner: string, id: string): Promise<void> {
@@ -11,7 +12,7 @@ export async function deleteApplication(ctx: Context, owner: string, id: string)
     const locked = await findById(trx, id, true);
     if (locked?.status_tag !== 'Concept')
       throw new DomainError('conflict', 'Only a Concept application can be deleted.');
-    await deleteRow(trx, id);
+    await deleteConcept(trx, id);
     await recordProcessingIn(trx);
   });
 }

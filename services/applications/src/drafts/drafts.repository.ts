@@ -1,4 +1,5 @@
-import type { ApplicationRow, Db } from '../cases/applications.repository';
+import type { ApplicationRow } from '../applications/application-reads';
+import type { Db } from '../database';
 
 export async function insertApplication(
   db: Db,
@@ -35,4 +36,9 @@ export async function updateDraft(
     })
     .where('id', '=', id)
     .execute();
+}
+
+/** Removes a Concept its use case has locked and checked; its link job, if any, goes with it (ON DELETE CASCADE). */
+export async function deleteConcept(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('applications').where('id', '=', id).execute();
 }

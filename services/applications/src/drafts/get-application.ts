@@ -1,5 +1,5 @@
 import { NotFoundError } from '@register/problem';
-import { findOwned, type ApplicationRow } from '../cases/applications.repository';
+import { findOwned, type ApplicationRow } from '../applications/application-reads';
 import type { Context } from '../context';
 
 /** The caller's own application, or a bare 404 (also for another owner's, and for an id that is no uuid). */

@@ -1,6 +1,6 @@
 import { DomainError, NotFoundError, validationError, type FieldError } from '@register/problem';
 import { recordProcessingIn } from '@register/service-kit';
-import { findById } from '../cases/applications.repository';
+import { findById } from '../applications/application-reads';
 import type { Context } from '../context';
 import { updateDraft } from './drafts.repository';
 import type { DraftSync } from './drafts.schemas';

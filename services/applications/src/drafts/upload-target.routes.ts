@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { applications } from '@register/contracts';
 import { defineOperation } from '@register/service-kit';
 import type { Context } from '../context';
-import { findOwned } from '../cases/applications.repository';
+import { findOwned } from '../applications/application-reads';
 
 const { paths, uploadTarget, uploadTargetQuery } = applications.internal;
 

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { applications } from '@register/contracts';
 import { NotFoundError } from '@register/problem';
 import { todayInAmsterdam } from '@register/service-kit';
-import { findById } from '../cases/applications.repository';
+import { findById } from '../applications/application-reads';
 import type { Context } from '../context';
 
 export type LetterContext = z.infer<typeof applications.internal.letterContext>;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../cases/applications.repository';
+import type { Db } from '../database';
 
 /** How long a notification's key is kept to recognise a redelivery (Open Notificaties retries within hours). */
 const KEEP = '7 days';

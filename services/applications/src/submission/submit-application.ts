@@ -1,13 +1,18 @@
 import { applications } from '@register/contracts';
 import { DomainError, NotFoundError } from '@register/problem';
-import { currentCorrelationId, newEvent, recordProcessingIn } from '@register/service-kit';
+import type { Transaction } from 'kysely';
+import { currentCorrelationId, enqueueMany, recordProcessingIn } from '@register/service-kit';
 import type { ApplicationType } from '../cases/application.schemas';
 import { toStatus } from '../cases/application-views';
+import { oweSubmit } from '../case-mirror/case-mirror.repository';
 import type { Context } from '../context';
+import type { AppDatabase } from '../database';
 import { linkNow } from '../document-linking/link-documents';
+import { enqueueLinkJob } from '../document-linking/link-jobs.repository';
+import type { DocumentLinkRef } from '../document-linking/link-jobs.table';
 import { referentiePrefix } from './referentie';
 import type { SubmitApplicationResponse, SubmitRequest } from './submission.schemas';
-import { findOwnedType, submitConcept } from './submission.repository';
+import { findOwnedType, submitConcept, type SubmittedRow } from './submission.repository';
 import { evaluateSubmit, type FactsQuery, type SubmitFacts } from './submit-rules';
 
 /** The application a submit is about: the caller's own, with its type (the rules depend on it). */
@@ -24,9 +29,10 @@ export async function requireSubmittable(ctx: Context, owner: string, id: string
 }
 
 /**
- * Crash-safe submit (ADR 0059): check the rules with the documents service, then ONE
- * statement commits Ingediend, the referentie, a link job and the outbox event. Linking happens only after
- * that commit (never on a Concept) and is retried from the job until confirmed (never lost).
+ * Crash-safe submit (ADR 0059): check the rules with the documents service, then ONE transaction commits
+ * Ingediend with its referentie, the link job, the mirror's record and the outbox event, each written by the
+ * feature that owns its table (ADR 0253). Linking happens only after that commit (never on a Concept) and is
+ * retried from the job until confirmed (never lost).
  */
 export async function submitApplication(
   ctx: Context,
@@ -40,25 +46,7 @@ export async function submitApplication(
   if (!outcome.ok) throw new DomainError(outcome.slug, outcome.detail, outcome.errors);
 
   const digitaal = [...new Map(outcome.digitaal.map((d) => [d.documentId, d])).values()];
-  const documentIds = digitaal.map((d) => d.documentId);
-  const now = ctx.clock.now();
-  const submitted = await ctx.db.transaction().execute(async (trx) => {
-    const row = await submitConcept(trx, {
-      id: application.id,
-      owner: application.owner,
-      referentiePrefix: referentiePrefix('AV', now),
-      documentIds,
-      submission: submissionOf(req),
-      now,
-      linkJob: digitaal.length > 0 ? digitaal : null,
-      event: submittedEvent(application, documentIds, now),
-      // Never inside the request (ADR 0011): the mirror works the record once this statement committed.
-      mirror: ctx.mirror ? { correlationId: currentCorrelationId() } : null,
-    });
-    // Logged with the submit or not at all (ADR 0182): nothing for a submit that changed nothing.
-    if (row) await recordProcessingIn(trx);
-    return row;
-  });
+  const submitted = await ctx.db.transaction().execute((trx) => commitSubmit(ctx, trx, application, req, digitaal));
   if (!submitted) {
     // Nothing changed: another submit (or a decision) got there first, or the draft was deleted meanwhile.
     if (await findOwnedType(ctx.db, application.owner, application.id))
@@ -68,6 +56,42 @@ export async function submitApplication(
   // First attempt at once; if the documents service is down now, the job stays and the loop retries.
   if (digitaal.length > 0) await linkNow(ctx, application.id);
   return { referentie: submitted.referentie, status: toStatus(submitted) };
+}
+
+/** Submit's transaction: undefined, and nothing written, when the application is no longer a Concept. */
+async function commitSubmit(
+  ctx: Context,
+  trx: Transaction<AppDatabase>,
+  application: Submittable,
+  req: SubmitRequest,
+  digitaal: DocumentLinkRef[],
+): Promise<SubmittedRow | undefined> {
+  const now = ctx.clock.now();
+  const documentIds = digitaal.map((d) => d.documentId);
+  const row = await submitConcept(trx, application.id, {
+    referentiePrefix: referentiePrefix('AV', now),
+    documentIds,
+    submission: submissionOf(req),
+    now,
+  });
+  if (!row) return undefined;
+  const correlationId = currentCorrelationId();
+  if (digitaal.length > 0)
+    await enqueueLinkJob(trx, { applicationId: application.id, owner: application.owner, documents: digitaal });
+  // Never inside the request (ADR 0011): the mirror works the record once this transaction committed.
+  if (ctx.mirror) await oweSubmit(trx, { referentie: row.referentie, applicationId: application.id, correlationId });
+  // enqueueMany writes the row and its notification in one statement (enqueue takes two round trips).
+  const event = {
+    applicationId: application.id,
+    referentie: row.referentie,
+    type: application.type,
+    documentIds,
+    submittedAt: now.toISOString(),
+  };
+  await enqueueMany(trx, applications.events.submitted, [event], correlationId);
+  // Logged with the submit or not at all (ADR 0182): nothing for a submit that changed nothing.
+  await recordProcessingIn(trx);
+  return row;
 }
 
 async function documentFacts(ctx: Context, application: Submittable, query: FactsQuery): Promise<SubmitFacts> {
@@ -83,19 +107,6 @@ async function documentFacts(ctx: Context, application: Submittable, query: Fact
       : [],
   ]);
   return { categories, rejected };
-}
-
-/** application.submitted, checked against its contract; the statement writes the referentie it draws. */
-function submittedEvent(application: Submittable, documentIds: string[], now: Date) {
-  const contract = applications.events.submitted;
-  const data = contract.data.parse({
-    applicationId: application.id,
-    referentie: '',
-    type: application.type,
-    documentIds,
-    submittedAt: now.toISOString(),
-  });
-  return { subject: contract.subject, envelope: newEvent(contract.type, data, currentCorrelationId(), now) };
 }
 
 /** The answers as submitted, kept for the case handler (no documents: those live in the documents service). */

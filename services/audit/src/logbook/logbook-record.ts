@@ -47,9 +47,16 @@ export function toLogbookRow(subject: string, payload: unknown): LogbookRow | nu
 
 /** Stores a record once per record id: a redelivered or re-published record changes nothing. */
 export async function insertLogbookRow(db: Kysely<AuditDb>, row: LogbookRow): Promise<void> {
+  await insertLogbookRows(db, [row]);
+}
+
+/** Stores records with one statement, each once per record id (also one that comes twice in `rows`). */
+export async function insertLogbookRows(db: Kysely<AuditDb>, rows: readonly LogbookRow[]): Promise<void> {
+  const unique = [...new Map(rows.map((row) => [row.record_id, row])).values()];
+  if (unique.length === 0) return;
   await db
     .insertInto('logbook')
-    .values(row)
+    .values(unique)
     .onConflict((oc) => oc.column('record_id').doNothing())
     .execute();
 }

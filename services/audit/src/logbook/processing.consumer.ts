@@ -1,7 +1,7 @@
 import { PROCESSING_SUBJECTS } from '@register/contracts';
 import { DurableConsumer, type Job } from '@register/service-kit';
 import type { Context } from '../context';
-import { insertLogbookRow, toLogbookRow } from './logbook-record';
+import { insertLogbookRow, insertLogbookRows, toLogbookRow } from './logbook-record';
 
 /** The logbook consumer's durable name: the audit consumer's with a suffix, so a system's consumers stay its own. */
 export const processingDurable = (auditConsumer: string): string => `${auditConsumer}_processing`;
@@ -9,7 +9,7 @@ export const processingDurable = (auditConsumer: string): string => `${auditCons
 /**
  * The durable consumer of every processing record (ADR 0181), apart from the audit consumer: the records have
  * subjects of their own (ADR 0230), and this consumer, made with `DeliverPolicy.All`, also takes those written
- * before it first ran. A row is inserted (idempotently by record id) before the ack.
+ * before it first ran. Rows are inserted (idempotently by record id) before the ack, a batch of records with one statement.
  */
 export function processingConsumer(ctx: Context): Job {
   const consumer = new DurableConsumer({
@@ -23,6 +23,15 @@ export function processingConsumer(ctx: Context): Job {
       if (!record) return 'malformed';
       await insertLogbookRow(ctx.db, record);
       return 'handled';
+    },
+    // Records come many at a time (every read writes one): stored with one statement per batch.
+    handleBatch: async (events) => {
+      const rows = events.map(({ subject, payload }) => toLogbookRow(subject, payload));
+      await insertLogbookRows(
+        ctx.db,
+        rows.filter((row) => row !== null),
+      );
+      return rows.map((row) => (row ? 'handled' : 'malformed'));
     },
   });
   return {

@@ -1,9 +1,8 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
-import type { AppDatabase } from '../database';
-import type { ApplicationsTable } from './applications.table';
+import { sql } from 'kysely';
+import { isApplicationId, type ApplicationRow } from '../applications/application-reads';
+import type { Db } from '../database';
 
-export type Db = Kysely<AppDatabase> | Transaction<AppDatabase>;
-export type ApplicationRow = Selectable<ApplicationsTable>;
+// The cases feature's own reads: the lists of applications and the owners of listed cases.
 
 /**
  * A row of a list (own applications, werkvoorraad, admin cases): only what a summary shows, never the
@@ -46,30 +45,10 @@ const listColumns = [
   sql<string | null>`to_char(submitted_at AT TIME ZONE 'UTC', ${ISO_MS})`.as('submitted_iso'),
 ] as const;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Ids are uuids; anything else cannot exist (and must not reach Postgres as a cast error). */
-export const isApplicationId = (id: string): boolean => UUID.test(id);
-
 /** A position in a list: `at` is a `key_at` (or any timestamp text PostgreSQL reads exactly), compared as timestamptz. */
 export interface Keyset {
   at: string;
   id: string;
-}
-
-export async function findOwned(db: Db, owner: string, id: string): Promise<ApplicationRow | undefined> {
-  if (!isApplicationId(id)) return undefined;
-  return db.selectFrom('applications').selectAll().where('id', '=', id).where('owner', '=', owner).executeTakeFirst();
-}
-
-export async function findById(db: Db, id: string, lock = false): Promise<ApplicationRow | undefined> {
-  if (!isApplicationId(id)) return undefined;
-  const q = db.selectFrom('applications').selectAll().where('id', '=', id);
-  return (lock ? q.forUpdate() : q).executeTakeFirst();
-}
-
-export async function findByReferentie(db: Db, referentie: string, lock = false): Promise<ApplicationRow | undefined> {
-  const q = db.selectFrom('applications').selectAll().where('referentie', '=', referentie);
-  return (lock ? q.forUpdate() : q).executeTakeFirst();
 }
 
 /** The owners of the applications with these ids or referenties (a listed case is known by either). */
@@ -114,10 +93,4 @@ export async function listAll(db: Db, limit: number, after: Keyset | null): Prom
   let q = db.selectFrom('applications').select([...listColumns, keyAt('created_at')]);
   if (after) q = q.where(sql<boolean>`(created_at, id) > (${after.at}::timestamptz, ${after.id}::uuid)`);
   return q.orderBy('created_at', 'asc').orderBy('id', 'asc').limit(limit).execute();
-}
-
-/** Removes the application; its link job goes with it (ON DELETE CASCADE). False when it was not there. */
-export async function deleteApplication(db: Db, id: string): Promise<boolean> {
-  const res = await db.deleteFrom('applications').where('id', '=', id).executeTakeFirst();
-  return Number(res.numDeletedRows) > 0;
 }
