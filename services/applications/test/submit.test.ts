@@ -231,9 +231,9 @@ describe('POST /api/v1/applications/:id/submit', () => {
   });
 
   it('when a write of submit fails, then nothing of it stays: a Concept, no link job, no event (ADR 0253)', async () => {
-    const { me, id } = await draft(world, 'intake');
-    const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
-    const db = world.apps.db;
+    const { me, id } = await draft(system, 'intake');
+    const doc = await system.documents.upload(me.subject, 'intake', 'diploma');
+    const db = system.apps.db;
     // The outbox refuses this application's event: the last write of the transaction, after the link job's.
     await sql`CREATE FUNCTION refuse_submitted_event() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -264,7 +264,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
         (SELECT count(*)::int FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}) AS events
       FROM applications WHERE id = ${id}::uuid`.execute(db);
     expect(rows).toEqual([{ status_tag: 'Concept', referentie: null, submitted_at: null, link_jobs: 0, events: 0 }]);
-    expect(await world.documents.statusOf(me.subject, doc)).toBe('ontvangen');
+    expect(await system.documents.statusOf(me.subject, doc)).toBe('ontvangen');
     // Nothing half-written is in the way: the same submit succeeds once the outbox takes the event again.
     const again = await me.post(`/api/v1/applications/${id}/submit`, {
       diplomaHerkomst: 'handmatig',
