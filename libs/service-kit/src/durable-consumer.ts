@@ -8,7 +8,10 @@ import { ensureStream, type NatsEvents } from './nats';
 import { gaugeCallback, metricsOf } from './telemetry/metrics';
 import { SpanKind, inSpan, traceContextOf } from './telemetry/trace-context';
 
-/** What a handler did with one event: `handled` is acked; `malformed` is dropped (never redelivered). A throw asks for redelivery. */
+/**
+ * What a handler did with one event: `handled` is acked; `malformed` is dropped (never redelivered). A throw asks
+ * for redelivery.
+ */
 export type ConsumeOutcome = 'handled' | 'malformed';
 
 export interface DurableConsumerOptions {
@@ -274,7 +277,10 @@ export class DurableConsumer {
 /** Where a consumer puts what it gave up on: `register.dead-letter.<durable>`, in the same stream. */
 export const DEAD_LETTER_PREFIX = 'register.dead-letter';
 
-/** A dead letter: the original event as it was, and why and when it was given up; `tools/dead-letters` lists and replays them. */
+/**
+ * A dead letter: the original event as it was, and why and when it was given up; `tools/dead-letters` lists and
+ * replays them.
+ */
 export interface DeadLetter {
   durable: string;
   subject: string;

@@ -282,9 +282,8 @@ function outboxMetrics(registry: Registry, db: Kysely<WithOutbox>): void {
       await sql<{
         backlog: number;
         age: number | null;
-      }>`SELECT count(*)::int AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS age FROM outbox`.execute(
-        db,
-      )
+      }>`SELECT count(*)::int AS backlog, extract(epoch FROM now() - min(created_at))::float8 AS age
+        FROM outbox`.execute(db)
     ).rows[0];
   gaugeCallback(registry, 'outbox_backlog', 'Outbox rows not yet published.', async () => (await read())?.backlog ?? 0);
   gaugeCallback(

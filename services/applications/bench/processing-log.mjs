@@ -29,7 +29,8 @@ const cpuTicks = (pid) => {
 };
 
 async function seed(db) {
-  await sql`INSERT INTO applications (id, owner, type, status_tag, referentie, document_ids, created_at, updated_at, submitted_at)
+  await sql`INSERT INTO applications
+      (id, owner, type, status_tag, referentie, document_ids, created_at, updated_at, submitted_at)
     SELECT gen_random_uuid(), 'b' || lpad((g % 10000)::text, 8, '0'), 'herregistratie', 'Toegekend',
       'AV-2026-L' || lpad(g::text, 6, '0'), '[]'::jsonb, now(), now(), now()
     FROM generate_series(1, 100000) g`.execute(db);
@@ -126,9 +127,8 @@ async function main() {
         const rs = results.filter((x) => x.route === route.name && x.log === log);
         return rs.reduce((a, x) => a + x.p99, 0) / rs.length;
       };
-      console.log(
-        `  ${route.name}: ${(p99('on') / p99('off')).toFixed(2)} (${p99('on').toFixed(1)} / ${p99('off').toFixed(1)} ms)`,
-      );
+      const [on, off] = [p99('on'), p99('off')];
+      console.log(`  ${route.name}: ${(on / off).toFixed(2)} (${on.toFixed(1)} / ${off.toFixed(1)} ms)`);
     }
   } finally {
     await system.stopAll();

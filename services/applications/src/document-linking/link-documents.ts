@@ -4,21 +4,21 @@ import { claimLinkJobs, completeJob, flagManual, postponeJob, type LinkJob } fro
 
 export const LINK_FAILED_REDEN = 'documenten-niet-gekoppeld';
 /** How long a claimed job stays invisible to other claimers: longer than one link call. */
-const LEASE_MS = 30_000;
+export const LEASE_MS = 30_000;
 /** Retries of an unreachable documents service back off from 1 s to 30 s. */
 const RETRY_BASE_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
 /**
- * The first attempt, right after a submit commits (ADR 0059). A
- * failure leaves the job for the loop; the submit answers 200 either way, as it is recorded.
+ * The first attempt, right after a submit commits (ADR 0059), on the job the submit wrote already claimed (so the
+ * loop leaves it alone and the answer comes after the link). A failure leaves the job for the loop; the submit
+ * answers 200 either way, as it is recorded.
  */
-export async function linkNow(ctx: Context, applicationId: string): Promise<void> {
+export async function linkNow(ctx: Context, job: LinkJob): Promise<void> {
   try {
-    const jobs = await claimLinkJobs(ctx.db, { limit: 1, leaseMs: LEASE_MS, applicationId });
-    for (const job of jobs) await processJob(ctx, job);
+    await processJob(ctx, job);
   } catch (err) {
-    ctx.logger.warn({ err, applicationId }, 'inline document link failed; the link job retries');
+    ctx.logger.warn({ err, applicationId: job.application_id }, 'inline document link failed; the link job retries');
   }
 }
 

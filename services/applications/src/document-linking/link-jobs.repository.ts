@@ -13,22 +13,34 @@ const LINK_JOBS = {
 };
 
 /**
- * The promise to link a submitted application's digital documents, in the submit's transaction (ADR 0059). A job
- * still owed for the application is replaced and made due at once.
+ * The promise to link a submitted application's digital documents, in the submit's transaction (ADR 0059), claimed
+ * for `leaseMs` by the submit's own first attempt (the loop takes it only when that lease runs out, after a crash
+ * say). A job still owed for the application is replaced.
  */
 export async function enqueueLinkJob(
   db: Db,
   job: { applicationId: string; owner: string; documents: DocumentLinkRef[] },
-): Promise<void> {
-  await db
+  leaseMs: number,
+): Promise<LinkJob> {
+  const leased = sql<Date>`now() + ${`${leaseMs} milliseconds`}::interval`;
+  return db
     .insertInto('document_link_jobs')
-    .values({ application_id: job.applicationId, owner: job.owner, documents: JSON.stringify(job.documents) })
+    .values({
+      application_id: job.applicationId,
+      owner: job.owner,
+      documents: JSON.stringify(job.documents),
+      next_attempt_at: leased,
+      attempts: 1,
+    })
     .onConflict((oc) =>
-      oc
-        .column('application_id')
-        .doUpdateSet((eb) => ({ documents: eb.ref('excluded.documents'), next_attempt_at: sql`now()` })),
+      oc.column('application_id').doUpdateSet((eb) => ({
+        documents: eb.ref('excluded.documents'),
+        next_attempt_at: eb.ref('excluded.next_attempt_at'),
+        attempts: eb(eb.ref('document_link_jobs.attempts'), '+', 1),
+      })),
     )
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /**

@@ -7,8 +7,8 @@ import { toStatus } from '../cases/application-views';
 import { oweSubmit } from '../case-mirror/case-mirror.repository';
 import type { Context } from '../context';
 import type { AppDatabase } from '../database';
-import { linkNow } from '../document-linking/link-documents';
-import { enqueueLinkJob } from '../document-linking/link-jobs.repository';
+import { LEASE_MS, linkNow } from '../document-linking/link-documents';
+import { enqueueLinkJob, type LinkJob } from '../document-linking/link-jobs.repository';
 import type { DocumentLinkRef } from '../document-linking/link-jobs.table';
 import { referentiePrefix } from './referentie';
 import type { SubmitApplicationResponse, SubmitRequest } from './submission.schemas';
@@ -54,7 +54,7 @@ export async function submitApplication(
     throw new NotFoundError('application');
   }
   // First attempt at once; if the documents service is down now, the job stays and the loop retries.
-  if (digitaal.length > 0) await linkNow(ctx, application.id);
+  if (submitted.linkJob) await linkNow(ctx, submitted.linkJob);
   return { referentie: submitted.referentie, status: toStatus(submitted) };
 }
 
@@ -65,7 +65,7 @@ async function commitSubmit(
   application: Submittable,
   req: SubmitRequest,
   digitaal: DocumentLinkRef[],
-): Promise<SubmittedRow | undefined> {
+): Promise<(SubmittedRow & { linkJob: LinkJob | undefined }) | undefined> {
   const now = ctx.clock.now();
   const documentIds = digitaal.map((d) => d.documentId);
   const row = await submitConcept(trx, application.id, {
@@ -76,8 +76,14 @@ async function commitSubmit(
   });
   if (!row) return undefined;
   const correlationId = currentCorrelationId();
-  if (digitaal.length > 0)
-    await enqueueLinkJob(trx, { applicationId: application.id, owner: application.owner, documents: digitaal });
+  const linkJob =
+    digitaal.length > 0
+      ? await enqueueLinkJob(
+          trx,
+          { applicationId: application.id, owner: application.owner, documents: digitaal },
+          LEASE_MS,
+        )
+      : undefined;
   // Never inside the request (ADR 0011): the mirror works the record once this transaction committed.
   if (ctx.mirror) await oweSubmit(trx, { referentie: row.referentie, applicationId: application.id, correlationId });
   // enqueueMany writes the row and its notification in one statement (enqueue takes two round trips).
@@ -91,7 +97,7 @@ async function commitSubmit(
   await enqueueMany(trx, applications.events.submitted, [event], correlationId);
   // Logged with the submit or not at all (ADR 0182): nothing for a submit that changed nothing.
   await recordProcessingIn(trx);
-  return row;
+  return { ...row, linkJob };
 }
 
 async function documentFacts(ctx: Context, application: Submittable, query: FactsQuery): Promise<SubmitFacts> {

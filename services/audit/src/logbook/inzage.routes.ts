@@ -26,7 +26,9 @@ const listVerwerkingen = defineOperation({
   operationId: 'listMyVerwerkingen',
   summary: 'Read the processing of my own personal data',
   description:
-    'The practitioner’s own processing log (Logboek Dataverwerkingen), newest first: which activity, when, with what outcome, and by which kind of actor (`zelf`, `medewerker`, `systeem`). Paged with `limit` and `cursor` (`Link: rel="next"`). An administrator’s session is refused (403): the inzage is the data subject’s.',
+    'The practitioner’s own processing log (Logboek Dataverwerkingen), newest first: which activity, when, ' +
+    'with what outcome, and by which kind of actor (`zelf`, `medewerker`, `systeem`). Paged with `limit` and ' +
+    '`cursor` (`Link: rel="next"`). An administrator’s session is refused (403): the inzage is the data subject’s.',
   query: PageParams,
   responses: { 200: z.array(Verwerking) },
   handle: async (ctx: Context, { query, req, identity }) => {

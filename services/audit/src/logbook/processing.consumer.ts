@@ -9,7 +9,8 @@ export const processingDurable = (auditConsumer: string): string => `${auditCons
 /**
  * The durable consumer of every processing record (ADR 0181), apart from the audit consumer: the records have
  * subjects of their own (ADR 0230), and this consumer, made with `DeliverPolicy.All`, also takes those written
- * before it first ran. Rows are inserted (idempotently by record id) before the ack, a batch of records with one statement.
+ * before it first ran. Rows are inserted (idempotently by record id) before the ack, a batch of records with one
+ * statement.
  */
 export function processingConsumer(ctx: Context): Job {
   const consumer = new DurableConsumer({
