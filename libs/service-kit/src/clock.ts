@@ -21,8 +21,8 @@ let kept = { hour: NaN, date: '' };
 
 /**
  * "Today" wherever a rule needs one: the calendar date in Europe/Amsterdam, as YYYY-MM-DD. Kept for the UTC hour
- * it was asked in: ICU's format took ~17 µs per call, one call on every stamdata read (a profile of the reference
- * service under load), and the date cannot change within a UTC hour.
+ * it was asked in: every stamdata read asks, ICU's time-zone format is costly on that path, and the date cannot
+ * change within a UTC hour.
  */
 export function todayInAmsterdam(clock: Clock = systemClock): string {
   const ms = clock.now().getTime();

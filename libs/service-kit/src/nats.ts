@@ -24,7 +24,7 @@ export interface NatsEvents extends EventBus {
    */
   prefix: string;
 }
-/** The NATS transport, as the test harnesses name it. */
+/** The NATS transport, as the test systems name it. */
 export type Events = NatsEvents;
 
 /** Either transport; a service branches on `transport` only where it consumes durably. */

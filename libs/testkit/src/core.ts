@@ -174,7 +174,7 @@ export async function eventually<T>(
 }
 
 /**
- * Deletes durable consumers a test created on the shared NATS (named per test system or harness), so test
+ * Deletes durable consumers a test created on the shared NATS (named per test system), so test
  * runs leave none behind; a consumer that is already gone is fine.
  */
 export async function removeDurableConsumers(

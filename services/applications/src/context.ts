@@ -22,7 +22,7 @@ import { ZgwClient } from './adapters/zgw-client';
 import type { CaseDocumentsPort } from './assessment/case-documents';
 import type { DocumentContentPort } from './case-mirror/document-content';
 import { mirrorGauges } from './case-mirror/case-mirror.metrics';
-import type { MirrorDeps } from './case-mirror/mirror-case';
+import type { CaseMirror } from './case-mirror/mirror-case';
 import { passesElevenTest } from './case-mirror/mirror-rules';
 import { ZgwCaseSource } from './case-mirror/zgw-case-source';
 import { ZgwCatalog } from './case-mirror/zgw-catalog';
@@ -124,7 +124,7 @@ export const configSchema = baseConfigSchema
 export type Config = z.infer<typeof configSchema>;
 
 /** The documents service as the features use it (one adapter, the internal HTTP API). */
-export type DocumentsPort = SubmitDocumentsPort & DocumentLinkPort & CaseDocumentsPort;
+export type DocumentsPort = SubmitDocumentsPort & DocumentLinkPort & CaseDocumentsPort & DocumentContentPort;
 
 /** Everything the applications service's routes and jobs use. */
 export interface Context {
@@ -144,17 +144,11 @@ export interface Context {
   /** Where cases are listed and resolved: the local store, or the zaaksysteem's zaken while mirroring is on. */
   cases: CaseSource;
   /** The case mirror (ADR 0011); null while ZGW_ENABLED is false. */
-  mirror: MirrorDeps | null;
+  mirror: CaseMirror | null;
 }
 
 /** The mirror's ZGW client, catalogue and settings, when mirroring is on. */
-function buildMirror(
-  config: Config,
-  db: Kysely<AppDatabase>,
-  documents: DocumentContentPort,
-  logger: Logger,
-  processing: ProcessingLog,
-): MirrorDeps | null {
+function buildMirror(config: Config, logger: Logger): CaseMirror | null {
   if (!config.ZGW_ENABLED) return null;
   const target = {
     zakenUrl: config.ZGW_ZAKEN_URL!,
@@ -169,18 +163,15 @@ function buildMirror(
     timeoutMs: config.ZGW_TIMEOUT_MS,
   });
   return {
-    db,
     zgw,
     catalog: new ZgwCatalog(zgw, { catalogiUrl: config.ZGW_CATALOGI_URL!, zaaktypeUrl: target.zaaktypeUrl }),
     target,
-    documents,
     logger: logger.child({ subsystem: 'case-mirror' }),
     // Longer than one step at its worst (3 attempts of a lookup and a create, each up to the timeout, and
     // the pauses), renewed after every step; a crashed claim's case is taken up again after it.
     leaseMs: 6 * config.ZGW_TIMEOUT_MS + 5000,
     reconcileMs: config.ZGW_RECONCILE_INTERVAL_MS,
     windowMs: config.ZGW_RECONCILE_WINDOW,
-    processing,
   };
 }
 
@@ -198,7 +189,7 @@ export async function buildContext(
   flags.listen(events);
   const documents = new DocumentsClient(internal(config.DOCUMENTS_URL));
   const local = new LocalCaseSource(db);
-  const mirror = buildMirror(config, db, documents, logger, processing);
+  const mirror = buildMirror(config, logger);
   return {
     context: {
       processing,
@@ -213,7 +204,7 @@ export async function buildContext(
       register: new DemoRegisterSource(db),
       population: new DemoPopulationSource(db),
       education: new DemoEducationSource(db),
-      cases: mirror ? new ZgwCaseSource(local, mirror) : local,
+      cases: mirror ? new ZgwCaseSource(local, { db, ...mirror }) : local,
       mirror,
     },
     closers: [{ name: 'flags', close: () => flags.close() }],

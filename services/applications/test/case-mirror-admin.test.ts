@@ -2,20 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { asUser, eventually, practitioner, uniqueSubject } from '@register/testkit';
 import { client, type Reply } from './support/client';
-import { startMirrorWorld, submitIntake, type MirrorWorld } from './support/mirror-world';
+import { startMirrorSystem, submitIntake, type MirrorSystem } from './support/mirror-system';
 
 // The operator's view of the case mirror (issue 22). The reconciler waits a minute here, so a divergence stays
 // until the test retries it; the zaaksysteem refuses the initiator role while a fault is set.
-let world: MirrorWorld;
+let system: MirrorSystem;
 beforeAll(async () => {
-  world = await startMirrorWorld({ reconcileMs: 60_000 });
+  system = await startMirrorSystem({ reconcileMs: 60_000 });
 }, 120_000);
-afterAll(() => world.close());
-afterEach(() => world.sim.faults.clear());
+afterAll(() => system.close());
+afterEach(() => system.sim.faults.clear());
 
-const admin = () => client(world.apps.url, practitioner('100000009', 'admin'));
+const admin = () => client(system.apps.url, practitioner('100000009', 'admin'));
 const refuseInitiator = () =>
-  world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 503 });
+  system.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 503 });
 
 interface Overview {
   counts: { owed: number; diverged: number; pastWindow: number; healedLast24h: number };
@@ -27,13 +27,13 @@ const caseOf = async (referentie: string) => (await overview()).cases.find((c) =
 /** A submitted intake whose mirror diverged at the initiator role. */
 async function divergedCase(): Promise<{ referentie: string; correlationId: string }> {
   refuseInitiator();
-  const { referentie, correlationId } = await submitIntake(world, uniqueSubject(), 0);
+  const { referentie, correlationId } = await submitIntake(system, uniqueSubject(), 0);
   await eventually(async () => ((await caseOf(referentie))?.['state'] === 'diverged' ? true : undefined));
   return { referentie, correlationId };
 }
 
 async function retry(referentie: string, correlationId = `corr-retry-${randomUUID()}`) {
-  const res = await fetch(`${world.apps.url}/api/v1/admin/case-mirror/${referentie}/retry`, {
+  const res = await fetch(`${system.apps.url}/api/v1/admin/case-mirror/${referentie}/retry`, {
     method: 'POST',
     headers: { ...asUser(practitioner('100000009', 'admin'), correlationId), 'content-type': 'application/json' },
     body: '{}',
@@ -42,7 +42,7 @@ async function retry(referentie: string, correlationId = `corr-retry-${randomUUI
 }
 
 const healedRows = (referentie: string) =>
-  world.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}`);
+  system.audits('zaaksysteem-hersteld').filter((e) => e.data.resource === `case/${referentie}`);
 
 describe('GET /api/v1/admin/case-mirror', () => {
   it(
@@ -107,11 +107,12 @@ describe('GET /api/v1/admin/case-mirror', () => {
 
 describe('POST /api/v1/admin/case-mirror/{referentie}/retry', () => {
   it(
-    'when the zaaksysteem answers again, then a retry is 202, the case heals from its ' +
-      'last step and the audit has a zaaksysteem-retry row with the caller’s correlation id',
+    'when the zaaksysteem answers again, then a retry is 202, the case heals from ' +
+      'its last step and the audit has a zaaksysteem-retry row with the caller’s ' +
+      'correlation id',
     async () => {
       const { referentie } = await divergedCase();
-      world.sim.faults.clear();
+      system.sim.faults.clear();
       const healsBefore = (await overview()).counts.healedLast24h;
 
       const res = await retry(referentie);
@@ -120,7 +121,7 @@ describe('POST /api/v1/admin/case-mirror/{referentie}/retry', () => {
       await eventually(async () => (healedRows(referentie).length === 1 ? true : undefined));
       expect(await caseOf(referentie)).toBeUndefined();
       expect((await overview()).counts.healedLast24h).toBe(healsBefore + 1);
-      const retries = world.audits('zaaksysteem-retry').filter((e) => e.data.resource === `case/${referentie}`);
+      const retries = system.audits('zaaksysteem-retry').filter((e) => e.data.resource === `case/${referentie}`);
       expect(retries.map((e) => [e.data, e.correlationId])).toEqual([
         [
           { action: 'zaaksysteem-retry', resource: `case/${referentie}`, decision: 'allow', role: 'admin' },
@@ -128,23 +129,23 @@ describe('POST /api/v1/admin/case-mirror/{referentie}/retry', () => {
         ],
       ]);
       // From its last step: one zaak, one status, one initiator.
-      const [zaak] = world.sim.state.zakenWithIdentificatie(referentie);
+      const [zaak] = system.sim.state.zakenWithIdentificatie(referentie);
       expect([zaak?.statussen.length, zaak?.rollen.length]).toEqual([1, 1]);
-      expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
+      expect(system.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
     },
   );
 
   it(
-    'when a case is past the reconciler’s window, ' + 'then it is marked so, and a retry still brings it back',
+    'when a case is past the reconciler’s window, then it is marked so, and a retry ' + 'still brings it back',
     async () => {
       const { referentie } = await divergedCase();
       // The 48 hours have passed: the divergence began two days and an hour ago.
       await sql`UPDATE case_mirrors SET diverged_at = diverged_at - interval '49 hours'
-        WHERE referentie = ${referentie}`.execute(world.apps.db);
+        WHERE referentie = ${referentie}`.execute(system.apps.db);
       const listed = await overview();
       expect(listed.cases.find((c) => c.referentie === referentie)?.['pastWindow']).toBe(true);
       expect(listed.counts.pastWindow).toBe(1);
-      world.sim.faults.clear();
+      system.sim.faults.clear();
 
       const res = await retry(referentie);
 
@@ -155,9 +156,9 @@ describe('POST /api/v1/admin/case-mirror/{referentie}/retry', () => {
   );
 
   it('when the case owes nothing, then 409; when it is unknown, then a bare 404', async () => {
-    const { referentie } = await submitIntake(world, uniqueSubject(), 0);
+    const { referentie } = await submitIntake(system, uniqueSubject(), 0);
     await eventually(async () =>
-      world.sim.state.zakenWithIdentificatie(referentie)[0]?.rollen.length ? true : undefined,
+      system.sim.state.zakenWithIdentificatie(referentie)[0]?.rollen.length ? true : undefined,
     );
     await eventually(async () => ((await caseOf(referentie)) === undefined ? true : undefined));
 

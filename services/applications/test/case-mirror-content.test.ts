@@ -1,28 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { asService, asUser, caseHandler, eventually, practitioner, uniqueSubject } from '@register/testkit';
-import { as } from './support/setup';
+import { as } from './support/neighbours-system';
 import {
   mirrored as mirroredIn,
-  startMirrorWorld,
+  startMirrorSystem,
   submitIntake,
-  type MirrorWorld,
+  type MirrorSystem,
   type UploadFile,
-} from './support/mirror-world';
+} from './support/mirror-system';
 
 // ADR 0011: per digital document an information object with its content (base64 `inhoud`, `bestandsomvang`,
 // `bestandsnaam`, `formaat`), read from the documents service's internal content route.
-let world: MirrorWorld;
+let system: MirrorSystem;
 beforeAll(async () => {
   // A 25 MiB document (the largest category) is 33 MiB of JSON to the case system: more than the 2 s of the other
   // mirror tests.
-  world = await startMirrorWorld({ env: { ZGW_TIMEOUT_MS: '20000' } });
+  system = await startMirrorSystem({ env: { ZGW_TIMEOUT_MS: '20000' } });
 }, 120_000);
-afterAll(() => world.close());
-afterEach(() => world.sim.faults.clear());
+afterAll(() => system.close());
+afterEach(() => system.sim.faults.clear());
 
 const mirrored = (referentie: string, counts?: { statussen?: number; documents?: number }) =>
-  mirroredIn(world, referentie, counts);
+  mirroredIn(system, referentie, counts);
 
 /** A PDF the documents service accepts, padded with random bytes (no two documents alike) to `size`. */
 function pdfFile(name: string, size = 2000): UploadFile {
@@ -35,7 +35,7 @@ function pdfFile(name: string, size = 2000): UploadFile {
 /** The case's information objects, by their identificatie (`<referentie>-D<n>`, n in submit order). */
 const documentsOf = (referentie: string) =>
   new Map(
-    world.sim.state
+    system.sim.state
       .documenten()
       .filter((d) => String(d['identificatie']).startsWith(`${referentie}-`))
       .map((d) => [String(d['identificatie']), d]),
@@ -48,7 +48,7 @@ describe('the information object of a document (ADR 0011)', () => {
     async () => {
       const files = [pdfFile('diploma verpleegkunde.pdf', 3000), pdfFile('cijferlijst (2024).pdf', 5000)];
 
-      const { referentie } = await submitIntake(world, uniqueSubject(), files);
+      const { referentie } = await submitIntake(system, uniqueSubject(), files);
 
       await mirrored(referentie, { documents: 2 });
       const objects = documentsOf(referentie);
@@ -61,25 +61,25 @@ describe('the information object of a document (ADR 0011)', () => {
           bestandsomvang: file.bytes.length,
           inhoud: `${String(object['url'])}/download?versie=1`,
         });
-        expect(world.sim.state.documentContent(String(object['url']))?.equals(file.bytes)).toBe(true);
+        expect(system.sim.state.documentContent(String(object['url']))?.equals(file.bytes)).toBe(true);
       }
     },
   );
 
   it(
-    'when a document is 25 MiB (the largest category, overig), ' +
-      'then its bytes arrive whole, each create accepted by the case system at once',
+    'when a document is 25 MiB (the largest category, overig), then its bytes arrive ' +
+      'whole, each create accepted by the case system at once',
     async () => {
       const file = pdfFile('groot.pdf', 25 * 1024 * 1024);
-      const log = world.sim.state.requests().length;
+      const log = system.sim.state.requests().length;
 
-      const { referentie } = await submitIntake(world, uniqueSubject(), [pdfFile('diploma.pdf'), file]);
+      const { referentie } = await submitIntake(system, uniqueSubject(), [pdfFile('diploma.pdf'), file]);
 
       await mirrored(referentie, { documents: 2 });
       const object = documentsOf(referentie).get(`${referentie}-D2`)!;
       expect(object['bestandsomvang']).toBe(file.bytes.length);
-      expect(world.sim.state.documentContent(String(object['url']))?.equals(file.bytes)).toBe(true);
-      const creates = world.sim.state
+      expect(system.sim.state.documentContent(String(object['url']))?.equals(file.bytes)).toBe(true);
+      const creates = system.sim.state
         .requests()
         .slice(log)
         .filter((r) => r.operationId === 'enkelvoudiginformatieobject_create');
@@ -89,50 +89,50 @@ describe('the information object of a document (ADR 0011)', () => {
   );
 
   it(
-    'when the documents service is away at the document step, then the case waits (no divergence, ' +
-      'no audit row) and is completed with the content once it is back',
+    'when the documents service is away at the document step, then the case waits ' +
+      '(no divergence, no audit row) and is completed with the content once it is back',
     async () => {
       // The zaak create waits until the documents service is down, so the mirror asks for the bytes only then.
-      const hold = world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold', count: 1 });
+      const hold = system.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold', count: 1 });
       const subject = uniqueSubject();
       const file = pdfFile('bewijs.pdf');
-      const { id, referentie, correlationId } = await submitIntake(world, subject, [file]);
-      await world.sim.faults.waitForHeld(hold.id);
-      await world.documents.kill();
-      world.sim.faults.release(hold.id);
+      const { id, referentie, correlationId } = await submitIntake(system, subject, [file]);
+      await system.sim.faults.waitForHeld(hold.id);
+      await system.documents.kill();
+      system.sim.faults.release(hold.id);
       try {
         const waiting = await eventually(async () => {
           const row = (
             await sql<{
               state: string;
               last_error: string | null;
-            }>`SELECT state, last_error FROM case_mirrors WHERE referentie = ${referentie}`.execute(world.apps.db)
+            }>`SELECT state, last_error FROM case_mirrors WHERE referentie = ${referentie}`.execute(system.apps.db)
           ).rows[0];
           return row?.last_error?.startsWith('documents service') ? row : undefined;
         });
         expect(waiting.state).toBe('pending');
-        const [view] = world.sim.state.zakenWithIdentificatie(referentie);
+        const [view] = system.sim.state.zakenWithIdentificatie(referentie);
         expect([view!.statussen.length, view!.rollen.length, view!.zaakinformatieobjecten.length]).toEqual([1, 1, 0]);
-        expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+        expect((await as.practitioner(system, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
           manual: false,
           reden: null,
         });
       } finally {
-        await world.documents.start();
+        await system.documents.start();
       }
 
       await mirrored(referentie, { documents: 1 });
       expect(
-        world.sim.state
+        system.sim.state
           .documentContent(String(documentsOf(referentie).get(`${referentie}-D1`)!['url']))
           ?.equals(file.bytes),
       ).toBe(true);
       expect(
-        world
+        system
           .audits('zaaksysteem-divergentie')
           .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId),
       ).toHaveLength(0);
-      expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+      expect((await as.practitioner(system, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
         manual: false,
         reden: null,
       });
@@ -143,14 +143,16 @@ describe('the information object of a document (ADR 0011)', () => {
 
 describe('GET /internal/applications/:applicationId/documents/:documentId/content (the route the mirror reads)', () => {
   const content = (applicationId: string, documentId: string, headers: Record<string, string>) =>
-    fetch(`${world.documents.url}/internal/applications/${applicationId}/documents/${documentId}/content`, { headers });
+    fetch(`${system.documents.url}/internal/applications/${applicationId}/documents/${documentId}/content`, {
+      headers,
+    });
 
   it(
-    'when the applications service asks for a document the ' +
-      'application does not have, or an unknown one, then a bare 404',
+    'when the applications service asks for a document the application does not ' +
+      'have, or an unknown one, then a bare 404',
     async () => {
-      const mine = await submitIntake(world, uniqueSubject(), [pdfFile('a.pdf')]);
-      const other = await submitIntake(world, uniqueSubject(), [pdfFile('b.pdf')]);
+      const mine = await submitIntake(system, uniqueSubject(), [pdfFile('a.pdf')]);
+      const other = await submitIntake(system, uniqueSubject(), [pdfFile('b.pdf')]);
       await Promise.all([mirrored(mine.referentie, { documents: 1 }), mirrored(other.referentie, { documents: 1 })]);
 
       const foreign = await content(mine.id, other.docs[0]!, asService('applications'));
@@ -166,7 +168,7 @@ describe('GET /internal/applications/:applicationId/documents/:documentId/conten
 
   it('when the caller is not a service (the owner, a case handler, nobody), then it is refused', async () => {
     const subject = uniqueSubject();
-    const { id, referentie, docs } = await submitIntake(world, subject, [pdfFile('c.pdf')]);
+    const { id, referentie, docs } = await submitIntake(system, subject, [pdfFile('c.pdf')]);
     await mirrored(referentie, { documents: 1 });
 
     expect((await content(id, docs[0]!, asUser(practitioner(subject)))).status).toBe(403);

@@ -1,26 +1,26 @@
 import { randomBytes } from 'node:crypto';
 import { asUser, eventually, practitioner, uniqueSubject } from '@register/testkit';
-import { as } from './support/setup';
+import { as } from './support/neighbours-system';
 import {
   bsnSubject,
   logFrom as logFromIn,
   mirrored as mirroredIn,
-  startMirrorWorld,
+  startMirrorSystem,
   submitIntake,
   ZGW_CLIENT_ID,
-  type MirrorWorld,
-} from './support/mirror-world';
+  type MirrorSystem,
+} from './support/mirror-system';
 
-let world: MirrorWorld;
+let system: MirrorSystem;
 beforeAll(async () => {
-  world = await startMirrorWorld();
+  system = await startMirrorSystem();
 }, 120_000);
-afterAll(() => world.close());
-afterEach(() => world.sim.faults.clear());
+afterAll(() => system.close());
+afterEach(() => system.sim.faults.clear());
 
 const mirrored = (referentie: string, counts?: { statussen?: number; documents?: number }) =>
-  mirroredIn(world, referentie, counts);
-const logFrom = () => logFromIn(world);
+  mirroredIn(system, referentie, counts);
+const logFrom = () => logFromIn(system);
 
 const amsterdamDate = (iso: string) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(new Date(iso));
@@ -28,11 +28,12 @@ const amsterdamDate = (iso: string) =>
 describe('mirroring a submit (ADR 0011)', () => {
   it(
     'when an intake with two digital documents is submitted, then zaak, status, ' +
-      'initiator and per document an information object and its relation are written in that order, each accepted',
+      'initiator and per document an information object and its relation are written ' +
+      'in that order, each accepted',
     async () => {
       const log = logFrom();
       const subject = bsnSubject();
-      const { referentie, docs, submittedAt } = await submitIntake(world, subject, 2);
+      const { referentie, docs, submittedAt } = await submitIntake(system, subject, 2);
 
       const view = await mirrored(referentie, { documents: 2 });
 
@@ -50,33 +51,33 @@ describe('mirroring a submit (ADR 0011)', () => {
       expect(log().every((r) => typeof r.status === 'number' && r.status < 300)).toBe(true);
       expect(view.zaak).toMatchObject({
         identificatie: referentie,
-        bronorganisatie: world.sim.rsin,
-        verantwoordelijkeOrganisatie: world.sim.rsin,
-        zaaktype: world.sim.zaaktypeUrl,
+        bronorganisatie: system.sim.rsin,
+        verantwoordelijkeOrganisatie: system.sim.rsin,
+        zaaktype: system.sim.zaaktypeUrl,
         startdatum: amsterdamDate(submittedAt),
         registratiedatum: amsterdamDate(submittedAt),
         omschrijving: 'Aanvraag intake',
       });
       expect(view.statussen).toEqual([
-        expect.objectContaining({ statustype: world.sim.catalogi.statustypeUrls.ingediend }),
+        expect.objectContaining({ statustype: system.sim.catalogi.statustypeUrls.ingediend }),
       ]);
       expect(new Date(String(view.statussen[0]!['datumStatusGezet'])).toISOString()).toBe(submittedAt);
       expect(view.rollen).toEqual([
         expect.objectContaining({
-          roltype: world.sim.catalogi.roltypeInitiatorUrl,
+          roltype: system.sim.catalogi.roltypeInitiatorUrl,
           betrokkeneType: 'natuurlijk_persoon',
           betrokkeneIdentificatie: expect.objectContaining({ inpBsn: subject }),
         }),
       ]);
-      const documenten = world.sim.state
+      const documenten = system.sim.state
         .documenten()
         .filter((d) => String(d['identificatie']).startsWith(`${referentie}-`));
       expect(documenten.map((d) => d['identificatie']).sort()).toEqual([`${referentie}-D1`, `${referentie}-D2`]);
       for (const d of documenten) {
         expect(d).toMatchObject({
-          bronorganisatie: world.sim.rsin,
+          bronorganisatie: system.sim.rsin,
           taal: 'nld',
-          informatieobjecttype: world.sim.catalogi.informatieobjecttypeUrl,
+          informatieobjecttype: system.sim.catalogi.informatieobjecttypeUrl,
           bestandsnaam: 'bewijs.pdf',
           titel: 'bewijs.pdf',
         });
@@ -89,14 +90,14 @@ describe('mirroring a submit (ADR 0011)', () => {
   );
 
   it(
-    'when the mirror calls, then every call carries a fresh HS256 JWT of the client (iat now, ' +
-      'in whole seconds) and the Zaken API calls carry the CRS headers',
+    'when the mirror calls, then every call carries a fresh HS256 JWT of the client ' +
+      '(iat now, in whole seconds) and the Zaken API calls carry the CRS headers',
     async () => {
       const log = logFrom();
-      const seenFrom = world.proxy.seen.length;
+      const seenFrom = system.proxy.seen.length;
       // Whole seconds, rounded down: a token minted during this test has an iat from this second on.
       const startedSecond = Math.floor(Date.now() / 1000);
-      const { referentie } = await submitIntake(world, uniqueSubject(), 1);
+      const { referentie } = await submitIntake(system, uniqueSubject(), 1);
       await mirrored(referentie, { documents: 1 });
 
       const calls = log();
@@ -114,7 +115,7 @@ describe('mirroring a submit (ADR 0011)', () => {
         expect(iat).toBeGreaterThanOrEqual(startedSecond);
         expect(iat).toBeLessThanOrEqual(Date.parse(call.at) / 1000);
       }
-      const seen = world.proxy.seen.slice(seenFrom);
+      const seen = system.proxy.seen.slice(seenFrom);
       const tokens = seen.map((r) => r.headers.authorization);
       expect(tokens.every((t) => /^Bearer [\w-]+\.[\w-]+\.[\w-]+$/.test(String(t)))).toBe(true);
       expect(JSON.parse(Buffer.from(String(tokens[0]).split('.')[0]!.slice(7), 'base64url').toString())).toEqual({
@@ -129,15 +130,15 @@ describe('mirroring a submit (ADR 0011)', () => {
   );
 
   it(
-    'when the submit carries a traceparent, then the ZGW calls of its ' +
-      'case continue that trace, each in a span of its own (issue 14)',
+    'when the submit carries a traceparent, then the ZGW calls of its case continue ' +
+      'that trace, each in a span of its own (issue 14)',
     async () => {
-      const seenFrom = world.proxy.seen.length;
+      const seenFrom = system.proxy.seen.length;
       const subject = uniqueSubject();
-      const created = await as.practitioner(world, subject).post('/api/v1/applications', { type: 'intake' });
+      const created = await as.practitioner(system, subject).post('/api/v1/applications', { type: 'intake' });
       expect(created.status).toBe(201);
       const traceId = randomBytes(16).toString('hex');
-      const res = await fetch(`${world.apps.url}/api/v1/applications/${created.body.id}/submit`, {
+      const res = await fetch(`${system.apps.url}/api/v1/applications/${created.body.id}/submit`, {
         method: 'POST',
         headers: {
           ...asUser(practitioner(subject)),
@@ -150,7 +151,7 @@ describe('mirroring a submit (ADR 0011)', () => {
       const { referentie } = (await res.json()) as { referentie: string };
       await mirrored(referentie);
 
-      const seen = world.proxy.seen.slice(seenFrom);
+      const seen = system.proxy.seen.slice(seenFrom);
       const traced = seen.filter((r) => String(r.headers.traceparent).startsWith(`00-${traceId}-`));
       expect(traced.filter((r) => r.method === 'POST').map((r) => r.path.replace(/\/$/, ''))).toEqual(
         expect.arrayContaining(['/zaken/api/v1/zaken', '/zaken/api/v1/statussen', '/zaken/api/v1/rollen']),
@@ -161,22 +162,22 @@ describe('mirroring a submit (ADR 0011)', () => {
   );
 
   it(
-    'when the zaaksysteem does not answer, then the submit ' +
-      'does not wait for it: the mirror works after the commit',
+    'when the zaaksysteem does not answer, then the submit does not wait for it: the ' +
+      'mirror works after the commit',
     async () => {
       // Zaak creates and lookups are held until this test lets them go: a submit that waited for one would never
       // answer, and no retry can create the zaak meanwhile.
-      const creates = world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold' });
-      const lookups = world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'GET', mode: 'hold' });
-      const { referentie, status } = await submitIntake(world, uniqueSubject(), 0);
+      const creates = system.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'hold' });
+      const lookups = system.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'GET', mode: 'hold' });
+      const { referentie, status } = await submitIntake(system, uniqueSubject(), 0);
 
       expect(status).toMatchObject({ tag: 'Ingediend', manual: false, reden: null });
-      expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(0);
-      await world.sim.faults.waitForHeld(creates.id);
-      world.sim.faults.remove(creates.id);
-      world.sim.faults.remove(lookups.id);
+      expect(system.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(0);
+      await system.sim.faults.waitForHeld(creates.id);
+      system.sim.faults.remove(creates.id);
+      system.sim.faults.remove(lookups.id);
       await mirrored(referentie);
-      expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
+      expect(system.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
     },
   );
 });
@@ -187,7 +188,7 @@ const POST = (path: string) => (r: { method: string; path: string }) =>
 /** The application as its owner reads it, once the mirror flagged it. */
 async function flagged(subject: string, id: string) {
   return eventually(async () => {
-    const detail = (await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body;
+    const detail = (await as.practitioner(system, subject).get(`/api/v1/applications/${id}`)).body;
     return detail.status.manual ? detail.status : undefined;
   });
 }
@@ -198,7 +199,7 @@ async function flagged(subject: string, id: string) {
  */
 async function divergenceRows(referentie: string, correlationId: string) {
   return eventually(async () => {
-    const rows = world
+    const rows = system
       .audits('zaaksysteem-divergentie')
       .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
     return rows.length > 0 ? rows : undefined;
@@ -207,14 +208,15 @@ async function divergenceRows(referentie: string, correlationId: string) {
 
 describe('a failed mirror write (ADR 0011: retry only without an answer, at most 3 attempts)', () => {
   it(
-    'when POST /zaken gets no answer (connection reset before it is handled), then exactly 3 attempts, ' +
-      'the divergence flag and one audit row with the submit correlation id; the submit itself succeeded',
+    'when POST /zaken gets no answer (connection reset before it is handled), then ' +
+      'exactly 3 attempts, the divergence flag and one audit row with the submit ' +
+      'correlation id; the submit itself succeeded',
     async () => {
-      world.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'refuse', count: 10 });
+      system.sim.faults.add({ path: '/zaken/api/v1/zaken', method: 'POST', mode: 'refuse', count: 10 });
       const log = logFrom();
       const subject = uniqueSubject();
 
-      const { id, referentie, status, correlationId } = await submitIntake(world, subject, 0);
+      const { id, referentie, status, correlationId } = await submitIntake(system, subject, 0);
 
       expect(status).toMatchObject({ tag: 'Ingediend', manual: false, reden: null });
       expect(await flagged(subject, id)).toMatchObject({
@@ -236,14 +238,14 @@ describe('a failed mirror write (ADR 0011: retry only without an answer, at most
         role: 'system',
       });
       expect(rows[0]!.correlationId).toBe(correlationId);
-      expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(0);
+      expect(system.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(0);
     },
   );
 
   it.each([500, 503, 400])(
     'when POST /zaken answers %s, then it is not retried: one attempt, the flag and one audit row',
     async (httpStatus) => {
-      world.sim.faults.add({
+      system.sim.faults.add({
         path: '/zaken/api/v1/zaken',
         method: 'POST',
         mode: 'status',
@@ -253,7 +255,7 @@ describe('a failed mirror write (ADR 0011: retry only without an answer, at most
       const log = logFrom();
       const subject = uniqueSubject();
 
-      const { id, referentie, status, correlationId } = await submitIntake(world, subject, 0);
+      const { id, referentie, status, correlationId } = await submitIntake(system, subject, 0);
 
       expect(status).toMatchObject({ manual: false });
       expect(await flagged(subject, id)).toMatchObject({ manual: true, reden: 'zaaksysteem-divergentie' });
@@ -267,10 +269,10 @@ describe('a failed mirror write (ADR 0011: retry only without an answer, at most
   );
 
   it(
-    'when POST /rollen answers with a body that is not the expected JSON, ' +
-      'then it is not retried and the case diverges after its zaak and status',
+    'when POST /rollen answers with a body that is not the expected JSON, then it is ' +
+      'not retried and the case diverges after its zaak and status',
     async () => {
-      world.proxy.mangleNext({
+      system.proxy.mangleNext({
         method: 'POST',
         path: '/zaken/api/v1/rollen',
         status: 201,
@@ -280,7 +282,7 @@ describe('a failed mirror write (ADR 0011: retry only without an answer, at most
       const log = logFrom();
       const subject = uniqueSubject();
 
-      const { id, referentie, correlationId } = await submitIntake(world, subject, 0);
+      const { id, referentie, correlationId } = await submitIntake(system, subject, 0);
 
       expect(await flagged(subject, id)).toMatchObject({ manual: true, reden: 'zaaksysteem-divergentie' });
       expect(log().filter(POST('/zaken/api/v1/rollen'))).toHaveLength(1);
@@ -296,24 +298,24 @@ describe('a failed mirror write (ADR 0011: retry only without an answer, at most
     ['enkelvoudiginformatieobject', '/documenten/api/v1/enkelvoudiginformatieobjecten'],
     ['zaakinformatieobject', '/zaken/api/v1/zaakinformatieobjecten'],
   ])(
-    'when the answer to the %s create is lost (handled, ' +
-      'then the connection reset), then the mirror finds it and nothing exists twice',
+    'when the answer to the %s create is lost (handled, then the connection reset), ' +
+      'then the mirror finds it and nothing exists twice',
     async (_name, path) => {
-      world.sim.faults.add({ path, method: 'POST', mode: 'reset', count: 1 });
+      system.sim.faults.add({ path, method: 'POST', mode: 'reset', count: 1 });
       const log = logFrom();
       const subject = uniqueSubject();
 
-      const { id, referentie } = await submitIntake(world, subject, 1);
+      const { id, referentie } = await submitIntake(system, subject, 1);
 
       const view = await mirrored(referentie, { documents: 1 });
       const creates = log().filter(POST(path));
       expect(creates.map((r) => r.status)).toEqual(['reset']);
-      expect(world.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
+      expect(system.sim.state.zakenWithIdentificatie(referentie)).toHaveLength(1);
       expect([view.statussen.length, view.rollen.length, view.zaakinformatieobjecten.length]).toEqual([1, 1, 1]);
       expect(
-        world.sim.state.documenten().filter((d) => String(d['identificatie']).startsWith(`${referentie}-`)),
+        system.sim.state.documenten().filter((d) => String(d['identificatie']).startsWith(`${referentie}-`)),
       ).toHaveLength(1);
-      expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+      expect((await as.practitioner(system, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
         manual: false,
         reden: null,
       });
@@ -321,25 +323,25 @@ describe('a failed mirror write (ADR 0011: retry only without an answer, at most
   );
 
   it(
-    'when a create times out (ZGW_TIMEOUT_MS) but was handled, ' +
-      'then the retry finds it: one initiator, no divergence',
+    'when a create times out (ZGW_TIMEOUT_MS) but was handled, then the retry finds ' +
+      'it: one initiator, no divergence',
     async () => {
       // The rol create is held past the mirror's timeout; the retry's lookup is held until the create was handled.
-      const create = world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'hold', count: 1 });
-      const lookup = world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'GET', mode: 'hold', count: 1 });
+      const create = system.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'hold', count: 1 });
+      const lookup = system.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'GET', mode: 'hold', count: 1 });
       const log = logFrom();
       const subject = uniqueSubject();
 
-      const { id, referentie, correlationId } = await submitIntake(world, subject, 0);
+      const { id, referentie, correlationId } = await submitIntake(system, subject, 0);
 
-      await world.sim.faults.waitForHeld(create.id, 1, 15_000);
+      await system.sim.faults.waitForHeld(create.id, 1, 15_000);
       // The mirror gave up waiting (its timeout) and retries with a lookup, which waits here.
-      await eventually(async () => (world.sim.faults.held(create.id)[0]?.clientGone ? true : undefined));
-      await world.sim.faults.waitForHeld(lookup.id, 1, 15_000);
-      world.sim.faults.release(create.id);
-      expect((await world.sim.state.waitForRequest((r) => r.faultId === create.id)).status).toBe(201);
-      world.sim.faults.release(lookup.id);
-      expect((await world.sim.state.waitForRequest((r) => r.faultId === lookup.id)).status).toBe(200);
+      await eventually(async () => (system.sim.faults.held(create.id)[0]?.clientGone ? true : undefined));
+      await system.sim.faults.waitForHeld(lookup.id, 1, 15_000);
+      system.sim.faults.release(create.id);
+      expect((await system.sim.state.waitForRequest((r) => r.faultId === create.id)).status).toBe(201);
+      system.sim.faults.release(lookup.id);
+      expect((await system.sim.state.waitForRequest((r) => r.faultId === lookup.id)).status).toBe(200);
 
       const view = await mirrored(referentie);
       expect(view.rollen).toHaveLength(1);
@@ -348,11 +350,11 @@ describe('a failed mirror write (ADR 0011: retry only without an answer, at most
         ['POST', 201, create.id],
         ['GET', 200, lookup.id],
       ]);
-      expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+      expect((await as.practitioner(system, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
         manual: false,
       });
       expect(
-        world
+        system
           .audits('zaaksysteem-divergentie')
           .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId),
       ).toHaveLength(0);

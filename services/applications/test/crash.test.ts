@@ -14,7 +14,7 @@ import {
 } from '@register/testkit';
 import type { AppDatabase } from '../src/database';
 import { client } from './support/client';
-import { startApplications, type ApplicationsHarness } from './support/harness';
+import { startApplicationsSystem, type ApplicationsSystem } from './support/system';
 import { startDocuments, startReference, type DocumentsNeighbour } from './support/neighbours';
 
 /**
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 const startApps = (options: { database?: { url: string; drop(): Promise<void> }; env?: Record<string, string> } = {}) =>
-  startApplications({
+  startApplicationsSystem({
     referenceUrl: reference.url,
     documentsUrl: documents.url,
     ...(options.database ? { database: options.database } : {}),
@@ -122,7 +122,7 @@ async function holdLinkJob(db: Kysely<AppDatabase>, applicationId: string): Prom
   };
 }
 
-async function prepare(apps: ApplicationsHarness, n = 1) {
+async function prepare(apps: ApplicationsSystem, n = 1) {
   const subject = uniqueSubject();
   const me = client(apps.url, practitioner(subject));
   const id = (await me.post('/api/v1/applications', { type: 'intake' })).body.id as string;
@@ -143,12 +143,12 @@ async function prepare(apps: ApplicationsHarness, n = 1) {
 
 describe('crash-safe submit', () => {
   it(
-    'when the documents service is killed while linking, ' +
-      'then submit still answers 200 and after a restart every document is gekoppeld',
+    'when the documents service is killed while linking, then submit still answers ' +
+      '200 and after a restart every document is gekoppeld',
     async () => {
       // The link loop idles, so the link under way is the submit's own; the process started again links the rest.
       const apps = await startApps({ env: { LINK_POLL_INTERVAL_MS: '600000' } });
-      let again: ApplicationsHarness | undefined;
+      let again: ApplicationsSystem | undefined;
       try {
         const { subject, me, id, docs, body } = await prepare(apps, 3);
         const hold = await holdDocumentRows(docs);
@@ -175,8 +175,8 @@ describe('crash-safe submit', () => {
   );
 
   it(
-    'when the documents service is down before the submit, ' +
-      'then 503, the application stays Concept and nothing is linked',
+    'when the documents service is down before the submit, then 503, the application ' +
+      'stays Concept and nothing is linked',
     async () => {
       const apps = await startApps();
       try {
@@ -197,8 +197,8 @@ describe('crash-safe submit', () => {
   );
 
   it(
-    'when the applications process is killed (SIGKILL) between its commit and the link, ' +
-      'then a new process links every document exactly once',
+    'when the applications process is killed (SIGKILL) between its commit and the ' +
+      'link, then a new process links every document exactly once',
     async () => {
       // The applications service as its own process, its link calls passing a relay that stops the documents
       // service (SIGSTOP) the moment the first link call arrives: the link cannot complete, the commit is done.
@@ -306,7 +306,8 @@ describe('crash-safe submit', () => {
 
   it(
     'when many submits run while the documents service flaps (killed three times, ' +
-      'each in the middle of a link), then none stays unlinked and no Concept has a linked document',
+      'each in the middle of a link), then none stays unlinked and no Concept has a ' +
+      'linked document',
     async () => {
       const apps = await startApps();
       try {

@@ -2,6 +2,7 @@ import { addMonths } from '@register/service-kit';
 import { mask } from '../src/cases/mask';
 import { ChangeRequestRequest } from '../src/change-requests/change-requests.schemas';
 import { normalisePhone } from '../src/change-requests/phone';
+import type { Context } from '../src/context';
 import { HERREGISTRATIE_FLAG, herregistratieDecisions, herregistratieFor } from '../src/registration/eligibility';
 import type { Registration } from '../src/registration/registration.schemas';
 import { NOT_REGISTERED, type RegistrationTag } from '../src/registration/sources';
@@ -42,7 +43,8 @@ describe('herregistratieFor (ADR 0007)', () => {
   it("when asked for a subject, then the register is read for Amsterdam's today and the flag by its name", async () => {
     const asked: Array<[string, string]> = [];
     const registration = reg('Geregistreerd', '2026-12-01');
-    const deps = {
+    // The use case reads the context's register, flags and clock only.
+    const ctx = {
       register: {
         registrationOf: async (subject: string, day: string) => (asked.push([subject, day]), registration),
         notesOf: async () => [],
@@ -50,9 +52,9 @@ describe('herregistratieFor (ADR 0007)', () => {
       flags: { isEnabled: async (key: string) => key === 'herregistratie-aanvragen' },
       // 23:30 UTC on 21 November is already 22 November in Amsterdam.
       clock: { now: () => new Date('2026-11-21T23:30:00Z') },
-    };
+    } as unknown as Context;
     expect(HERREGISTRATIE_FLAG).toBe('herregistratie-aanvragen');
-    expect(await herregistratieFor(deps, '900000001')).toEqual({
+    expect(await herregistratieFor(ctx, '900000001')).toEqual({
       registration,
       decisions: { eligibleForHerregistratie: true, herregistratieReason: null },
     });

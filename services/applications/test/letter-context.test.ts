@@ -1,12 +1,12 @@
 import { applications } from '@register/contracts';
 import { asService, asUser, caseHandler, practitioner } from '@register/testkit';
-import { as, startWorld, type World } from './support/setup';
+import { as, startNeighboursSystem, type NeighboursSystem } from './support/neighbours-system';
 
-let world: World;
+let system: NeighboursSystem;
 beforeAll(async () => {
-  world = await startWorld();
+  system = await startNeighboursSystem();
 });
-afterAll(() => world.close());
+afterAll(() => system.close());
 
 const { paths, letterContext } = applications.internal;
 const caseContext = (id: string) => paths.caseLetterContext.replace(':applicationId', id);
@@ -14,24 +14,24 @@ const practitionerContext = (subject: string) => paths.practitionerLetterContext
 
 /** As the letters service calls it: a signed service identity. */
 async function asLetters(path: string, headers: Record<string, string> = asService('letters')) {
-  const res = await fetch(`${world.apps.url}${path}`, { headers });
+  const res = await fetch(`${system.apps.url}${path}`, { headers });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
 
 /** 900000001's herregistratie, submitted with werkervaring and decided with `besluit`. */
 async function decided(besluit: 'toekennen' | 'afwijzen', toelichting?: string) {
-  const me = as.practitioner(world, '900000001');
+  const me = as.practitioner(system, '900000001');
   const { id } = (await me.post('/api/v1/applications', { type: 'herregistratie' })).body;
-  const doc = await world.documents.upload(me.subject, 'herregistratie', 'werkervaring');
+  const doc = await system.documents.upload(me.subject, 'herregistratie', 'werkervaring');
   const submitted = await me.post(`/api/v1/applications/${id}/submit`, {
     uren: 100,
     documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: doc }],
   });
   expect(submitted.status).toBe(200);
-  expect((await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting })).status).toBe(
-    200,
-  );
+  expect(
+    (await as.beoordelaar(system).post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting })).status,
+  ).toBe(200);
   return { id: id as string, referentie: submitted.body.referentie as string };
 }
 
@@ -59,7 +59,7 @@ describe('GET /internal/applications/:applicationId/letter-context', () => {
   );
 
   it('when the application is unknown, a Concept, only submitted, or the id is no uuid, then a bare 404', async () => {
-    const me = as.practitioner(world);
+    const me = as.practitioner(system);
     const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
     expect(await asLetters(caseContext(id))).toEqual({ status: 404, body: null });
     expect(

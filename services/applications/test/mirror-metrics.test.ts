@@ -1,17 +1,17 @@
 import { freePort } from '@register/embedded';
 import { eventually, uniqueSubject } from '@register/testkit';
-import { mirrored, notify, startMirrorWorld, submitIntake, type MirrorWorld } from './support/mirror-world';
-import { as } from './support/setup';
+import { mirrored, notify, startMirrorSystem, submitIntake, type MirrorSystem } from './support/mirror-system';
+import { as } from './support/neighbours-system';
 
 // The mirror's gauges on the service's own metrics port (issue 14): backlog and open divergences.
-let world: MirrorWorld;
+let system: MirrorSystem;
 let metricsPort: number;
 beforeAll(async () => {
   metricsPort = await freePort();
-  world = await startMirrorWorld({ env: { METRICS_PORT: String(metricsPort) } });
+  system = await startMirrorSystem({ env: { METRICS_PORT: String(metricsPort) } });
 }, 120_000);
-afterAll(() => world.close());
-afterEach(() => world.sim.faults.clear());
+afterAll(() => system.close());
+afterEach(() => system.sim.faults.clear());
 
 async function gauges(): Promise<Record<string, number>> {
   const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
@@ -28,8 +28,8 @@ async function gauges(): Promise<Record<string, number>> {
 
 describe('the case mirror on /metrics', () => {
   it('when every case is mirrored, then backlog and divergences are 0', async () => {
-    const { referentie } = await submitIntake(world, uniqueSubject(), 0);
-    await mirrored(world, referentie);
+    const { referentie } = await submitIntake(system, uniqueSubject(), 0);
+    await mirrored(system, referentie);
     await eventually(async () => ((await gauges())['case_mirror_backlog'] === 0 ? true : undefined));
     expect(await gauges()).toEqual({
       case_mirror_backlog: 0,
@@ -39,13 +39,15 @@ describe('the case mirror on /metrics', () => {
   });
 
   it(
-    'when a case diverges, then it counts as one open divergence with an age, ' + 'until the reconciler heals it',
+    'when a case diverges, then it counts as one open divergence with an age, until ' + 'the reconciler heals it',
     async () => {
-      world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 500, count: 1 });
+      system.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 500, count: 1 });
       const subject = uniqueSubject();
-      const { id, referentie } = await submitIntake(world, subject, 0);
+      const { id, referentie } = await submitIntake(system, subject, 0);
       await eventually(async () =>
-        (await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.manual ? true : undefined,
+        (await as.practitioner(system, subject).get(`/api/v1/applications/${id}`)).body.status.manual
+          ? true
+          : undefined,
       );
 
       const diverged = await gauges();
@@ -53,17 +55,17 @@ describe('the case mirror on /metrics', () => {
       expect(diverged['case_mirror_oldest_divergence_seconds']).toBeGreaterThan(0);
 
       // The zaak's notification makes the reconciler look at once (the interval here is a minute).
-      const zaakUrl = String(world.sim.state.zakenWithIdentificatie(referentie)[0]!.zaak['url']);
+      const zaakUrl = String(system.sim.state.zakenWithIdentificatie(referentie)[0]!.zaak['url']);
       expect(
         (
-          await notify(world, {
+          await notify(system, {
             kanaal: 'zaken',
             hoofdObject: zaakUrl,
             resource: 'zaak',
             resourceUrl: zaakUrl,
             actie: 'partial_update',
             aanmaakdatum: new Date().toISOString(),
-            kenmerken: { bronorganisatie: world.sim.rsin },
+            kenmerken: { bronorganisatie: system.sim.rsin },
           })
         ).status,
       ).toBe(204);

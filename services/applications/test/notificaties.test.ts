@@ -1,25 +1,30 @@
 import http from 'node:http';
 import { auditEvent } from '@register/contracts';
 import { asUser } from '@register/testkit';
-import { startApplications, type ApplicationsHarness } from './support/harness';
-import { NOTIFICATIES_AUTH, notify, type AuditRow } from './support/mirror-world';
+import { startApplicationsSystem, type ApplicationsSystem } from './support/system';
+import { NOTIFICATIES_AUTH, notify, type AuditRow } from './support/mirror-system';
 import { startDocuments, startReference, type DocumentsNeighbour } from './support/neighbours';
-import type { World } from './support/setup';
+import type { NeighboursSystem } from './support/neighbours-system';
 
 // Mirroring off: the webhook is the same with and without it (ADR 0011).
 let reference: Awaited<ReturnType<typeof startReference>>;
 let documents: DocumentsNeighbour;
-let apps: ApplicationsHarness;
-let unconfigured: ApplicationsHarness;
+let apps: ApplicationsSystem;
+let unconfigured: ApplicationsSystem;
 const rows: AuditRow[] = [];
-const world = (a: ApplicationsHarness): World => ({ apps: a, reference, documents, close: async () => undefined });
+const system = (a: ApplicationsSystem): NeighboursSystem => ({
+  apps: a,
+  reference,
+  documents,
+  close: async () => undefined,
+});
 
 beforeAll(async () => {
   [reference, documents] = await Promise.all([startReference(), startDocuments()]);
   const urls = { referenceUrl: reference.url, documentsUrl: documents.url };
   [apps, unconfigured] = await Promise.all([
-    startApplications({ ...urls, env: { NOTIFICATIES_AUTH } }),
-    startApplications(urls),
+    startApplicationsSystem({ ...urls, env: { NOTIFICATIES_AUTH } }),
+    startApplicationsSystem(urls),
   ]);
   apps.events.subscribe(auditEvent('applications').subject, (m) => void rows.push(JSON.parse(m.payload) as AuditRow));
 }, 120_000);
@@ -58,16 +63,16 @@ async function rowsOf(correlationId: string, settled: string): Promise<AuditRow[
 
 /** An accepted notification sent after the one under test: the outbox publishes in order, so its row comes last. */
 async function settle(): Promise<string> {
-  const res = await notify(world(apps), notificatie());
+  const res = await notify(system(apps), notificatie());
   expect(res.status).toBe(204);
   return res.correlationId;
 }
 
 describe('POST /api/v1/notificaties', () => {
   it(
-    'when a notification carries the configured Authorization, ' + 'then 204 and exactly one notificatie-ontvangen row',
+    'when a notification carries the configured Authorization, then 204 and exactly ' + 'one notificatie-ontvangen row',
     async () => {
-      const res = await notify(world(apps), notificatie());
+      const res = await notify(system(apps), notificatie());
       expect(res.status).toBe(204);
       expect(res.body).toBeNull();
       expect((await rowsOf(res.correlationId, await settle())).map((r) => r.data)).toEqual([
@@ -82,7 +87,7 @@ describe('POST /api/v1/notificaties', () => {
   );
 
   it('when Open Notificaties checks the subscription (kanaal "test"), then 204 and one row as well', async () => {
-    const res = await notify(world(apps), notificatie({ kanaal: 'test', resource: 'test', actie: 'test' }));
+    const res = await notify(system(apps), notificatie({ kanaal: 'test', resource: 'test', actie: 'test' }));
     expect(res.status).toBe(204);
     expect((await rowsOf(res.correlationId, await settle())).map((r) => r.data.resource)).toEqual([
       'notificatie/test/test/test',
@@ -90,16 +95,16 @@ describe('POST /api/v1/notificaties', () => {
   });
 
   it(
-    'when the same notification is delivered twice (also with its kenmerken ' +
-      'in another order), then both answer 204 and only the first writes a row',
+    'when the same notification is delivered twice (also with its kenmerken in ' +
+      'another order), then both answer 204 and only the first writes a row',
     async () => {
       const body = notificatie();
-      const first = await notify(world(apps), body);
-      const again = await notify(world(apps), {
+      const first = await notify(system(apps), body);
+      const again = await notify(system(apps), {
         ...body,
         kenmerken: { zaaktype: body.kenmerken.zaaktype, bronorganisatie: body.kenmerken.bronorganisatie },
       });
-      const racing = await Promise.all([notify(world(apps), body), notify(world(apps), body)]);
+      const racing = await Promise.all([notify(system(apps), body), notify(system(apps), body)]);
       expect([first.status, again.status, ...racing.map((r) => r.status)]).toEqual([204, 204, 204, 204]);
       const settled = await settle();
       expect(await rowsOf(first.correlationId, settled)).toHaveLength(1);
@@ -113,29 +118,29 @@ describe('POST /api/v1/notificaties', () => {
     ['the secret with a different case', NOTIFICATIES_AUTH.toUpperCase()],
     ['the secret as a prefix', NOTIFICATIES_AUTH.slice(0, -1)],
   ])('when it carries %s, then 401 unauthenticated and no row', async (_name, authorization) => {
-    const res = await notify(world(apps), notificatie(), authorization);
+    const res = await notify(system(apps), notificatie(), authorization);
     expect(res.status).toBe(401);
     expect(res.body.type).toBe('/problems/unauthenticated');
     expect(await rowsOf(res.correlationId, await settle())).toHaveLength(0);
   });
 
   it('when the body is malformed and the Authorization wrong, then 401 (checked before 400)', async () => {
-    const res = await notify(world(apps), { kanaal: 'zaken' }, 'Token wrong');
+    const res = await notify(system(apps), { kanaal: 'zaken' }, 'Token wrong');
     expect(res.status).toBe(401);
   });
 
   it(
-    'when the body is not JSON at all and the Authorization wrong, ' +
-      'then 401 (checked before the body is read as JSON)',
+    'when the body is not JSON at all and the Authorization wrong, then 401 (checked ' +
+      'before the body is read as JSON)',
     async () => {
-      const res = await notify(world(apps), '{"kanaal": "zaken",', 'Token wrong');
+      const res = await notify(system(apps), '{"kanaal": "zaken",', 'Token wrong');
       expect(res.status).toBe(401);
       expect(res.body.type).toBe('/problems/unauthenticated');
     },
   );
 
   it('when the body is not JSON at all and the Authorization right, then 400 invalid_json and no row', async () => {
-    const res = await notify(world(apps), '{"kanaal": "zaken",');
+    const res = await notify(system(apps), '{"kanaal": "zaken",');
     expect(res.status).toBe(400);
     expect(res.body.type).toBe('/problems/validation');
     expect(res.body.errors.map((e: { code: string }) => e.code)).toEqual(['invalid_json']);
@@ -154,7 +159,7 @@ describe('POST /api/v1/notificaties', () => {
     ['an empty actie', notificatie({ actie: '' }), 'actie'],
   ];
   it.each(malformed)('when the body is %s, then 400 and no row', async (_name, body, field) => {
-    const res = await notify(world(apps), body);
+    const res = await notify(system(apps), body);
     expect(res.status).toBe(400);
     expect(res.body.type).toBe('/problems/validation');
     if (field) expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
@@ -165,24 +170,24 @@ describe('POST /api/v1/notificaties', () => {
     const big = notificatie({
       kenmerken: Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`k${i}`, 'x'.repeat(900)])),
     });
-    const res = await notify(world(apps), big);
+    const res = await notify(system(apps), big);
     expect(res.status).toBe(413);
     expect(res.body.type).toBe('/problems/payload-too-large');
-    expect((await notify(world(apps), big, 'Token wrong')).status).toBe(401);
+    expect((await notify(system(apps), big, 'Token wrong')).status).toBe(401);
     expect(await rowsOf(res.correlationId, await settle())).toHaveLength(0);
-    expect((await notify(world(apps), notificatie({ kenmerken: { k: 'x'.repeat(1000) } }))).status).toBe(204);
+    expect((await notify(system(apps), notificatie({ kenmerken: { k: 'x'.repeat(1000) } }))).status).toBe(204);
   });
 
   it('when a body over 1 MB comes without the secret, then 401 (not 413): the secret is checked first', async () => {
     const huge = notificatie({ kenmerken: { k: 'x'.repeat(1_200_000) } });
     for (const authorization of [null, 'Token wrong']) {
-      const res = await notify(world(apps), huge, authorization);
+      const res = await notify(system(apps), huge, authorization);
       expect([authorization, res.status, res.body?.type]).toEqual([authorization, 401, '/problems/unauthenticated']);
     }
   });
 
   it(
-    'when the secret is missing, ' + 'then the 401 comes while the body is still unsent: nothing of it is read first',
+    'when the secret is missing, then the 401 comes while the body is still unsent: ' + 'nothing of it is read first',
     async () => {
       const answer = await new Promise<{ status: number; sent: boolean }>((resolve, reject) => {
         const req = http.request(`${apps.url}/api/v1/notificaties`, {
@@ -204,7 +209,7 @@ describe('POST /api/v1/notificaties', () => {
 
   it('when no NOTIFICATIES_AUTH is configured, then every call is refused with 401 (fail closed)', async () => {
     for (const authorization of [null, '', NOTIFICATIES_AUTH, 'Bearer x']) {
-      const res = await notify(world(unconfigured), notificatie(), authorization);
+      const res = await notify(system(unconfigured), notificatie(), authorization);
       expect(res.status).toBe(401);
     }
   });

@@ -1,13 +1,13 @@
 import { addMonths, systemClock, todayInAmsterdam } from '@register/service-kit';
 import { caseHandler, practitioner } from '@register/testkit';
 import { client } from './support/client';
-import { as, startWorld, type World } from './support/setup';
+import { as, startNeighboursSystem, type NeighboursSystem } from './support/neighbours-system';
 
-let world: World;
+let system: NeighboursSystem;
 beforeAll(async () => {
-  world = await startWorld();
+  system = await startNeighboursSystem();
 });
-afterAll(async () => world.close());
+afterAll(async () => system.close());
 
 const DEMO = [
   ['900000001', 'Geregistreerd', true, null],
@@ -19,7 +19,7 @@ const DEMO = [
 
 describe('GET /api/v1/dashboard-view', () => {
   it.each(DEMO)('when %s asks, then the registration is %s', async (subject, tag, eligible, reason) => {
-    const res = await as.practitioner(world, subject).get('/api/v1/dashboard-view');
+    const res = await as.practitioner(system, subject).get('/api/v1/dashboard-view');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['decisions', 'person', 'registration']);
     expect(res.body.registration.status.tag).toBe(tag);
@@ -34,10 +34,10 @@ describe('GET /api/v1/dashboard-view', () => {
   });
 
   it(
-    'when 900000001 and 900000002 ask, ' + 'then the herregistratie dates sit within and beyond 12 months of today',
+    'when 900000001 and 900000002 ask, then the herregistratie dates sit within and ' + 'beyond 12 months of today',
     async () => {
-      const one = (await as.practitioner(world, '900000001').get('/api/v1/dashboard-view')).body;
-      const two = (await as.practitioner(world, '900000002').get('/api/v1/dashboard-view')).body;
+      const one = (await as.practitioner(system, '900000001').get('/api/v1/dashboard-view')).body;
+      const two = (await as.practitioner(system, '900000002').get('/api/v1/dashboard-view')).body;
       expect(one.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(two.registration.status.herregistratieDatum).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(one.person.adres.straat).not.toBeNull();
@@ -45,7 +45,7 @@ describe('GET /api/v1/dashboard-view', () => {
       const limit = addMonths(todayInAmsterdam(systemClock), 12);
       expect(one.registration.status.herregistratieDatum <= limit).toBe(true);
       expect(two.registration.status.herregistratieDatum > limit).toBe(true);
-      const none = (await as.practitioner(world, '123456789').get('/api/v1/dashboard-view')).body;
+      const none = (await as.practitioner(system, '123456789').get('/api/v1/dashboard-view')).body;
       expect(none.registration).toEqual({
         registerNummer: null,
         naam: null,
@@ -69,8 +69,8 @@ describe('GET /api/v1/dashboard-view', () => {
   );
 
   it('when a case handler without practitioner identity asks, then 403', async () => {
-    expect((await client(world.apps.url, caseHandler('mw-1')).get('/api/v1/dashboard-view')).status).toBe(403);
-    expect((await client(world.apps.url, null).get('/api/v1/dashboard-view')).status).toBe(401);
+    expect((await client(system.apps.url, caseHandler('mw-1')).get('/api/v1/dashboard-view')).status).toBe(403);
+    expect((await client(system.apps.url, null).get('/api/v1/dashboard-view')).status).toBe(401);
   });
 });
 
@@ -78,10 +78,10 @@ describe('eligibility agrees with its enforcement (every demo subject × flag st
   it.each([true, false])(
     'when the flag herregistratie-aanvragen is %s, then the dashboard flag predicts create',
     async (flag) => {
-      await world.reference.setFlag('herregistratie-aanvragen', flag);
+      await system.reference.setFlag('herregistratie-aanvragen', flag);
       try {
         for (const [subject] of DEMO) {
-          const me = as.practitioner(world, subject);
+          const me = as.practitioner(system, subject);
           const dashboard = (await me.get('/api/v1/dashboard-view')).body;
           const created = await me.post('/api/v1/applications', { type: 'herregistratie' });
           expect([subject, created.status]).toEqual([
@@ -91,7 +91,7 @@ describe('eligibility agrees with its enforcement (every demo subject × flag st
           if (!flag) expect(dashboard.decisions.herregistratieReason).not.toBeNull();
           if (created.status === 201) await me.delete(`/api/v1/applications/${created.body.id}`);
         }
-        const one = (await as.practitioner(world, '900000001').get('/api/v1/dashboard-view')).body.decisions;
+        const one = (await as.practitioner(system, '900000001').get('/api/v1/dashboard-view')).body.decisions;
         expect(one).toEqual(
           flag
             ? { eligibleForHerregistratie: true, herregistratieReason: null }
@@ -99,7 +99,7 @@ describe('eligibility agrees with its enforcement (every demo subject × flag st
         );
       } finally {
         // Shipped on: no test after this one depends on the order it ran in.
-        await world.reference.setFlag('herregistratie-aanvragen', true);
+        await system.reference.setFlag('herregistratie-aanvragen', true);
       }
     },
   );
@@ -107,7 +107,7 @@ describe('eligibility agrees with its enforcement (every demo subject × flag st
 
 describe('person views', () => {
   it('when 900000001 asks notes, address and diplomas, then there is at least one of each', async () => {
-    const me = as.practitioner(world, '900000001');
+    const me = as.practitioner(system, '900000001');
     const notes = (await me.get('/api/v1/notes')).body;
     expect(notes.length).toBeGreaterThan(0);
     expect(Object.keys(notes[0]).sort()).toEqual(['datum', 'omschrijving', 'type']);
@@ -133,7 +133,7 @@ describe('person views', () => {
   ])(
     'when %s asks, then notes %s, address found %s, digital diplomas %s',
     async (subject, notes, gevonden, diplomas) => {
-      const me = as.practitioner(world, subject);
+      const me = as.practitioner(system, subject);
       expect((await me.get('/api/v1/notes')).body).toHaveLength(notes);
       const address = (await me.get('/api/v1/population/address')).body;
       expect(address.gevonden).toBe(gevonden);
@@ -143,7 +143,7 @@ describe('person views', () => {
   );
 
   it('when the intake policy is read, then scholingThreshold is 2080', async () => {
-    expect((await as.practitioner(world).get('/api/v1/intake/policy')).body).toEqual({ scholingThreshold: 2080 });
+    expect((await as.practitioner(system).get('/api/v1/intake/policy')).body).toEqual({ scholingThreshold: 2080 });
   });
 });
 
@@ -151,7 +151,7 @@ describe('POST /api/v1/change-requests', () => {
   it.each(['06 12 34 56 78', '+31 6 1234 5678', '0031-6-12345678', '(06) 12.34.56.78'])(
     'when %s, then 200 with a WV referentie',
     async (telefoon) => {
-      const res = await as.practitioner(world).post('/api/v1/change-requests', { telefoon });
+      const res = await as.practitioner(system).post('/api/v1/change-requests', { telefoon });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ referentie: expect.stringMatching(/^WV-\d{4}-\d{6}$/) });
     },
@@ -160,7 +160,7 @@ describe('POST /api/v1/change-requests', () => {
   it.each([{ telefoon: '0612' }, { telefoon: '+32 6 12345678' }, {}, { telefoon: 612345678 }])(
     'when %j, then 422 invalid-phone-number without echoing it',
     async (body) => {
-      const res = await client(world.apps.url, practitioner('900000001')).post('/api/v1/change-requests', body);
+      const res = await client(system.apps.url, practitioner('900000001')).post('/api/v1/change-requests', body);
       expect(res.status).toBe(422);
       expect(res.body.type).toBe('/problems/invalid-phone-number');
       expect(JSON.stringify(res.body)).not.toContain('0612');

@@ -8,44 +8,44 @@ import { client } from './support/client';
 import {
   logFrom,
   mirrored,
-  startMirrorWorld,
+  startMirrorSystem,
   submitIntake,
   ZGW_CLIENT_ID,
   ZGW_SECRET,
-  type MirrorWorld,
-} from './support/mirror-world';
-import { as } from './support/setup';
+  type MirrorSystem,
+} from './support/mirror-system';
+import { as } from './support/neighbours-system';
 import { zgwProxy } from './support/zgw-proxy';
 
 // The reconciler tries a diverged case again every second here (5 minutes in production).
-let world: MirrorWorld;
+let system: MirrorSystem;
 beforeAll(async () => {
-  world = await startMirrorWorld({ reconcileMs: 1000 });
+  system = await startMirrorSystem({ reconcileMs: 1000 });
 }, 120_000);
-afterAll(() => world.close());
-afterEach(() => world.sim.faults.clear());
+afterAll(() => system.close());
+afterEach(() => system.sim.faults.clear());
 
 describe('the reconciler (ADR 0011)', () => {
   it(
-    'when the zaaksysteem refuses the initiator for a while, then the case diverges once, ' +
-      'is tried again at most every interval from its last step, ' +
-      'and heals: flag cleared, one zaaksysteem-hersteld row',
+    'when the zaaksysteem refuses the initiator for a while, then the case diverges ' +
+      'once, is tried again at most every interval from its last step, and heals: flag ' +
+      'cleared, one zaaksysteem-hersteld row',
     async () => {
       // The mirror's try and the reconciler's next two fail; the third heals the case.
-      world.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 503, count: 3 });
-      const log = logFrom(world);
+      system.sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'status', status: 503, count: 3 });
+      const log = logFrom(system);
       const subject = uniqueSubject();
 
-      const { id, referentie, correlationId } = await submitIntake(world, subject, 1);
+      const { id, referentie, correlationId } = await submitIntake(system, subject, 1);
 
       await eventually(async () =>
-        (await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status.reden ===
+        (await as.practitioner(system, subject).get(`/api/v1/applications/${id}`)).body.status.reden ===
         'zaaksysteem-divergentie'
           ? true
           : undefined,
       );
       const healed = await eventually(async () => {
-        const rows = world
+        const rows = system
           .audits('zaaksysteem-hersteld')
           .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
         return rows.length > 0 ? rows : undefined;
@@ -53,18 +53,18 @@ describe('the reconciler (ADR 0011)', () => {
       expect(healed.map((r) => r.data)).toEqual([
         { action: 'zaaksysteem-hersteld', resource: `case/${referentie}`, decision: 'allow', role: 'system' },
       ]);
-      const diverged = world
+      const diverged = system
         .audits('zaaksysteem-divergentie')
         .filter((e) => e.data.resource === `case/${referentie}` && e.correlationId === correlationId);
       expect(diverged.map((r) => [r.data.decision, r.data.role, r.correlationId])).toEqual([
         ['flagged', 'system', correlationId],
       ]);
-      expect((await as.practitioner(world, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
+      expect((await as.practitioner(system, subject).get(`/api/v1/applications/${id}`)).body.status).toMatchObject({
         tag: 'Ingediend',
         manual: false,
         reden: null,
       });
-      const view = await mirrored(world, referentie, { documents: 1 });
+      const view = await mirrored(system, referentie, { documents: 1 });
       expect([view.statussen.length, view.rollen.length, view.zaakinformatieobjecten.length]).toEqual([1, 1, 1]);
       // From the last step: one zaak and one status were ever created; the initiator was tried once per pass.
       const calls = log();
@@ -97,9 +97,9 @@ describe('a crash of the applications service in the middle of a case', () => {
     proxy.target(`http://127.0.0.1:${port}`);
     apps = await startNeighbour('applications', {
       env: {
-        ...world.events.env.applications,
-        REFERENCE_URL: world.reference.url,
-        DOCUMENTS_URL: world.documents.url,
+        ...system.events.env.applications,
+        REFERENCE_URL: system.reference.url,
+        DOCUMENTS_URL: system.documents.url,
         ...zgwSettingsOf(sim, { clientId: ZGW_CLIENT_ID, secret: ZGW_SECRET, pollMs: 100 }),
         // Longer than any test here: the held initiator ends with the kill, never with the client's timeout.
         ZGW_TIMEOUT_MS: '60000',
@@ -112,15 +112,15 @@ describe('a crash of the applications service in the middle of a case', () => {
   });
 
   it(
-    'when the process is killed (SIGKILL) while the initiator is being written, ' +
-      'then the restarted process finds it and nothing exists twice',
+    'when the process is killed (SIGKILL) while the initiator is being written, then ' +
+      'the restarted process finds it and nothing exists twice',
     async () => {
       // The initiator's create is held until the process is dead: the kill lands while it is being written.
       const hold = sim.faults.add({ path: '/zaken/api/v1/rollen', method: 'POST', mode: 'hold', count: 1 });
       const subject = uniqueSubject();
       const me = client(apps.url, practitioner(subject));
       const { id } = (await me.post('/api/v1/applications', { type: 'intake' })).body;
-      const doc = await world.documents.upload(subject, 'intake', 'diploma');
+      const doc = await system.documents.upload(subject, 'intake', 'diploma');
       const seenFrom = proxy.seen.length;
       const res = await me.post(`/api/v1/applications/${id}/submit`, {
         diplomaHerkomst: 'handmatig',

@@ -1,16 +1,16 @@
 import { sql } from 'kysely';
 import { applications } from '@register/contracts';
 import { asUser, eventually, practitioner } from '@register/testkit';
-import { as, startWorld, type World } from './support/setup';
+import { as, startNeighboursSystem, type NeighboursSystem } from './support/neighbours-system';
 
-let world: World;
+let system: NeighboursSystem;
 beforeAll(async () => {
-  world = await startWorld();
+  system = await startNeighboursSystem();
 });
-afterAll(() => world.close());
+afterAll(() => system.close());
 
-async function draft(world: World, type: 'intake' | 'herregistratie', subject?: string) {
-  const me = as.practitioner(world, subject);
+async function draft(system: NeighboursSystem, type: 'intake' | 'herregistratie', subject?: string) {
+  const me = as.practitioner(system, subject);
   const created = await me.post('/api/v1/applications', { type });
   if (created.status !== 201) throw new Error(`create answered ${created.status}`);
   return { me, id: created.body.id as string };
@@ -18,11 +18,11 @@ async function draft(world: World, type: 'intake' | 'herregistratie', subject?: 
 
 describe('POST /api/v1/applications/:id/submit', () => {
   it(
-    'when an intake handmatig is submitted with its diploma, ' +
-      'then 200, AV referentie and the document is gekoppeld',
+    'when an intake handmatig is submitted with its diploma, then 200, AV referentie ' +
+      'and the document is gekoppeld',
     async () => {
-      const { me, id } = await draft(world, 'intake');
-      const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+      const { me, id } = await draft(system, 'intake');
+      const doc = await system.documents.upload(me.subject, 'intake', 'diploma');
       const res = await me.post(`/api/v1/applications/${id}/submit`, {
         diplomaHerkomst: 'handmatig',
         uren: 3000,
@@ -37,7 +37,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
         manual: false,
         reden: null,
       });
-      expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
+      expect(await system.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
       const back = (await me.get(`/api/v1/applications/${id}`)).body;
       expect(back).toMatchObject({ documentIds: [doc], status: { tag: 'Ingediend' } });
       expect(back.submittedAt).toMatch(/Z$/);
@@ -45,36 +45,36 @@ describe('POST /api/v1/applications/:id/submit', () => {
   );
 
   it(
-    'when a submitted application linked an upload, then its owner can ' +
-      'no longer delete that upload (409) and it stays gekoppeld (ADR 0005)',
+    'when a submitted application linked an upload, then its owner can no longer ' +
+      'delete that upload (409) and it stays gekoppeld (ADR 0005)',
     async () => {
-      const { me, id } = await draft(world, 'intake');
-      const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
+      const { me, id } = await draft(system, 'intake');
+      const doc = await system.documents.upload(me.subject, 'intake', 'diploma');
       const res = await me.post(`/api/v1/applications/${id}/submit`, {
         diplomaHerkomst: 'handmatig',
         uren: 3000,
         documents: [{ categoryId: 'diploma', channel: 'digitaal', documentId: doc }],
       });
       expect(res.status).toBe(200);
-      const del = await fetch(`${world.documents.url}/api/v1/uploads/${doc}`, {
+      const del = await fetch(`${system.documents.url}/api/v1/uploads/${doc}`, {
         method: 'DELETE',
         headers: asUser(practitioner(me.subject)),
       });
       expect(del.status).toBe(409);
       expect(((await del.json()) as { type: string }).type).toBe('/problems/conflict');
-      expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
+      expect(await system.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
     },
   );
 
   it('when submitted again, then 409', async () => {
-    const { me, id } = await draft(world, 'intake');
+    const { me, id } = await draft(system, 'intake');
     const body = { diplomaHerkomst: 'digitaal', uren: 3000 };
     expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(200);
     expect((await me.post(`/api/v1/applications/${id}/submit`, body)).status).toBe(409);
   });
 
   it('when two submits race, then one referentie and one 409', async () => {
-    const { me, id } = await draft(world, 'intake');
+    const { me, id } = await draft(system, 'intake');
     const body = { diplomaHerkomst: 'digitaal', uren: 3000 };
     const results = await Promise.all([
       me.post(`/api/v1/applications/${id}/submit`, body),
@@ -87,15 +87,15 @@ describe('POST /api/v1/applications/:id/submit', () => {
     expect((await me.get(`/api/v1/applications/${id}`)).body.status.referentie).toBe(won.body.referentie);
     const { rows } = await sql<{
       referentie: string | null;
-    }>`SELECT referentie FROM applications WHERE id = ${id}::uuid`.execute(world.apps.db);
+    }>`SELECT referentie FROM applications WHERE id = ${id}::uuid`.execute(system.apps.db);
     expect(rows).toEqual([{ referentie: won.body.referentie }]);
   });
 
   it(
-    'when many applications are submitted at once, then every referentie ' +
-      'is AV-<year in Amsterdam>-<6 digits> and no two are the same (ADR 0005)',
+    'when many applications are submitted at once, then every referentie is AV-<year ' +
+      'in Amsterdam>-<6 digits> and no two are the same (ADR 0005)',
     async () => {
-      const drafts = await Promise.all(Array.from({ length: 8 }, () => draft(world, 'intake')));
+      const drafts = await Promise.all(Array.from({ length: 8 }, () => draft(system, 'intake')));
       const results = await Promise.all(
         drafts.map(({ me, id }) =>
           me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 }),
@@ -114,9 +114,9 @@ describe('POST /api/v1/applications/:id/submit', () => {
   );
 
   it(
-    'when handmatig has no diploma document, ' + 'then 400 naming documents and the application stays Concept',
+    'when handmatig has no diploma document, then 400 naming documents and the ' + 'application stays Concept',
     async () => {
-      const { me, id } = await draft(world, 'intake');
+      const { me, id } = await draft(system, 'intake');
       const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'handmatig', uren: 3000 });
       expect(res.status).toBe(400);
       expect(res.body.type).toBe('/problems/validation');
@@ -126,8 +126,8 @@ describe('POST /api/v1/applications/:id/submit', () => {
   );
 
   it('when the document belongs to another subject, then 400 and nothing is linked', async () => {
-    const { me, id } = await draft(world, 'intake');
-    const foreign = await world.documents.upload('100000077', 'intake', 'diploma');
+    const { me, id } = await draft(system, 'intake');
+    const foreign = await system.documents.upload('100000077', 'intake', 'diploma');
     const res = await me.post(`/api/v1/applications/${id}/submit`, {
       diplomaHerkomst: 'handmatig',
       uren: 3000,
@@ -135,11 +135,11 @@ describe('POST /api/v1/applications/:id/submit', () => {
     });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe('documents[0].documentId');
-    expect(await world.documents.statusOf('100000077', foreign)).toBe('ontvangen');
+    expect(await system.documents.statusOf('100000077', foreign)).toBe('ontvangen');
   });
 
   it('when the diploma comes by post, then 200 without documents', async () => {
-    const { me, id } = await draft(world, 'intake');
+    const { me, id } = await draft(system, 'intake');
     const res = await me.post(`/api/v1/applications/${id}/submit`, {
       diplomaHerkomst: 'handmatig',
       uren: 3000,
@@ -149,9 +149,9 @@ describe('POST /api/v1/applications/:id/submit', () => {
   });
 
   it(
-    'when an intake below the threshold lacks the scholing answer, ' + 'then 400 scholing-incompleet; false is legal',
+    'when an intake below the threshold lacks the scholing answer, then 400 ' + 'scholing-incompleet; false is legal',
     async () => {
-      const { me, id } = await draft(world, 'intake');
+      const { me, id } = await draft(system, 'intake');
       const policy = (await me.get('/api/v1/intake/policy')).body.scholingThreshold as number;
       const missing = await me.post(`/api/v1/applications/${id}/submit`, {
         diplomaHerkomst: 'digitaal',
@@ -180,7 +180,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
   );
 
   it('when rule 1 fails, then 400 validation naming uren', async () => {
-    const { me, id } = await draft(world, 'intake');
+    const { me, id } = await draft(system, 'intake');
     const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 0 });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['uren']);
@@ -210,7 +210,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
       'scholingPunten',
     ],
   ])('when %s, then 400 %s naming the field and the application stays Concept', async (_name, body, slug, field) => {
-    const { me, id } = await draft(world, 'intake');
+    const { me, id } = await draft(system, 'intake');
     const res = await me.post(`/api/v1/applications/${id}/submit`, body);
     expect(res.status).toBe(400);
     expect(res.body.type).toBe(`/problems/${slug}`);
@@ -222,8 +222,8 @@ describe('POST /api/v1/applications/:id/submit', () => {
     'when the submit is for another document of the caller in the wrong category, ' +
       'then 400 naming that entry and nothing is linked',
     async () => {
-      const { me, id } = await draft(world, 'intake');
-      const overig = await world.documents.upload(me.subject, 'intake', 'overig');
+      const { me, id } = await draft(system, 'intake');
+      const overig = await system.documents.upload(me.subject, 'intake', 'overig');
       const res = await me.post(`/api/v1/applications/${id}/submit`, {
         diplomaHerkomst: 'handmatig',
         uren: 3000,
@@ -236,28 +236,28 @@ describe('POST /api/v1/applications/:id/submit', () => {
       expect(res.body.errors).toEqual([
         expect.objectContaining({ field: 'documents[1].documentId', code: 'invalid-document' }),
       ]);
-      expect(await world.documents.statusOf(me.subject, overig)).toBe('ontvangen');
+      expect(await system.documents.statusOf(me.subject, overig)).toBe('ontvangen');
     },
   );
 
   it('when a herregistratie is submitted with werkervaring, then it is linked; without it 400', async () => {
-    const { me, id } = await draft(world, 'herregistratie', '900000001');
+    const { me, id } = await draft(system, 'herregistratie', '900000001');
     expect((await me.post(`/api/v1/applications/${id}/submit`, { uren: 100 })).status).toBe(400);
-    const doc = await world.documents.upload(me.subject, 'herregistratie', 'werkervaring');
+    const doc = await system.documents.upload(me.subject, 'herregistratie', 'werkervaring');
     const res = await me.post(`/api/v1/applications/${id}/submit`, {
       uren: 100,
       documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId: doc }],
     });
     expect(res.status).toBe(200);
-    expect(await world.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
+    expect(await system.documents.statusOf(me.subject, doc)).toBe('gekoppeld');
   });
 
   it(
-    'when a write of submit fails, then nothing of it stays: ' + 'a Concept, no link job, no event (ADR 0253)',
+    'when a write of submit fails, then nothing of it stays: a Concept, no link job, ' + 'no event (ADR 0253)',
     async () => {
-      const { me, id } = await draft(world, 'intake');
-      const doc = await world.documents.upload(me.subject, 'intake', 'diploma');
-      const db = world.apps.db;
+      const { me, id } = await draft(system, 'intake');
+      const doc = await system.documents.upload(me.subject, 'intake', 'diploma');
+      const db = system.apps.db;
       // The outbox refuses this application's event: the last write of the transaction, after the link job's.
       await sql`CREATE FUNCTION refuse_submitted_event() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
@@ -288,7 +288,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
         (SELECT count(*)::int FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}) AS events
       FROM applications WHERE id = ${id}::uuid`.execute(db);
       expect(rows).toEqual([{ status_tag: 'Concept', referentie: null, submitted_at: null, link_jobs: 0, events: 0 }]);
-      expect(await world.documents.statusOf(me.subject, doc)).toBe('ontvangen');
+      expect(await system.documents.statusOf(me.subject, doc)).toBe('ontvangen');
       // Nothing half-written is in the way: the same submit succeeds once the outbox takes the event again.
       const again = await me.post(`/api/v1/applications/${id}/submit`, {
         diplomaHerkomst: 'handmatig',
@@ -300,16 +300,16 @@ describe('POST /api/v1/applications/:id/submit', () => {
   );
 
   it(
-    'when submitted, then application.submitted is published ' +
-      'with its referentie and nothing of it stays in the outbox',
+    'when submitted, then application.submitted is published with its referentie and ' +
+      'nothing of it stays in the outbox',
     async () => {
       const heard: Array<{ type: string; data: { applicationId: string; referentie: string } }> = [];
-      const subscription = world.apps.events.subscribe(applications.events.submitted.subject, (m) =>
+      const subscription = system.apps.events.subscribe(applications.events.submitted.subject, (m) =>
         heard.push(JSON.parse(m.payload)),
       );
-      await world.apps.events.nc.flush();
+      await system.apps.events.nc.flush();
       try {
-        const { me, id } = await draft(world, 'intake');
+        const { me, id } = await draft(system, 'intake');
         const res = await me.post(`/api/v1/applications/${id}/submit`, { diplomaHerkomst: 'digitaal', uren: 3000 });
         expect(res.status).toBe(200);
         const event = await eventually(async () => heard.find((e) => e.data.applicationId === id));
@@ -322,7 +322,7 @@ describe('POST /api/v1/applications/:id/submit', () => {
           const { rows } = await sql<{
             n: number;
           }>`SELECT count(*)::int AS n FROM outbox WHERE envelope->'data'->>'applicationId' = ${id}`.execute(
-            world.apps.db,
+            system.apps.db,
           );
           return rows[0]!.n === 0 ? true : undefined;
         });

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { asUser, eventually, practitioner } from '@register/testkit';
-import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
+import { auditEvent, consumedThrough, publish, startAuditSystem, type AuditSystem } from './support/system';
 
 // The audit filters of the operations console (issue 22): decision, from (inclusive), to (exclusive), each alone
-// and with action, correlationId and paging. This file's rows are in 2030; the harness's consumer also stores the
+// and with action, correlationId and paging. This file's rows are in 2030; the system's consumer also stores the
 // audit events other test files publish meanwhile, so each case checks every row it gets against the filter and
 // exactly which of this file's rows come.
-let h: Harness;
+let h: AuditSystem;
 const c1 = `corr-filter-${randomUUID()}`;
 const c2 = `corr-filter-${randomUUID()}`;
 const at = (hour: number) => `2030-01-01T${String(hour).padStart(2, '0')}:00:00.000Z`;
@@ -18,7 +18,7 @@ const ROWS = [
 ] as const;
 
 beforeAll(async () => {
-  h = await startAudit();
+  h = await startAuditSystem();
   let last = 0;
   for (const r of ROWS)
     last = await publish(

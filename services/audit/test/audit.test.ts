@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import { newEvent } from '@register/service-kit';
 import { AUDIT_SUBJECTS } from '@register/contracts';
 import { V1_VARIANTS, asUser, eventually, practitioner, v1Event, v1Sample } from '@register/testkit';
-import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
+import { auditEvent, consumedThrough, publish, startAuditSystem, type AuditSystem } from './support/system';
 
-let h: Harness;
+let h: AuditSystem;
 beforeAll(async () => {
-  h = await startAudit();
+  h = await startAuditSystem();
 });
 afterAll(async () => h.close());
 
@@ -38,7 +38,7 @@ async function rowsOf(correlationId: string, count: number): Promise<Array<Recor
 }
 
 // ADR 0228: the v1.0.0 sample of every audit subject, as published and with a field the consumer does not know.
-// Each payload goes out on this harness's own audit subject (the consumer reads every `register.audit.*` alike),
+// Each payload goes out on this system's own audit subject (the consumer reads every `register.audit.*` alike),
 // so no other test file's consumer stores it.
 describe('the audit consumer and the v1.0.0 audit events', () => {
   const V1_AUDIT_SUBJECTS = ['applications', 'audit', 'documents', 'gateway', 'letters', 'reference'].map(

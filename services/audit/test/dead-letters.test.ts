@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 // The same functions the CLI (tools/dead-letters) calls: both work on the dead letters in the stream.
 import { DurableConsumer, createLogger, listDeadLetters, replayDeadLetter } from '@register/service-kit';
 import { asUser, eventually, natsUrl, practitioner, removeDurableConsumers } from '@register/testkit';
-import { startAudit, type Harness } from './support/harness';
+import { startAuditSystem, type AuditSystem } from './support/system';
 
 // The operator's dead letters (issue 22): what a durable consumer gave up on, listed, replayed and discarded through
 // the audit service, on the same stream the CLI (tools/dead-letters) reads. A consumer of this test fails on
 // purpose while `failing` is set, and gives an event up after two deliveries.
-let h: Harness;
+let h: AuditSystem;
 const durable = `dl-api-${randomUUID().slice(0, 8)}`;
 const subject = `register.test.${durable}`;
 let failing = true;
@@ -15,7 +15,7 @@ const handled: string[] = [];
 let consumer: DurableConsumer;
 
 beforeAll(async () => {
-  h = await startAudit();
+  h = await startAuditSystem();
   consumer = new DurableConsumer({
     events: h.events,
     durable,

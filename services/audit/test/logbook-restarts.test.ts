@@ -6,7 +6,7 @@ import { connect } from '@nats-io/transport-node';
 import { freePort, hasNatsServer, startNatsServer, type Running } from '@register/embedded';
 import { newEvent, pseudonymOf, processingRecordOf, type ProcessingStep } from '@register/service-kit';
 import { TEST_LDV_SECRET, eventually, holdLock, uniqueSubject } from '@register/testkit';
-import { consumedThrough, startAudit, type Harness } from './support/harness';
+import { consumedThrough, startAuditSystem, type AuditSystem } from './support/system';
 
 // Issue 24: no processing record is lost or stored twice when NATS restarts between reading and storing it, or
 // when the audit service is down while records are published. A NATS server of this file's own.
@@ -34,14 +34,14 @@ function step(subject: string, name: string): ProcessingStep {
 }
 
 /** Publishes a record as a service's outbox relay does (`Nats-Msg-Id` = the envelope id). */
-async function publishRecord(h: Harness, s: ProcessingStep, msgID?: string): Promise<number> {
+async function publishRecord(h: AuditSystem, s: ProcessingStep, msgID?: string): Promise<number> {
   const envelope = newEvent('processing', processingRecordOf(s, TEST_LDV_SECRET), null);
   const body = JSON.stringify(envelope);
   const ack = await h.events.js.publish(h.events.prefix + h.processingSubject, body, { msgID: msgID ?? envelope.id });
   return ack.seq;
 }
 
-async function storedNames(h: Harness, bsn: string): Promise<string[]> {
+async function storedNames(h: AuditSystem, bsn: string): Promise<string[]> {
   const rows = await h.db
     .selectFrom('logbook')
     .select('name')
@@ -53,10 +53,10 @@ async function storedNames(h: Harness, bsn: string): Promise<string[]> {
 
 describe('the logbook across restarts (issue 24)', () => {
   it(
-    'when NATS restarts after a record was read and before it was stored, ' +
-      'then every record is stored exactly once',
+    'when NATS restarts after a record was read and before it was stored, then every ' +
+      'record is stored exactly once',
     async () => {
-      const h = await startAudit({ natsUrl: nats.url });
+      const h = await startAuditSystem({ natsUrl: nats.url });
       try {
         const bsn = uniqueSubject();
         // The consumer's insert waits on this test's lock: the record is read from the stream, not stored or acked.
@@ -81,10 +81,10 @@ describe('the logbook across restarts (issue 24)', () => {
   );
 
   it(
-    'when records are published while the audit service is down, ' +
-      'then after its restart each is stored exactly once',
+    'when records are published while the audit service is down, then after its ' +
+      'restart each is stored exactly once',
     async () => {
-      const first = await startAudit({ natsUrl: nats.url });
+      const first = await startAuditSystem({ natsUrl: nats.url });
       const bsn = uniqueSubject();
       const stored = await publishRecord(first, step(bsn, 'while up'));
       await eventually(() => consumedThrough(first.events, first.processingDurable, stored));
@@ -105,7 +105,7 @@ describe('the logbook across restarts (issue 24)', () => {
         await nc.close();
       }
 
-      const restarted = await startAudit({
+      const restarted = await startAuditSystem({
         natsUrl: nats.url,
         restartOf: { durable: first.durable, database: { url: first.databaseUrl, drop: () => first.close() } },
       });

@@ -3,11 +3,11 @@ import { pseudonymOf } from '@register/service-kit';
 import { TEST_LDV_SECRET, uniqueSubject } from '@register/testkit';
 import { intervalOf, removeExpired } from '../src/logbook/logbook-retention.job';
 import type { LogbookRow } from '../src/logbook/logbook-record';
-import { startAudit, type Harness } from './support/harness';
+import { startAuditSystem, type AuditSystem } from './support/system';
 
-let h: Harness;
+let h: AuditSystem;
 beforeAll(async () => {
-  h = await startAudit();
+  h = await startAuditSystem();
 });
 afterAll(async () => h.close());
 

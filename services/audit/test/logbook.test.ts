@@ -9,11 +9,11 @@ import {
   practitioner,
   uniqueSubject,
 } from '@register/testkit';
-import { consumedThrough, startAudit, type Harness } from './support/harness';
+import { consumedThrough, startAuditSystem, type AuditSystem } from './support/system';
 
-let h: Harness;
+let h: AuditSystem;
 beforeAll(async () => {
-  h = await startAudit();
+  h = await startAuditSystem();
 });
 afterAll(async () => h.close());
 

@@ -4,13 +4,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { freePort, hasNatsServer, startNatsServer, type Running } from '@register/embedded';
 import { asUser, eventually, holdLock, practitioner } from '@register/testkit';
-import { auditEvent, consumedThrough, publish, startAudit, type Harness } from './support/harness';
+import { auditEvent, consumedThrough, publish, startAuditSystem, type AuditSystem } from './support/system';
 
 // A NATS server of this file's own, so restarting it disturbs no other suite.
 let dir: string;
 let port: number;
 let nats: Running;
-let h: Harness;
+let h: AuditSystem;
 beforeAll(async () => {
   // Found as `npm start` finds it (on the PATH); without it this test cannot restart a NATS of its own.
   if (!hasNatsServer()) {
@@ -22,7 +22,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'audit-nats-'));
   port = await freePort();
   nats = await startNatsServer(dir, port);
-  h = await startAudit({ natsUrl: nats.url });
+  h = await startAuditSystem({ natsUrl: nats.url });
 });
 afterAll(async () => {
   await h?.close();

@@ -1,10 +1,10 @@
 import { VERWERKINGSACTIVITEITEN } from '@register/contracts';
 import { asUser, caseHandler, practitioner } from '@register/testkit';
-import { startAudit, type Harness } from './support/harness';
+import { startAuditSystem, type AuditSystem } from './support/system';
 
-let h: Harness;
+let h: AuditSystem;
 beforeAll(async () => {
-  h = await startAudit();
+  h = await startAuditSystem();
 });
 afterAll(async () => h.close());
 

@@ -3,15 +3,15 @@ import { sql } from 'kysely';
 import { V1_VARIANTS, asService, eventually, natsUrl, testEvents, uniqueSubject, v1Event } from '@register/testkit';
 import { applications } from '@register/contracts';
 import { connectEvents, createLogger, newEvent, type NatsEvents } from '@register/service-kit';
-import { startDocuments, uploadPdf, type Harness } from './support/harness';
+import { startDocumentsSystem, uploadPdf, type DocumentsSystem } from './support/system';
 
 // An admin deletes a case in the applications service; the event reaches this service over the real
 // NATS, and the case's documents (rows and bytes) go with it.
 
-let h: Harness;
+let h: DocumentsSystem;
 let events: NatsEvents;
 beforeAll(async () => {
-  h = await startDocuments();
+  h = await startDocumentsSystem();
   events = await connectEvents(natsUrl(), 'documents-test-producer', createLogger('documents-test', 'silent'), {
     name: testEvents().stream,
     prefix: testEvents().prefix,

@@ -1,9 +1,9 @@
 import { asService, asUser, caseHandler, practitioner, uniqueSubject } from '@register/testkit';
-import { startDocuments, type Harness } from './support/harness';
+import { startDocumentsSystem, type DocumentsSystem } from './support/system';
 
-let h: Harness;
+let h: DocumentsSystem;
 beforeAll(async () => {
-  h = await startDocuments();
+  h = await startDocumentsSystem();
 });
 afterAll(async () => {
   await h.close();

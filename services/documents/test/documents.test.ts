@@ -10,12 +10,12 @@ import {
   uniqueSubject,
 } from '@register/testkit';
 import type { Identity } from '@register/authz';
-import { pdf, startDocuments, upload, uploadPdf, type Harness } from './support/harness';
+import { pdf, startDocumentsSystem, upload, uploadPdf, type DocumentsSystem } from './support/system';
 
-let h: Harness;
+let h: DocumentsSystem;
 let nc: NatsConnection;
 beforeAll(async () => {
-  h = await startDocuments();
+  h = await startDocumentsSystem();
   nc = await connect({ servers: natsUrl() });
 });
 afterAll(async () => {

@@ -6,14 +6,14 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { asUser, eventually, holdLock, practitioner, testS3, uniqueSubject } from '@register/testkit';
 import { sweepOrphans } from '../src/sweeper/sweep-orphans';
-import { pdf, startDocuments, upload, type Harness } from './support/harness';
+import { pdf, startDocumentsSystem, upload, type DocumentsSystem } from './support/system';
 
 /** The advisory lock the refusing trigger waits for (a number of this file's own). */
 const REFUSAL_LOCK = 280_077;
 
-let h: Harness;
+let h: DocumentsSystem;
 beforeAll(async () => {
-  h = await startDocuments();
+  h = await startDocumentsSystem();
 });
 afterAll(async () => {
   await h.close();
@@ -45,7 +45,7 @@ async function s3Relay(): Promise<{ endpoint: string; cut(): Promise<void> }> {
 }
 
 /** Puts an object that no document row knows (a crash leftover) through the service's own store. */
-async function putOrphan(service: Harness): Promise<string> {
+async function putOrphan(service: DocumentsSystem): Promise<string> {
   // Outside the spool directory (the tests check it stays empty), in a directory of its own that goes again.
   const dir = mkdtempSync(path.join(os.tmpdir(), 'documents-orphan-'));
   try {
@@ -62,7 +62,7 @@ async function putOrphan(service: Harness): Promise<string> {
 describe('failures', () => {
   it('when the S3 endpoint is down, then 503 unavailable and nothing is recorded', async () => {
     const relay = await s3Relay();
-    const cut = await startDocuments({ S3_ENDPOINT: relay.endpoint, S3_BUCKET: h.bucket });
+    const cut = await startDocumentsSystem({ S3_ENDPOINT: relay.endpoint, S3_BUCKET: h.bucket });
     try {
       await relay.cut();
       const rows = await cut.rowCount();
@@ -140,7 +140,7 @@ describe('failures', () => {
 
   it('when SWEEP_INTERVAL_MS passes, then the sweeper job removes an orphan on its own', async () => {
     // Nothing is uploaded here: with an age of 0 a sweep may take the object of an upload whose row is not written yet.
-    const swept = await startDocuments({ SWEEP_INTERVAL_MS: '1000' });
+    const swept = await startDocumentsSystem({ SWEEP_INTERVAL_MS: '1000' });
     try {
       const orphanKey = await putOrphan(swept);
       expect(await swept.objectKeys()).toEqual([orphanKey]);

@@ -1,9 +1,9 @@
 import { asService, asUser, practitioner, uniqueSubject } from '@register/testkit';
-import { pdf, png, startDocuments, upload, uploadPdf, type Harness } from './support/harness';
+import { pdf, png, startDocumentsSystem, upload, uploadPdf, type DocumentsSystem } from './support/system';
 
-let h: Harness;
+let h: DocumentsSystem;
 beforeAll(async () => {
-  h = await startDocuments();
+  h = await startDocumentsSystem();
 });
 afterAll(async () => {
   await h.close();

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { asUser, practitioner, startNeighbour, uniqueSubject, type Neighbour } from '@register/testkit';
-import { pdf, startDocuments, upload, type Harness } from './support/harness';
+import { pdf, startDocumentsSystem, upload, type DocumentsSystem } from './support/system';
 
 // ADR 0006 and 0015: an upload may name only the caller's own application in Concept; any other is a 400
 // naming applicationId, and nothing is stored. The applications service (a process of its own) answers.
 let applications: Neighbour;
-let h: Harness;
+let h: DocumentsSystem;
 beforeAll(async () => {
   const nowhere = 'http://127.0.0.1:9';
   applications = await startNeighbour('applications', { env: { REFERENCE_URL: nowhere, DOCUMENTS_URL: nowhere } });
-  h = await startDocuments({ APPLICATIONS_URL: applications.url });
+  h = await startDocumentsSystem({ APPLICATIONS_URL: applications.url });
 });
 afterAll(async () => {
   await h.close();

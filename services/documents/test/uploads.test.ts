@@ -13,11 +13,11 @@ import {
   type Neighbour,
 } from '@register/testkit';
 import { LARGEST_UPLOAD_BYTES } from '../src/uploads/categories';
-import { MIB, pdf, png, startDocuments, svg, upload, type Harness } from './support/harness';
+import { MIB, pdf, png, startDocumentsSystem, svg, upload, type DocumentsSystem } from './support/system';
 
-let h: Harness;
+let h: DocumentsSystem;
 beforeAll(async () => {
-  h = await startDocuments();
+  h = await startDocumentsSystem();
 });
 afterAll(async () => {
   await h.close();
@@ -454,12 +454,12 @@ describe('POST /api/v1/uploads', () => {
 describe('POST /api/v1/uploads into a single category of an application (ADR 0006, 0015)', () => {
   // The documents service asks the applications service (a real process of its own) whose Concept an id names.
   let applications: Neighbour;
-  let withApplications: Harness;
+  let withApplications: DocumentsSystem;
   beforeAll(async () => {
     applications = await startNeighbour('applications', {
       env: { REFERENCE_URL: 'http://127.0.0.1:9', DOCUMENTS_URL: 'http://127.0.0.1:9' },
     });
-    withApplications = await startDocuments({ APPLICATIONS_URL: applications.url });
+    withApplications = await startDocumentsSystem({ APPLICATIONS_URL: applications.url });
   });
   afterAll(async () => {
     await withApplications?.close();

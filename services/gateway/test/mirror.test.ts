@@ -9,16 +9,16 @@ import { call as callGateway, submitIntake } from './support/through-gateway';
 // the applications service pointed at the ZGW simulator, which runs in this test's process.
 const NOTIFICATIES_AUTH = 'Token gateway-mirror-notificaties';
 
-let world: MirroredSystem;
+let system: MirroredSystem;
 let sim: ZgwSimulator;
 let gateway: string;
 
 beforeAll(async () => {
-  world = await startMirroredSystem('mir', NOTIFICATIES_AUTH);
-  ({ sim, gateway } = world);
+  system = await startMirroredSystem('mir', NOTIFICATIES_AUTH);
+  ({ sim, gateway } = system);
 }, 180_000);
 
-afterAll(async () => world?.close(), 60_000);
+afterAll(async () => system?.close(), 60_000);
 
 afterEach(() => sim.faults.clear());
 

@@ -8,23 +8,23 @@ import { call as callGateway } from './support/through-gateway';
 
 // Issue 24, ADR 0182: the processing log of the whole system (every service a process, mirroring on), read the way
 // a practitioner reads it: `GET /api/v1/me/verwerkingen`.
-let world: MirroredSystem;
+let system: MirroredSystem;
 let sim: ZgwSimulator;
 let gateway: string;
 
 beforeAll(async () => {
-  world = await startMirroredSystem('ldv');
-  ({ sim, gateway } = world);
+  system = await startMirroredSystem('ldv');
+  ({ sim, gateway } = system);
 }, 180_000);
 
-afterAll(async () => world?.close(), 60_000);
+afterAll(async () => system?.close(), 60_000);
 
 const call = (method: string, url: string, headers: Record<string, string>, body?: unknown) =>
   callGateway(gateway, method, url, headers, body);
 
 /** A query on the audit service's database (its logbook table). */
 async function auditDb<T>(query: (db: pg.Client) => Promise<T>): Promise<T> {
-  const db = new pg.Client({ connectionString: world.databaseUrl('audit') });
+  const db = new pg.Client({ connectionString: system.databaseUrl('audit') });
   await db.connect();
   try {
     return await query(db);

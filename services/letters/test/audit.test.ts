@@ -8,18 +8,18 @@ import {
   decideCase,
   drafter,
   portal,
-  startWorld,
-  type World,
-} from './support/world';
+  startNeighboursSystem,
+  type NeighboursSystem,
+} from './support/neighbours-system';
 
 // Audited attempts (spec, Authentication 6; ADR 0010, 0012): every reveal attempt and every denial on the
 // organisation-admin routes leaves exactly one audit row on the stream, without personal data. A missing
 // capability is refused (and audited) by the gateway; what only letters decides, letters audits.
-let world: World;
+let system: NeighboursSystem;
 beforeAll(async () => {
-  world = await startWorld();
+  system = await startNeighboursSystem();
 }, 120_000);
-afterAll(async () => world?.close(), 60_000);
+afterAll(async () => system?.close(), 60_000);
 
 /** Calls with a correlation id of its own and returns the answer with the audit events of that request. */
 async function audited(
@@ -31,14 +31,14 @@ async function audited(
 ) {
   const correlationId = `letters-audit-${randomUUID()}`;
   const since = new Date(Date.now() - 2000);
-  const client = portal(world, { ...headers, 'X-Correlation-Id': correlationId });
+  const client = portal(system, { ...headers, 'X-Correlation-Id': correlationId });
   const res =
     method === 'GET'
       ? await client.get(url, extra)
       : method === 'PUT'
         ? await client.put(url, body ?? {}, extra)
         : await client.post(url, body, extra);
-  return { res, events: await auditEventsOf(world, correlationId, since) };
+  return { res, events: await auditEventsOf(system, correlationId, since) };
 }
 
 const PERSONAL = /900000001|10000000101|A\. de Vries/;
@@ -66,8 +66,8 @@ describe('POST /api/v1/brief/reveal-registernummer', () => {
   );
 
   it("when the reveal is for a case's brief, then that case's number", async () => {
-    const { referentie } = await decideCase(world, 'toekennen', '900000002');
-    await caseBrief(world, referentie);
+    const { referentie } = await decideCase(system, 'toekennen', '900000002');
+    await caseBrief(system, referentie);
     const { res, events } = await audited(
       drafter(),
       'POST',

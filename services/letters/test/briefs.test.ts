@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { asUser, holdLock, practitioner } from '@register/testkit';
-import { startLetters } from './support/harness';
+import { startLettersSystem } from './support/system';
 import {
   admin,
   approver,
@@ -9,26 +9,26 @@ import {
   decideCase,
   drafter,
   portal,
-  startWorld,
-  type World,
-} from './support/world';
+  startNeighboursSystem,
+  type NeighboursSystem,
+} from './support/neighbours-system';
 
 // The letter workflow as the portals drive it: through the gateway, letters on real Postgres and NATS, its
 // neighbours (applications, documents, reference) as their own processes.
-let world: World;
+let system: NeighboursSystem;
 beforeAll(async () => {
-  world = await startWorld();
+  system = await startNeighboursSystem();
 }, 120_000);
-afterAll(async () => world?.close(), 60_000);
+afterAll(async () => system?.close(), 60_000);
 
 const url = (path: string, referentie: string) => `/api/v1/brief${path}?referentie=${encodeURIComponent(referentie)}`;
 
 describe('GET /api/v1/brief', () => {
   it(
-    'when no referentie is given, then the shared working brief about the ' +
-      'demo case of 900000001, every field present, the register number masked',
+    'when no referentie is given, then the shared working brief about the demo case ' +
+      'of 900000001, every field present, the register number masked',
     async () => {
-      const res = await portal(world, drafter()).get('/api/v1/brief');
+      const res = await portal(system, drafter()).get('/api/v1/brief');
       expect(res.status).toBe(200);
       const view = res.body;
       expect(Object.keys(view).sort()).toEqual([
@@ -104,10 +104,10 @@ describe('GET /api/v1/brief', () => {
   );
 
   it(
-    'when the brief is of an arts, then at least 20 passages: ' +
-      'general ones and those of arts only, covering every section, besluit and three reasons',
+    'when the brief is of an arts, then at least 20 passages: general ones and those ' +
+      'of arts only, covering every section, besluit and three reasons',
     async () => {
-      const passages: any[] = (await portal(world, drafter()).get('/api/v1/brief')).body.availablePassages;
+      const passages: any[] = (await portal(system, drafter()).get('/api/v1/brief')).body.availablePassages;
       expect(passages.length).toBeGreaterThanOrEqual(20);
       expect(passages.every((p) => p.scope === 'algemeen' || p.beroep === 'arts')).toBe(true);
       expect(passages.some((p) => p.scope === 'beroep')).toBe(true);
@@ -131,7 +131,7 @@ describe('GET /api/v1/brief', () => {
 
   it('when each kind of caller reads it, then decisions are computed for that caller', async () => {
     const decisions = async (headers: Record<string, string>) =>
-      (await portal(world, headers).get('/api/v1/brief')).body.decisions;
+      (await portal(system, headers).get('/api/v1/brief')).body.decisions;
     expect(await decisions(drafter())).toEqual({
       canEdit: true,
       canApprove: false,
@@ -156,11 +156,12 @@ describe('GET /api/v1/brief', () => {
   });
 
   it(
-    'when a letter is read again and saved unchanged, then each answer is the view it was (the save ' +
-      'raises the revision), with the ETag Express makes of those bytes; a matching If-None-Match is 304',
+    'when a letter is read again and saved unchanged, then each answer is the view ' +
+      'it was (the save raises the revision), with the ETag Express makes of those ' +
+      'bytes; a matching If-None-Match is 304',
     async () => {
-      const { referentie } = await decideCase(world, 'toekennen');
-      await caseBrief(world, referentie);
+      const { referentie } = await decideCase(system, 'toekennen');
+      await caseBrief(system, referentie);
       const at = `/api/v1/brief?referentie=${referentie}`;
       // Express's weak ETag of a body (the etag package): length in hex and the SHA-1, as res.json would send it.
       const etagOf = (text: string) => {
@@ -168,23 +169,23 @@ describe('GET /api/v1/brief', () => {
         return `W/"${bytes.length.toString(16)}-${createHash('sha1').update(bytes).digest('base64').slice(0, 27)}"`;
       };
       const stored = () =>
-        world.letters.db
+        system.letters.db
           .selectFrom('brief')
           .select(['revision', 'sections'])
           .where('referentie', '=', referentie)
           .executeTakeFirstOrThrow();
-      const first = await portal(world, drafter()).get(at);
-      const again = await portal(world, drafter()).get(at);
+      const first = await portal(system, drafter()).get(at);
+      const again = await portal(system, drafter()).get(at);
       const before = await stored();
-      const saved = await portal(world, drafter()).put(at, { sections: first.body.brief.sections });
+      const saved = await portal(system, drafter()).put(at, { sections: first.body.brief.sections });
       // Saved unchanged: the content stays as stored (not written again), the revision still rises.
       const after = await stored();
       expect(BigInt(after.revision)).toBe(BigInt(before.revision) + 1n);
       expect(after.sections).toEqual(before.sections);
       const edited = structuredClone(first.body.brief.sections);
       edited[2].blocks[0].content.paragraphs[0].nodes[0].text = 'Anders verwoord.';
-      const changed = await portal(world, drafter()).put(at, { sections: edited });
-      const approverView = await portal(world, approver()).get(at);
+      const changed = await portal(system, drafter()).put(at, { sections: edited });
+      const approverView = await portal(system, approver()).get(at);
 
       expect([first.status, again.status, saved.status, changed.status, approverView.status]).toEqual([
         200, 200, 200, 200, 200,
@@ -199,38 +200,38 @@ describe('GET /api/v1/brief', () => {
         expect(res.headers.get('etag')).toBe(etagOf(res.text));
         expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
       }
-      expect((await portal(world, drafter()).get(at, { 'if-none-match': changed.headers.get('etag')! })).status).toBe(
+      expect((await portal(system, drafter()).get(at, { 'if-none-match': changed.headers.get('etag')! })).status).toBe(
         304,
       );
     },
   );
 
   it('when the referentie is unknown, then a bare 404; a NUL in it is 400', async () => {
-    const res = await portal(world, drafter()).get('/api/v1/brief?referentie=AV-1999-000000');
+    const res = await portal(system, drafter()).get('/api/v1/brief?referentie=AV-1999-000000');
     expect(res.status).toBe(404);
     expect(res.text).toBe('');
-    expect((await portal(world, drafter()).get('/api/v1/brief?referentie=AV%00')).status).toBe(400);
-    expect((await portal(world, drafter()).get('/api/v1/brief?referentie=a&referentie=b')).status).toBe(400);
+    expect((await portal(system, drafter()).get('/api/v1/brief?referentie=AV%00')).status).toBe(400);
+    expect((await portal(system, drafter()).get('/api/v1/brief?referentie=a&referentie=b')).status).toBe(400);
   });
 
   it(
-    'when any brief route names an unknown referentie, ' + 'then a bare 404 for a caller who may use that route',
+    'when any brief route names an unknown referentie, then a bare 404 for a caller ' + 'who may use that route',
     async () => {
       const q = '?referentie=AV-1999-000404';
       const calls: Array<[string, Promise<{ status: number; text: string }>]> = [
-        ['GET', portal(world, drafter()).get(`/api/v1/brief${q}`)],
-        ['PUT', portal(world, drafter()).put(`/api/v1/brief${q}`, { sections: [] })],
-        ['submit', portal(world, drafter()).post(`/api/v1/brief/submit${q}`)],
-        ['approve', portal(world, approver()).post(`/api/v1/brief/approve${q}`)],
-        ['reject', portal(world, approver()).post(`/api/v1/brief/reject${q}`, { comments: 'x' })],
-        ['send', portal(world, admin()).post(`/api/v1/brief/send${q}`)],
-        ['reset', portal(world, admin()).post(`/api/v1/brief/reset${q}`)],
+        ['GET', portal(system, drafter()).get(`/api/v1/brief${q}`)],
+        ['PUT', portal(system, drafter()).put(`/api/v1/brief${q}`, { sections: [] })],
+        ['submit', portal(system, drafter()).post(`/api/v1/brief/submit${q}`)],
+        ['approve', portal(system, approver()).post(`/api/v1/brief/approve${q}`)],
+        ['reject', portal(system, approver()).post(`/api/v1/brief/reject${q}`, { comments: 'x' })],
+        ['send', portal(system, admin()).post(`/api/v1/brief/send${q}`)],
+        ['reset', portal(system, admin()).post(`/api/v1/brief/reset${q}`)],
         [
           'reveal',
-          portal(world, drafter()).post(`/api/v1/brief/reveal-registernummer${q}`, undefined, { 'X-Step-Up': 'true' }),
+          portal(system, drafter()).post(`/api/v1/brief/reveal-registernummer${q}`, undefined, { 'X-Step-Up': 'true' }),
         ],
-        ['preview', portal(world, approver()).get(`/api/v1/brief/preview${q}`)],
-        ['pdf', portal(world, drafter()).get(`/api/v1/brief/pdf${q}`)],
+        ['preview', portal(system, approver()).get(`/api/v1/brief/preview${q}`)],
+        ['pdf', portal(system, drafter()).get(`/api/v1/brief/pdf${q}`)],
       ];
       const answers = await Promise.all(
         calls.map(async ([name, pending]) => [name, (await pending).status, (await pending).text] as const),
@@ -242,17 +243,17 @@ describe('GET /api/v1/brief', () => {
 
 describe('the four-eyes workflow (submit, approve, reject, send)', () => {
   it(
-    'when a drafter submits and another person approves, then it can be sent, ' +
-      'and every step is refused to the wrong person (403) or in the wrong state (409)',
+    'when a drafter submits and another person approves, then it can be sent, and ' +
+      'every step is refused to the wrong person (403) or in the wrong state (409)',
     async () => {
-      const { referentie } = await decideCase(world, 'toekennen');
-      const mine = portal(world, drafter('900000011'));
-      const view = (await caseBrief(world, referentie)).body;
+      const { referentie } = await decideCase(system, 'toekennen');
+      const mine = portal(system, drafter('900000011'));
+      const view = (await caseBrief(system, referentie)).body;
 
-      expect((await portal(world, admin()).post(url('/send', referentie))).status).toBe(409);
+      expect((await portal(system, admin()).post(url('/send', referentie))).status).toBe(409);
       // A case's letter is staff data: a case handler holds no letter capability (ADR 0010).
-      expect((await portal(world, beoordelaar).post(url('/send', referentie))).status).toBe(403);
-      expect((await portal(world, approver('900000012')).post(url('/approve', referentie))).status).toBe(409);
+      expect((await portal(system, beoordelaar).post(url('/send', referentie))).status).toBe(403);
+      expect((await portal(system, approver('900000012')).post(url('/approve', referentie))).status).toBe(409);
 
       const submitted = await mine.post(url('/submit', referentie));
       expect(submitted.status).toBe(200);
@@ -268,15 +269,15 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
       expect((await mine.put(url('', referentie), { sections: view.brief.sections })).status).toBe(409);
       expect((await mine.post(url('/submit', referentie))).status).toBe(409);
       expect((await mine.post(url('/approve', referentie))).status).toBe(403);
-      const ownApproval = await portal(world, approver('900000011')).post(url('/approve', referentie));
+      const ownApproval = await portal(system, approver('900000011')).post(url('/approve', referentie));
       expect(ownApproval.status).toBe(403);
       expect(ownApproval.body.type).toBe('/problems/forbidden');
-      expect((await portal(world, approver('900000011')).get(url('', referentie))).body.decisions).toMatchObject({
+      expect((await portal(system, approver('900000011')).get(url('', referentie))).body.decisions).toMatchObject({
         canApprove: false,
         canReject: false,
       });
 
-      const other = portal(world, approver('900000012'));
+      const other = portal(system, approver('900000012'));
       expect((await other.get(url('', referentie))).body.decisions).toMatchObject({
         canApprove: true,
         canReject: true,
@@ -292,7 +293,7 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
       expect(approved.body.decisions).toMatchObject({ canApprove: false, canSend: true });
       expect((await other.post(url('/reject', referentie), { comments: 'te laat' })).status).toBe(409);
 
-      const sent = await portal(world, admin()).post(url('/send', referentie));
+      const sent = await portal(system, admin()).post(url('/send', referentie));
       expect(sent.status).toBe(200);
       expect(sent.body.brief.status).toMatchObject({ tag: 'verzonden', sentAt: expect.stringMatching(/Z$/) });
       expect(sent.body.orgTemplate.version).toBe(1);
@@ -309,11 +310,11 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
   );
 
   it('when an approver rejects with comments, then the drafter sees them, may edit again and resubmit', async () => {
-    const { referentie } = await decideCase(world, 'afwijzen');
-    const mine = portal(world, drafter('900000021'));
-    const sections = (await caseBrief(world, referentie)).body.brief.sections;
+    const { referentie } = await decideCase(system, 'afwijzen');
+    const mine = portal(system, drafter('900000021'));
+    const sections = (await caseBrief(system, referentie)).body.brief.sections;
     expect((await mine.post(url('/submit', referentie))).status).toBe(200);
-    const rejected = await portal(world, approver('900000022')).post(url('/reject', referentie), {
+    const rejected = await portal(system, approver('900000022')).post(url('/reject', referentie), {
       comments: 'Noem de reden concreter.',
     });
     expect(rejected.status).toBe(200);
@@ -343,35 +344,35 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
   });
 
   it('when two approvers approve at the same moment, then one gets 200 and the other 409', async () => {
-    const { referentie } = await decideCase(world, 'toekennen');
-    await caseBrief(world, referentie);
-    expect((await portal(world, drafter('900000031')).post(url('/submit', referentie))).status).toBe(200);
+    const { referentie } = await decideCase(system, 'toekennen');
+    await caseBrief(system, referentie);
+    expect((await portal(system, drafter('900000031')).post(url('/submit', referentie))).status).toBe(200);
     const [a, b] = await Promise.all([
-      portal(world, approver('900000032')).post(url('/approve', referentie)),
-      portal(world, approver('900000033')).post(url('/approve', referentie)),
+      portal(system, approver('900000032')).post(url('/approve', referentie)),
+      portal(system, approver('900000033')).post(url('/approve', referentie)),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
-    expect((await portal(world, drafter()).get(url('', referentie))).body.brief.status.approvedBy).toBe(
+    expect((await portal(system, drafter()).get(url('', referentie))).body.brief.status.approvedBy).toBe(
       a.status === 200 ? '900000032' : '900000033',
     );
   });
 
   it(
-    'when two replicas of letters take an approval each at the same moment, ' +
-      'then the compare-and-set on the revision lets one through and the other gets 409',
+    'when two replicas of letters take an approval each at the same moment, then the ' +
+      'compare-and-set on the revision lets one through and the other gets 409',
     async () => {
       // A second letters process on the same database: only the stored revision (a compare-and-set in PostgreSQL)
       // stands between the two.
-      const replica = await startLetters({
-        database: { url: world.letters.databaseUrl, drop: async () => undefined },
-        applicationsUrl: world.applications.url,
-        natsUrl: world.nats,
-        events: world.events,
+      const replica = await startLettersSystem({
+        database: { url: system.letters.databaseUrl, drop: async () => undefined },
+        applicationsUrl: system.applications.url,
+        natsUrl: system.nats,
+        events: system.events,
       });
       try {
-        const { referentie } = await decideCase(world, 'afwijzen');
-        await caseBrief(world, referentie);
-        expect((await portal(world, drafter('900000034')).post(url('/submit', referentie))).status).toBe(200);
+        const { referentie } = await decideCase(system, 'afwijzen');
+        await caseBrief(system, referentie);
+        expect((await portal(system, drafter('900000034')).post(url('/submit', referentie))).status).toBe(200);
         const direct = (base: string, subject: string) =>
           fetch(`${base}${url('/approve', referentie)}`, {
             method: 'POST',
@@ -379,10 +380,12 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
           }).then((r) => r.status);
         // The barrier: this test holds the letter's row, so both approvals read the same revision and then both wait
         // on the hold with their writes. Released, only the stored revision decides between them.
-        const hold = await holdLock(world.letters.databaseUrl, 'SELECT 1 FROM brief WHERE referentie = $1 FOR UPDATE', [
-          referentie,
-        ]);
-        const statuses = Promise.all([direct(world.letters.url, '900000035'), direct(replica.url, '900000036')]);
+        const hold = await holdLock(
+          system.letters.databaseUrl,
+          'SELECT 1 FROM brief WHERE referentie = $1 FOR UPDATE',
+          [referentie],
+        );
+        const statuses = Promise.all([direct(system.letters.url, '900000035'), direct(replica.url, '900000036')]);
         try {
           await hold.waiting(2);
         } finally {
@@ -390,7 +393,7 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
         }
         const [first, second] = await statuses;
         expect([first, second].sort()).toEqual([200, 409]);
-        const stored = await portal(world, drafter()).get(url('', referentie));
+        const stored = await portal(system, drafter()).get(url('', referentie));
         expect(stored.body.brief.status).toMatchObject({
           tag: 'goedgekeurd',
           approvedBy: first === 200 ? '900000035' : '900000036',
@@ -402,19 +405,20 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
   );
 
   it(
-    'when one replica saves a letter, then the other replica reads the change at once, ' +
-      'and an edit there starts from it; a submit on one makes an edit on the other 409',
+    'when one replica saves a letter, then the other replica reads the change at ' +
+      'once, and an edit there starts from it; a submit on one makes an edit on the ' +
+      'other 409',
     async () => {
       // Each replica keeps the content it read or wrote last; every read asks PostgreSQL for the letter's revision.
-      const replica = await startLetters({
-        database: { url: world.letters.databaseUrl, drop: async () => undefined },
-        applicationsUrl: world.applications.url,
-        natsUrl: world.nats,
-        events: world.events,
+      const replica = await startLettersSystem({
+        database: { url: system.letters.databaseUrl, drop: async () => undefined },
+        applicationsUrl: system.applications.url,
+        natsUrl: system.nats,
+        events: system.events,
       });
       try {
-        const { referentie } = await decideCase(world, 'toekennen');
-        await caseBrief(world, referentie);
+        const { referentie } = await decideCase(system, 'toekennen');
+        await caseBrief(system, referentie);
         const direct = async (base: string, method: string, path = '', body?: unknown) => {
           const headers = {
             ...asUser(practitioner('900000037', 'drafter')),
@@ -427,7 +431,7 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
           });
           return { status: res.status, body: await res.json() };
         };
-        const first = world.letters.url;
+        const first = system.letters.url;
         const lastText = (view: any) => view.brief.sections[2].blocks.at(-1).content.paragraphs[0].nodes[0].text;
         const before = await direct(first, 'GET');
         expect((await direct(replica.url, 'GET')).body).toEqual(before.body);
@@ -478,13 +482,13 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
     'when a letter is reset, then it is a fresh concept of the default passages, ' +
       'whoever of its staff asks and in whatever state',
     async () => {
-      const { referentie } = await decideCase(world, 'buiten-behandeling');
-      const original = (await caseBrief(world, referentie)).body.brief.sections;
+      const { referentie } = await decideCase(system, 'buiten-behandeling');
+      const original = (await caseBrief(system, referentie)).body.brief.sections;
       const changed = JSON.parse(JSON.stringify(original));
       changed[2].blocks = [];
-      expect((await portal(world, drafter()).put(url('', referentie), { sections: changed })).status).toBe(200);
-      expect((await portal(world, drafter()).post(url('/submit', referentie))).status).toBe(200);
-      const reset = await portal(world, admin()).post(url('/reset', referentie));
+      expect((await portal(system, drafter()).put(url('', referentie), { sections: changed })).status).toBe(200);
+      expect((await portal(system, drafter()).post(url('/submit', referentie))).status).toBe(200);
+      const reset = await portal(system, admin()).post(url('/reset', referentie));
       expect(reset.status).toBe(200);
       expect(reset.body.brief.status.tag).toBe('concept');
       expect(reset.body.brief.drafterId).toBeNull();
@@ -498,13 +502,13 @@ describe('the four-eyes workflow (submit, approve, reject, send)', () => {
 
 describe('PUT /api/v1/brief (content rules and hostile input)', () => {
   async function fresh() {
-    const { referentie } = await decideCase(world, 'afwijzen');
-    return { referentie, sections: (await caseBrief(world, referentie)).body.brief.sections };
+    const { referentie } = await decideCase(system, 'afwijzen');
+    return { referentie, sections: (await caseBrief(system, referentie)).body.brief.sections };
   }
 
   it('when the body breaks a rule, then 400 names the offending node and nothing is written', async () => {
     const { referentie, sections } = await fresh();
-    const me = portal(world, drafter());
+    const me = portal(system, drafter());
     const before = (await me.get(url('', referentie))).text;
     const locked = JSON.parse(JSON.stringify(sections));
     locked[4].blocks[0].content.paragraphs[0].nodes[0].text = 'Geen bezwaar mogelijk.';
@@ -532,11 +536,11 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
   });
 
   it(
-    'when the body carries a NUL, an unpaired surrogate, a huge number, ' +
-      'deep nesting or broken JSON, then a 400 problem naming the place and never a 5xx',
+    'when the body carries a NUL, an unpaired surrogate, a huge number, deep nesting ' +
+      'or broken JSON, then a 400 problem naming the place and never a 5xx',
     async () => {
       const { referentie, sections } = await fresh();
-      const me = portal(world, drafter());
+      const me = portal(system, drafter());
       const before = (await me.get(url('', referentie))).text;
       const json = JSON.stringify({ sections });
       const text = sections[2].blocks[0].content.paragraphs[0].nodes[0].text as string;
@@ -576,11 +580,11 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
   );
 
   it(
-    'when a node, mark, list kind or block type is outside the value sets of ADR 0010, ' +
-      'then a 400 problem naming that node and nothing is written',
+    'when a node, mark, list kind or block type is outside the value sets of ADR ' +
+      '0010, then a 400 problem naming that node and nothing is written',
     async () => {
       const { referentie, sections } = await fresh();
-      const me = portal(world, drafter());
+      const me = portal(system, drafter());
       const before = (await me.get(url('', referentie))).text;
       const node = 'sections[2].blocks[0].content.paragraphs[0].nodes[1]';
       const withNode = (n: unknown) => {
@@ -633,20 +637,20 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
   );
 
   it(
-    'when the other letter inputs are malformed, then a 400 problem ' +
-      'naming the field (reject comments, referentie) and never a 5xx',
+    'when the other letter inputs are malformed, then a 400 problem naming the field ' +
+      '(reject comments, referentie) and never a 5xx',
     async () => {
       const { referentie } = await fresh();
-      expect((await portal(world, drafter('900000061')).post(url('/submit', referentie))).status).toBe(200);
-      const reviewer = portal(world, approver('900000062'));
+      expect((await portal(system, drafter('900000061')).post(url('/submit', referentie))).status).toBe(200);
+      const reviewer = portal(system, approver('900000062'));
       const cases: Array<[Promise<{ status: number; body: any }>, string]> = [
         [reviewer.post(url('/reject', referentie), { comments: 'a\u0000b' }), 'comments'],
         [reviewer.post(url('/reject', referentie), { comments: 'x'.repeat(2001) }), 'comments'],
         [reviewer.post(url('/reject', referentie), { comments: 42 }), 'comments'],
         [reviewer.post(url('/reject', referentie), { comments: 'ok', extra: true }), 'extra'],
         [reviewer.post(`/api/v1/brief/approve?referentie=${'A'.repeat(65)}`), 'referentie'],
-        [portal(world, drafter()).get(`/api/v1/brief?referentie=${'A'.repeat(65)}`), 'referentie'],
-        [portal(world, drafter()).get(`/api/v1/brief/pdf?referentie=${'A'.repeat(65)}`), 'referentie'],
+        [portal(system, drafter()).get(`/api/v1/brief?referentie=${'A'.repeat(65)}`), 'referentie'],
+        [portal(system, drafter()).get(`/api/v1/brief/pdf?referentie=${'A'.repeat(65)}`), 'referentie'],
       ];
       for (const [pending, field] of cases) {
         const res = await pending;
@@ -662,8 +666,8 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
   );
 
   it(
-    'when a drafter types markup into the letter, ' +
-      'then it is stored as text and the preview shows it escaped, never as markup',
+    'when a drafter types markup into the letter, then it is stored as text and the ' +
+      'preview shows it escaped, never as markup',
     async () => {
       const { referentie, sections } = await fresh();
       const hostile = '<script>alert(1)</script><img src=x onerror=alert(2)> & "quote"';
@@ -671,14 +675,14 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
         type: 'tekst',
         content: { paragraphs: [{ nodes: [{ type: 'text', text: hostile, marks: ['bold'] }], list: null }] },
       });
-      const saved = await portal(world, drafter()).put(url('', referentie), { sections });
+      const saved = await portal(system, drafter()).put(url('', referentie), { sections });
       expect(saved.status).toBe(200);
       expect(saved.body.brief.sections[2].blocks[1].content.paragraphs[0].nodes[0].text).toBe(hostile);
-      const preview = await portal(world, drafter()).get(url('/preview', referentie));
+      const preview = await portal(system, drafter()).get(url('/preview', referentie));
       expect(preview.status).toBe(200);
       expect(preview.text).toContain(
-        '<strong>&lt;script&gt;alert(1)&lt;/script&gt;&lt;img ' +
-          'src=x onerror=alert(2)&gt; &amp; &quot;quote&quot;</strong>',
+        '<strong>&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt; ' +
+          '&amp; &quot;quote&quot;</strong>',
       );
       expect(preview.text).not.toMatch(/<script|<img src=x/);
       expect(preview.headers.get('content-security-policy')).toMatch(/default-src 'none'.*img-src data:/);
@@ -686,11 +690,11 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
   );
 
   it(
-    'when the letter comes back unchanged, then every passage ' +
-      'block stays unedited; one changed node marks only its block',
+    'when the letter comes back unchanged, then every passage block stays unedited; ' +
+      'one changed node marks only its block',
     async () => {
       const { referentie, sections } = await fresh();
-      const me = portal(world, drafter());
+      const me = portal(system, drafter());
       const editedFlags = (s: any[]) => s.flatMap((x) => x.blocks.map((b: any) => [b.sourcePassageId, b.edited]));
       const unchanged = await me.put(url('', referentie), { sections });
       expect(unchanged.status).toBe(200);
@@ -707,11 +711,11 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
   );
 
   it(
-    'when a fillable placeholder is filled in and a passage block added ' +
-      'from the library, then both are kept; the caller cannot claim edited',
+    'when a fillable placeholder is filled in and a passage block added from the ' +
+      'library, then both are kept; the caller cannot claim edited',
     async () => {
       const { referentie, sections } = await fresh();
-      const passages: any[] = (await portal(world, drafter()).get(url('', referentie))).body.availablePassages;
+      const passages: any[] = (await portal(system, drafter()).get(url('', referentie))).body.availablePassages;
       const reason = passages.find((p) => p.passageId === 'reden-onvolledige-aanvraag');
       sections[3].blocks.push({
         type: 'passage',
@@ -723,7 +727,7 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
       sections[3].blocks[1].content.paragraphs[0].nodes = sections[3].blocks[1].content.paragraphs[0].nodes.map(
         (n: any) => (n.key === 'termijn.weken' ? { ...n, text: '4' } : n),
       );
-      const saved = await portal(world, drafter()).put(url('', referentie), { sections });
+      const saved = await portal(system, drafter()).put(url('', referentie), { sections });
       expect(saved.status).toBe(200);
       const block = saved.body.brief.sections[3].blocks[1];
       expect(block).toMatchObject({
@@ -734,7 +738,7 @@ describe('PUT /api/v1/brief (content rules and hostile input)', () => {
         blockId: expect.any(String),
       });
       expect(block.content.paragraphs[0].nodes.find((n: any) => n.key === 'termijn.weken').text).toBe('4');
-      const html = await portal(world, drafter()).get(url('/preview', referentie));
+      const html = await portal(system, drafter()).get(url('/preview', referentie));
       expect(html.text).toContain('binnen 4 weken aan te vullen');
     },
   );

@@ -1,14 +1,21 @@
-import { caseBrief, decideCase, portal, startWorld, type Reply, type World } from './support/world';
+import {
+  caseBrief,
+  decideCase,
+  portal,
+  startNeighboursSystem,
+  type Reply,
+  type NeighboursSystem,
+} from './support/neighbours-system';
 
 // The four-eyes table of ADR 0010 through the gateway, as the portals meet it: every status of a case's
 // letter × every kind of caller × every operation, on real Postgres and NATS. The expected answers are written
 // out from ADR 0002 and 0010 here, not computed the way the service does. A refusal leaves the letter as
 // it was; an allowed operation answers a fresh BriefView whose `decisions` are the caller's in the new status.
-let world: World;
+let system: NeighboursSystem;
 beforeAll(async () => {
-  world = await startWorld();
+  system = await startNeighboursSystem();
 }, 120_000);
-afterAll(async () => world?.close(), 60_000);
+afterAll(async () => system?.close(), 60_000);
 
 const DRAFTER = '900000051';
 const callers = {
@@ -79,7 +86,7 @@ const decisionsFor = (kind: Kind, status: Status, drafterId: string | null) => (
 
 let referentie: string;
 const q = () => `?referentie=${encodeURIComponent(referentie)}`;
-const as = (kind: Kind) => portal(world, callers[kind].headers);
+const as = (kind: Kind) => portal(system, callers[kind].headers);
 const read = () => as('drafter').get(`/api/v1/brief${q()}`);
 
 async function call(op: Operation, kind: Kind): Promise<Reply> {
@@ -130,8 +137,8 @@ const PROBLEM: Record<number, string> = {
 };
 
 beforeAll(async () => {
-  ({ referentie } = await decideCase(world, 'afwijzen', '900000002'));
-  await caseBrief(world, referentie);
+  ({ referentie } = await decideCase(system, 'afwijzen', '900000002'));
+  await caseBrief(system, referentie);
 }, 60_000);
 
 describe.each(STATUSES)('a case letter in status %s', (status) => {

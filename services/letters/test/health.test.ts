@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { asUser, eventually, practitioner } from '@register/testkit';
 import { enqueueEvent } from '@register/service-kit';
-import { startLetters, type LettersHarness } from './support/harness';
+import { startLettersSystem, type LettersSystem } from './support/system';
 
 // The letters service on its own: no applications or documents service answers (their URLs lead nowhere).
-let h: LettersHarness;
+let h: LettersSystem;
 beforeAll(async () => {
-  h = await startLetters();
+  h = await startLettersSystem();
 });
 afterAll(async () => h.close());
 

@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from '@register/testkit';
 import { seedPassages, listPassageVersions } from '../src/passages/passages.repository';
 import { PASSAGES_SEED } from '../src/passages/passages.seed';
-import { startLetters } from './support/harness';
+import { startLettersSystem } from './support/system';
 
 // The shipped passage library is versioned (ADR 0010, issue 9 item 3): a passage starts at version 1, a
 // changed shipped text becomes the next version at the next start, and an unchanged one stays as it is, however
@@ -19,10 +19,10 @@ const versions = (rows: Array<{ passageId: string | null; version: number }>) =>
 describe('the shipped passage library', () => {
   it('when the service starts again on its database, then every passage is still at version 1', async () => {
     for (let start = 1; start <= 2; start++) {
-      const letters = await startLetters({ database: shared() });
+      const letters = await startLettersSystem({ database: shared() });
       await letters.close();
     }
-    const again = await startLetters({ database: shared() });
+    const again = await startLettersSystem({ database: shared() });
     try {
       const rows = await listPassageVersions(again.db);
       expect(rows.length).toBe(PASSAGES_SEED.length);
@@ -34,9 +34,9 @@ describe('the shipped passage library', () => {
   });
 
   it(
-    'when one shipped text changes, ' + 'then that passage gets version 2 beside version 1 and the others stay',
+    'when one shipped text changes, then that passage gets version 2 beside version ' + '1 and the others stay',
     async () => {
-      const letters = await startLetters();
+      const letters = await startLettersSystem();
       try {
         const changed = PASSAGES_SEED.map((p) =>
           p.passageId === 'afsluiting-vragen' ? { ...p, label: `${p.label} (herzien)` } : p,

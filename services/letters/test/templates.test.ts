@@ -9,21 +9,21 @@ import {
   decideCase,
   drafter,
   portal,
-  startWorld,
-  type World,
-} from './support/world';
+  startNeighboursSystem,
+  type NeighboursSystem,
+} from './support/neighbours-system';
 
 // Organisation letterheads: drafts, publish, rollback with an append-only history, and letters pinned to the
 // version they were sent with; the letters rendered as the recipient gets them.
-let world: World;
+let system: NeighboursSystem;
 const pdfGate = gatedPdfs();
 beforeAll(async () => {
-  world = await startWorld({ pdf: pdfGate.wrap });
+  system = await startNeighboursSystem({ pdf: pdfGate.wrap });
 }, 120_000);
-afterAll(async () => world?.close(), 60_000);
+afterAll(async () => system?.close(), 60_000);
 
 const base = '/api/v1/admin/org-template';
-const draftOf = async (subOrgId: string) => (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.draft;
+const draftOf = async (subOrgId: string) => (await portal(system, admin()).get(`${base}/${subOrgId}`)).body.draft;
 
 /** An upload as the admin portal makes it (documents service, through the gateway). */
 async function upload(
@@ -37,7 +37,7 @@ async function upload(
   form.set('wizardId', wizardId);
   form.set('categoryId', categoryId);
   form.set('file', file, name);
-  const res = await fetch(`${world.gateway.url}/api/v1/uploads`, { method: 'POST', headers: as, body: form });
+  const res = await fetch(`${system.gateway.url}/api/v1/uploads`, { method: 'POST', headers: as, body: form });
   if (res.status !== 201) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { documentId: string }).documentId;
 }
@@ -50,13 +50,13 @@ describe('GET /api/v1/admin/org-templates and /org-template/{subOrgId}', () => {
   };
 
   it(
-    'when an admin lists them, then the two shipped sub-organisations, ' + 'each with its published version and name',
+    'when an admin lists them, then the two shipped sub-organisations, each with its ' + 'published version and name',
     async () => {
-      const res = await portal(world, admin()).get('/api/v1/admin/org-templates');
+      const res = await portal(system, admin()).get('/api/v1/admin/org-templates');
       expect(res.status).toBe(200);
       expect(res.body.map((t: any) => t.subOrgId)).toEqual(['register', 'register-buitenland']);
       for (const listed of res.body) {
-        const one = (await portal(world, admin()).get(`${base}/${listed.subOrgId}`)).body;
+        const one = (await portal(system, admin()).get(`${base}/${listed.subOrgId}`)).body;
         expect(listed).toEqual({
           subOrgId: listed.subOrgId,
           orgName: one.history[0].template.orgName,
@@ -71,11 +71,11 @@ describe('GET /api/v1/admin/org-templates and /org-template/{subOrgId}', () => {
   );
 
   it(
-    'when an admin reads one, then its draft (as the version it becomes), ' +
-      'the history down to the shipped version 1 and the unsent briefs',
+    'when an admin reads one, then its draft (as the version it becomes), the ' +
+      'history down to the shipped version 1 and the unsent briefs',
     async () => {
-      await portal(world, drafter()).get('/api/v1/brief');
-      const res = await portal(world, admin()).get(`${base}/register-buitenland`);
+      await portal(system, drafter()).get('/api/v1/brief');
+      const res = await portal(system, admin()).get(`${base}/register-buitenland`);
       expect(res.status).toBe(200);
       expect(Object.keys(res.body).sort()).toEqual(['draft', 'history', 'publishedVersion', 'unsentBriefs']);
       const { draft, history, publishedVersion } = res.body;
@@ -97,15 +97,15 @@ describe('GET /api/v1/admin/org-templates and /org-template/{subOrgId}', () => {
       });
       // Every letter uses the letterhead of `register` (ADR 0010), the shared working brief among them.
       expect(res.body.unsentBriefs).toBe(0);
-      expect((await portal(world, admin()).get(`${base}/register`)).body.unsentBriefs).toBeGreaterThanOrEqual(1);
+      expect((await portal(system, admin()).get(`${base}/register`)).body.unsentBriefs).toBeGreaterThanOrEqual(1);
     },
   );
 
   it('when the sub-organisation is unknown, then a bare 404, also with an invalid body', async () => {
     for (const res of [
-      await portal(world, admin()).get(`${base}/onbekend`),
-      await portal(world, admin()).put(`${base}/onbekend`, { draft: { orgName: '' } }),
-      await portal(world, admin()).post(`${base}/onbekend/publish`),
+      await portal(system, admin()).get(`${base}/onbekend`),
+      await portal(system, admin()).put(`${base}/onbekend`, { draft: { orgName: '' } }),
+      await portal(system, admin()).post(`${base}/onbekend/publish`),
     ]) {
       expect(res.status).toBe(404);
       expect(res.text).toBe('');
@@ -127,7 +127,7 @@ describe('PUT /api/v1/admin/org-template/{subOrgId}', () => {
       [{ draft: { ...draft, logoDocumentId: 'bestaat-niet' } }, 'draft.logoDocumentId'],
     ];
     for (const [body, field] of cases) {
-      const res = await portal(world, admin()).put(`${base}/register-buitenland`, body);
+      const res = await portal(system, admin()).put(`${base}/register-buitenland`, body);
       expect(res.status).toBe(400);
       expect(res.body.errors.map((e: any) => e.field)).toContain(field);
     }
@@ -142,15 +142,15 @@ describe('PUT /api/v1/admin/org-template/{subOrgId}', () => {
       new Blob([new Uint8Array(pngLogo())], { type: 'image/png' }),
       'logo.png',
     );
-    const saved = await portal(world, admin()).put(`${base}/register-buitenland`, {
+    const saved = await portal(system, admin()).put(`${base}/register-buitenland`, {
       draft: { ...draft, logoDocumentId: logo },
     });
     expect(saved.status).toBe(200);
     expect(saved.body.draft.logoDocumentId).toBe(logo);
     expect(saved.body.publishedVersion).toBe(1);
     const pdf = Buffer.from(
-      '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << ' +
-        '/Type /Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
+      '%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type ' +
+        '/Pages /Kids [] /Count 0 >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n',
     );
     const other = await upload(
       'herregistratie',
@@ -158,7 +158,7 @@ describe('PUT /api/v1/admin/org-template/{subOrgId}', () => {
       new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }),
       'werk.pdf',
     );
-    const refused = await portal(world, admin()).put(`${base}/register-buitenland`, {
+    const refused = await portal(system, admin()).put(`${base}/register-buitenland`, {
       draft: { ...draft, logoDocumentId: other },
     });
     expect(refused.status).toBe(400);
@@ -171,15 +171,15 @@ describe('the logo on the letterhead (ADR 0010), fetched from the documents serv
   async function testLetterWith(logo: string): Promise<Buffer> {
     const draft = await draftOf('register-buitenland');
     expect(
-      (await portal(world, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: logo } }))
+      (await portal(system, admin()).put(`${base}/register-buitenland`, { draft: { ...draft, logoDocumentId: logo } }))
         .status,
     ).toBe(200);
     try {
-      const res = await portal(world, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
+      const res = await portal(system, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
       expect(res.status).toBe(200);
       return res.body;
     } finally {
-      await portal(world, admin()).put(`${base}/register-buitenland`, { draft });
+      await portal(system, admin()).put(`${base}/register-buitenland`, { draft });
     }
   }
 
@@ -196,8 +196,8 @@ describe('the logo on the letterhead (ADR 0010), fetched from the documents serv
   });
 
   it(
-    'when the logo is a hostile SVG (script, handlers, an external reference), ' +
-      'then the letter carries none of it: no image, no script, no link',
+    'when the logo is a hostile SVG (script, handlers, an external reference), then ' +
+      'the letter carries none of it: no image, no script, no link',
     async () => {
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"
         width="40" height="20">
@@ -236,25 +236,25 @@ describe('publish, rollback and letters pinned to their version', () => {
     'when a letter was sent and the letterhead is published anew and rolled back, ' +
       'then the sent letter keeps its version while unsent letters follow',
     async () => {
-      const { referentie } = await decideCase(world, 'toekennen');
-      await caseBrief(world, referentie);
+      const { referentie } = await decideCase(system, 'toekennen');
+      await caseBrief(system, referentie);
       const q = `?referentie=${referentie}`;
-      expect((await portal(world, drafter('900000041')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
-      expect((await portal(world, approver('900000042')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
-      const sent = await portal(world, drafter('900000041')).post(`/api/v1/brief/send${q}`);
+      expect((await portal(system, drafter('900000041')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
+      expect((await portal(system, approver('900000042')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
+      const sent = await portal(system, drafter('900000041')).post(`/api/v1/brief/send${q}`);
       const sentVersion = sent.body.orgTemplate.version;
       const pdfOf = async (query: string) =>
-        pdfText((await portal(world, drafter()).bytes('GET', `/api/v1/brief/pdf${query}`)).body);
+        pdfText((await portal(system, drafter()).bytes('GET', `/api/v1/brief/pdf${query}`)).body);
       expect((await pdfOf(q)).text).toContain('drs. M. de Boer');
 
-      const before = (await portal(world, admin()).get(`${base}/register`)).body;
+      const before = (await portal(system, admin()).get(`${base}/register`)).body;
       const draft = {
         ...before.draft,
         orgName: 'Register van Zorgprofessionals (nieuw)',
         signatureName: 'dr. P. Smit',
       };
-      expect((await portal(world, admin()).put(`${base}/register`, { draft })).status).toBe(200);
-      const published = await portal(world, admin()).post(`${base}/register/publish`);
+      expect((await portal(system, admin()).put(`${base}/register`, { draft })).status).toBe(200);
+      const published = await portal(system, admin()).post(`${base}/register/publish`);
       expect(published.status).toBe(200);
       expect(published.body).toEqual({
         version: before.publishedVersion + 1,
@@ -264,7 +264,7 @@ describe('publish, rollback and letters pinned to their version', () => {
       const sentNow = await pdfOf(q);
       expect(sentNow.text).toContain('drs. M. de Boer');
       expect(sentNow.text).not.toContain('dr. P. Smit');
-      expect((await portal(world, drafter()).get(`/api/v1/brief${q}`)).body.orgTemplate).toMatchObject({
+      expect((await portal(system, drafter()).get(`/api/v1/brief${q}`)).body.orgTemplate).toMatchObject({
         version: sentVersion,
         signatureName: 'drs. M. de Boer',
       });
@@ -272,7 +272,7 @@ describe('publish, rollback and letters pinned to their version', () => {
       expect(unsent.text).toContain('dr. P. Smit');
       expect(unsent.text).toContain('Register van Zorgprofessionals (nieuw)');
 
-      const rolledBack = await portal(world, admin()).post(`${base}/register/rollback/${sentVersion}`);
+      const rolledBack = await portal(system, admin()).post(`${base}/register/rollback/${sentVersion}`);
       expect(rolledBack.status).toBe(200);
       expect(rolledBack.body.publishedVersion).toBe(before.publishedVersion + 2);
       expect(rolledBack.body.history.map((h: any) => h.version)).toEqual([
@@ -295,61 +295,62 @@ describe('publish, rollback and letters pinned to their version', () => {
 
   it(
     'when letters are written, reviewed and sent, then unsentBriefs and ' +
-      'affectedUnsentBriefs count exactly the letters of that sub-organisation not sent yet',
+      'affectedUnsentBriefs count exactly the letters of that sub-organisation not ' +
+      'sent yet',
     async () => {
       const unsent = async (subOrgId: string) =>
-        (await portal(world, admin()).get(`${base}/${subOrgId}`)).body.unsentBriefs;
+        (await portal(system, admin()).get(`${base}/${subOrgId}`)).body.unsentBriefs;
       const start = await unsent('register');
-      const { referentie } = await decideCase(world, 'toekennen');
-      await caseBrief(world, referentie);
+      const { referentie } = await decideCase(system, 'toekennen');
+      await caseBrief(system, referentie);
       expect(await unsent('register')).toBe(start + 1);
       const q = `?referentie=${referentie}`;
-      expect((await portal(world, drafter('900000043')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
-      expect((await portal(world, approver('900000044')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
+      expect((await portal(system, drafter('900000043')).post(`/api/v1/brief/submit${q}`)).status).toBe(200);
+      expect((await portal(system, approver('900000044')).post(`/api/v1/brief/approve${q}`)).status).toBe(200);
       expect(await unsent('register')).toBe(start + 1);
-      expect((await portal(world, drafter('900000043')).post(`/api/v1/brief/send${q}`)).status).toBe(200);
+      expect((await portal(system, drafter('900000043')).post(`/api/v1/brief/send${q}`)).status).toBe(200);
       expect(await unsent('register')).toBe(start);
       // Every letter uses the letterhead of `register` (ADR 0010): the other sub-organisation has none.
       expect(await unsent('register-buitenland')).toBe(0);
-      expect((await portal(world, admin()).post(`${base}/register/publish`)).body.affectedUnsentBriefs).toBe(start);
-      expect((await portal(world, admin()).post(`${base}/register-buitenland/publish`)).body.affectedUnsentBriefs).toBe(
-        0,
-      );
+      expect((await portal(system, admin()).post(`${base}/register/publish`)).body.affectedUnsentBriefs).toBe(start);
+      expect(
+        (await portal(system, admin()).post(`${base}/register-buitenland/publish`)).body.affectedUnsentBriefs,
+      ).toBe(0);
     },
   );
 
   it(
-    'when the version to roll back to is unknown or not a version, ' + 'then a bare 404 and nothing is published',
+    'when the version to roll back to is unknown or not a version, then a bare 404 ' + 'and nothing is published',
     async () => {
-      const before = (await portal(world, admin()).get(`${base}/register-buitenland`)).body.publishedVersion;
+      const before = (await portal(system, admin()).get(`${base}/register-buitenland`)).body.publishedVersion;
       for (const version of ['99', '0', 'abc', '1e3']) {
-        const res = await portal(world, admin()).post(`${base}/register-buitenland/rollback/${version}`);
+        const res = await portal(system, admin()).post(`${base}/register-buitenland/rollback/${version}`);
         expect(res.status).toBe(404);
         expect(res.text).toBe('');
       }
-      expect((await portal(world, admin()).get(`${base}/register-buitenland`)).body.publishedVersion).toBe(before);
+      expect((await portal(system, admin()).get(`${base}/register-buitenland`)).body.publishedVersion).toBe(before);
     },
   );
 });
 
 describe('the letter as HTML and PDF, and the test letter', () => {
   it(
-    'when a drafter or approver asks for the preview, ' + 'then text/html with a strict policy; others are refused',
+    'when a drafter or approver asks for the preview, then text/html with a strict ' + 'policy; others are refused',
     async () => {
-      const res = await portal(world, approver()).get('/api/v1/brief/preview');
+      const res = await portal(system, approver()).get('/api/v1/brief/preview');
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(res.text).toContain('<html lang="nl">');
       expect(res.text).toContain('********101');
       expect(res.text).not.toContain('10000000101');
-      expect((await portal(world, admin()).get('/api/v1/brief/preview')).status).toBe(403);
-      expect((await portal(world, beoordelaar).get('/api/v1/brief/pdf')).status).toBe(403);
+      expect((await portal(system, admin()).get('/api/v1/brief/preview')).status).toBe(403);
+      expect((await portal(system, beoordelaar).get('/api/v1/brief/pdf')).status).toBe(403);
     },
   );
 
   it('when the letter is asked as PDF, then an A4 PDF that reads as the letter', async () => {
-    const res = await portal(world, drafter()).bytes('GET', '/api/v1/brief/pdf');
+    const res = await portal(system, drafter()).bytes('GET', '/api/v1/brief/pdf');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
     const { text } = await pdfText(res.body);
@@ -358,41 +359,41 @@ describe('the letter as HTML and PDF, and the test letter', () => {
   });
 
   it(
-    'when an admin asks for a test letter, then a sample letter on ' +
-      'the current draft (a logo that cannot be fetched is left out)',
+    'when an admin asks for a test letter, then a sample letter on the current draft ' +
+      '(a logo that cannot be fetched is left out)',
     async () => {
       const draft = await draftOf('register-buitenland');
-      await portal(world, admin()).put(`${base}/register-buitenland`, {
+      await portal(system, admin()).put(`${base}/register-buitenland`, {
         draft: { ...draft, signatureName: 'mr. T. Proef' },
       });
-      const res = await portal(world, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
+      const res = await portal(system, admin()).bytes('POST', `${base}/register-buitenland/test-letter`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('application/pdf');
       const { text } = await pdfText(res.body);
       expect(text).toContain('mr. T. Proef');
       expect(text).toContain('Geachte J. Voorbeeld,');
       expect(text).toContain('Retouradres: Postbus 90002, 2509 LS Den Haag');
-      expect((await portal(world, admin()).bytes('POST', `${base}/onbekend/test-letter`)).status).toBe(404);
-      expect((await portal(world, drafter()).bytes('POST', `${base}/register/test-letter`)).status).toBe(403);
+      expect((await portal(system, admin()).bytes('POST', `${base}/onbekend/test-letter`)).status).toBe(404);
+      expect((await portal(system, drafter()).bytes('POST', `${base}/register/test-letter`)).status).toBe(403);
     },
   );
 
   it(
-    'when 20 PDFs are asked at once, then the other letter routes ' +
-      'answer while all 20 are being rendered, and all 20 arrive',
+    'when 20 PDFs are asked at once, then the other letter routes answer while all ' +
+      '20 are being rendered, and all 20 arrive',
     async () => {
       // The renders start at once but their results wait for the gate: the reads provably overlap all 20.
       pdfGate.shut();
       let arrived = 0;
       const pdfs = Promise.all(
         Array.from({ length: 20 }, () =>
-          portal(world, drafter())
+          portal(system, drafter())
             .bytes('GET', '/api/v1/brief/pdf')
             .then((r) => ((arrived += 1), r)),
         ),
       );
       await eventually(async () => (pdfGate.rendering() === 20 ? true : undefined));
-      const reads = await Promise.all(Array.from({ length: 10 }, () => portal(world, drafter()).get('/api/v1/brief')));
+      const reads = await Promise.all(Array.from({ length: 10 }, () => portal(system, drafter()).get('/api/v1/brief')));
       expect(reads.map((r) => r.status)).toEqual(Array.from({ length: 10 }, () => 200));
       expect([arrived, pdfGate.rendering()]).toEqual([0, 20]);
       pdfGate.open();

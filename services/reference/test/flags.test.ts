@@ -3,11 +3,11 @@ import { sql } from 'kysely';
 import { reference } from '@register/contracts';
 import { newEvent } from '@register/service-kit';
 import { V1_VARIANTS, asUser, eventually, practitioner, v1Event } from '@register/testkit';
-import { startReference, type Harness } from './support/harness';
+import { startReferenceSystem, type ReferenceSystem } from './support/system';
 
-let h: Harness;
+let h: ReferenceSystem;
 beforeAll(async () => {
-  h = await startReference();
+  h = await startReferenceSystem();
 });
 afterAll(async () => h.close());
 

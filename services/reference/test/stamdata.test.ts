@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { asUser, caseHandler, practitioner } from '@register/testkit';
-import { startReference, type Harness } from './support/harness';
+import { startReferenceSystem, type ReferenceSystem } from './support/system';
 
-let h: Harness;
+let h: ReferenceSystem;
 // A fixed "now": 2026-06-30T22:30Z is already 2026-07-01 in Amsterdam (and still 2026-06-30 in UTC).
 const clock = { now: () => new Date('2026-06-30T22:30:00.000Z') };
 const AMSTERDAM_TODAY = '2026-07-01';
@@ -26,7 +26,7 @@ async function seedOpleiding(code: string, vanaf: string, tot: string | null): P
 }
 
 beforeAll(async () => {
-  h = await startReference(clock);
+  h = await startReferenceSystem(clock);
   // Rows on which the Amsterdam date and the UTC date disagree: one starts today in Amsterdam, one ends then.
   await seedOpleiding('t-start-amsterdam-today', AMSTERDAM_TODAY, null);
   await seedOpleiding('t-end-amsterdam-today', '2020-01-01', AMSTERDAM_TODAY);

@@ -19,7 +19,7 @@ const listAdminCases = defineOperation({
   responses: { 200: z.array(ApplicationSummary) },
   handle: async (ctx: Context, { query, req }) => {
     const page = await ctx.cases.all(pageRequest(query));
-    await concernsCases(ctx.db, page.items);
+    await concernsCases(ctx, page.items);
     return pageReply(req.originalUrl, page);
   },
 });

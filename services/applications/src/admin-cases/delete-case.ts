@@ -3,6 +3,7 @@ import { applications, auditEvent } from '@register/contracts';
 import { NotFoundError } from '@register/problem';
 import { currentCorrelationId, enqueue, recordProcessingIn } from '@register/service-kit';
 import { oweDelete } from '../case-mirror/case-mirror.repository';
+import { isMirroring } from '../case-mirror/mirror-case';
 import { mirrorNow } from '../case-mirror/mirror-pass';
 import { findById } from '../applications/application-reads';
 import type { Context } from '../context';
@@ -34,5 +35,5 @@ export async function adminDeleteCase(ctx: Context, identity: Identity | null, c
       await enqueue(trx, applications.events.deleted, { applicationId: ref.applicationId }, correlationId);
     if (zaakOwed) await oweDelete(trx, { referentie: ref.referentie!, correlationId });
   });
-  if (zaakOwed && ctx.mirror) mirrorNow(ctx.mirror, ref.referentie!);
+  if (zaakOwed && isMirroring(ctx)) mirrorNow(ctx, ref.referentie!);
 }

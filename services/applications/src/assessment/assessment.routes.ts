@@ -20,7 +20,7 @@ const listWerkvoorraad = defineOperation({
   responses: { 200: z.array(ApplicationSummary) },
   handle: async (ctx: Context, { query, req }) => {
     const page = await ctx.cases.werkvoorraad(pageRequest(query));
-    await concernsCases(ctx.db, page.items);
+    await concernsCases(ctx, page.items);
     return pageReply(req.originalUrl, page);
   },
 });

@@ -8,6 +8,7 @@ import type { Context } from '../context';
 import { SYSTEM } from './zgw';
 import { listOwedCases, makeDueNow, mirrorCounts, type OwedCaseRow } from './case-mirror-operator.repository';
 import type { CaseMirrorOverview, CaseMirrorStatus, MirrorCaseView } from './case-mirror-admin.schemas';
+import { isMirroring } from './mirror-case';
 import { mirrorPass } from './mirror-pass';
 
 /** The audit action of an operator's retry (ADR 0122). */
@@ -60,8 +61,7 @@ export async function caseMirrorOverview(
  * one audit row in the same transaction; the attempt itself starts at once, without holding up the answer.
  */
 export async function retryCaseMirror(ctx: Context, identity: Identity | null, referentie: string): Promise<void> {
-  const mirror = ctx.mirror;
-  if (!mirror) {
+  if (!isMirroring(ctx)) {
     const known = await ctx.db
       .selectFrom('applications')
       .select('id')
@@ -72,7 +72,7 @@ export async function retryCaseMirror(ctx: Context, identity: Identity | null, r
   }
   const correlationId = currentCorrelationId();
   const outcome = await ctx.db.transaction().execute(async (trx) => {
-    const result = await makeDueNow(trx, referentie, { leaseMs: mirror.leaseMs, windowMs: mirror.windowMs });
+    const result = await makeDueNow(trx, referentie, { leaseMs: ctx.mirror.leaseMs, windowMs: ctx.mirror.windowMs });
     if (result.kind !== 'retried') return result;
     await enqueue(
       trx,
@@ -86,8 +86,8 @@ export async function retryCaseMirror(ctx: Context, identity: Identity | null, r
   if (outcome.kind === 'unknown') throw new NotFoundError('case');
   if (outcome.kind === 'not-owed')
     throw new DomainError('conflict', 'Nothing is owed to the zaaksysteem for this case.');
-  mirrorPass(mirror, outcome.state, 1, referentie).catch((err: unknown) =>
-    mirror.logger.warn({ err, referentie }, 'retry attempt failed; the mirror or reconciler tries again'),
+  mirrorPass(ctx, outcome.state, 1, referentie).catch((err: unknown) =>
+    ctx.mirror.logger.warn({ err, referentie }, 'retry attempt failed; the mirror or reconciler tries again'),
   );
 }
 

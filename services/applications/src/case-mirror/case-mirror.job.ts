@@ -1,5 +1,6 @@
 import { JobLoop, type Job, type Logger } from '@register/service-kit';
 import type { Context } from '../context';
+import { isMirroring } from './mirror-case';
 import { MirrorWorkers } from './mirror-pass';
 
 /** What runs when mirroring is off: nothing. */
@@ -10,13 +11,12 @@ const idle = (name: string): Job => ({ name, start: () => undefined, stop: () =>
  * committed submit, besluit or admin delete owes the zaaksysteem, ZGW_MIRROR_CONCURRENCY at a time.
  */
 export function caseMirrorJob(ctx: Context): Job {
-  const mirror = ctx.mirror;
-  if (!mirror) return idle('case-mirror');
+  if (!isMirroring(ctx)) return idle('case-mirror');
   const batch = ctx.config.ZGW_MIRROR_CONCURRENCY;
   return workersJob(
     'case-mirror',
-    mirror.logger,
-    new MirrorWorkers(mirror, 'pending', batch),
+    ctx.mirror.logger,
+    new MirrorWorkers(ctx, 'pending', batch),
     ctx.config.ZGW_MIRROR_POLL_INTERVAL_MS,
   );
 }
@@ -27,8 +27,7 @@ export function caseMirrorJob(ctx: Context): Job {
  * in the table, so the loop itself may look often.
  */
 export function reconcilerJob(ctx: Context): Job {
-  const mirror = ctx.mirror;
-  if (!mirror) return idle('case-reconciler');
+  if (!isMirroring(ctx)) return idle('case-reconciler');
   const batch = ctx.config.ZGW_MIRROR_CONCURRENCY;
   const intervalMs = Math.min(
     ctx.config.ZGW_RECONCILE_INTERVAL_MS,
@@ -37,8 +36,8 @@ export function reconcilerJob(ctx: Context): Job {
   );
   return workersJob(
     'case-reconciler',
-    mirror.logger.child({ subsystem: 'reconciler' }),
-    new MirrorWorkers(mirror, 'diverged', batch),
+    ctx.mirror.logger.child({ subsystem: 'reconciler' }),
+    new MirrorWorkers(ctx, 'diverged', batch),
     intervalMs,
   );
 }

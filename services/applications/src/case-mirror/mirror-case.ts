@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Logger, ProcessingLog } from '@register/service-kit';
-import type { AppDatabase } from '../database';
+import type { Logger } from '@register/service-kit';
+import type { Context } from '../context';
 import { linkPending, recordStep } from './case-mirror.repository';
-import type { DocumentContentPort } from './document-content';
 import type { MirrorCase, MirrorTarget } from './mirror-case.types';
 import {
   diverged,
@@ -19,14 +17,12 @@ import { MissingFact, STEPS, type CreateStep, type FileContent, type StepEnv } f
 import { SYSTEM, type ZgwPort } from './zgw';
 import type { ZgwCatalog } from './zgw-catalog';
 
-/** Everything a mirror pass uses. */
-export interface MirrorDeps {
-  db: Kysely<AppDatabase>;
+/** The case system and the mirror's settings (ADR 0011); the service's context holds them while mirroring is on. */
+export interface CaseMirror {
   zgw: ZgwPort;
   catalog: ZgwCatalog;
   target: MirrorTarget;
-  /** The documents' bytes for their information objects. */
-  documents: DocumentContentPort;
+  /** The mirror's own child logger. */
   logger: Logger;
   /** How long a claim holds a case; renewed after every step. */
   leaseMs: number;
@@ -34,9 +30,12 @@ export interface MirrorDeps {
   reconcileMs: number;
   /** The reconciler's window from the first divergence (48 hours). */
   windowMs: number;
-  /** Where each pass's processing of the owner's data is logged (ADR 0182). */
-  processing: ProcessingLog;
 }
+
+/** The service's context while mirroring is on: the mirror's steps need the case system it names (ADR 0258). */
+export type MirrorContext = Context & { mirror: CaseMirror };
+
+export const isMirroring = (ctx: Context): ctx is MirrorContext => ctx.mirror !== null;
 
 export type CaseOutcome =
   | { kind: 'complete' }
@@ -99,21 +98,27 @@ const correlationOf = (c: MirrorCase, step: Step): string | null =>
  * Works the steps a case still owes, in order, recording each as it completes (ADR 0011). The first step
  * that cannot be completed ends the pass as a divergence; the reconciler continues from there later.
  */
-export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseOutcome> {
+export async function mirrorCase(ctx: MirrorContext, c: MirrorCase): Promise<CaseOutcome> {
   const planned = plannedSteps({
     documentIds: c.application?.documents.map((d) => d.documentId) ?? [],
     decided: c.application?.besluit != null,
     deleteRequested: c.deleteRequested,
   });
   const todo = remainingSteps(planned, new Set(c.recorded.keys()));
-  if (todo[0]?.kind === 'delete') return deleteZaak(deps, c, todo[0]);
+  if (todo[0]?.kind === 'delete') return deleteZaak(ctx, c, todo[0]);
   if (!c.application)
     return { kind: 'diverged', step: 'zaak', detail: 'the application is gone', correlationId: c.correlation.submit };
   if (todo.length === 0) return { kind: 'complete' };
-  const types = await withRetries(() => deps.catalog.types());
+  const types = await withRetries(() => ctx.mirror.catalog.types());
   if (types.kind !== 'ok')
     return { kind: 'diverged', step: 'catalogus', detail: types.detail, correlationId: correlationOf(c, todo[0]!) };
-  const env: StepEnv = { zgw: deps.zgw, target: deps.target, types: types.value, c, content: contentLoader(deps, c) };
+  const env: StepEnv = {
+    zgw: ctx.mirror.zgw,
+    target: ctx.mirror.target,
+    types: types.value,
+    c,
+    content: contentLoader(ctx, c),
+  };
   // Only the first step owed may have been sent by an earlier claim; a retry in this pass knows it sent.
   let uncertain = c.attempts > 1;
   for (const step of todo as CreateStep[]) {
@@ -129,7 +134,7 @@ export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseO
     uncertain = false;
     if (result.kind !== 'ok')
       return { kind: 'diverged', step: step.key, detail: result.detail, correlationId: correlationOf(c, step) };
-    await recordStep(deps.db, c.referentie, step.key, result.value, deps.leaseMs);
+    await recordStep(ctx.db, c.referentie, step.key, result.value, ctx.mirror.leaseMs);
     c.recorded.set(step.key, result.value);
     if (step.kind === 'zaak') c.zaakUrl = result.value;
   }
@@ -137,7 +142,7 @@ export async function mirrorCase(deps: MirrorDeps, c: MirrorCase): Promise<CaseO
 }
 
 /** An admin delete (ADR 0008): the zaak by its recorded URL or its identificatie; none, or already gone, is done. */
-async function deleteZaak(deps: MirrorDeps, c: MirrorCase, step: Step): Promise<CaseOutcome> {
+async function deleteZaak(ctx: MirrorContext, c: MirrorCase, step: Step): Promise<CaseOutcome> {
   const fail = (detail: string): CaseOutcome => ({
     kind: 'diverged',
     step: step.key,
@@ -146,7 +151,7 @@ async function deleteZaak(deps: MirrorDeps, c: MirrorCase, step: Step): Promise<
   });
   let zaakUrl = c.zaakUrl;
   if (!zaakUrl) {
-    const env = { zgw: deps.zgw, target: deps.target, c } as StepEnv;
+    const env = { zgw: ctx.mirror.zgw, target: ctx.mirror.target, c } as StepEnv;
     const found = await withRetries(() => STEPS.zaak.lookup(env, { kind: 'zaak', key: 'zaak' }));
     if (found.kind !== 'ok') return fail(found.detail);
     if (!found.value) return { kind: 'complete' };
@@ -154,7 +159,7 @@ async function deleteZaak(deps: MirrorDeps, c: MirrorCase, step: Step): Promise<
   }
   const url = zaakUrl;
   const deleted = await withRetries<string>(async () => {
-    const answer = await deps.zgw.call('DELETE', url, SYSTEM);
+    const answer = await ctx.mirror.zgw.call('DELETE', url, SYSTEM);
     if (answer.kind === 'transport') return answer;
     // Gone already (an earlier try whose answer was lost, or removed in the case system itself) is done.
     return answer.status === 204 || answer.status === 404 ? ok(url) : diverged(`zaak delete answered ${answer.status}`);
@@ -169,25 +174,25 @@ class DocumentsNotReady extends Error {}
  * A document step's content, fetched when its create needs it (a lookup that finds the object needs none) and
  * kept, base64-encoded, for that step's retries only: one document per case in memory at a time.
  */
-function contentLoader(deps: MirrorDeps, c: MirrorCase): (documentId: string) => Promise<FileContent> {
+function contentLoader(ctx: MirrorContext, c: MirrorCase): (documentId: string) => Promise<FileContent> {
   let held: { documentId: string; content: Promise<FileContent> } | null = null;
   return (documentId) => {
-    if (held?.documentId !== documentId) held = { documentId, content: fetchContent(deps, c, documentId) };
+    if (held?.documentId !== documentId) held = { documentId, content: fetchContent(ctx, c, documentId) };
     return held.content;
   };
 }
 
-async function fetchContent(deps: MirrorDeps, c: MirrorCase, documentId: string): Promise<FileContent> {
+async function fetchContent(ctx: MirrorContext, c: MirrorCase, documentId: string): Promise<FileContent> {
   const applicationId = c.applicationId;
   if (!applicationId) throw new MissingFact('the application');
   let content;
   try {
-    content = await deps.documents.contentOf(applicationId, documentId);
+    content = await ctx.documents.contentOf(applicationId, documentId);
   } catch (err) {
     throw new DocumentsNotReady(`documents service: ${err instanceof Error ? err.message : String(err)}`);
   }
   if (!content) {
-    if (await linkPending(deps.db, applicationId))
+    if (await linkPending(ctx.db, applicationId))
       throw new DocumentsNotReady(`document ${documentId} is not linked yet`);
     throw new MissingFact(
       `its content (the documents service has no document ${documentId} linked to the application)`,

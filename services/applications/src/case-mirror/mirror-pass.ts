@@ -13,7 +13,7 @@ import {
   postponeCase,
 } from './case-mirror.repository';
 import { recordHeal } from './case-mirror-operator.repository';
-import { mirrorCase, type CaseOutcome, type MirrorDeps } from './mirror-case';
+import { mirrorCase, type CaseOutcome, type MirrorContext } from './mirror-case';
 import type { MirrorCase } from './mirror-case.types';
 
 /** ADR 0005/0012: the reden of a failed mirror write and the audit actions of a divergence and its healing. */
@@ -25,19 +25,19 @@ export const HERSTELD = 'zaaksysteem-hersteld';
  * side by side (each case's steps in order), and settle each outcome in one transaction.
  */
 export async function mirrorPass(
-  deps: MirrorDeps,
+  ctx: MirrorContext,
   state: 'pending' | 'diverged',
   limit: number,
   referentie?: string,
 ): Promise<number> {
-  const rows = await claimCases(deps.db, state, {
+  const rows = await claimCases(ctx.db, state, {
     limit,
-    leaseMs: deps.leaseMs,
-    windowMs: deps.windowMs,
+    leaseMs: ctx.mirror.leaseMs,
+    windowMs: ctx.mirror.windowMs,
     ...(referentie ? { referentie } : {}),
   });
-  const cases = await loadCases(deps.db, rows);
-  const settled = await Promise.allSettled(cases.map((c) => inCaseTrace(c, async () => workCase(deps, c))));
+  const cases = await loadCases(ctx.db, rows);
+  const settled = await Promise.allSettled(cases.map((c) => inCaseTrace(c, async () => workCase(ctx, c))));
   // A database failure leaves the case's lease to run out: it is claimed again, and continues where it stopped.
   const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
   if (failed) throw failed.reason;
@@ -46,16 +46,16 @@ export async function mirrorPass(
 
 /**
  * The mirror's cases side by side without a barrier: a pass claims cases for the free slots and starts them,
- * so one slow case no longer holds up the batch it was claimed with. While fewer than half of the slots
+ * so one slow case does not hold up the batch it was claimed with. While fewer than half of the slots
  * are free the pass waits for a case to end (claims stay batched: one claim per few cases, not one per case).
- * A case that failed on the database is thrown by the next pass, so the job loop backs off as before.
+ * A case that failed on the database is thrown by the next pass, so the job loop backs off.
  */
 export class MirrorWorkers {
   private readonly inFlight = new Set<Promise<void>>();
   private failure: { err: unknown } | null = null;
 
   constructor(
-    private readonly deps: MirrorDeps,
+    private readonly ctx: MirrorContext,
     private readonly state: 'pending' | 'diverged',
     readonly concurrency: number,
   ) {}
@@ -67,13 +67,13 @@ export class MirrorWorkers {
     while (this.concurrency - this.inFlight.size < minClaim) await Promise.race(this.inFlight);
     this.throwFailure();
     const free = this.concurrency - this.inFlight.size;
-    const rows = await claimCases(this.deps.db, this.state, {
+    const rows = await claimCases(this.ctx.db, this.state, {
       limit: free,
-      leaseMs: this.deps.leaseMs,
-      windowMs: this.deps.windowMs,
+      leaseMs: this.ctx.mirror.leaseMs,
+      windowMs: this.ctx.mirror.windowMs,
     });
-    for (const c of await loadCases(this.deps.db, rows)) {
-      const work: Promise<void> = inCaseTrace(c, async () => workCase(this.deps, c))
+    for (const c of await loadCases(this.ctx.db, rows)) {
+      const work: Promise<void> = inCaseTrace(c, async () => workCase(this.ctx, c))
         .catch((err: unknown) => {
           this.failure ??= { err };
         })
@@ -102,17 +102,17 @@ function inCaseTrace<T>(c: MirrorCase, fn: () => Promise<T>): Promise<T> {
 }
 
 /** Works one case now, if it is due and nobody holds it, without waiting for the loop; the loop is the net. */
-export function mirrorNow(deps: MirrorDeps, referentie: string): void {
-  mirrorPass(deps, 'pending', 1, referentie).catch((err: unknown) =>
-    deps.logger.warn({ err, referentie }, 'immediate mirror attempt failed; the mirror retries'),
+export function mirrorNow(ctx: MirrorContext, referentie: string): void {
+  mirrorPass(ctx, 'pending', 1, referentie).catch((err: unknown) =>
+    ctx.mirror.logger.warn({ err, referentie }, 'immediate mirror attempt failed; the mirror retries'),
   );
 }
 
 const resourceOf = (c: MirrorCase) => `case/${c.referentie}`;
 
-async function workCase(deps: MirrorDeps, c: MirrorCase): Promise<void> {
+async function workCase(ctx: MirrorContext, c: MirrorCase): Promise<void> {
   const start = new Date();
-  await settle(deps, c, await mirrorCase(deps, c), start);
+  await settle(ctx, c, await mirrorCase(ctx, c), start);
 }
 
 /**
@@ -121,14 +121,14 @@ async function workCase(deps: MirrorDeps, c: MirrorCase): Promise<void> {
  * application is gone (only the zaak's delete owed) names no owner any more.
  */
 async function logPass(
-  deps: MirrorDeps,
+  ctx: MirrorContext,
   trx: Kysely<AppDatabase> | Transaction<AppDatabase>,
   c: MirrorCase,
   start: Date,
   error?: Error,
 ): Promise<void> {
   if (!c.application) return;
-  await deps.processing.write(trx, {
+  await ctx.processing.write(trx, {
     activity: 'zaakspiegeling',
     name: c.state === 'diverged' ? 'case-mirror reconcile' : 'case-mirror pass',
     door: 'systeem',
@@ -139,8 +139,9 @@ async function logPass(
   });
 }
 
-async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome, start: Date): Promise<void> {
-  const { db, logger } = deps;
+async function settle(ctx: MirrorContext, c: MirrorCase, outcome: CaseOutcome, start: Date): Promise<void> {
+  const { db } = ctx;
+  const { logger } = ctx.mirror;
   if (outcome.kind === 'postponed') {
     await postponeCase(db, c.referentie, backoffMs(c.attempts, 1000, 60_000), outcome.detail);
     logger.warn({ referentie: c.referentie, detail: outcome.detail }, 'case mirror postponed');
@@ -151,10 +152,10 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome, sta
       await markDiverged(trx, c.referentie, {
         correlationId: outcome.correlationId,
         detail: `${outcome.step}: ${outcome.detail}`,
-        reconcileMs: deps.reconcileMs,
+        reconcileMs: ctx.mirror.reconcileMs,
       });
       // The step only: a zaaksysteem's own detail may quote what was sent.
-      await logPass(deps, trx, c, start, new Error(`${outcome.step} refused by the zaaksysteem`));
+      await logPass(ctx, trx, c, start, new Error(`${outcome.step} refused by the zaaksysteem`));
       // Exactly one audit row per divergence: only the case that was not diverged yet is flagged.
       if (c.state === 'diverged') return;
       if (c.applicationId) await flagDivergence(trx, c.applicationId, DIVERGENCE);
@@ -177,7 +178,7 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome, sta
     await db.transaction().execute(async (trx) => {
       if (c.deleteRequested) await forgetCase(trx, c.referentie);
       else await markDone(trx, c);
-      await logPass(deps, trx, c, start);
+      await logPass(ctx, trx, c, start);
     });
     return;
   }
@@ -186,7 +187,7 @@ async function settle(deps: MirrorDeps, c: MirrorCase, outcome: CaseOutcome, sta
     else if (!(await markDone(trx, c))) return false;
     if (c.applicationId && !c.deleteRequested) await clearDivergence(trx, c.applicationId, DIVERGENCE);
     await recordHeal(trx, c.referentie);
-    await logPass(deps, trx, c, start);
+    await logPass(ctx, trx, c, start);
     await enqueue(
       trx,
       auditEvent('applications'),

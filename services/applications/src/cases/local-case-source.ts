@@ -9,9 +9,9 @@ import { listAll, listByOwner, listSubmitted, type Keyset, type ListRow } from '
 import type { CaseRef, CaseSource, Page, PageRequest } from './case-source';
 
 /**
- * A cursor names the last row by its exact key_at (microseconds) and id. Cursors of earlier versions carry
- * milliseconds and are still read (ADR 0062). Year 0000 passes
- * the ISO check but is no PostgreSQL date, so it would fail the cast.
+ * A cursor names the last row by its exact key_at (microseconds) and id; one with milliseconds, as a client may
+ * still hold, is read too (ADR 0062). Year 0000 passes the ISO check but is no PostgreSQL date, so it would fail
+ * the cast.
  */
 const keyset = z.object({ at: z.iso.datetime().refine((at) => !at.startsWith('0000')), id: z.uuid() });
 

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
-import { backoffMs, type Logger, type ProcessingLog } from '@register/service-kit';
-import type { AppDatabase } from '../database';
-import type { DocumentLinkPort } from './document-links';
+import { backoffMs } from '@register/service-kit';
+import type { Context } from '../context';
 import { claimLinkJobs, completeJob, flagManual, postponeJob, type LinkJob } from './link-jobs.repository';
 
 export const LINK_FAILED_REDEN = 'documenten-niet-gekoppeld';
@@ -11,36 +9,29 @@ export const LEASE_MS = 30_000;
 const RETRY_BASE_MS = 1000;
 const RETRY_MAX_MS = 30_000;
 
-export interface LinkDeps {
-  db: Kysely<AppDatabase>;
-  documents: DocumentLinkPort;
-  logger: Logger;
-  processing: ProcessingLog;
-}
-
 /**
  * The first attempt, right after a submit commits (ADR 0059), on the job the submit wrote already claimed (so the
  * loop leaves it alone and the answer comes after the link). A failure leaves the job for the loop; the submit
  * answers 200 either way, as it is recorded.
  */
-export async function linkNow(deps: LinkDeps, job: LinkJob): Promise<void> {
+export async function linkNow(ctx: Context, job: LinkJob): Promise<void> {
   try {
-    await processJob(deps, job);
+    await processJob(ctx, job);
   } catch (err) {
-    deps.logger.warn({ err, applicationId: job.application_id }, 'inline document link failed; the link job retries');
+    ctx.logger.warn({ err, applicationId: job.application_id }, 'inline document link failed; the link job retries');
   }
 }
 
 /** One pass of the loop: claim up to `limit` due jobs and work them; returns how many it took. */
-export async function linkDueJobs(deps: LinkDeps, limit: number): Promise<number> {
-  const jobs = await claimLinkJobs(deps.db, { limit, leaseMs: LEASE_MS });
-  for (const job of jobs) await processJob(deps, job);
+export async function linkDueJobs(ctx: Context, limit: number): Promise<number> {
+  const jobs = await claimLinkJobs(ctx.db, { limit, leaseMs: LEASE_MS });
+  for (const job of jobs) await processJob(ctx, job);
   return jobs.length;
 }
 
 // The link call is idempotent at the documents service, so a repeat after a crash or an expired lease does no harm.
-async function processJob(deps: LinkDeps, job: LinkJob): Promise<void> {
-  const { db, documents, logger } = deps;
+async function processJob(ctx: Context, job: LinkJob): Promise<void> {
+  const { db, documents, logger } = ctx;
   const start = new Date();
   const outcome = await documents.link(job.application_id, job.owner, job.documents);
   if (outcome.kind === 'linked') {
@@ -48,7 +39,7 @@ async function processJob(deps: LinkDeps, job: LinkJob): Promise<void> {
     await db.transaction().execute(async (trx) => {
       await completeJob(trx, job.application_id);
       const step = { activity: 'aanvragen', name: 'applications link documents', door: 'systeem' } as const;
-      await deps.processing.write(trx, { ...step, start, end: new Date(), subjects: [job.owner] });
+      await ctx.processing.write(trx, { ...step, start, end: new Date(), subjects: [job.owner] });
     });
   } else if (outcome.kind === 'rejected') {
     // Permanent (a document was deleted or taken meanwhile): a person has to look at it; stop retrying.

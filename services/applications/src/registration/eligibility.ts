@@ -1,6 +1,6 @@
-import { addMonths, todayInAmsterdam, type Clock, type FlagReader } from '@register/service-kit';
+import { addMonths, todayInAmsterdam } from '@register/service-kit';
+import type { Context } from '../context';
 import type { HerregistratieDecisions, Registration } from './registration.schemas';
-import type { RegisterSource } from './sources';
 
 export type HerregistratieReason = 'niet-geregistreerd' | 'doorgehaald' | 'geschorst' | 'te-vroeg' | 'uitgeschakeld';
 
@@ -30,19 +30,13 @@ function firstReason(registration: Registration, today: string, flagEnabled: boo
   return null;
 }
 
-export interface EligibilityDeps {
-  register: RegisterSource;
-  flags: FlagReader;
-  clock: Clock;
-}
-
 /** The one place that decides eligibility for a subject: used by the dashboard and by create. */
 export async function herregistratieFor(
-  deps: EligibilityDeps,
+  ctx: Context,
   subject: string,
 ): Promise<{ registration: Registration; decisions: HerregistratieDecisions }> {
-  const today = todayInAmsterdam(deps.clock);
-  const registration = await deps.register.registrationOf(subject, today);
-  const decisions = herregistratieDecisions(registration, today, await deps.flags.isEnabled(HERREGISTRATIE_FLAG));
+  const today = todayInAmsterdam(ctx.clock);
+  const registration = await ctx.register.registrationOf(subject, today);
+  const decisions = herregistratieDecisions(registration, today, await ctx.flags.isEnabled(HERREGISTRATIE_FLAG));
   return { registration, decisions };
 }

@@ -1,33 +1,33 @@
 import path from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import { pactsFor, resignInternalIdentity } from '@register/testkit';
-import { as, startWorld, type World } from '../support/setup';
+import { as, startNeighboursSystem, type NeighboursSystem } from '../support/neighbours-system';
 
 // ADR 0235: the applications service keeps what its consumers' committed pacts expect of it. Each state is
 // made through the service's own API, beside its real neighbours (reference and documents).
-let world: World;
+let system: NeighboursSystem;
 beforeAll(async () => {
-  world = await startWorld();
+  system = await startNeighboursSystem();
 });
-afterAll(() => world.close());
+afterAll(() => system.close());
 
 async function conceptOf(subject: string): Promise<string> {
-  const created = await as.practitioner(world, subject).post('/api/v1/applications', { type: 'intake' });
+  const created = await as.practitioner(system, subject).post('/api/v1/applications', { type: 'intake' });
   if (created.status !== 201) throw new Error(`state: create answered ${created.status}`);
   return created.body.id as string;
 }
 
 /** 900000001's herregistratie, submitted with werkervaring and decided by a beoordelaar. */
 async function decided(besluit: string, toelichting: string): Promise<string> {
-  const me = as.practitioner(world, '900000001');
+  const me = as.practitioner(system, '900000001');
   const { id } = (await me.post('/api/v1/applications', { type: 'herregistratie' })).body as { id: string };
-  const documentId = await world.documents.upload(me.subject, 'herregistratie', 'werkervaring');
+  const documentId = await system.documents.upload(me.subject, 'herregistratie', 'werkervaring');
   const submitted = await me.post(`/api/v1/applications/${id}/submit`, {
     uren: 100,
     documents: [{ categoryId: 'werkervaring', channel: 'digitaal', documentId }],
   });
   if (submitted.status !== 200) throw new Error(`state: submit answered ${submitted.status}`);
-  const decision = await as.beoordelaar(world).post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting });
+  const decision = await as.beoordelaar(system).post(`/api/v1/beoordeling/${id}/besluit`, { besluit, toelichting });
   if (decision.status !== 200) throw new Error(`state: besluit answered ${decision.status}`);
   return id;
 }
@@ -55,7 +55,7 @@ describe('applications as a provider', () => {
     await expect(
       new Verifier({
         provider: 'applications',
-        providerBaseUrl: world.apps.url,
+        providerBaseUrl: system.apps.url,
         pactUrls: [file],
         stateHandlers,
         requestFilter: resignInternalIdentity,

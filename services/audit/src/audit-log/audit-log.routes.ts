@@ -36,7 +36,7 @@ const listAuditTrail = defineOperation({
   query: AuditListParams,
   responses: { 200: z.array(AuthzAudit) },
   handle: async (ctx: Context, { query, req }) => {
-    const page = await readAuditTrail(ctx.db, parseQuery(query));
+    const page = await readAuditTrail(ctx, parseQuery(query));
     const headers: Record<string, string> = page.nextCursor ? { Link: nextLink(req.originalUrl, page.nextCursor) } : {};
     return { body: page.rows.map(toAuthzAudit), headers };
   },

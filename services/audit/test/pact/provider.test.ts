@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import { eventually, pactsFor, resignInternalIdentity } from '@register/testkit';
-import { auditEvent, consumedThrough, publish, startAudit, type Harness } from '../support/harness';
+import { auditEvent, consumedThrough, publish, startAuditSystem, type AuditSystem } from '../support/system';
 
 // ADR 0235: the audit service keeps what its consumers' committed pacts expect of it. Its rows come from
 // events, so a state publishes the event and waits until the service has consumed it.
-let h: Harness;
+let h: AuditSystem;
 beforeAll(async () => {
-  h = await startAudit();
+  h = await startAuditSystem();
 });
 afterAll(() => h.close());
 

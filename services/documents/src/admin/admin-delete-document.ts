@@ -9,13 +9,13 @@ import { removeOrLeaveToSweeper } from '../uploads/object-storage';
 
 /** Admin delete: any document, also a linked one, with an audit event in the same transaction. */
 export async function adminDeleteDocument(
-  deps: Pick<Context, 'db' | 'storage' | 'logger'>,
+  ctx: Context,
   identity: Identity,
   documentId: string,
   correlationId: string | null,
 ): Promise<void> {
   if (!isDocumentId(documentId)) throw new NotFoundError('document');
-  const objectKey = await deps.db.transaction().execute(async (trx) => {
+  const objectKey = await ctx.db.transaction().execute(async (trx) => {
     const row = await findDocumentForUpdate(trx, documentId);
     if (!row) throw new NotFoundError('document');
     await deleteDocument(trx, documentId);
@@ -33,5 +33,5 @@ export async function adminDeleteDocument(
     await recordProcessingIn(trx, row.owner);
     return row.object_key;
   });
-  await removeOrLeaveToSweeper(deps, objectKey);
+  await removeOrLeaveToSweeper(ctx, objectKey);
 }

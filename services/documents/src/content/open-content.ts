@@ -10,11 +10,11 @@ import type { DocumentRow } from '../uploads/documents.table';
 
 /** The owner reads their document; a beoordelaar reads one linked to a submitted application. Others: 404. */
 export async function openContent(
-  deps: Pick<Context, 'db' | 'storage'>,
+  ctx: Context,
   identity: Identity | null,
   documentId: string,
 ): Promise<{ row: DocumentRow; body: Readable }> {
-  const row = isDocumentId(documentId) ? await findDocument(deps.db, documentId) : undefined;
+  const row = isDocumentId(documentId) ? await findDocument(ctx.db, documentId) : undefined;
   const owner = identity?.practitioner?.subject ?? null;
   const allowed =
     row &&
@@ -22,27 +22,24 @@ export async function openContent(
     (row.owner === owner || (row.linked_application_id !== null && hasCapability(identity, 'CanBeoordelen')));
   if (!row || !allowed) throw new NotFoundError('document');
   concerns(row.owner);
-  return { row, body: await deps.storage.get(row.object_key) };
+  return { row, body: await ctx.storage.get(row.object_key) };
 }
 
 /** A service reads a document linked to the application it names (the case mirror); anything else: 404. */
 export async function openLinkedContent(
-  deps: Pick<Context, 'db' | 'storage'>,
+  ctx: Context,
   applicationId: string,
   documentId: string,
 ): Promise<{ row: DocumentRow; body: Readable }> {
-  const row = isDocumentId(documentId) ? await findDocument(deps.db, documentId) : undefined;
+  const row = isDocumentId(documentId) ? await findDocument(ctx.db, documentId) : undefined;
   if (!row || row.linked_application_id === null || row.linked_application_id !== applicationId)
     throw new NotFoundError('document');
-  return { row, body: await deps.storage.get(row.object_key) };
+  return { row, body: await ctx.storage.get(row.object_key) };
 }
 
 /** A service reads an organisation logo (letters draws it on the letterhead); any other document: 404. */
-export async function openOrgLogo(
-  deps: Pick<Context, 'db' | 'storage'>,
-  documentId: string,
-): Promise<{ row: DocumentRow; body: Readable }> {
-  const row = isDocumentId(documentId) ? await findDocument(deps.db, documentId) : undefined;
+export async function openOrgLogo(ctx: Context, documentId: string): Promise<{ row: DocumentRow; body: Readable }> {
+  const row = isDocumentId(documentId) ? await findDocument(ctx.db, documentId) : undefined;
   if (!row || row.category_id !== ORGANISATIE_LOGO) throw new NotFoundError('document');
-  return { row, body: await deps.storage.get(row.object_key) };
+  return { row, body: await ctx.storage.get(row.object_key) };
 }

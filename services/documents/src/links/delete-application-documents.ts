@@ -7,12 +7,9 @@ import { deleteApplicationDocuments, lockApplication } from './links.repository'
  * rows and bytes go, and a link to that application that arrives later is refused. Idempotent: a
  * redelivery finds nothing more to delete. Bytes that cannot be removed now are orphans for the sweeper.
  */
-export async function deleteApplicationDocumentsOf(
-  deps: Pick<Context, 'db' | 'storage' | 'logger' | 'processing'>,
-  applicationId: string,
-): Promise<void> {
+export async function deleteApplicationDocumentsOf(ctx: Context, applicationId: string): Promise<void> {
   const start = new Date();
-  const objectKeys = await deps.db.transaction().execute(async (trx) => {
+  const objectKeys = await ctx.db.transaction().execute(async (trx) => {
     await lockApplication(trx, applicationId);
     const removed = await deleteApplicationDocuments(trx, applicationId);
     // Removing a practitioner's documents with their case is the system's processing of their data (ADR 0182).
@@ -23,11 +20,11 @@ export async function deleteApplicationDocumentsOf(
         name: 'documents remove documents of a deleted case',
         door: 'systeem',
       } as const;
-      await deps.processing.write(trx, { ...step, start, end: new Date(), subjects });
+      await ctx.processing.write(trx, { ...step, start, end: new Date(), subjects });
     }
     return removed.map((d) => d.objectKey);
   });
-  for (const key of objectKeys) await removeOrLeaveToSweeper(deps, key);
+  for (const key of objectKeys) await removeOrLeaveToSweeper(ctx, key);
   if (objectKeys.length > 0)
-    deps.logger.info({ applicationId, documents: objectKeys.length }, 'documents of a deleted application removed');
+    ctx.logger.info({ applicationId, documents: objectKeys.length }, 'documents of a deleted application removed');
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { DomainError, type FieldError } from '@register/problem';
+import type { Context } from '../context';
 import type { DocumentsDb } from '../database';
 import { isDocumentId } from '../uploads/document';
 import { checkRejectionsOf, linkErrorOf, linkRefusals } from './link-rules';
@@ -22,8 +23,8 @@ async function judgeLink(db: Kysely<DocumentsDb> | Transaction<DocumentsDb>, req
 }
 
 /** The dry run of the link: what it would refuse, without linking (the applications service's submit asks it). */
-export async function checkLink(db: Kysely<DocumentsDb>, request: LinkRequest): Promise<LinkCheckRejection[]> {
-  const { refusals } = await judgeLink(db, request, false);
+export async function checkLink(ctx: Context, request: LinkRequest): Promise<LinkCheckRejection[]> {
+  const { refusals } = await judgeLink(ctx.db, request, false);
   return checkRejectionsOf(refusals, request);
 }
 
@@ -31,12 +32,9 @@ export async function checkLink(db: Kysely<DocumentsDb>, request: LinkRequest): 
  * Links the owner's documents to a submitted application, all or nothing, in one transaction. Repeating
  * the same call links nothing new and answers the same, so a submit that crashed after linking can retry.
  */
-export async function linkToApplication(
-  db: Kysely<DocumentsDb>,
-  request: LinkRequest,
-  now: Date,
-): Promise<LinkedDocument[]> {
-  return db.transaction().execute(async (trx) => {
+export async function linkToApplication(ctx: Context, request: LinkRequest): Promise<LinkedDocument[]> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction().execute(async (trx) => {
     await lockApplication(trx, request.applicationId);
     // Rows are locked so a concurrent link to another application cannot slip in between check and update.
     const { owned, refusals } = await judgeLink(trx, request, true);

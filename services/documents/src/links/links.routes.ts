@@ -19,7 +19,7 @@ const checkDocumentLinks = defineOperation({
     'an empty list means every document may be linked. Links nothing.',
   body: internal.linkRequest,
   responses: { 200: internal.linkCheckResponse },
-  handle: async (ctx: Context, { body }) => ({ body: { rejected: await checkLink(ctx.db, body) } }),
+  handle: async (ctx: Context, { body }) => ({ body: { rejected: await checkLink(ctx, body) } }),
 });
 
 const linkDocumentsOperation = defineOperation({
@@ -33,7 +33,7 @@ const linkDocumentsOperation = defineOperation({
   responses: { 200: internal.linkResponse },
   problems: [422],
   handle: async (ctx: Context, { body }) => ({
-    body: { linked: await linkToApplication(ctx.db, body, ctx.clock.now()) },
+    body: { linked: await linkToApplication(ctx, body) },
   }),
 });
 
@@ -43,7 +43,7 @@ const listApplicationDocuments = defineOperation({
   summary: 'The documents linked to an application (internal)',
   params: ApplicationIdParams,
   responses: { 200: internal.documentsOfResponse },
-  handle: async (ctx: Context, { params }) => ({ body: await documentsOfApplication(ctx.db, params.applicationId) }),
+  handle: async (ctx: Context, { params }) => ({ body: await documentsOfApplication(ctx, params.applicationId) }),
 });
 
 const confirmOrgLogoOperation = defineOperation({
@@ -52,7 +52,7 @@ const confirmOrgLogoOperation = defineOperation({
   summary: 'Confirm that a document is an organisation logo upload (internal)',
   params: OrgLogoParams,
   responses: { 200: internal.confirmOrgLogoResponse },
-  handle: async (ctx: Context, { params }) => ({ body: await confirmOrgLogo(ctx.db, params.documentId) }),
+  handle: async (ctx: Context, { params }) => ({ body: await confirmOrgLogo(ctx, params.documentId) }),
 });
 
 export const linksRoutes = [

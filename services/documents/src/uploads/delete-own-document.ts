@@ -6,13 +6,9 @@ import { deleteDocument, findDocumentForUpdate } from './documents.repository';
 import { removeOrLeaveToSweeper } from './object-storage';
 
 /** Owner delete: someone else's (or an unknown) document is a 404, a linked one 409. */
-export async function deleteOwnDocument(
-  deps: Pick<Context, 'db' | 'storage' | 'logger'>,
-  owner: string,
-  documentId: string,
-): Promise<void> {
+export async function deleteOwnDocument(ctx: Context, owner: string, documentId: string): Promise<void> {
   if (!isDocumentId(documentId)) throw new NotFoundError('document');
-  const objectKey = await deps.db.transaction().execute(async (trx) => {
+  const objectKey = await ctx.db.transaction().execute(async (trx) => {
     const row = await findDocumentForUpdate(trx, documentId);
     if (!row || row.owner !== owner) throw new NotFoundError('document');
     if (row.linked_application_id !== null)
@@ -24,5 +20,5 @@ export async function deleteOwnDocument(
     await recordProcessingIn(trx);
     return row.object_key;
   });
-  await removeOrLeaveToSweeper(deps, objectKey);
+  await removeOrLeaveToSweeper(ctx, objectKey);
 }

@@ -8,8 +8,6 @@ import { toUploadedDocument } from './document';
 import { hasUnlinkedInSlot, insertDocument, isSingleSlotConflict } from './documents.repository';
 import type { UploadedDocument, UploadRequest } from './uploads.schemas';
 
-type Deps = Pick<Context, 'db' | 'storage' | 'logger' | 'clock' | 'applications'>;
-
 const conflict = () => new DomainError('conflict', 'This category already holds a document; delete it first.');
 
 /** The file's content type, detected from its first bytes, if its category takes a file of that size and type. */
@@ -27,12 +25,12 @@ async function admittedContentType(category: UploadRequest['category'], file: Up
 }
 
 /** Checks a spooled file against its category (413, 415, 409), stores the bytes, then records the document. */
-export async function uploadDocument(deps: Deps, owner: string, request: UploadRequest): Promise<UploadedDocument> {
+export async function uploadDocument(ctx: Context, owner: string, request: UploadRequest): Promise<UploadedDocument> {
   const { wizardId, category, file } = request;
   const contentType = await admittedContentType(category, file);
   const applicationId = request.applicationId ?? null;
   // ADR 0015: only the caller's own Concept application; nothing is stored for any other.
-  if (applicationId !== null && !(await deps.applications.uploadable(owner, applicationId))) {
+  if (applicationId !== null && !(await ctx.applications.uploadable(owner, applicationId))) {
     throw validationError([
       {
         field: 'applicationId',
@@ -44,14 +42,14 @@ export async function uploadDocument(deps: Deps, owner: string, request: UploadR
   // Checked before storing bytes to spare the work; the unique index below settles a race.
   if (
     !category.multiple &&
-    (await hasUnlinkedInSlot(deps.db, { owner, wizardId, categoryId: category.categoryId, applicationId }))
+    (await hasUnlinkedInSlot(ctx.db, { owner, wizardId, categoryId: category.categoryId, applicationId }))
   )
     throw conflict();
 
   const objectKey = randomUUID();
-  await deps.storage.put(objectKey, file.path, file.sizeBytes, contentType);
+  await ctx.storage.put(objectKey, file.path, file.sizeBytes, contentType);
   try {
-    const row = await deps.db.transaction().execute(async (trx) => {
+    const row = await ctx.db.transaction().execute(async (trx) => {
       const inserted = await insertDocument(trx, {
         id: randomUUID(),
         owner,
@@ -67,7 +65,7 @@ export async function uploadDocument(deps: Deps, owner: string, request: UploadR
         object_key: objectKey,
         linked_application_id: null,
         linked_at: null,
-        created_at: deps.clock.now(),
+        created_at: ctx.clock.now(),
       });
       await recordProcessingIn(trx);
       return inserted;
@@ -75,10 +73,10 @@ export async function uploadDocument(deps: Deps, owner: string, request: UploadR
     return toUploadedDocument(row);
   } catch (err) {
     // No row, so the bytes must go too; if S3 refuses now, the sweeper removes the orphan later.
-    await deps.storage
+    await ctx.storage
       .remove(objectKey)
       .catch((removeErr: unknown) =>
-        deps.logger.warn({ err: removeErr, objectKey }, 'orphan object left for the sweeper'),
+        ctx.logger.warn({ err: removeErr, objectKey }, 'orphan object left for the sweeper'),
       );
     if (isSingleSlotConflict(err)) throw conflict();
     throw err;

@@ -136,7 +136,7 @@ export async function receiveUpload(
   const declared = Number(req.headers['content-length'] ?? 0);
   if (declared > options.maxFileBytes + FORM_OVERHEAD_BYTES) {
     // Read on (up to the largest upload) instead of closing: the client (the gateway) then reads the 413
-    // rather than a reset, which it used to answer as a failed service (503).
+    // rather than a reset, which a proxy answers as a failed service (503).
     discardRequestBody(req, options.maxFileBytes);
     throw payloadTooLarge();
   }

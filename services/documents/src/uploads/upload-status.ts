@@ -1,16 +1,11 @@
-import type { Kysely } from 'kysely';
-import type { DocumentsDb } from '../database';
+import type { Context } from '../context';
 import { statusOf } from './document';
 import { findByLocalIds } from './documents.repository';
 import type { UploadStatusItem } from './uploads.schemas';
 
 /** Polling by the client's own ids: another owner's localId is simply `onbekend`. */
-export async function uploadStatus(
-  db: Kysely<DocumentsDb>,
-  owner: string,
-  localIds: string[],
-): Promise<UploadStatusItem[]> {
-  const found = await findByLocalIds(db, owner, [...new Set(localIds)]);
+export async function uploadStatus(ctx: Context, owner: string, localIds: string[]): Promise<UploadStatusItem[]> {
+  const found = await findByLocalIds(ctx.db, owner, [...new Set(localIds)]);
   return localIds.map((localId) => {
     const row = found.get(localId);
     return row

@@ -77,7 +77,7 @@ const getUploadStatus = defineOperation({
   query: StatusQuery,
   responses: { 200: UploadStatusSchema },
   handle: async (ctx: Context, { query, identity }) => ({
-    body: { results: await uploadStatus(ctx.db, ownerOf(identity), query.localIds) },
+    body: { results: await uploadStatus(ctx, ownerOf(identity), query.localIds) },
   }),
 });
 

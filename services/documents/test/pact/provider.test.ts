@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import { asService, pactsFor, practitioner, resignInternalIdentity, uniqueSubject } from '@register/testkit';
-import { startDocuments, upload, type Harness } from '../support/harness';
+import { startDocumentsSystem, upload, type DocumentsSystem } from '../support/system';
 
 // ADR 0235: the documents service keeps what its consumers' committed pacts expect of it. Each state is made
 // through the service's own API: an upload is uploaded, a link is linked.
-let h: Harness;
+let h: DocumentsSystem;
 beforeAll(async () => {
-  h = await startDocuments();
+  h = await startDocumentsSystem();
 });
 afterAll(() => h.close());
 

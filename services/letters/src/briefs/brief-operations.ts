@@ -1,20 +1,16 @@
 import type { Identity } from '@register/authz';
 import { DomainError, NotFoundError, validationError } from '@register/problem';
-import type { CachedBody, Clock } from '@register/service-kit';
+import type { CachedBody } from '@register/service-kit';
 import { checkSections } from '../content/content-rules';
 import type { LetterSectionInput } from '../content/content.schemas';
 import { besluitOf } from '../case-briefs/create-brief';
 import { composeSections } from '../passages/compose';
-import type { BriefWrites, QueuedWrite } from './brief-ports';
+import type { QueuedWrite } from './brief-ports';
 import { evaluateBrief, NEXT_STATUS, type BriefOperation } from './brief-rules';
 import { callerOf, type Caller } from './brief-view';
 import type { BriefAddress, BriefState, StoredBrief } from './briefs.repository';
-import { keyOf, readBrief, requireBrief, viewBodyOf, writeBrief, type BriefDeps, type LoadedBrief } from './find-brief';
-
-export interface OperationDeps extends BriefDeps {
-  clock: Clock;
-  briefWrites: BriefWrites;
-}
+import { keyOf, readBrief, requireBrief, viewBodyOf, writeBrief, type LoadedBrief } from './find-brief';
+import type { Context } from '../context';
 
 interface Step<P> {
   /** Request validation that needs the stored brief (400): after a 403, before a 409 (ADR 0002). */
@@ -49,15 +45,15 @@ interface Write {
  * again on a fresh read. Other writes always read first (send pins the letterhead published at that moment).
  */
 async function applyBatch(
-  deps: OperationDeps,
+  ctx: Context,
   address: BriefAddress,
   batch: Array<QueuedWrite<Write, LoadedBrief>>,
 ): Promise<void> {
-  let base = batch.every((w) => w.item.optimistic) ? deps.keptBriefs.get(keyOf(address)) : undefined;
+  let base = batch.every((w) => w.item.optimistic) ? ctx.keptBriefs.get(keyOf(address)) : undefined;
   let fresh = false;
   for (;;) {
     if (!base) {
-      base = await readBrief(deps, address);
+      base = await readBrief(ctx, address);
       fresh = true;
       if (!base) throw new NotFoundError('brief');
     }
@@ -80,7 +76,7 @@ async function applyBatch(
       batch.forEach((w, i) => w.reject((outcomes[i] as { error: unknown }).error));
       return;
     }
-    const written = stale || last === null ? undefined : await writeBrief(deps, address, base, last.next, last.now);
+    const written = stale || last === null ? undefined : await writeBrief(ctx, address, base, last.next, last.now);
     if (written) {
       batch.forEach((w, i) => {
         const o = outcomes[i]!;
@@ -110,7 +106,7 @@ async function applyBatch(
  * machine's verdict. Returns the fresh view as a body to send.
  */
 async function operate<P>(
-  deps: OperationDeps,
+  ctx: Context,
   address: BriefAddress,
   identity: Identity | null,
   op: BriefOperation,
@@ -128,34 +124,34 @@ async function operate<P>(
     const prepared = step.prepare ? step.prepare(brief) : (undefined as P);
     if (verdict === 'conflict')
       throw new DomainError('conflict', `A letter in status ${brief.status} cannot be ${VERBS[op]}.`);
-    const now = deps.clock.now();
+    const now = ctx.clock.now();
     const next: StoredBrief = { ...brief, ...step.change(brief, { caller, now, prepared }) };
     if (NEXT_STATUS[op]) next.status = NEXT_STATUS[op];
     return { next, now };
   };
   const edit = op === 'edit';
-  const written = await deps.briefWrites.submit(
+  const written = await ctx.briefWrites.submit(
     keyOf(address),
     { decide, optimistic: edit },
-    { batchable: edit, apply: (batch: Array<QueuedWrite<Write, LoadedBrief>>) => applyBatch(deps, address, batch) },
+    { batchable: edit, apply: (batch: Array<QueuedWrite<Write, LoadedBrief>>) => applyBatch(ctx, address, batch) },
   );
-  return viewBodyOf(deps, written, identity);
+  return viewBodyOf(ctx, written, identity);
 }
 
 /** PUT: replaces the sections (locked ones stay as they are); 400 names each offending node. */
 export function saveBrief(
-  deps: OperationDeps,
+  ctx: Context,
   address: BriefAddress,
   identity: Identity | null,
   sections: readonly LetterSectionInput[] | null | undefined,
 ): Promise<CachedBody> {
-  return operate(deps, address, identity, 'edit', {
+  return operate(ctx, address, identity, 'edit', {
     prepare: (brief) => {
       const outcome = checkSections({
         sections,
         stored: brief.sections,
-        passageContent: (id, v) => deps.passages.content(id, v),
-        newBlockId: deps.newId,
+        passageContent: (id, v) => ctx.passages.content(id, v),
+        newBlockId: ctx.newId,
       });
       if (!outcome.ok) throw validationError(outcome.errors, 'The letter content is invalid.');
       return outcome.sections;
@@ -165,12 +161,8 @@ export function saveBrief(
 }
 
 /** Submit: the caller becomes the drafter and the content is frozen as a value copy for review. */
-export function submitBrief(
-  deps: OperationDeps,
-  address: BriefAddress,
-  identity: Identity | null,
-): Promise<CachedBody> {
-  return operate(deps, address, identity, 'submit', {
+export function submitBrief(ctx: Context, address: BriefAddress, identity: Identity | null): Promise<CachedBody> {
+  return operate(ctx, address, identity, 'submit', {
     change: (brief, { caller, now }) => ({
       frozenSections: structuredClone(brief.sections),
       drafterId: caller.id,
@@ -185,12 +177,8 @@ export function submitBrief(
   });
 }
 
-export function approveBrief(
-  deps: OperationDeps,
-  address: BriefAddress,
-  identity: Identity | null,
-): Promise<CachedBody> {
-  return operate(deps, address, identity, 'approve', {
+export function approveBrief(ctx: Context, address: BriefAddress, identity: Identity | null): Promise<CachedBody> {
+  return operate(ctx, address, identity, 'approve', {
     change: (_b, { caller, now }) => ({ approvedBy: caller.id, approvedAt: now }),
   });
 }
@@ -199,41 +187,37 @@ export function approveBrief(
  * Reject's `load`, before its body is read: the letter exists (404) and the caller may review it, so that
  * rejecting one's own letter is a 403 before a 400 (ADR 0002). The write checks again under the lock.
  */
-export async function requireReviewable(
-  deps: OperationDeps,
-  address: BriefAddress,
-  identity: Identity | null,
-): Promise<void> {
-  const brief = await requireBrief(deps, address);
+export async function requireReviewable(ctx: Context, address: BriefAddress, identity: Identity | null): Promise<void> {
+  const brief = await requireBrief(ctx, address);
   const caller = callerOf(identity);
   if (evaluateBrief(brief.status, caller.capabilities, caller.id, brief.drafterId).verdicts.reject === 'forbidden')
     throw new DomainError('forbidden', REVIEW_REFUSED);
 }
 
 export function rejectBrief(
-  deps: OperationDeps,
+  ctx: Context,
   address: BriefAddress,
   identity: Identity | null,
   comments: string | null,
 ): Promise<CachedBody> {
-  return operate(deps, address, identity, 'reject', {
+  return operate(ctx, address, identity, 'reject', {
     change: (_b, { caller, now }) => ({ rejectedBy: caller.id, rejectedAt: now, comments }),
   });
 }
 
 /** Send: the letter is pinned to the org-template version published at this moment. */
-export function sendBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<CachedBody> {
-  return operate(deps, address, identity, 'send', {
+export function sendBrief(ctx: Context, address: BriefAddress, identity: Identity | null): Promise<CachedBody> {
+  return operate(ctx, address, identity, 'send', {
     // The letterhead read with the brief: the version published at this moment.
     change: (brief, { now }) => ({ sentAt: now, templateVersion: brief.template.version }),
   });
 }
 
 /** Reset: a fresh concept from the default passages of the brief's beroep and besluit. */
-export function resetBrief(deps: OperationDeps, address: BriefAddress, identity: Identity | null): Promise<CachedBody> {
-  return operate(deps, address, identity, 'reset', {
+export function resetBrief(ctx: Context, address: BriefAddress, identity: Identity | null): Promise<CachedBody> {
+  return operate(ctx, address, identity, 'reset', {
     change: (brief) => ({
-      sections: composeSections(deps.passages, brief.beroep, besluitOf(brief.besluit), deps.newId),
+      sections: composeSections(ctx.passages, brief.beroep, besluitOf(brief.besluit), ctx.newId),
       frozenSections: null,
       submittedBy: null,
       submittedAt: null,

@@ -1,9 +1,10 @@
 import type { Identity } from '@register/authz';
 import { NotFoundError } from '@register/problem';
-import { createSharedBrief, type CreateBriefDeps } from '../case-briefs/create-brief';
+import { createSharedBrief } from '../case-briefs/create-brief';
+import type { Context } from '../context';
 import { findVersion } from '../templates/templates.repository';
 import { concerns, recordProcessingIn, type CachedBody } from '@register/service-kit';
-import type { KeptBriefs, LoadedBrief, ViewBodies } from './brief-ports';
+import type { LoadedBrief } from './brief-ports';
 import { briefView, callerOf } from './brief-view';
 import {
   findBriefId,
@@ -16,13 +17,6 @@ import {
 
 export type { LoadedBrief } from './brief-ports';
 
-export interface BriefDeps extends CreateBriefDeps {
-  /** The practitioner whose demo case the shared working brief is about (ADR 0010: `900000001`). */
-  sharedSubject: string;
-  keptBriefs: KeptBriefs;
-  viewBodies: ViewBodies;
-}
-
 export const keyOf = (address: BriefAddress) => address.referentie ?? '';
 
 /**
@@ -31,16 +25,16 @@ export const keyOf = (address: BriefAddress) => address.referentie ?? '';
  * letterhead version never once published, so equal ones mean the kept copy is the brief. Otherwise one read,
  * whose content comes from the cache when only the letterhead moved.
  */
-export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise<LoadedBrief | undefined> {
+export async function readBrief(ctx: Context, address: BriefAddress): Promise<LoadedBrief | undefined> {
   const key = keyOf(address);
   // Taken before the read: a write finishing meanwhile may replace the entry, not this revision's content.
-  const known = deps.keptBriefs.get(key);
+  const known = ctx.keptBriefs.get(key);
   if (known) {
-    const current = await findBriefRevision(deps.db, address);
+    const current = await findBriefRevision(ctx.db, address);
     if (!current) return undefined;
     if (current.revision === known.revision && current.letterheadVersion === known.template.version) return known;
   }
-  const row = await findBriefRow(deps.db, address, known?.revision ?? null);
+  const row = await findBriefRow(ctx.db, address, known?.revision ?? null);
   if (!row) return undefined;
   const { content, ...rest } = row;
   const brief: LoadedBrief = content
@@ -53,7 +47,7 @@ export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise
         },
       }
     : { ...rest, sections: known!.sections, frozenSections: known!.frozenSections, json: known!.json };
-  deps.keptBriefs.remember(key, brief);
+  ctx.keptBriefs.remember(key, brief);
   return brief;
 }
 
@@ -62,7 +56,7 @@ export async function readBrief(deps: BriefDeps, address: BriefAddress): Promise
  * letterhead it uses now, or undefined when another write (another replica) came first.
  */
 export async function writeBrief(
-  deps: BriefDeps,
+  ctx: Context,
   address: BriefAddress,
   brief: LoadedBrief,
   next: StoredBrief,
@@ -84,20 +78,20 @@ export async function writeBrief(
     frozenSections: json.frozenSections !== brief.json.frozenSections,
   };
   // The letter's processing record commits with the write or not at all (ADR 0182).
-  const written = await deps.db.transaction().execute(async (trx) => {
+  const written = await ctx.db.transaction().execute(async (trx) => {
     const row = await updateBriefState(trx, brief.briefId, brief.revision, next, json, now, changed);
-    if (row) await recordProcessingIn(trx, subjectOf(deps, brief));
+    if (row) await recordProcessingIn(trx, subjectOf(ctx, brief));
     return row;
   });
   if (!written) return undefined;
   let template = next.template;
   if (written.letterheadVersion !== template.version) {
     // A version is never changed once published: only a new number needs reading.
-    const version = await findVersion(deps.db, next.templateId, written.letterheadVersion);
+    const version = await findVersion(ctx.db, next.templateId, written.letterheadVersion);
     if (version) template = { version: version.version, template: version.template };
   }
   const stored: LoadedBrief = { ...next, template, revision: written.revision, json };
-  deps.keptBriefs.remember(keyOf(address), stored);
+  ctx.keptBriefs.remember(keyOf(address), stored);
   return stored;
 }
 
@@ -105,14 +99,10 @@ export async function writeBrief(
  * The shared working brief is written on first use from the demo case's context, which the applications service gives
  * once.
  */
-async function orCreateShared<T>(
-  deps: BriefDeps,
-  address: BriefAddress,
-  find: () => Promise<T | undefined>,
-): Promise<T> {
+async function orCreateShared<T>(ctx: Context, address: BriefAddress, find: () => Promise<T | undefined>): Promise<T> {
   let found = await find();
   if (found === undefined && address.referentie === null) {
-    await createSharedBrief(deps, deps.sharedSubject);
+    await createSharedBrief(ctx, ctx.sharedSubject);
     found = await find();
   }
   if (found === undefined) throw new NotFoundError('brief');
@@ -120,14 +110,14 @@ async function orCreateShared<T>(
 }
 
 /** The practitioner a letter is about: its case's owner, or the shared working brief's demo practitioner. */
-function subjectOf(deps: BriefDeps, brief: LoadedBrief): string | null {
-  return brief.context?.subject ?? (brief.isShared ? deps.sharedSubject : null);
+function subjectOf(ctx: Context, brief: LoadedBrief): string | null {
+  return brief.context?.subject ?? (brief.isShared ? ctx.sharedSubject : null);
 }
 
 /** The brief a route addresses, read in full (an unknown referentie: a bare 404); its reader processes its data. */
-export async function requireBrief(deps: BriefDeps, address: BriefAddress): Promise<LoadedBrief> {
-  const brief = await orCreateShared(deps, address, () => readBrief(deps, address));
-  concerns(subjectOf(deps, brief));
+export async function requireBrief(ctx: Context, address: BriefAddress): Promise<LoadedBrief> {
+  const brief = await orCreateShared(ctx, address, () => readBrief(ctx, address));
+  concerns(subjectOf(ctx, brief));
   return brief;
 }
 
@@ -135,16 +125,16 @@ export async function requireBrief(deps: BriefDeps, address: BriefAddress): Prom
  * Only that the brief exists (the 404 a write answers before it looks at the body); the write reads it itself.
  * A kept copy proves it: a brief is never deleted.
  */
-export async function requireBriefExists(deps: BriefDeps, address: BriefAddress): Promise<void> {
-  if (deps.keptBriefs.get(keyOf(address))) return;
-  await orCreateShared(deps, address, () => findBriefId(deps.db, address));
+export async function requireBriefExists(ctx: Context, address: BriefAddress): Promise<void> {
+  if (ctx.keptBriefs.get(keyOf(address))) return;
+  await orCreateShared(ctx, address, () => findBriefId(ctx.db, address));
 }
 
 /** The caller's BriefView as a body to send; its large parts go along as the JSON text they were kept as. */
-export function viewBodyOf(deps: BriefDeps, brief: LoadedBrief, identity: Identity | null): CachedBody {
-  const view = briefView(brief, deps.passages.availableFor(brief.beroep), callerOf(identity));
-  return deps.viewBodies.bodyOf(view, {
+export function viewBodyOf(ctx: Context, brief: LoadedBrief, identity: Identity | null): CachedBody {
+  const view = briefView(brief, ctx.passages.availableFor(brief.beroep), callerOf(identity));
+  return ctx.viewBodies.bodyOf(view, {
     sections: (view.brief.sections === brief.frozenSections ? brief.json.frozenSections : brief.json.sections)!,
-    availablePassages: deps.passages.availableJsonFor(brief.beroep),
+    availablePassages: ctx.passages.availableJsonFor(brief.beroep),
   });
 }

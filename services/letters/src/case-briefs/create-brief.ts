@@ -1,25 +1,15 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { z } from 'zod';
 import type { applications } from '@register/contracts';
-import type { Logger, ProcessingLog } from '@register/service-kit';
 import { briefExistsForApplication, insertBrief, type StoredCaseContext } from '../briefs/briefs.repository';
+import type { Context } from '../context';
 import type { LettersDb } from '../database';
 import { composeSections } from '../passages/compose';
-import type { PassageLibrary } from '../passages/passage-library';
 import { BESLUITEN, type Besluit } from '../passages/passages.schemas';
-import type { CaseContextSource, LetterContext } from './case-context-source';
+import type { LetterContext } from './case-context-source';
 
 /** ADR 0010: every brief uses the letterhead of sub-organisation `register`. */
 export const BRIEF_TEMPLATE = 'register';
-
-export interface CreateBriefDeps {
-  db: Kysely<LettersDb>;
-  passages: PassageLibrary;
-  caseContexts: CaseContextSource;
-  newId: () => string;
-  logger: Logger;
-  processing: ProcessingLog;
-}
 
 /** The besluit a brief is written for; a context without one (the shared brief's demo case) gets a grant letter. */
 export function besluitOf(value: string | null | undefined): Besluit {
@@ -57,26 +47,26 @@ function copyOf(c: LetterContext | null): StoredCaseContext {
   };
 }
 
-async function create(deps: CreateBriefDeps, context: StoredCaseContext, isShared: boolean): Promise<boolean> {
+async function create(ctx: Context, context: StoredCaseContext, isShared: boolean): Promise<boolean> {
   const besluit = besluitOf(context.besluit);
   const start = new Date();
   // The system writes a case's letter from its practitioner's data: logged with the brief or not at all.
   const logged = async (trx: Transaction<LettersDb>) => {
     if (isShared || !context.subject) return;
     const step = { activity: 'besluitbrief', name: 'letters create case brief', door: 'systeem', start } as const;
-    await deps.processing.write(trx, { ...step, end: new Date(), subjects: [context.subject] });
+    await ctx.processing.write(trx, { ...step, end: new Date(), subjects: [context.subject] });
   };
   return insertBrief(
-    deps.db,
+    ctx.db,
     {
-      briefId: deps.newId(),
+      briefId: ctx.newId(),
       isShared,
       applicationId: isShared ? null : context.applicationId,
       referentie: isShared ? null : context.referentie,
       beroep: context.beroep,
       besluit: context.besluit,
       templateId: BRIEF_TEMPLATE,
-      sections: composeSections(deps.passages, context.beroep, besluit, deps.newId),
+      sections: composeSections(ctx.passages, context.beroep, besluit, ctx.newId),
       context,
     },
     logged,
@@ -90,26 +80,26 @@ type Decided = z.infer<typeof applications.events.decided.data>;
  * fetched once from the applications service (events carry no personal data). Idempotent: a redelivered
  * event finds the brief and does nothing; an unreachable applications service throws (redelivery later).
  */
-export async function createCaseBrief(deps: CreateBriefDeps, event: Decided): Promise<void> {
-  if (await briefExistsForApplication(deps.db, event.applicationId)) return;
-  const context = await deps.caseContexts.ofCase(event.applicationId);
+export async function createCaseBrief(ctx: Context, event: Decided): Promise<void> {
+  if (await briefExistsForApplication(ctx.db, event.applicationId)) return;
+  const context = await ctx.caseContexts.ofCase(event.applicationId);
   if (!context) {
     // Deleted since, or not this deployment's case: nothing to write a letter for.
-    deps.logger.warn(
+    ctx.logger.warn(
       { applicationId: event.applicationId },
       'decided case unknown to the applications service; no brief',
     );
     return;
   }
   await create(
-    deps,
+    ctx,
     copyOf({ ...context, applicationId: event.applicationId, besluit: context.besluit ?? event.besluit }),
     false,
   );
 }
 
 /** The shared working brief (ADR 0010): the demo case of one practitioner, created on first use. */
-export async function createSharedBrief(deps: CreateBriefDeps, subject: string): Promise<void> {
-  const context = await deps.caseContexts.ofPractitioner(subject);
-  await create(deps, copyOf(context), true);
+export async function createSharedBrief(ctx: Context, subject: string): Promise<void> {
+  const context = await ctx.caseContexts.ofPractitioner(subject);
+  await create(ctx, copyOf(context), true);
 }

@@ -1,7 +1,8 @@
-import { todayInAmsterdam, type Clock } from '@register/service-kit';
+import { todayInAmsterdam } from '@register/service-kit';
 import { visibleSections } from '../briefs/brief-view';
 import type { BriefAddress, StoredBrief } from '../briefs/briefs.repository';
-import { requireBrief, type BriefDeps } from '../briefs/find-brief';
+import { requireBrief } from '../briefs/find-brief';
+import type { Context } from '../context';
 import type { LetterSection } from '../content/content.schemas';
 import { composeSections } from '../passages/compose';
 import { mask } from '../shared/text';
@@ -12,35 +13,27 @@ import { renderLetterHtml } from './letter-html';
 import { resolveLetter, type LetterFacts, type LetterModel } from './letter-model';
 import { letterPdfJob } from './letter-pdf';
 import { safeLogo } from './logo-safety';
-import type { LogoSource } from './logo-source';
-import type { PdfRenderer } from './pdf-renderer';
 
-export interface RenderDeps extends BriefDeps {
-  clock: Clock;
-  logoSource: LogoSource;
-  pdf: PdfRenderer;
-}
-
-async function logoOf(deps: RenderDeps, template: TemplateContent) {
+async function logoOf(ctx: Context, template: TemplateContent) {
   if (!template.logoDocumentId) return null;
-  const bytes = await deps.logoSource.logoBytes(template.logoDocumentId);
+  const bytes = await ctx.logoSource.logoBytes(template.logoDocumentId);
   return bytes ? safeLogo(bytes) : null;
 }
 
 async function build(
-  deps: RenderDeps,
+  ctx: Context,
   sections: readonly LetterSection[],
   template: TemplateContent,
   facts: LetterFacts,
 ): Promise<LetterModel> {
-  return resolveLetter(sections, template, facts, await logoOf(deps, template));
+  return resolveLetter(sections, template, facts, await logoOf(ctx, template));
 }
 
 /**
  * The letter as it would be sent: the letterhead pinned at send (else the published one), dated the day it was sent
  * (else today).
  */
-async function modelOf(deps: RenderDeps, brief: StoredBrief): Promise<LetterModel> {
+async function modelOf(ctx: Context, brief: StoredBrief): Promise<LetterModel> {
   const template = brief.template;
   const c = brief.context;
   const facts: LetterFacts = {
@@ -50,25 +43,25 @@ async function modelOf(deps: RenderDeps, brief: StoredBrief): Promise<LetterMode
     referentie: c?.referentie ?? brief.referentie,
     besluitDatum: c?.decidedAt ? amsterdamDate(c.decidedAt) : null,
     toelichting: c?.toelichting ?? null,
-    letterDate: (brief.sentAt && amsterdamDate(brief.sentAt)) || todayInAmsterdam(deps.clock),
+    letterDate: (brief.sentAt && amsterdamDate(brief.sentAt)) || todayInAmsterdam(ctx.clock),
   };
-  return build(deps, visibleSections(brief), template.template, facts);
+  return build(ctx, visibleSections(brief), template.template, facts);
 }
 
-export async function letterHtml(deps: RenderDeps, address: BriefAddress): Promise<string> {
-  return renderLetterHtml(await modelOf(deps, await requireBrief(deps, address)));
+export async function letterHtml(ctx: Context, address: BriefAddress): Promise<string> {
+  return renderLetterHtml(await modelOf(ctx, await requireBrief(ctx, address)));
 }
 
-export async function letterPdf(deps: RenderDeps, address: BriefAddress): Promise<Buffer> {
-  return deps.pdf.render(letterPdfJob(await modelOf(deps, await requireBrief(deps, address))));
+export async function letterPdf(ctx: Context, address: BriefAddress): Promise<Buffer> {
+  return ctx.pdf.render(letterPdfJob(await modelOf(ctx, await requireBrief(ctx, address))));
 }
 
 /** A sample grant letter for an arts on a sub-organisation's current draft letterhead (ADR 0010). */
-export async function testLetterPdf(deps: RenderDeps, subOrgId: string): Promise<Buffer> {
-  const template = await requireTemplate(deps.db, subOrgId);
-  const today = todayInAmsterdam(deps.clock);
+export async function testLetterPdf(ctx: Context, subOrgId: string): Promise<Buffer> {
+  const template = await requireTemplate(ctx, subOrgId);
+  const today = todayInAmsterdam(ctx.clock);
   let n = 0;
-  const sections = composeSections(deps.passages, 'arts', 'toekennen', () => `voorbeeld-${++n}`);
+  const sections = composeSections(ctx.passages, 'arts', 'toekennen', () => `voorbeeld-${++n}`);
   const facts: LetterFacts = {
     zorgverlenerNaam: 'J. Voorbeeld',
     registerNummerMasked: mask('19000000789'),
@@ -78,5 +71,5 @@ export async function testLetterPdf(deps: RenderDeps, subOrgId: string): Promise
     toelichting: null,
     letterDate: today,
   };
-  return deps.pdf.render(letterPdfJob(await build(deps, sections, template.draft, facts)));
+  return ctx.pdf.render(letterPdfJob(await build(ctx, sections, template.draft, facts)));
 }

@@ -7,6 +7,7 @@ import { evaluateBrief } from '../briefs/brief-rules';
 import { callerOf } from '../briefs/brief-view';
 import { findBrief } from '../briefs/briefs.repository';
 import { BriefQuery } from '../briefs/briefs.schemas';
+import type { Context } from '../context';
 import type { LettersDb } from '../database';
 
 async function audit(
@@ -31,7 +32,7 @@ async function audit(
  * letter, never the number or the person. (A missing capability is refused, and audited, at the gateway already.)
  */
 export async function revealRegisterNummer(
-  db: Kysely<LettersDb>,
+  ctx: Context,
   identity: Identity | null,
   referentie: unknown,
   stepUp: boolean,
@@ -39,24 +40,24 @@ export async function revealRegisterNummer(
 ): Promise<{ registerNummer: string | null }> {
   const caller = callerOf(identity);
   if (evaluateBrief('concept', caller.capabilities, caller.id, null).verdicts.reveal !== 'allow') {
-    await audit(db, identity, letters.routes.revealRegisterNummer.path, 'deny', correlationId);
+    await audit(ctx.db, identity, letters.routes.revealRegisterNummer.path, 'deny', correlationId);
     throw new DomainError('forbidden', 'Only a drafter may reveal the register number.');
   }
   if (!stepUp) {
-    await audit(db, identity, letters.routes.revealRegisterNummer.path, 'deny', correlationId);
+    await audit(ctx.db, identity, letters.routes.revealRegisterNummer.path, 'deny', correlationId);
     throw new DomainError('step-up-required', 'Send X-Step-Up: true after the user confirmed the reveal.');
   }
   const query = BriefQuery.safeParse({ referentie });
   if (!query.success) {
-    await audit(db, identity, letters.routes.revealRegisterNummer.path, 'deny', correlationId);
+    await audit(ctx.db, identity, letters.routes.revealRegisterNummer.path, 'deny', correlationId);
     throw validationError(zodIssuesToFieldErrors(query.error), 'The request query is invalid.');
   }
-  const brief = await findBrief(db, { referentie: query.data.referentie ?? null });
+  const brief = await findBrief(ctx.db, { referentie: query.data.referentie ?? null });
   if (!brief) {
-    await audit(db, identity, letters.routes.revealRegisterNummer.path, 'deny', correlationId);
+    await audit(ctx.db, identity, letters.routes.revealRegisterNummer.path, 'deny', correlationId);
     throw new NotFoundError('brief');
   }
-  await audit(db, identity, `brief/${brief.briefId}`, 'allow', correlationId);
+  await audit(ctx.db, identity, `brief/${brief.briefId}`, 'allow', correlationId);
   concerns(brief.context?.subject);
   return { registerNummer: brief.context?.registerNummer ?? null };
 }

@@ -43,7 +43,7 @@ const reveal = defineOperation({
   responses: { 200: RevealRegisterNummerResponse },
   handle: async (ctx: Context, { query, headers, identity }) => ({
     body: await revealRegisterNummer(
-      ctx.db,
+      ctx,
       identity,
       query.referentie,
       headers['x-step-up']?.trim().toLowerCase() === 'true',

@@ -1,9 +1,7 @@
-import type { Kysely } from 'kysely';
 import { NotFoundError, validationError } from '@register/problem';
 import { z } from 'zod';
-import { decodeCursor, encodeCursor, type Clock, type PageQuery } from '@register/service-kit';
-import type { LettersDb } from '../database';
-import type { LogoRegistry } from './logo-registry';
+import { decodeCursor, encodeCursor, type PageQuery } from '@register/service-kit';
+import type { Context } from '../context';
 import {
   appendVersion,
   countUnsentBriefs,
@@ -17,18 +15,12 @@ import {
 import type { OrgTemplateAdminView, SaveOrgTemplateRequest } from './templates.schemas';
 import { toContent, toOrgTemplate } from './template-view';
 
-export interface TemplatesDeps {
-  db: Kysely<LettersDb>;
-  clock: Clock;
-  logos: LogoRegistry;
-}
-
 const SubOrgCursor = z.object({ after: z.string() });
 
 /** ADR 0014: in id order, `limit` (default and at most 1000) per page, a cursor to the next page while rows remain. */
-export async function listSubOrgs(db: Kysely<LettersDb>, page: PageQuery) {
+export async function listSubOrgs(ctx: Context, page: PageQuery) {
   const limit = page.limit ?? 1000;
-  const rows = await listTemplates(db, {
+  const rows = await listTemplates(ctx.db, {
     after: decodeCursor(page.cursor, SubOrgCursor)?.after ?? null,
     limit: limit + 1,
   });
@@ -38,8 +30,8 @@ export async function listSubOrgs(db: Kysely<LettersDb>, page: PageQuery) {
   return { items, nextCursor: rows.length > limit ? encodeCursor({ after: items.at(-1)!.subOrgId }) : null };
 }
 
-export async function requireTemplate(db: Kysely<LettersDb>, subOrgId: string): Promise<TemplateRow> {
-  const row = await findTemplate(db, subOrgId);
+export async function requireTemplate(ctx: Context, subOrgId: string): Promise<TemplateRow> {
+  const row = await findTemplate(ctx.db, subOrgId);
   if (!row) throw new NotFoundError('org template');
   return row;
 }
@@ -47,9 +39,12 @@ export async function requireTemplate(db: Kysely<LettersDb>, subOrgId: string): 
 /**
  * The draft (numbered as the version it becomes), the published version, the history newest first, the unsent briefs.
  */
-export async function adminView(db: Kysely<LettersDb>, subOrgId: string): Promise<OrgTemplateAdminView> {
-  const row = await requireTemplate(db, subOrgId);
-  const [history, unsentBriefs] = await Promise.all([listVersions(db, subOrgId), countUnsentBriefs(db, subOrgId)]);
+export async function adminView(ctx: Context, subOrgId: string): Promise<OrgTemplateAdminView> {
+  const row = await requireTemplate(ctx, subOrgId);
+  const [history, unsentBriefs] = await Promise.all([
+    listVersions(ctx.db, subOrgId),
+    countUnsentBriefs(ctx.db, subOrgId),
+  ]);
   return {
     draft: toOrgTemplate(subOrgId, row.draft, row.publishedVersion + 1),
     publishedVersion: row.publishedVersion,
@@ -64,7 +59,7 @@ export async function adminView(db: Kysely<LettersDb>, subOrgId: string): Promis
 
 /** Replaces the draft (ADR 0010): a logo must be an `organisatie-logo` upload, confirmed by the documents service. */
 export async function saveTemplate(
-  deps: TemplatesDeps,
+  ctx: Context,
   subOrgId: string,
   request: SaveOrgTemplateRequest,
 ): Promise<OrgTemplateAdminView> {
@@ -78,11 +73,11 @@ export async function saveTemplate(
       },
     ]);
   const content = toContent(draft);
-  const current = await requireTemplate(deps.db, subOrgId);
+  const current = await requireTemplate(ctx, subOrgId);
   if (
     content.logoDocumentId !== null &&
     content.logoDocumentId !== current.draft.logoDocumentId &&
-    !(await deps.logos.isOrganisatieLogo(content.logoDocumentId))
+    !(await ctx.logos.isOrganisatieLogo(content.logoDocumentId))
   ) {
     throw validationError([
       {
@@ -92,24 +87,24 @@ export async function saveTemplate(
       },
     ]);
   }
-  await saveDraft(deps.db, subOrgId, content);
-  return adminView(deps.db, subOrgId);
+  await saveDraft(ctx.db, subOrgId, content);
+  return adminView(ctx, subOrgId);
 }
 
 /**
  * Publishes the draft as `publishedVersion + 1`; the count of unsent briefs says how many letters change letterhead.
  */
 export async function publishTemplate(
-  deps: TemplatesDeps,
+  ctx: Context,
   subOrgId: string,
 ): Promise<{ version: number; affectedUnsentBriefs: number }> {
-  const version = await deps.db.transaction().execute(async (trx) => {
+  const version = await ctx.db.transaction().execute(async (trx) => {
     const row = await findTemplate(trx, subOrgId, { forUpdate: true });
     if (!row) throw new NotFoundError('org template');
-    await appendVersion(trx, subOrgId, row.publishedVersion + 1, row.draft, deps.clock.now());
+    await appendVersion(trx, subOrgId, row.publishedVersion + 1, row.draft, ctx.clock.now());
     return row.publishedVersion + 1;
   });
-  return { version, affectedUnsentBriefs: await countUnsentBriefs(deps.db, subOrgId) };
+  return { version, affectedUnsentBriefs: await countUnsentBriefs(ctx.db, subOrgId) };
 }
 
 const VERSION = /^[1-9]\d{0,8}$/;
@@ -119,17 +114,17 @@ const VERSION = /^[1-9]\d{0,8}$/;
  * the history only grows, and sent letters keep the version they were sent with. An unknown version is 404.
  */
 export async function rollbackTemplate(
-  deps: TemplatesDeps,
+  ctx: Context,
   subOrgId: string,
   versionParam: string,
 ): Promise<OrgTemplateAdminView> {
-  await deps.db.transaction().execute(async (trx) => {
+  await ctx.db.transaction().execute(async (trx) => {
     const row = await findTemplate(trx, subOrgId, { forUpdate: true });
     if (!row) throw new NotFoundError('org template');
     const target = VERSION.test(versionParam) ? await findVersion(trx, subOrgId, Number(versionParam)) : undefined;
     if (!target) throw new NotFoundError('org template version');
-    await appendVersion(trx, subOrgId, row.publishedVersion + 1, target.template, deps.clock.now());
+    await appendVersion(trx, subOrgId, row.publishedVersion + 1, target.template, ctx.clock.now());
     await saveDraft(trx, subOrgId, target.template);
   });
-  return adminView(deps.db, subOrgId);
+  return adminView(ctx, subOrgId);
 }

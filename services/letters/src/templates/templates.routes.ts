@@ -23,7 +23,7 @@ import {
 const ADMIN =
   'Needs `orgtemplate:edit` (role admin); every denial is written to the audit log (`orgtemplate:edit`, `deny`).';
 const loadTemplate = (ctx: Context, { params }: { params: { subOrgId: string } }) =>
-  requireTemplate(ctx.db, params.subOrgId);
+  requireTemplate(ctx, params.subOrgId);
 
 const list = defineOperation({
   rule: letters.routes.orgTemplates,
@@ -35,7 +35,7 @@ const list = defineOperation({
   query: pageQuery,
   responses: { 200: z.array(SubOrgSummary) },
   handle: async (ctx: Context, { query, req }) => {
-    const page = await listSubOrgs(ctx.db, query);
+    const page = await listSubOrgs(ctx, query);
     return page.nextCursor
       ? { body: page.items, headers: { Link: nextLink(req.originalUrl, page.nextCursor) } }
       : { body: page.items };
@@ -52,7 +52,7 @@ const get = defineOperation({
   params: SubOrgParams,
   load: loadTemplate,
   responses: { 200: OrgTemplateAdminView },
-  handle: async (ctx: Context, { params }) => ({ body: await adminView(ctx.db, params.subOrgId) }),
+  handle: async (ctx: Context, { params }) => ({ body: await adminView(ctx, params.subOrgId) }),
 });
 
 const save = defineOperation({

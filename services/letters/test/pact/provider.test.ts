@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import { pactsFor, resignInternalIdentity } from '@register/testkit';
-import { startLetters, type LettersHarness } from '../support/harness';
+import { startLettersSystem, type LettersSystem } from '../support/system';
 
 // ADR 0235: the letters service keeps what its consumers' committed pacts expect of it.
-let h: LettersHarness;
+let h: LettersSystem;
 beforeAll(async () => {
-  h = await startLetters();
+  h = await startLettersSystem();
 });
 afterAll(() => h.close());
 

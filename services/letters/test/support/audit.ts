@@ -3,7 +3,7 @@ import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
 import type { AuditEventData } from '@register/contracts';
 import { eventually } from '@register/testkit';
-import type { World } from './world';
+import type { NeighboursSystem } from './neighbours-system';
 
 async function outboxEmpty(databaseUrl: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -20,19 +20,23 @@ async function outboxEmpty(databaseUrl: string): Promise<boolean> {
  * The audit events of one request (by its correlation id) as they are on the stream, from every service. It
  * first waits until the gateway's and letters' outboxes are drained, so what is on the stream is all there is.
  */
-export async function auditEventsOf(world: World, correlationId: string, since: Date): Promise<AuditEventData[]> {
+export async function auditEventsOf(
+  system: NeighboursSystem,
+  correlationId: string,
+  since: Date,
+): Promise<AuditEventData[]> {
   await eventually(
     async () =>
-      (await outboxEmpty(world.letters.databaseUrl)) && (await outboxEmpty(world.gateway.databaseUrl))
+      (await outboxEmpty(system.letters.databaseUrl)) && (await outboxEmpty(system.gateway.databaseUrl))
         ? true
         : undefined,
     20_000,
     100,
   );
-  const nc = await connect({ servers: world.nats, name: 'letters-test-audit-reader' });
+  const nc = await connect({ servers: system.nats, name: 'letters-test-audit-reader' });
   try {
     const js = jetstream(nc);
-    const { stream, prefix } = world.events;
+    const { stream, prefix } = system.events;
     const consumer = await js.consumers.get(stream, {
       // Each service's authorization audit subject (`register.audit.<service>`) only; processing records are on
       // `register.processing.<service>` (ADR 0181).

@@ -32,10 +32,10 @@ const setFeatureFlag = defineOperation({
   params: FlagParams,
   body: SetFeatureFlagRequest,
   example: { enabled: false },
-  load: async (ctx: Context, { params }) => requireFlag(ctx.db, params.key),
+  load: async (ctx: Context, { params }) => requireFlag(ctx, params.key),
   responses: { 204: null },
   handle: async (ctx: Context, { params, body, identity }) => {
-    await setFlag(ctx.db, identity, params.key, body.enabled, currentCorrelationId());
+    await setFlag(ctx, identity, params.key, body.enabled, currentCorrelationId());
     // This replica serves the change at once; the others on the flag-changed event.
     await ctx.snapshot.reload();
     return {};

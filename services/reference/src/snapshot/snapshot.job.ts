@@ -1,14 +1,12 @@
 import { reference } from '@register/contracts';
-import { JobLoop, type Job, type ServiceEvents } from '@register/service-kit';
+import { JobLoop, type Job } from '@register/service-kit';
 import type { Context } from '../context';
 
 /**
  * Keeps the snapshot current: a flag-changed event (from this replica or another) reloads it at once; a
  * reload every minute is the safety net for an event this replica missed.
  */
-export function snapshotRefresh(
-  ctx: Pick<Context, 'snapshot' | 'logger'> & { events: Pick<ServiceEvents, 'subscribe'> },
-): Job {
+export function snapshotRefresh(ctx: Context): Job {
   const loop = new JobLoop({
     name: 'reference-snapshot',
     logger: ctx.logger,

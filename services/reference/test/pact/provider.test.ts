@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { Verifier } from '@pact-foundation/pact';
 import { asUser, pactsFor, practitioner, resignInternalIdentity } from '@register/testkit';
-import { startReference, type Harness } from '../support/harness';
+import { startReferenceSystem, type ReferenceSystem } from '../support/system';
 
 // ADR 0235: the reference service keeps what its consumers' committed pacts expect of it.
-let h: Harness;
+let h: ReferenceSystem;
 beforeAll(async () => {
-  h = await startReference();
+  h = await startReferenceSystem();
 });
 afterAll(() => h.close());
 

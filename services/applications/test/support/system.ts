@@ -8,7 +8,7 @@ import { start } from '../../src/main';
 
 export const logger = pino({ level: process.env['TEST_LOG_LEVEL'] ?? 'silent' });
 
-export interface ApplicationsHarness extends TestService<Context> {
+export interface ApplicationsSystem extends TestService<Context> {
   db: Kysely<AppDatabase>;
   events: Events;
 }
@@ -29,7 +29,7 @@ export interface ApplicationsOptions {
  * The applications service as it runs in production (its own `runService`), on a database of its own, the
  * real NATS and its real neighbours over HTTP. Flags are read fresh on every call (the tests flip them).
  */
-export async function startApplications(options: ApplicationsOptions): Promise<ApplicationsHarness> {
+export async function startApplicationsSystem(options: ApplicationsOptions): Promise<ApplicationsSystem> {
   const service = await startService(start, {
     name: 'applications',
     env: {

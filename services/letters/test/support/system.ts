@@ -14,7 +14,7 @@ import type { LettersDb } from '../../src/database';
 import type { PdfRenderer } from '../../src/rendering/pdf-renderer';
 import { start } from '../../src/main';
 
-export interface LettersHarness extends TestService<Context> {
+export interface LettersSystem extends TestService<Context> {
   db: Kysely<LettersDb>;
   events: Events;
   durable: string;
@@ -42,7 +42,7 @@ export interface LettersOptions {
  * NATS, with a durable consumer of its own (test files must not take each other's decisions) that retries
  * after 200 ms instead of seconds.
  */
-export async function startLetters(options: LettersOptions = {}): Promise<LettersHarness> {
+export async function startLettersSystem(options: LettersOptions = {}): Promise<LettersSystem> {
   const durable = options.durable ?? `letters_test_${randomUUID().slice(0, 8)}`;
   const nats = options.natsUrl ?? natsUrl();
   const service = await startService(start, {

@@ -20,7 +20,7 @@ import { start } from '../../src/main';
 
 export const MIB = 1024 * 1024;
 
-export interface Harness extends TestService<Context> {
+export interface DocumentsSystem extends TestService<Context> {
   tmpDir: string;
   bucket: string;
   objectKeys(): Promise<string[]>;
@@ -32,7 +32,7 @@ export interface Harness extends TestService<Context> {
  * The documents service as it runs in production (its own `runService`), on a database, a bucket, a spool
  * directory and a durable consumer of its own, with the real Postgres, NATS and S3. `env` adds settings.
  */
-export async function startDocuments(env: Record<string, string> = {}): Promise<Harness> {
+export async function startDocumentsSystem(env: Record<string, string> = {}): Promise<DocumentsSystem> {
   const s3 = testS3();
   const bucket = `documents-${randomUUID().slice(0, 8)}`;
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'documents-spool-'));
@@ -70,7 +70,7 @@ export async function startDocuments(env: Record<string, string> = {}): Promise<
     async close() {
       await service.close();
       await removeDurableConsumers(natsUrl(), [consumer]);
-      // A harness that shares another's bucket (env S3_BUCKET) leaves it to that one.
+      // A system that shares another's bucket (env S3_BUCKET) leaves it to that one.
       if (!env['S3_BUCKET']) await removeBucket(bucket);
       rmSync(tmpDir, { recursive: true, force: true });
     },

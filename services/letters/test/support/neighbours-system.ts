@@ -11,33 +11,35 @@ import {
   testS3,
   type Neighbour,
 } from '@register/testkit';
-import { startLetters, type LettersHarness, type LettersOptions } from './harness';
+import { startLettersSystem, type LettersSystem, type LettersOptions } from './system';
 
 /** The letters service with its real neighbours: applications (and what it needs) and the gateway in front. */
-export interface World {
-  letters: LettersHarness;
+export interface NeighboursSystem {
+  letters: LettersSystem;
   gateway: Neighbour;
   applications: Neighbour;
   documents: Neighbour;
   reference: Neighbour;
   nats: string;
-  /** The world's own stream and subject prefix (ADR 0160): every event its services published, no other's. */
+  /** The system's own stream and subject prefix (ADR 0160): every event its services published, no other's. */
   events: { stream: string; prefix: string };
   close(): Promise<void>;
 }
 
 /**
  * Every neighbour is the real service, spawned from its build (`npx turbo run build` after changing one).
- * Each world has its own databases, bucket, stream and durable consumers (ADR 0160), so test files run side by
+ * Each system has its own databases, bucket, stream and durable consumers (ADR 0160), so test files run side by
  * side.
  */
-export async function startWorld(options: { natsUrl?: string; pdf?: LettersOptions['pdf'] } = {}): Promise<World> {
+export async function startNeighboursSystem(
+  options: { natsUrl?: string; pdf?: LettersOptions['pdf'] } = {},
+): Promise<NeighboursSystem> {
   const nats = options.natsUrl ?? natsUrl();
   const s3 = testS3();
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), 'letters-docs-'));
   const events = systemEvents(`letters_${randomUUID().replace(/-/g, '').slice(0, 10)}`);
   const bucket = `letters-${randomUUID().slice(0, 8)}`;
-  // Small pools: a world is five services, and test files run side by side on one PostgreSQL.
+  // Small pools: a system is five services, and test files run side by side on one PostgreSQL.
   const common = { NATS_URL: nats, DB_POOL_MAX: '4' };
   const started: Array<{ close(): Promise<void> }> = [];
   const cleanUp = async () => {
@@ -74,7 +76,7 @@ export async function startWorld(options: { natsUrl?: string; pdf?: LettersOptio
       }),
     );
     const letters = track(
-      await startLetters({
+      await startLettersSystem({
         natsUrl: nats,
         applicationsUrl: applications.url,
         documentsUrl: documents.url,
@@ -123,14 +125,14 @@ function parseJson(text: string): unknown {
 }
 
 /** A portal's calls through the gateway with the identity headers of ADR 0001. */
-export function portal(world: World, headers: Record<string, string>) {
+export function portal(system: NeighboursSystem, headers: Record<string, string>) {
   const call = async (
     method: string,
     url: string,
     body?: unknown,
     extra: Record<string, string> = {},
   ): Promise<Reply> => {
-    const res = await fetch(`${world.gateway.url}${url}`, {
+    const res = await fetch(`${system.gateway.url}${url}`, {
       method,
       headers: { ...headers, ...extra, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
@@ -143,7 +145,7 @@ export function portal(world: World, headers: Record<string, string>) {
     put: (url: string, body: unknown, extra?: Record<string, string>) => call('PUT', url, body, extra),
     post: (url: string, body?: unknown, extra?: Record<string, string>) => call('POST', url, body, extra),
     bytes: async (method: string, url: string) => {
-      const res = await fetch(`${world.gateway.url}${url}`, { method, headers });
+      const res = await fetch(`${system.gateway.url}${url}`, { method, headers });
       return { status: res.status, headers: res.headers, body: Buffer.from(await res.arrayBuffer()) };
     },
   };
@@ -156,15 +158,15 @@ export const beoordelaar = { 'X-Medewerker': 'mw-letters', 'X-Rollen': 'beoordel
 
 /** A new practitioner's intake (digital diploma, enough hours: no documents needed), submitted, not decided. */
 export async function submitCase(
-  world: World,
+  system: NeighboursSystem,
   subject = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
 ): Promise<{ id: string; referentie: string }> {
-  const { created, submitted } = await submit(world, subject);
+  const { created, submitted } = await submit(system, subject);
   return { id: created.body.id, referentie: submitted.body.referentie };
 }
 
-async function submit(world: World, subject: string): Promise<{ created: Reply; submitted: Reply }> {
-  const me = portal(world, { 'X-Subject': subject });
+async function submit(system: NeighboursSystem, subject: string): Promise<{ created: Reply; submitted: Reply }> {
+  const me = portal(system, { 'X-Subject': subject });
   const created = await me.post('/api/v1/applications', { type: 'intake' });
   if (created.status !== 201) throw new Error(`create answered ${created.status}: ${created.text}`);
   const submitted = await me.post(`/api/v1/applications/${created.body.id}/submit`, {
@@ -180,13 +182,13 @@ async function submit(world: World, subject: string): Promise<{ created: Reply; 
  * diploma, enough hours: no documents needed), submitted, and a besluit by a case handler.
  */
 export async function decideCase(
-  world: World,
+  system: NeighboursSystem,
   besluit: 'toekennen' | 'afwijzen' | 'buiten-behandeling',
   subject = `9${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
 ): Promise<{ id: string; referentie: string }> {
-  const { created, submitted } = await submit(world, subject);
+  const { created, submitted } = await submit(system, subject);
   const toelichting = besluit === 'toekennen' ? 'Voldoet aan de eisen.' : 'Onvoldoende aangetoond.';
-  const decided = await portal(world, beoordelaar).post(`/api/v1/beoordeling/${created.body.id}/besluit`, {
+  const decided = await portal(system, beoordelaar).post(`/api/v1/beoordeling/${created.body.id}/besluit`, {
     besluit,
     toelichting,
   });
@@ -196,13 +198,13 @@ export async function decideCase(
 
 /** Waits until letters has written the case's brief (it consumes the besluit durably). */
 export async function caseBrief(
-  world: World,
+  system: NeighboursSystem,
   referentie: string,
   headers: Record<string, string> = drafter(),
 ): Promise<Reply> {
   return eventually(
     async () => {
-      const res = await portal(world, headers).get(`/api/v1/brief?referentie=${encodeURIComponent(referentie)}`);
+      const res = await portal(system, headers).get(`/api/v1/brief?referentie=${encodeURIComponent(referentie)}`);
       return res.status === 200 ? res : undefined;
     },
     30_000,

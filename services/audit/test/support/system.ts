@@ -9,11 +9,11 @@ import type { Context } from '../../src/context';
 import type { AuditDb } from '../../src/database';
 import { processingDurable } from '../../src/logbook/processing.consumer';
 
-export interface Harness extends TestService<Context> {
+export interface AuditSystem extends TestService<Context> {
   events: Events;
   db: Kysely<AuditDb>;
   durable: string;
-  /** This harness's own audit subject: purged at close, so no other consumer (or run) keeps test rows. */
+  /** This system's own audit subject: purged at close, so no other consumer (or run) keeps test rows. */
   subject: string;
   /** Its own processing-record subject (`register.processing.<durable>`), purged at close too. */
   processingSubject: string;
@@ -26,9 +26,9 @@ export interface Harness extends TestService<Context> {
  * Every test file uses its own durable consumer so parallel files never take each other's messages; its
  * redeliveries come after 200 ms instead of seconds.
  */
-export async function startAudit(
+export async function startAuditSystem(
   options: { natsUrl?: string; restartOf?: { durable: string; database: TestDatabase } } = {},
-): Promise<Harness> {
+): Promise<AuditSystem> {
   const durable = options.restartOf?.durable ?? `audit-test-${randomUUID().slice(0, 8)}`;
   const subject = `register.audit.${durable}`;
   const processingSubject = `register.processing.${durable}`;
@@ -81,7 +81,7 @@ export function auditEvent(
 }
 
 /** Publishes as the outbox relay does: `Nats-Msg-Id` = event id unless another id is forced. */
-export async function publish(h: Harness, envelope: EventEnvelope<unknown>, msgID = envelope.id): Promise<number> {
+export async function publish(h: AuditSystem, envelope: EventEnvelope<unknown>, msgID = envelope.id): Promise<number> {
   const ack = await h.events.js.publish(h.events.prefix + h.subject, JSON.stringify(envelope), { msgID });
   return ack.seq;
 }

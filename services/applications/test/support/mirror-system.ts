@@ -15,9 +15,9 @@ import {
   type TestDatabase,
 } from '@register/testkit';
 import { startZgwSimulator, type ZgwSimulator } from '@register/zgw-sim';
-import { startApplications, type ApplicationsHarness } from './harness';
+import { startApplicationsSystem, type ApplicationsSystem } from './system';
 import { startDocuments, startReference } from './neighbours';
-import { as, type World } from './setup';
+import { as, type NeighboursSystem } from './neighbours-system';
 import { zgwProxy } from './zgw-proxy';
 
 export const ZGW_SECRET = 'zgw-mirror-test-secret-0123456789abcdef';
@@ -26,11 +26,11 @@ export const NOTIFICATIES_AUTH = 'Token notificaties-test-0123456789';
 
 export type AuditRow = EventEnvelope<{ action: string; resource: string; decision: string; role: string }>;
 
-export interface MirrorWorld extends World {
+export interface MirrorSystem extends NeighboursSystem {
   sim: ZgwSimulator;
   /** Every call to the simulator passes it: the headers the mirror sent, and answers a test replaces. */
   proxy: Awaited<ReturnType<typeof zgwProxy>>;
-  /** Audit events the applications service published (through its outbox), in order; no other world's. */
+  /** Audit events the applications service published (through its outbox), in order; no other system's. */
   audits(action?: string): AuditRow[];
   /** Its own stream (ADR 0160), and the settings that put a service on it. */
   events: SystemEvents;
@@ -43,9 +43,9 @@ export interface MirrorWorld extends World {
  * neighbours as processes, its own database and a stream of its own (ADR 0160); the reconciler's interval is
  * `reconcileMs` (default 60 s, so a divergence stays until a test heals it).
  */
-export async function startMirrorWorld(
+export async function startMirrorSystem(
   options: { reconcileMs?: number; env?: Record<string, string>; pageSize?: number } = {},
-): Promise<MirrorWorld> {
+): Promise<MirrorSystem> {
   // Resource URLs name the proxy (the simulator's baseUrl), so that every call passes it, also to a zaak's own URL.
   const proxy = await zgwProxy();
   const port = await freePort();
@@ -75,12 +75,17 @@ export async function startMirrorWorld(
     ...options.env,
   };
   const seen: AuditRow[] = [];
-  const start = async (): Promise<ApplicationsHarness> => {
-    const apps = await startApplications({ referenceUrl: reference.url, documentsUrl: documents.url, database, env });
+  const start = async (): Promise<ApplicationsSystem> => {
+    const apps = await startApplicationsSystem({
+      referenceUrl: reference.url,
+      documentsUrl: documents.url,
+      database,
+      env,
+    });
     apps.events.subscribe(auditEvent('applications').subject, (m) => void seen.push(JSON.parse(m.payload) as AuditRow));
     return apps;
   };
-  const world: MirrorWorld = {
+  const system: MirrorSystem = {
     sim,
     proxy,
     reference,
@@ -89,23 +94,23 @@ export async function startMirrorWorld(
     events,
     audits: (action) => seen.filter((e) => action === undefined || e.data.action === action),
     async restart() {
-      await world.apps.stop();
-      world.apps = await start();
+      await system.apps.stop();
+      system.apps = await start();
     },
     async close() {
-      await world.apps.stop();
+      await system.apps.stop();
       await database.drop();
       await Promise.all([reference.close(), documents.close(), sim.close(), proxy.close()]);
       await events.remove(natsUrl());
     },
   };
-  return world;
+  return system;
 }
 
 /** The zaak of a referentie once the mirror wrote `statussen` statuses, the initiator and `documents` relations. */
-export async function mirrored(world: MirrorWorld, referentie: string, { statussen = 1, documents = 0 } = {}) {
+export async function mirrored(system: MirrorSystem, referentie: string, { statussen = 1, documents = 0 } = {}) {
   return eventually(async () => {
-    const [view] = world.sim.state.zakenWithIdentificatie(referentie);
+    const [view] = system.sim.state.zakenWithIdentificatie(referentie);
     return view &&
       view.statussen.length === statussen &&
       view.rollen.length === 1 &&
@@ -116,20 +121,20 @@ export async function mirrored(world: MirrorWorld, referentie: string, { statuss
 }
 
 /** Requests the simulator logged from now on. */
-export function logFrom(world: MirrorWorld) {
-  const start = world.sim.state.requests().length;
-  return () => world.sim.state.requests().slice(start);
+export function logFrom(system: MirrorSystem) {
+  const start = system.sim.state.requests().length;
+  return () => system.sim.state.requests().slice(start);
 }
 
 /** A notification as Open Notificaties delivers it, straight to the service (the gateway forwards Authorization). */
 export async function notify(
-  world: World,
+  system: NeighboursSystem,
   body: unknown,
   authorization: string | null = NOTIFICATIES_AUTH,
 ): Promise<{ status: number; correlationId: string; body: any }> {
   const headers: Record<string, string> = { ...asUser(null), 'content-type': 'application/json' };
   if (authorization !== null) headers['authorization'] = authorization;
-  const res = await fetch(`${world.apps.url}/api/v1/notificaties`, {
+  const res = await fetch(`${system.apps.url}/api/v1/notificaties`, {
     method: 'POST',
     headers,
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -161,12 +166,17 @@ export interface UploadFile {
 }
 
 /** Uploads `file` for `owner` into intake `categoryId`, straight to the documents service; its documentId. */
-export async function uploadFile(world: World, owner: string, categoryId: string, file: UploadFile): Promise<string> {
+export async function uploadFile(
+  system: NeighboursSystem,
+  owner: string,
+  categoryId: string,
+  file: UploadFile,
+): Promise<string> {
   const form = new FormData();
   form.set('wizardId', 'intake');
   form.set('categoryId', categoryId);
   form.set('file', new Blob([new Uint8Array(file.bytes)], { type: 'application/pdf' }), file.name);
-  const res = await fetch(`${world.documents.url}/api/v1/uploads`, {
+  const res = await fetch(`${system.documents.url}/api/v1/uploads`, {
     method: 'POST',
     headers: asUser(practitioner(owner)),
     body: form,
@@ -180,7 +190,7 @@ export async function uploadFile(world: World, owner: string, categoryId: string
  * or these files; the first the diploma, the others overig); its referentie and id.
  */
 export async function submitIntake(
-  world: World,
+  system: NeighboursSystem,
   subject: string,
   documents: number | UploadFile[] = 1,
 ): Promise<{
@@ -191,14 +201,14 @@ export async function submitIntake(
   correlationId: string;
   status: unknown;
 }> {
-  const me = as.practitioner(world, subject);
+  const me = as.practitioner(system, subject);
   const created = await me.post('/api/v1/applications', { type: 'intake' });
   if (created.status !== 201) throw new Error(`create answered ${created.status}`);
   const docs: string[] = [];
   const category = (i: number) => (i === 0 ? 'diploma' : 'overig');
   if (typeof documents === 'number')
-    for (let i = 0; i < documents; i++) docs.push(await world.documents.upload(subject, 'intake', category(i)));
-  else for (const [i, file] of documents.entries()) docs.push(await uploadFile(world, subject, category(i), file));
+    for (let i = 0; i < documents; i++) docs.push(await system.documents.upload(subject, 'intake', category(i)));
+  else for (const [i, file] of documents.entries()) docs.push(await uploadFile(system, subject, category(i), file));
   const refs = docs.map((documentId, i) => ({ categoryId: category(i), channel: 'digitaal', documentId }));
   const body =
     docs.length > 0

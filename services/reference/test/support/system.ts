@@ -3,14 +3,14 @@ import { startService, type TestService } from '@register/testkit';
 import { start } from '../../src/main';
 import type { Context } from '../../src/context';
 
-export interface Harness extends TestService<Context> {
+export interface ReferenceSystem extends TestService<Context> {
   events: Events;
 }
 
 /**
  * The reference service as it runs in production (its own `runService`), on a database of its own and the real NATS.
  */
-export async function startReference(clock?: Clock): Promise<Harness> {
+export async function startReferenceSystem(clock?: Clock): Promise<ReferenceSystem> {
   const service = await startService(start, {
     name: 'reference',
     ...(clock ? { override: (ctx: Context) => ({ ...ctx, clock }) } : {}),
