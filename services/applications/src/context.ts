@@ -22,7 +22,7 @@ import { ZgwClient } from './adapters/zgw-client';
 import type { CaseDocumentsPort } from './assessment/case-documents';
 import type { DocumentContentPort } from './case-mirror/document-content';
 import { mirrorGauges } from './case-mirror/case-mirror.metrics';
-import type { CaseMirror } from './case-mirror/mirror-case';
+import type { CaseMirror } from './case-mirror/mirror-case.types';
 import { passesElevenTest } from './case-mirror/mirror-rules';
 import { ZgwCaseSource } from './case-mirror/zgw-case-source';
 import { ZgwCatalog } from './case-mirror/zgw-catalog';

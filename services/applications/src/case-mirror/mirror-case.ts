@@ -1,7 +1,6 @@
-import type { Logger } from '@register/service-kit';
 import type { Context } from '../context';
 import { linkPending, recordStep } from './case-mirror.repository';
-import type { MirrorCase, MirrorTarget } from './mirror-case.types';
+import type { CaseMirror, MirrorCase } from './mirror-case.types';
 import {
   diverged,
   MAX_ATTEMPTS,
@@ -14,23 +13,7 @@ import {
   type Step,
 } from './mirror-rules';
 import { MissingFact, STEPS, type CreateStep, type FileContent, type StepEnv } from './mirror-steps';
-import { SYSTEM, type ZgwPort } from './zgw';
-import type { ZgwCatalog } from './zgw-catalog';
-
-/** The case system and the mirror's settings (ADR 0011); the service's context holds them while mirroring is on. */
-export interface CaseMirror {
-  zgw: ZgwPort;
-  catalog: ZgwCatalog;
-  target: MirrorTarget;
-  /** The mirror's own child logger. */
-  logger: Logger;
-  /** How long a claim holds a case; renewed after every step. */
-  leaseMs: number;
-  /** When a diverged case is tried again (ADR 0011: at most every 5 minutes). */
-  reconcileMs: number;
-  /** The reconciler's window from the first divergence (48 hours). */
-  windowMs: number;
-}
+import { SYSTEM } from './zgw';
 
 /** The service's context while mirroring is on: the mirror's steps need the case system it names (ADR 0258). */
 export type MirrorContext = Context & { mirror: CaseMirror };

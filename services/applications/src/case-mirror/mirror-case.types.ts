@@ -1,4 +1,7 @@
 import type { MirrorState } from './case-mirror.table';
+import type { Logger } from '@register/service-kit';
+import type { ZgwPort } from './zgw';
+import type { ZgwCatalog } from './zgw-catalog';
 
 /** One case as a mirror pass works it: the owed work, the application's facts and the steps recorded so far. */
 export interface MirrorCase {
@@ -34,4 +37,19 @@ export interface MirrorTarget {
   documentenUrl: string;
   zaaktypeUrl: string;
   rsin: string;
+}
+
+/** The case system and the mirror's settings (ADR 0011); the service's context holds them while mirroring is on. */
+export interface CaseMirror {
+  zgw: ZgwPort;
+  catalog: ZgwCatalog;
+  target: MirrorTarget;
+  /** The mirror's own child logger. */
+  logger: Logger;
+  /** How long a claim holds a case; renewed after every step. */
+  leaseMs: number;
+  /** When a diverged case is tried again (ADR 0011: at most every 5 minutes). */
+  reconcileMs: number;
+  /** The reconciler's window from the first divergence (48 hours). */
+  windowMs: number;
 }
