@@ -37,8 +37,11 @@ const json = (headers, method, body) => ({
   body: JSON.stringify(body),
 });
 
+let uploads = 0;
+
 /** One upload as the portal sends it: a small PDF in a multipart form, each by a practitioner of its own. */
-function uploadRequest(i) {
+function uploadRequest() {
+  const i = uploads++;
   const b = `routebench${randomUUID().replaceAll('-', '')}`;
   const field = (name, value) => `--${b}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
   const file =
@@ -71,7 +74,7 @@ async function routes(gateway) {
     { name: 'GET /api/v1/me', path: '/api/v1/me', request: get(practitioner) },
     { name: 'GET /api/v1/dashboard-view', path: '/api/v1/dashboard-view', request: get(practitioner) },
     { name: 'GET /api/v1/applications', path: '/api/v1/applications', request: get(practitioner) },
-    { name: 'GET /api/v1/stamdata/opleidingen', path: '/api/v1/stamdata/opleidingen', request: get(practitioner) },
+    { name: 'GET /api/v1/stamdata/opleidingen', path: '/api/v1/stamdata/opleidingen', request: get(handler) },
     { name: 'GET /api/v1/flags', path: '/api/v1/flags', request: get(practitioner) },
     { name: 'GET /api/v1/werkvoorraad', path: '/api/v1/werkvoorraad', request: get(handler) },
     { name: 'GET /api/v1/brief', path: '/api/v1/brief', request: get(practitioner) },
@@ -120,6 +123,11 @@ async function main() {
           `${cpu.map((x) => x.toFixed(0)).join(' | ')} | ${all.toFixed(0)} |`,
       );
     }
+    // What each process costs with no request at all (its jobs and timers), per request of the rate above.
+    const idle = Object.fromEntries(processes.map((p) => [p, cpuTicks(system.pid(p))]));
+    await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+    const idleCpu = processes.map((p) => ((cpuTicks(system.pid(p)) - idle[p]) * TICK_US) / (RATE * SECONDS));
+    console.log(`| (no requests, per request of the rate) | | | | ${idleCpu.map((x) => x.toFixed(0)).join(' | ')} | |`);
     console.log('\n| process | resident MiB | peak resident MiB |\n|---|---|---|');
     for (const p of processes) {
       const pid = system.pid(p);
