@@ -4,3 +4,4 @@ export * from './system-events';
 export * from './lock-hold';
 export * from './pact';
 export * from './v1-samples';
+export * from './table-writes';

@@ -1,6 +1,13 @@
-import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { tableWrites } from './support/table-writes';
+import {
+  databaseTables,
+  ownershipViolations,
+  sourcesOf,
+  tableWrites,
+  unseenTables,
+  type Ownership,
+  type SourceFile,
+} from '@register/testkit';
 
 /**
  * Which part of the service writes which table (ADR 0253). An owner is a path under `src/`: a feature folder, or
@@ -8,12 +15,6 @@ import { tableWrites } from './support/table-writes';
  * `applications` has one owner per change of an application; the attention flag (`manual`, `reden`) is also set
  * by the two background features that give up on a case, and by nothing else.
  */
-interface Ownership {
-  owners: string[];
-  /** Parts that may UPDATE only these columns of the table. */
-  flag?: { by: string[]; columns: string[] };
-}
-
 const TABLE_OWNERS: Record<string, Ownership> = {
   applications: {
     owners: ['drafts/', 'submission/', 'assessment/', 'admin-cases/'],
@@ -33,58 +34,12 @@ const TABLE_OWNERS: Record<string, Ownership> = {
   outbox: { owners: [] },
 };
 
-interface SourceFile {
-  /** Relative to src/, with forward slashes. */
-  file: string;
-  source: string;
-}
-
-/** One sentence per write that its file may not make. */
-function violations(files: SourceFile[], owners: Record<string, Ownership> = TABLE_OWNERS): string[] {
-  const found: string[] = [];
-  for (const { file, source } of files) {
-    for (const write of tableWrites(source)) {
-      const at = `${file}:${write.line}`;
-      const ownership = owners[write.table];
-      if (!ownership) {
-        found.push(`${at} writes ${write.table}, which has no owner in TABLE_OWNERS`);
-        continue;
-      }
-      if (ownership.owners.some((owner) => file.startsWith(owner))) continue;
-      const flag = ownership.flag;
-      const flagOnly =
-        flag !== undefined &&
-        write.kind === 'update' &&
-        write.columns !== '*' &&
-        flag.by.some((by) => file.startsWith(by)) &&
-        write.columns.every((column) => flag.columns.includes(column));
-      if (flagOnly) continue;
-      const by = ownership.owners.length > 0 ? ownership.owners.join(', ') : 'the service kit';
-      const what = write.columns === '*' ? write.kind : `${write.kind} of ${write.columns.join(', ')}`;
-      found.push(`${at} writes ${write.table} (${what}), which ${by} owns`);
-    }
-  }
-  return found;
-}
-
 const SRC = path.join(__dirname, '..', 'src');
-
-function sourcesOf(dir: string): SourceFile[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => ({ file: f.split(path.sep).join('/'), source: readFileSync(path.join(dir, f), 'utf8') }));
-}
-
-/** The tables of `AppDatabase` in src/database.ts, and the kit's outbox it extends. */
-function databaseTables(): string[] {
-  const text = readFileSync(path.join(SRC, 'database.ts'), 'utf8');
-  const body = /interface AppDatabase extends WithOutbox \{([^}]*)\}/.exec(text)?.[1] ?? '';
-  return [...body.matchAll(/^\s*(\w+):/gm)].map((m) => m[1]!).concat('outbox');
-}
+const violations = (files: SourceFile[]) => ownershipViolations(files, TABLE_OWNERS);
 
 describe('table ownership (ADR 0253)', () => {
   it('when the database has a table, then TABLE_OWNERS names its owner, and names no table the database lacks', () => {
-    const tables = databaseTables();
+    const tables = databaseTables(path.join(SRC, 'database.ts'), 'AppDatabase');
     expect(tables.length).toBeGreaterThan(1);
     expect(Object.keys(TABLE_OWNERS).sort()).toEqual([...tables].sort());
   });
@@ -94,11 +49,7 @@ describe('table ownership (ADR 0253)', () => {
   });
 
   it('when src/ is read, then every table but the outbox is seen written by its owners (the scan is not blind)', () => {
-    const written = new Set(sourcesOf(SRC).flatMap(({ source }) => tableWrites(source).map((w) => w.table)));
-    const unseen = Object.entries(TABLE_OWNERS)
-      .filter(([table, o]) => o.owners.length > 0 && !written.has(table))
-      .map(([table]) => table);
-    expect(unseen).toEqual([]);
+    expect(unseenTables(sourcesOf(SRC), TABLE_OWNERS)).toEqual([]);
   });
 
   it('when submission writes the link jobs, the mirror and the outbox itself, then each is a violation', () => {

@@ -1,3 +1,5 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 /**
  * Finds the table writes in TypeScript source text, for the table-ownership test (ADR 0253): kysely's
  * `insertInto`, `updateTable`, `deleteFrom`, `replaceInto` and `mergeInto`; raw SQL `INSERT INTO`, `UPDATE … SET`,
@@ -13,6 +15,7 @@ export interface TableWrite {
 }
 
 /** The source with every comment replaced by spaces (line breaks kept, so line numbers stay right). */
+// eslint-disable-next-line complexity -- one pass of a lexer: each state (code, string, template, comment) a branch
 export function withoutComments(source: string): string {
   let out = '';
   // The open quotes and template expressions: '`' inside a template, '{' inside code (a `${` counts too).
@@ -151,4 +154,71 @@ export function tableWrites(source: string): TableWrite[] {
   for (const m of text.matchAll(/\btable:\s*(['"`])(\w+)\1/g))
     writes.push({ table: m[2]!, kind: 'update', columns: '*', line: lineOf(text, m.index) });
   return writes;
+}
+
+/**
+ * Which part of a service writes which table (ADR 0253). An owner is a path under the service's `src/`: a feature
+ * folder, or one file. Any other part that needs a change in the table calls its owner's function.
+ */
+export interface Ownership {
+  owners: string[];
+  /** Parts that may UPDATE only these columns of the table (an attention flag, say). */
+  flag?: { by: string[]; columns: string[] };
+}
+
+export interface SourceFile {
+  /** Relative to src/, with forward slashes. */
+  file: string;
+  source: string;
+}
+
+/** Every TypeScript file under `dir`. */
+export function sourcesOf(dir: string): SourceFile[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => ({ file: f.split(path.sep).join('/'), source: readFileSync(path.join(dir, f), 'utf8') }));
+}
+
+/** The tables a service's database interface names (`interface <name> … { table: …; }` in `file`). */
+export function databaseTables(file: string, name: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const body = new RegExp(`interface ${name}\\b[^{]*\\{([^}]*)\\}`).exec(text)?.[1] ?? '';
+  const tables = [...body.matchAll(/^\s*(\w+):/gm)].map((m) => m[1]!);
+  return /interface \w+ extends WithOutbox/.test(text) ? tables.concat('outbox') : tables;
+}
+
+/** One sentence per write that its file may not make. */
+export function ownershipViolations(files: SourceFile[], owners: Record<string, Ownership>): string[] {
+  const found: string[] = [];
+  for (const { file, source } of files) {
+    for (const write of tableWrites(source)) {
+      const at = `${file}:${write.line}`;
+      const ownership = owners[write.table];
+      if (!ownership) {
+        found.push(`${at} writes ${write.table}, which has no owner in TABLE_OWNERS`);
+        continue;
+      }
+      if (ownership.owners.some((owner) => file.startsWith(owner))) continue;
+      const flag = ownership.flag;
+      const flagOnly =
+        flag !== undefined &&
+        write.kind === 'update' &&
+        write.columns !== '*' &&
+        flag.by.some((by) => file.startsWith(by)) &&
+        write.columns.every((column) => flag.columns.includes(column));
+      if (flagOnly) continue;
+      const by = ownership.owners.length > 0 ? ownership.owners.join(', ') : 'the service kit';
+      const what = write.columns === '*' ? write.kind : `${write.kind} of ${write.columns.join(', ')}`;
+      found.push(`${at} writes ${write.table} (${what}), which ${by} owns`);
+    }
+  }
+  return found;
+}
+
+/** The tables the owners write that the scan never saw written: a map that no longer matches the code. */
+export function unseenTables(files: SourceFile[], owners: Record<string, Ownership>): string[] {
+  const written = new Set(files.flatMap(({ source }) => tableWrites(source).map((w) => w.table)));
+  return Object.entries(owners)
+    .filter(([table, o]) => o.owners.length > 0 && !written.has(table))
+    .map(([table]) => table);
 }

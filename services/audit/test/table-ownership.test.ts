@@ -1,0 +1,25 @@
+import path from 'node:path';
+import { databaseTables, ownershipViolations, sourcesOf, unseenTables, type Ownership } from '@register/testkit';
+
+/** Which feature of the audit service writes which table (ADR 0253): any other calls its owner's function. */
+const TABLE_OWNERS: Record<string, Ownership> = {
+  authz_audit: { owners: ['audit-log/'] },
+  logbook: { owners: ['logbook/'] },
+};
+
+const SRC = path.join(__dirname, '..', 'src');
+
+describe('table ownership (ADR 0253)', () => {
+  it('when the database has a table, then TABLE_OWNERS names its owner, and names no table the database lacks', () => {
+    const tables = databaseTables(path.join(SRC, 'database.ts'), 'AuditDb');
+    expect(Object.keys(TABLE_OWNERS).sort()).toEqual([...tables].sort());
+  });
+
+  it('when src/ is read, then no part of it writes a table another feature or the kit owns', () => {
+    expect(ownershipViolations(sourcesOf(SRC), TABLE_OWNERS)).toEqual([]);
+  });
+
+  it('when src/ is read, then every table but the outbox is seen written by its owners (the scan is not blind)', () => {
+    expect(unseenTables(sourcesOf(SRC), TABLE_OWNERS)).toEqual([]);
+  });
+});
