@@ -30,11 +30,6 @@ export interface DurableConsumerOptions {
    * alone, so one that keeps failing is retried and dead-lettered on its own). Must be idempotent like `handle`.
    */
   handleBatch?: (events: ReadonlyArray<{ subject: string; payload: unknown }>) => Promise<ConsumeOutcome[]>;
-  /**
-   * With `handleBatch`: how long the first event of a batch waits for more (default 0, only those already here).
-   * Under a steady trickle events arrive one at a time; a short wait makes one statement of several.
-   */
-  batchWindowMs?: number;
   logger: Logger;
   /** First redelivery delay after a failed handler; it doubles per delivery up to `maxRetryDelayMs`. */
   retryDelayMs?: number;
@@ -161,15 +156,14 @@ export class DurableConsumer {
 
   /**
    * Takes messages as they arrive and handles what has gathered meanwhile as one batch: the iterator hands over
-   * every message it already holds before the batch starts (a turn of the event loop, or `batchWindowMs`), and no
-   * more than MAX_BATCH wait while one is handled.
+   * every message it already holds before the batch starts (a turn of the event loop), and no more than
+   * MAX_BATCH wait while one is handled.
    */
   private async consumeInBatches(messages: ConsumerMessages, events: Pick<NatsEvents, 'js' | 'prefix'>): Promise<void> {
     const waiting: JsMsg[] = [];
     let draining: Promise<void> | null = null;
     const drain = async () => {
-      const windowMs = this.options.batchWindowMs ?? 0;
-      await new Promise((resolve) => (windowMs > 0 ? setTimeout(resolve, windowMs) : setImmediate(resolve)));
+      await new Promise((resolve) => setImmediate(resolve));
       while (waiting.length > 0) await this.handleMany(waiting.splice(0, MAX_BATCH), events);
       draining = null;
     };

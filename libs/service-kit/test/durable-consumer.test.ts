@@ -205,31 +205,4 @@ describe('DurableConsumer with a batch handler', () => {
       expect(c.deadLetters).toBe(1);
     },
   );
-
-  it('when events trickle in one at a time within the batch window, then they are handled together', async () => {
-    const subject = `register.test.${randomUUID()}`;
-    const durable = `test-batch-${randomUUID().slice(0, 8)}`;
-    durables.push(durable);
-    const sizes: number[] = [];
-    const c = new DurableConsumer({
-      events,
-      durable,
-      filter: subject,
-      logger,
-      batchWindowMs: 2000,
-      handle: async () => {
-        sizes.push(1);
-        return 'handled';
-      },
-      handleBatch: async (batch) => {
-        sizes.push(batch.length);
-        return batch.map(() => 'handled' as const);
-      },
-    });
-    await c.start();
-    await publishNumbered(subject, 5);
-    await eventually(() => settled(durable));
-    await c.stop();
-    expect(sizes).toEqual([5]);
-  });
 });

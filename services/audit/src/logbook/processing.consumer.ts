@@ -25,9 +25,7 @@ export function processingConsumer(ctx: Context): Job {
       await insertLogbookRow(ctx.db, record);
       return 'handled';
     },
-    // Records come many at a time (every read writes one): stored with one statement per batch, gathered for up to
-    // 50 ms (the inzage shows a record within seconds, ADR 0182).
-    batchWindowMs: 50,
+    // Records come many at a time (every read writes one): stored with one statement per batch.
     handleBatch: async (events) => {
       const rows = events.map(({ subject, payload }) => toLogbookRow(subject, payload));
       await insertLogbookRows(
