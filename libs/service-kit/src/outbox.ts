@@ -32,10 +32,8 @@ export async function enqueueEvent<DB extends WithOutbox, T extends Record<strin
   data: T,
   correlationId: string | null,
 ): Promise<EventEnvelope<T>> {
-  const envelope = newEvent(type, data, correlationId);
   // The trace travels with the event: the relay puts it in the message headers, the consumer continues it.
-  const traceparent = currentTraceparent();
-  if (traceparent) envelope.traceparent = traceparent;
+  const envelope = envelopeOf(type, data, correlationId);
   const db = trx as unknown as Kysely<WithOutbox>;
   await db
     .insertInto('outbox')

@@ -5,14 +5,13 @@
 // per round and the CPU per request of the applications service (which writes the records), the audit service
 // (which stores them) and the gateway, from /proc.
 // BENCH_RATE (200), BENCH_SECONDS (15), BENCH_ROUNDS (2). Infrastructure: DATABASE_URL / NATS_URL, else embedded.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
 import { createDatabase } from '@register/service-kit';
-import { steadyLoad } from '@register/steady-load';
+import { processCpuMicros, steadyLoad } from '@register/steady-load';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const logger = pino({ level: 'warn' });
@@ -20,13 +19,7 @@ const PREFIX = 'ldvbench';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const TICK_US = 1e6 / 100;
 const WARM_SECONDS = 3;
-
-const cpuTicks = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
 
 async function seed(db) {
   await sql`INSERT INTO applications
@@ -108,10 +101,10 @@ async function main() {
           };
           // A few seconds of the same load first: the JIT and the pools warm, outside the measured window.
           await steadyLoad({ url: route.url, rate: RATE, seconds: WARM_SECONDS, request: route.request });
-          const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuTicks(pid)]));
+          const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, processCpuMicros(pid)]));
           const r = await steadyLoad({ url: route.url, rate: RATE, seconds: SECONDS, request: route.request });
           const cpu = Object.fromEntries(
-            Object.entries(pids).map(([k, pid]) => [k, ((cpuTicks(pid) - before[k]) * TICK_US) / r.requests]),
+            Object.entries(pids).map(([k, pid]) => [k, (processCpuMicros(pid) - before[k]) / r.requests]),
           );
           results.push({ round, log, route: route.name, ...r, cpu });
           console.log(

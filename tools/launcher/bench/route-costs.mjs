@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@register/embedded';
-import { steadyLoad } from '@register/steady-load';
+import { processCpuMicros, steadyLoad } from '@register/steady-load';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '../dist/index.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -15,12 +15,7 @@ const PREFIX = 'routebench';
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARM_SECONDS = 3;
-const TICK_US = 1e6 / 100;
 
-const cpuTicks = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-};
 const memoryMiB = (pid, field) => {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8')
     .split('\n')
@@ -114,9 +109,9 @@ async function main() {
       const request = (i) => ({ path: route.path, ...route.request(i) });
       await steadyLoad({ url: gateway, rate: RATE, seconds: WARM_SECONDS, request });
       const pids = Object.fromEntries(processes.map((p) => [p, system.pid(p)]));
-      const before = Object.fromEntries(processes.map((p) => [p, cpuTicks(pids[p])]));
+      const before = Object.fromEntries(processes.map((p) => [p, processCpuMicros(pids[p])]));
       const r = await steadyLoad({ url: gateway, rate: RATE, seconds: SECONDS, request });
-      const cpu = processes.map((p) => ((cpuTicks(pids[p]) - before[p]) * TICK_US) / r.requests);
+      const cpu = processes.map((p) => (processCpuMicros(pids[p]) - before[p]) / r.requests);
       const all = cpu.reduce((a, x) => a + x, 0);
       console.log(
         `| ${route.name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ` +
@@ -124,9 +119,9 @@ async function main() {
       );
     }
     // What each process costs with no request at all (its jobs and timers), per request of the rate above.
-    const idle = Object.fromEntries(processes.map((p) => [p, cpuTicks(system.pid(p))]));
+    const idle = Object.fromEntries(processes.map((p) => [p, processCpuMicros(system.pid(p))]));
     await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
-    const idleCpu = processes.map((p) => ((cpuTicks(system.pid(p)) - idle[p]) * TICK_US) / (RATE * SECONDS));
+    const idleCpu = processes.map((p) => (processCpuMicros(system.pid(p)) - idle[p]) / (RATE * SECONDS));
     console.log(`| (no requests, per request of the rate) | | | | ${idleCpu.map((x) => x.toFixed(0)).join(' | ')} | |`);
     console.log('\n| process | resident MiB | peak resident MiB |\n|---|---|---|');
     for (const p of processes) {

@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadPlan, LoadResult, PlannedRequest } from './plan';
 
@@ -91,4 +91,10 @@ export function summary(latencies: number[], errors = 0): SteadyLoadSummary {
   const sorted = Float64Array.from(latencies).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
   return { requests: sorted.length, errors, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? NaN };
+}
+
+/** CPU time (user and system) a process has used so far, in microseconds, from `/proc` (Linux clock ticks of 10 ms). */
+export function processCpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
