@@ -113,6 +113,30 @@ describe('failures', () => {
     }
   });
 
+  it('when a delete has removed the object but the row is still read, then content answers 404, not 500', async () => {
+    // A delete commits the row's removal and then removes the object; a read that found the row in between meets
+    // no object. Removing the object under a kept row makes that window stand still.
+    const owner = uniqueSubject();
+    const { documentId } = await (
+      await upload(h, practitioner(owner), {
+        wizardId: 'intake',
+        categoryId: 'overig',
+        file: { bytes: pdf(), name: 'a.pdf' },
+      })
+    ).json();
+    const { rows } = await sql<{
+      object_key: string;
+    }>`SELECT object_key FROM document WHERE id = ${documentId}`.execute(h.context.db);
+    await h.context.storage.remove(rows[0]!.object_key);
+    const content = await fetch(`${h.url}/api/v1/uploads/${documentId}/content`, {
+      headers: asUser(practitioner(owner)),
+    });
+    expect(content.status).toBe(404);
+    expect(await content.text()).toBe('');
+    // The delete that would have removed the row: the next tests count rows against objects.
+    await sql`DELETE FROM document WHERE id = ${documentId}`.execute(h.context.db);
+  });
+
   it('when an object has no document row, then the sweeper removes it and keeps the recorded ones', async () => {
     const owner = uniqueSubject();
     const kept = await (

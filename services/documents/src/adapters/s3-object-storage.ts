@@ -120,7 +120,11 @@ export function createObjectStorage(config: StorageConfig): S3ObjectStorage {
       await putFile(target, { filePath, sizeBytes, contentType }, timeoutMs);
     },
 
-    get: (key) => guard(() => client.getObject(bucket, key)),
+    get: (key) =>
+      guard(() => client.getObject(bucket, key)).catch((err: unknown) => {
+        if ((err as { code?: string } | null)?.code === 'NoSuchKey') return null;
+        throw err;
+      }),
 
     remove: (key) => guard(() => client.removeObject(bucket, key)),
 

@@ -13,7 +13,8 @@ export interface StoredObject {
 export interface ObjectStorage {
   /** Streams a spooled file of known size into one object; never holds the file in memory. */
   put(key: string, filePath: string, sizeBytes: number, contentType: string): Promise<void>;
-  get(key: string): Promise<Readable>;
+  /** The object's bytes; null when no object has this key (a delete removed it between row and read). */
+  get(key: string): Promise<Readable | null>;
   remove(key: string): Promise<void>;
   list(): AsyncIterable<StoredObject>;
   /** Aborts multipart uploads started before `before`; null when the endpoint cannot list them (s3rver). */
