@@ -1,5 +1,5 @@
 import { sql, type ColumnType, type Generated, type Kysely, type Transaction } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import type { Registry } from 'prom-client';
 import type { z } from 'zod';
 import type { EventContract } from '@register/contracts';
@@ -131,7 +131,7 @@ export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {
  */
 export class OutboxRelay implements Job {
   readonly name = 'outbox-relay';
-  private listener: pg.PoolClient | null = null;
+  private listener: pg.Client | null = null;
   private stopped = false;
   private readonly loop: JobLoop;
   private readonly options: OutboxRelayOptions;
@@ -160,21 +160,31 @@ export class OutboxRelay implements Job {
     this.loop.kick();
   }
 
+  /**
+   * LISTEN on a connection of its own, outside the pool: a pool client held for the service's lifetime would leave
+   * requests one connection short, and with a small pool and a relay pass waiting on a NATS outage, none at all.
+   */
   private async listen(): Promise<void> {
+    const client = new pg.Client(this.options.pool.options);
+    client.on('notification', () => this.loop.kickSoon(this.options.coalesceMs ?? 5));
+    client.on('error', (err) => {
+      if (this.listener !== client) return;
+      this.options.logger.warn({ err }, 'outbox listener lost; polling until it is back');
+      this.listener = null;
+      void client.end().catch(() => undefined);
+      if (!this.stopped) setTimeout(() => void this.listen(), 1000).unref();
+    });
     try {
-      const client = await this.options.pool.connect();
-      client.on('notification', () => this.loop.kickSoon(this.options.coalesceMs ?? 5));
-      client.on('error', (err) => {
-        if (this.listener !== client) return;
-        this.options.logger.warn({ err }, 'outbox listener lost; polling until it is back');
-        this.listener = null;
-        client.release(true);
-        if (!this.stopped) setTimeout(() => void this.listen(), 1000).unref();
-      });
+      await client.connect();
       await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      if (this.stopped) {
+        await client.end().catch(() => undefined);
+        return;
+      }
       this.listener = client;
     } catch (err) {
       this.options.logger.warn({ err }, 'outbox listener failed to start; polling');
+      void client.end().catch(() => undefined);
       if (!this.stopped) setTimeout(() => void this.listen(), 1000).unref();
     }
   }
@@ -210,8 +220,7 @@ export class OutboxRelay implements Job {
       listener.removeAllListeners('notification');
       listener.removeAllListeners('error');
       listener.on('error', () => undefined);
-      await listener.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
-      listener.release(true);
+      await listener.end().catch(() => undefined);
     }
   }
 }

@@ -39,6 +39,36 @@ describe('the outbox relay on NATS', () => {
   });
 });
 
+describe("the outbox relay's LISTEN", () => {
+  it(
+    'when the relay listens on a pool of one connection, then that connection stays free for requests ' +
+      'and a commit still wakes the relay',
+    async () => {
+      const small = createDatabase<WithOutbox>(tdb.url, logger, { max: 1, min: 0 });
+      const subject = `register.test.${randomUUID()}`;
+      const events = await connectEvents(natsUrl(), 'outbox-relay-test', logger, {
+        name: testEvents().stream,
+        prefix: testEvents().prefix,
+      });
+      // Polling only once an hour: an event written after the first pass goes out only if NOTIFY wakes the relay.
+      const relay = new OutboxRelay({ db: small.db, pool: small.pool, bus: events, logger, pollIntervalMs: 3600_000 });
+      try {
+        await relay.start();
+        // A request's transaction holds the pool's only connection while it writes an event.
+        await small.db.transaction().execute(async (trx) => {
+          await enqueueEvent(trx, subject, 'numbered', { n: 1 }, null);
+        });
+        await eventually(async () => ((await numbersIn(events, subject)).length === 1 ? true : undefined));
+        expect(await numbersIn(events, subject)).toEqual([1]);
+      } finally {
+        await relay.stop();
+        await events.close();
+        await small.close();
+      }
+    },
+  );
+});
+
 async function publishThroughRelay(events: NatsEvents, subject: string): Promise<void> {
   for (let n = 1; n <= 250; n++) await enqueueEvent(database.db, subject, 'numbered', { n }, null);
   const relay = new OutboxRelay({ db: database.db, pool: database.pool, bus: events, logger, batchSize: 100 });
