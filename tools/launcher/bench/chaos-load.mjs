@@ -21,8 +21,13 @@ export function createLoad(base, { run }) {
     const res = await fetch(`${base}${url}`, init).catch(() => null);
     const text = res ? await res.text().catch(() => '') : '';
     const status = res?.status ?? 0;
-    requests.push({ t, ms: Date.now() - started - t, status, kind });
-    return { status, body: text.startsWith('{') ? JSON.parse(text) : null };
+    const parsed = text.startsWith('{') ? JSON.parse(text) : null;
+    // What answered a failure: a problem document's type (a service or the gateway), else the start of the body
+    // (the load balancer's own page), or the transport error.
+    const why =
+      status >= 500 ? (parsed?.type ?? text.slice(0, 40).replace(/\s+/g, ' ')) : status === 0 ? 'no answer' : '';
+    requests.push({ t, ms: Date.now() - started - t, status, kind, method, why: `${method} ${why}`.trim() });
+    return { status, body: parsed };
   }
 
   const upload = (me) => {

@@ -4,7 +4,8 @@
 // shutdown) and a gateway copy is drained with SIGTERM. Per fault: requests, failed, 5xx, acknowledged writes
 // lost, events lost and doubled, and the time until p99 is back under 50 ms.
 // Everything is its own: an embedded PostgreSQL, three nats-servers, an S3 endpoint on free ports, the ZGW
-// simulator in this process. CHAOS_SECONDS (300), CHAOS_RATE (operations a second, 20), CHAOS_DOWN_SECONDS (5).
+// simulator in this process. CHAOS_SECONDS (300), CHAOS_RATE (operations a second, 20), CHAOS_DOWN_SECONDS (5),
+// CHAOS_FAULTS (only the faults whose name contains one of these comma-separated words; all when unset).
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 300);
 const RATE = Number(process.env.CHAOS_RATE ?? 20);
 const DOWN_SECONDS = Number(process.env.CHAOS_DOWN_SECONDS ?? 5);
+const ONLY = (process.env.CHAOS_FAULTS ?? '').split(',').filter(Boolean);
 const SECRET = 'chaos-bench-secret-0123456789abcdef0123';
 const run = Math.random().toString(36).slice(2, 8);
 const prefix = 'chaos';
@@ -156,7 +158,7 @@ async function main() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'register-chaos-'));
   const world = await startWorld(dir);
   try {
-    const list = faults(world);
+    const list = faults(world).filter((f) => ONLY.length === 0 || ONLY.some((word) => f.name.includes(word)));
     const window = (SECONDS * 1000) / (list.length + 1);
     const load = createLoad(world.cluster.url, { run });
     const stop = load.start(RATE);
@@ -207,6 +209,33 @@ async function main() {
     console.log(`\n${SECONDS} s at ${RATE} operations/s; settled: ${settled}\n`);
     console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
     for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+    // Which requests are slow: latency per operation and method over the whole run.
+    console.log('\nlatency by operation (answered requests): p50 / p99 / max ms');
+    const byKind = new Map();
+    for (const r of load.requests.filter((x) => x.status > 0)) {
+      const key = `${r.kind} ${r.why.split(' ')[0] || r.method}`;
+      byKind.set(key, [...(byKind.get(key) ?? []), r.ms]);
+    }
+    for (const [key, ms] of byKind) {
+      const sorted = [...ms].sort((a, b) => a - b);
+      const p50 = sorted[Math.floor(sorted.length / 2)];
+      console.log(`- ${key}: ${p50} / ${p99(sorted)} / ${sorted[sorted.length - 1]} (${sorted.length})`);
+    }
+    // Where every failure came from, per window: the operation, the method and who answered.
+    console.log('\nfailures by window: count × kind, method, what answered');
+    for (const [i, w] of windows.entries()) {
+      const to = windows[i + 1]?.from ?? end;
+      const failed = load.requests.filter((r) => r.t >= w.from && r.t < to && (r.status === 0 || r.status >= 500));
+      const counts = new Map();
+      for (const r of failed) {
+        const key = `${r.status} ${r.kind} ${r.why}`;
+        const seen = counts.get(key) ?? { n: 0, first: r.t, last: r.t };
+        counts.set(key, { n: seen.n + 1, first: Math.min(seen.first, r.t), last: Math.max(seen.last, r.t) });
+      }
+      const at = (ms) => ((ms - w.from) / 1000).toFixed(1);
+      const parts = [...counts].map(([k, c]) => `${c.n} × ${k} (+${at(c.first)}…+${at(c.last)} s)`);
+      if (parts.length) console.log(`- ${w.name}: ${parts.join('; ')}`);
+    }
   } finally {
     await world.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -16,8 +16,19 @@ export interface Balancer {
 }
 
 /**
+ * HAProxy's own 503 (no server ready, e.g. while the database restarts) as the problem document every service
+ * answers, with the request's path as its instance, instead of HAProxy's HTML page.
+ */
+const UNAVAILABLE =
+  `{"type":"/problems/unavailable","title":"Service unavailable","status":503,` +
+  `"detail":"No copy of the gateway can take this request right now; retry later.",` +
+  `"instance":"%[path,json(utf8s)]","correlationId":null}`;
+
+/**
  * The configuration: one frontend per entry, round robin over servers that pass `GET /health/ready` (checked
  * every second; out after two failures), a request whose connection was refused sent to another server once.
+ * A request's body is read before a server is chosen (up to one buffer), so that a 503 of HAProxy's own is read
+ * by the client: answering and closing with the body unread resets the connection and loses the answer.
  */
 export function haproxyConfig(frontends: Frontend[]): string {
   const lines = [
@@ -33,6 +44,8 @@ export function haproxyConfig(frontends: Frontend[]): string {
     '  retries 1',
     '  retry-on conn-failure',
     '  option redispatch 1',
+    '  option http-buffer-request',
+    `  http-error status 503 content-type application/problem+json hdr retry-after 1 lf-string '${UNAVAILABLE}'`,
   ];
   for (const f of frontends) {
     lines.push(`frontend ${f.name}`, `  bind 127.0.0.1:${f.port}`, `  default_backend ${f.name}_servers`);
