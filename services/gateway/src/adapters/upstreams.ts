@@ -12,7 +12,14 @@ import { discardRequestBody, type Logger } from '@register/service-kit';
 import { hashWhileStreaming, idempotencyOf, type IdempotencyState } from '../idempotency/idempotency.middleware';
 import { Breaker } from '../proxy/breaker';
 import { Replicas } from '../proxy/replicas';
-import { keepBodyForRetry, markAnswered, markRetried, mayRetry, replayBody } from '../proxy/retry';
+import {
+  keepBodyForRetry,
+  keepSmallBodyForRetry,
+  markAnswered,
+  markRetried,
+  mayRetry,
+  replayBody,
+} from '../proxy/retry';
 import { isSlowBody, onSlowBody } from '../proxy/slow-body.middleware';
 
 import type { UpstreamName } from '../proxy/upstream-name';
@@ -197,7 +204,16 @@ function upstreamOf(name: UpstreamName, options: UpstreamOptions): Upstream {
     }
     return idempotentProxy(req, res, next);
   };
-  return { stream: failFast(parts, stream), idempotent: failFast(parts, idempotent), agent, breaker };
+  const streamKeepingSmallBodies: RequestHandler = (req, res, next) => {
+    keepSmallBodyForRetry(req);
+    return stream(req, res, next);
+  };
+  return {
+    stream: failFast(parts, streamKeepingSmallBodies),
+    idempotent: failFast(parts, idempotent),
+    agent,
+    breaker,
+  };
 }
 
 /** A failed proxy request: retried once on another copy where that is safe, else a 503 (or a cut response). */

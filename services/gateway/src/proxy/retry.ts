@@ -2,6 +2,8 @@ import type { ClientRequest, IncomingMessage } from 'node:http';
 
 /** A keyed body larger than this is not kept for a retry (uploads: the client retries with its key). */
 const RETRY_BODY_LIMIT_BYTES = 1024 * 1024;
+/** The largest declared body of a write without a key that is kept (JSON bodies; not uploads). */
+const UNKEYED_BODY_LIMIT_BYTES = 64 * 1024;
 
 const retried = new WeakSet<IncomingMessage>();
 const answered = new WeakSet<IncomingMessage>();
@@ -28,16 +30,30 @@ export function keepBodyForRetry(req: IncomingMessage): void {
   req.on('data', onData);
 }
 
+/**
+ * A write without an Idempotency-Key whose declared body is small enough is kept too: if its copy refuses the
+ * connection, the request never reached a process and goes to another copy (ADR 0263). Larger bodies (most
+ * uploads) and bodies of unknown length are not kept; they fail with the copy as before.
+ */
+export function keepSmallBodyForRetry(req: IncomingMessage): void {
+  if (isSafe(req)) return;
+  const length = Number(req.headers['content-length']);
+  if (!Number.isInteger(length) || length > UNKEYED_BODY_LIMIT_BYTES) return;
+  // Paused first: a 'data' listener alone would start the flow before the proxy pipes the request on.
+  req.pause();
+  keepBodyForRetry(req);
+}
+
 /** The service sent an answer (its first byte): from here on the request is never sent again. */
 export function markAnswered(req: IncomingMessage): void {
   answered.add(req);
 }
 
 /**
- * ADR 0202: whether a failed request goes once more, to another copy. Only when nothing was answered, only once,
- * only where the service cannot have acted twice: a GET or HEAD that failed to connect or was cut before any answer
- * byte; a request with an Idempotency-Key only when its connection was refused (it never reached a process, and
- * a write cut after it arrived may have been done) and its whole body is kept.
+ * ADR 0202, 0263: whether a failed request goes once more, to another copy. Only when nothing was answered, only
+ * once, only where the service cannot have acted twice: a GET or HEAD that failed to connect or was cut before any
+ * answer byte; a write only when its connection was refused (it never reached a process, and a write cut after it
+ * arrived may have been done) and its whole body is kept.
  */
 export function mayRetry(err: NodeJS.ErrnoException, req: IncomingMessage, copies: number): boolean {
   if (copies < 2 || retried.has(req) || answered.has(req)) return false;
