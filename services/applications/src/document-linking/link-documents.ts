@@ -5,9 +5,12 @@ import { claimLinkJobs, completeJob, flagManual, postponeJob, type LinkJob } fro
 export const LINK_FAILED_REDEN = 'documenten-niet-gekoppeld';
 /** How long a claimed job stays invisible to other claimers: longer than one link call. */
 export const LEASE_MS = 30_000;
-/** Retries of an unreachable documents service back off from 1 s to 30 s. */
+/**
+ * Retries of an unreachable documents service back off from 1 s to 5 s: each retry during an outage counts, and a
+ * higher ceiling leaves documents unlinked long after the service is back (ADR 0059).
+ */
 const RETRY_BASE_MS = 1000;
-const RETRY_MAX_MS = 30_000;
+const RETRY_MAX_MS = 5_000;
 
 /**
  * The first attempt, right after a submit commits (ADR 0059), on the job the submit wrote already claimed (so the
