@@ -26,7 +26,7 @@ export function createLoad(base, { run }) {
     // (the load balancer's own page), or the transport error.
     const why =
       status >= 500 ? (parsed?.type ?? text.slice(0, 40).replace(/\s+/g, ' ')) : status === 0 ? 'no answer' : '';
-    requests.push({ t, ms: Date.now() - started - t, status, kind, method, why: `${method} ${why}`.trim() });
+    requests.push({ t, ms: Date.now() - started - t, status, kind, method, why });
     return { status, body: parsed };
   }
 

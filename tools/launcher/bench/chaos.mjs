@@ -14,6 +14,7 @@ import pino from 'pino';
 import { freePort, startEmbeddedPostgres, startS3rver } from '@register/embedded';
 import { Cluster, startNatsCluster, zgwSettingsOf } from '../dist/index.js';
 import { startZgwSimulator } from '@register/zgw-sim';
+import { summary } from '@register/steady-load';
 import { createLoad, p99 } from './chaos-load.mjs';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -213,13 +214,13 @@ async function main() {
     console.log('\nlatency by operation (answered requests): p50 / p99 / max ms');
     const byKind = new Map();
     for (const r of load.requests.filter((x) => x.status > 0)) {
-      const key = `${r.kind} ${r.why.split(' ')[0] || r.method}`;
-      byKind.set(key, [...(byKind.get(key) ?? []), r.ms]);
+      const key = `${r.kind} ${r.method}`;
+      if (!byKind.has(key)) byKind.set(key, []);
+      byKind.get(key).push(r.ms);
     }
     for (const [key, ms] of byKind) {
-      const sorted = [...ms].sort((a, b) => a - b);
-      const p50 = sorted[Math.floor(sorted.length / 2)];
-      console.log(`- ${key}: ${p50} / ${p99(sorted)} / ${sorted[sorted.length - 1]} (${sorted.length})`);
+      const s = summary(ms);
+      console.log(`- ${key}: ${s.p50} / ${s.p99} / ${s.max} (${s.requests})`);
     }
     // Where every failure came from, per window: the operation, the method and who answered.
     console.log('\nfailures by window: count × kind, method, what answered');
@@ -228,7 +229,7 @@ async function main() {
       const failed = load.requests.filter((r) => r.t >= w.from && r.t < to && (r.status === 0 || r.status >= 500));
       const counts = new Map();
       for (const r of failed) {
-        const key = `${r.status} ${r.kind} ${r.why}`;
+        const key = `${r.status} ${r.kind} ${r.method} ${r.why}`;
         const seen = counts.get(key) ?? { n: 0, first: r.t, last: r.t };
         counts.set(key, { n: seen.n + 1, first: Math.min(seen.first, r.t), last: Math.max(seen.last, r.t) });
       }
