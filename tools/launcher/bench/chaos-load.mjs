@@ -4,10 +4,9 @@ import { randomUUID } from 'node:crypto';
 
 const pdf = () => new Blob([Buffer.from(`%PDF-1.4\n${'x'.repeat(300)}\n%%EOF\n`)], { type: 'application/pdf' });
 
-export function createLoad(base, { run }) {
+export function createLoad(base, { run, started = Date.now() }) {
   const requests = [];
   const writes = { submits: [], uploads: [], flags: [], letters: [] };
-  const started = Date.now();
   let n = 0;
 
   async function call(kind, method, url, headers, body) {

@@ -2,7 +2,8 @@
 // as processes (one copy of each service), each route driven alone through the gateway at a fixed, evenly spaced
 // rate; per route the p50/p99 and the CPU per request of the gateway and of every service (from /proc), and at the
 // end each process's resident and peak memory. docs/capacity.md and the pods' requests and limits take these.
-// BENCH_RATE (50), BENCH_SECONDS (10). Infrastructure: DATABASE_URL / NATS_URL, else embedded.
+// BENCH_RATE (50), BENCH_PDF_RATE (5, the letter's PDF), BENCH_SECONDS (10).
+// Infrastructure: DATABASE_URL / NATS_URL, else embedded.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +15,7 @@ const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const PREFIX = 'routebench';
 const RATE = Number(process.env.BENCH_RATE ?? 50);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const PDF_RATE = Number(process.env.BENCH_PDF_RATE ?? 5);
 const WARM_SECONDS = 3;
 
 const memoryMiB = (pid, field) => {
@@ -79,6 +81,9 @@ async function routes(gateway) {
       request: () => json(practitioner, 'PUT', { sections: current.sections }),
     },
     { name: 'POST /api/v1/uploads', path: '/api/v1/uploads', request: uploadRequest },
+    // A PDF costs tens of milliseconds of CPU (in the letters service's render workers): at the routes' rate it
+    // would take more cores than the machine has, and measure the queue.
+    { name: 'GET /api/v1/brief/pdf', path: '/api/v1/brief/pdf', request: get(practitioner), rate: PDF_RATE },
     { name: 'GET /api/v1/admin/audit', path: '/api/v1/admin/audit', request: get(admin) },
   ];
 }
@@ -107,14 +112,16 @@ async function main() {
     );
     for (const route of list) {
       const request = (i) => ({ path: route.path, ...route.request(i) });
-      await steadyLoad({ url: gateway, rate: RATE, seconds: WARM_SECONDS, request });
+      const rate = route.rate ?? RATE;
+      await steadyLoad({ url: gateway, rate, seconds: WARM_SECONDS, request });
       const pids = Object.fromEntries(processes.map((p) => [p, system.pid(p)]));
       const before = Object.fromEntries(processes.map((p) => [p, processCpuMicros(pids[p])]));
-      const r = await steadyLoad({ url: gateway, rate: RATE, seconds: SECONDS, request });
+      const r = await steadyLoad({ url: gateway, rate, seconds: SECONDS, request });
       const cpu = processes.map((p) => (processCpuMicros(pids[p]) - before[p]) / r.requests);
       const all = cpu.reduce((a, x) => a + x, 0);
       console.log(
-        `| ${route.name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ` +
+        `| ${route.name}${rate === RATE ? '' : ` (${rate} req/s)`} | ` +
+          `${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ` +
           `${cpu.map((x) => x.toFixed(0)).join(' | ')} | ${all.toFixed(0)} |`,
       );
     }
