@@ -7,3 +7,4 @@ export { type ExpectedVariable, variableProblems } from './environment.checks';
 export { migrationProblems } from './migration.checks';
 export { networkProblems, spreadProblems, type NetworkExpectation } from './network.checks';
 export { natsValuesProblems, postgresProblems } from './infrastructure.checks';
+export { resourcesOf, type Sizing, sizingProblems } from './sizing.checks';

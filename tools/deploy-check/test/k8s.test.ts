@@ -11,6 +11,8 @@ import {
   parseManifests,
   renderKustomization,
   schemaProblems,
+  type Sizing,
+  sizingProblems,
   type ExpectedVariable,
   variableProblems,
   workloadProblems,
@@ -18,6 +20,8 @@ import {
 import { IDENTITY, ISSUER, MIRROR } from './support/expected-variables';
 
 const k8sDir = process.env.DEPLOY_K8S_DIR ?? path.resolve(__dirname, '../../../deploy/k8s');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sizing = require(path.join(k8sDir, 'sizing.json')) as Sizing;
 const services = ['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'];
 
 // Who calls whom (each service's *_URL settings); the gateway is reached only through the ingress controller.
@@ -93,6 +97,10 @@ describe.each(targets)('deploy/k8s/$dir', ({ dir, overlay }) => {
 
   test('every Deployment spreads its pods over zones and over nodes', () => {
     expect(spreadProblems(objects)).toEqual([]);
+  });
+
+  test("every server container's requests and limits are what sizing.json's measurements give", () => {
+    expect(sizingProblems(objects, sizing)).toEqual([]);
   });
 
   test(
@@ -194,6 +202,24 @@ describe('the checks find what they look for (mutations of the rendered example 
       ]);
     },
   );
+
+  test('a new measurement the manifests do not follow fails the sizing check', () => {
+    const measured: Sizing = structuredClone(sizing);
+    measured.services['documents']!.burst[0]!.cpuMs *= 2;
+    measured.services['letters']!.peakResidentMiB += 100;
+    delete measured.services['audit'];
+    expect(
+      sizingProblems(
+        mutated(() => undefined),
+        measured,
+      ).sort(),
+    ).toEqual([
+      'Deployment/audit: no measurements in deploy/k8s/sizing.json',
+      'Deployment/documents: resources.limits.cpu is 1, the measurements give 1750m',
+      'Deployment/documents: resources.requests.cpu is 250m, the measurements give 400m',
+      'Deployment/letters: resources.limits.memory is 640Mi, the measurements give 896Mi',
+    ]);
+  });
 
   test('an untagged image fails where tags are required', () => {
     const objects = mutated((o) => {
