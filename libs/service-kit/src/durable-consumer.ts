@@ -42,6 +42,11 @@ export interface DurableConsumerOptions {
   maxDeliver?: number;
   /** Pause before consuming again after the message iterator ended or failed. */
   restartDelayMs?: number;
+  /**
+   * With `handleBatch`: how long the first message of a batch waits for others to join it (0: a turn of the event
+   * loop). Events that come one by one at a steady rate then share one handler call instead of one each.
+   */
+  batchWindowMs?: number;
 }
 
 /**
@@ -162,8 +167,9 @@ export class DurableConsumer {
   private async consumeInBatches(messages: ConsumerMessages, events: Pick<NatsEvents, 'js' | 'prefix'>): Promise<void> {
     const waiting: JsMsg[] = [];
     let draining: Promise<void> | null = null;
+    const window = this.options.batchWindowMs ?? 0;
     const drain = async () => {
-      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => (window > 0 ? setTimeout(resolve, window) : setImmediate(resolve)));
       while (waiting.length > 0) await this.handleMany(waiting.splice(0, MAX_BATCH), events);
       draining = null;
     };
