@@ -19,7 +19,11 @@ afterAll(async () => {
   await events.close();
 });
 
-function consumer(handle: (subject: string, payload: unknown) => Promise<'handled'>, subject: string) {
+function consumer(
+  handle: (subject: string, payload: unknown) => Promise<'handled'>,
+  subject: string,
+  retryDelayMs = 20,
+) {
   const durable = `test-dl-${randomUUID().slice(0, 8)}`;
   durables.push(durable);
   return {
@@ -30,8 +34,8 @@ function consumer(handle: (subject: string, payload: unknown) => Promise<'handle
       filter: subject,
       handle,
       logger,
-      retryDelayMs: 20,
-      maxRetryDelayMs: 50,
+      retryDelayMs,
+      maxRetryDelayMs: Math.max(50, retryDelayMs),
       maxDeliver: 3,
     }),
   };
@@ -89,6 +93,33 @@ describe('DurableConsumer', () => {
       expect(calls).toBe(3);
       expect(c.deadLetters).toBe(0);
       expect(await lastDeadLetter(durable)).toBeUndefined();
+    },
+  );
+
+  it(
+    'when a handler fails, then the event comes again only after the retry delay, ' +
+      'and the events after it are handled meanwhile',
+    async () => {
+      const subject = `register.test.${randomUUID()}`;
+      const calls: Array<{ n: unknown; at: number }> = [];
+      const { c } = consumer(
+        async (_, payload) => {
+          const n = (payload as { n: number }).n;
+          calls.push({ n, at: performance.now() });
+          if (n === 1 && calls.filter((call) => call.n === 1).length === 1) throw new Error('not yet');
+          return 'handled';
+        },
+        subject,
+        400,
+      );
+      await c.start();
+      for (const n of [1, 2, 3]) await events.publish(subject, JSON.stringify({ id: randomUUID(), n }), randomUUID());
+
+      await eventually(async () => (calls.length === 4 ? true : undefined));
+      await c.stop();
+
+      expect(calls.map((call) => call.n)).toEqual([1, 2, 3, 1]);
+      expect(calls[3]!.at - calls[0]!.at).toBeGreaterThanOrEqual(395);
     },
   );
 

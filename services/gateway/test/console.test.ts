@@ -382,6 +382,8 @@ describe('the alert rules against the running system', () => {
     const exported = new Set<string>();
     for (const s of SERVICES) {
       const text = await (await fetch(`http://127.0.0.1:${metricsPorts[s]}/metrics`)).text();
+      // The service's own metrics, not another process's that took its port.
+      expect({ s, own: text.includes(`service="${s}"`) }).toEqual({ s, own: true });
       for (const m of text.matchAll(/^# TYPE (\S+) /gm)) exported.add(m[1]!);
     }
     const rules = parse(
