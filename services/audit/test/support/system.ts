@@ -13,9 +13,9 @@ export interface AuditSystem extends TestService<Context> {
   events: Events;
   db: Kysely<AuditDb>;
   durable: string;
-  /** This system's own audit subject: purged at close, so no other consumer (or run) keeps test rows. */
+  /** This system's own audit subject, which only its tests publish on. */
   subject: string;
-  /** Its own processing-record subject (`register.processing.<durable>`), purged at close too. */
+  /** Its own processing-record subject (`register.processing.<durable>`). */
   processingSubject: string;
   /** The logbook consumer's durable name (the audit consumer's with its suffix). */
   processingDurable: string;
@@ -49,20 +49,23 @@ export async function startAuditSystem(
     processingDurable: processingDurable(durable),
     async close() {
       await service.close();
-      await removeConsumerAndSubject(nats, durable, subject);
-      await removeConsumerAndSubject(nats, processingDurable(durable), processingSubject);
+      await removeConsumer(nats, durable);
+      await removeConsumer(nats, processingDurable(durable));
     },
   };
 }
 
-/** After the service stopped (its connection is closed): its durable consumer and its test messages go. */
-async function removeConsumerAndSubject(url: string, durable: string, subject: string): Promise<void> {
+/**
+ * After the service stopped (its connection is closed): its durable consumer goes. Its test messages stay until
+ * the run's stream is deleted (the jest teardown): a purge by subject would, on nats-server before 2.9.15
+ * (Debian's is 2.9.10), move every consumer of the stream past its pending messages, and another file's consumer
+ * waiting to redeliver an event would never see it again (nats-io/nats-server#3838, #3892).
+ */
+async function removeConsumer(url: string, durable: string): Promise<void> {
   const nc = await connect({ servers: url, name: 'audit-test-cleanup' });
   try {
     const jsm = await jetstreamManager(nc);
-    const { stream, prefix } = testEvents();
-    await jsm.consumers.delete(stream, durable).catch(() => undefined);
-    await jsm.streams.purge(stream, { filter: prefix + subject }).catch(() => undefined);
+    await jsm.consumers.delete(testEvents().stream, durable).catch(() => undefined);
   } finally {
     await nc.close();
   }
