@@ -93,10 +93,3 @@ export function createLoad(base, { run, started = Date.now() }) {
 
   return { requests, writes, start, elapsed: () => Date.now() - started };
 }
-
-/** p99 of latencies (ms), or 0 for none. */
-export function p99(values) {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)];
-}

@@ -8,19 +8,18 @@
 // CHAOS_SECONDS (300), CHAOS_RATE (operations a second, 5), CHAOS_DOWN_SECONDS (5),
 // CHAOS_FAULTS (only the faults whose name contains one of these comma-separated words; all when unset),
 // CHAOS_WARMUP_SECONDS (20: load before the baseline, reported in a row of its own).
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import pg from 'pg';
 import pino from 'pino';
-import { fork } from 'node:child_process';
-import { once } from 'node:events';
 import { freePort, startEmbeddedPostgres } from '@register/embedded';
-import { Cluster, startNatsCluster, zgwSettingsOf } from '../dist/index.js';
-import { startZgwSimulator } from '@register/zgw-sim';
 import { summary } from '@register/steady-load';
-import { Worker } from 'node:worker_threads';
-import { p99 } from './chaos-load.mjs';
+import { startZgwSimulator } from '@register/zgw-sim';
+import { Cluster, startNatsCluster, zgwSettingsOf } from '../dist/index.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const SECONDS = Number(process.env.CHAOS_SECONDS ?? 300);
@@ -33,11 +32,17 @@ const run = Math.random().toString(36).slice(2, 8);
 const prefix = 'chaos';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+/** The p99 the steady-load library computes, so the windows' figures and the operations' agree. */
+const p99 = (latencies) => summary(latencies).p99;
 
 /** s3-endpoint.mjs as a child process: its endpoint, and `stop`. */
 async function startS3Endpoint(dir) {
   const child = fork(new URL('./s3-endpoint.mjs', import.meta.url), [dir, String(await freePort())]);
-  const [endpoint] = await once(child, 'message');
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`the S3 endpoint exited (${code}) before it listened`);
+  });
+  const [endpoint] = await Promise.race([once(child, 'message'), exited]);
+  exited.catch(() => undefined);
   const stop = async () => {
     child.kill('SIGTERM');
     await once(child, 'exit');
