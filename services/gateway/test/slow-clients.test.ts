@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
+import http from 'node:http';
 import net from 'node:net';
 import { eventually, startService, type TestService } from '@register/testkit';
 import { SERVICES } from '@register/launcher';
@@ -238,4 +240,46 @@ describe('slow request bodies at the gateway (ADR 0015)', () => {
     clearInterval(feed);
     expect(statusLines(Buffer.concat(chunks).toString('latin1'))).toEqual(['HTTP/1.1 200 OK']);
   }, 30_000);
+
+  it(
+    'when many requests with bodies come over one kept-alive connection, ' +
+      'then each takes its watch off the socket when done: the socket holds no request after its answer',
+    async () => {
+      const port = Number(new URL(gateway.url).port);
+      const accepted: net.Socket[] = [];
+      const onSocket = ({ socket }: { socket: net.Socket }) => {
+        if (socket.localPort === port) accepted.push(socket);
+      };
+      diagnostics.subscribe('net.server.socket', onSocket);
+      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const body = JSON.stringify({ telefoon: '0612345678' });
+      const post = () =>
+        new Promise<number>((resolve, reject) => {
+          const req = http.request(
+            `${gateway.url}/api/v1/change-requests`,
+            { method: 'POST', agent, headers: { ...users.drafter, ...json, 'Content-Length': String(body.length) } },
+            (res) => {
+              res.resume();
+              res.once('end', () => resolve(res.statusCode ?? 0));
+            },
+          );
+          req.once('error', reject);
+          req.end(body);
+        });
+      try {
+        const statuses: number[] = [];
+        statuses.push(await post());
+        const [socket] = accepted;
+        const listenersAfterOne = socket!.listenerCount('close');
+        for (let i = 0; i < 20; i++) statuses.push(await post());
+        expect(statuses.filter((s) => s !== 200)).toEqual([]);
+        // One connection carried them all, and it holds as many close listeners as after the first request.
+        expect([accepted.length, socket!.listenerCount('close')]).toEqual([1, listenersAfterOne]);
+      } finally {
+        diagnostics.unsubscribe('net.server.socket', onSocket);
+        agent.destroy();
+      }
+    },
+    30_000,
+  );
 });

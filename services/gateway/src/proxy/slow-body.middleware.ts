@@ -67,10 +67,14 @@ function watch(req: Request, res: ServerResponse, rate: BodyRate): void {
     req.unpipe();
     req.resume();
   };
+  // The socket outlives the request on a kept-alive connection: every listener put on it goes again, or it would
+  // hold this request (and each one before it on that connection) until the connection closes.
   const stop = () => {
     clearInterval(timer);
     req.off('pause', onPause);
+    req.off('end', stop);
     res.off('finish', onAnswered);
+    socket.off('close', stop);
   };
   const timer = setInterval(() => {
     if (req.complete) return stop();
