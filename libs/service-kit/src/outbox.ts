@@ -73,12 +73,13 @@ export async function enqueueMany<DB extends WithOutbox, C extends EventContract
   contract: C,
   data: ReadonlyArray<z.input<C['data']>>,
   correlationId: string | null,
+  alongWith: readonly NewOutboxRow[] = [],
 ): Promise<void> {
-  if (data.length === 0) return;
-  const envelopes = data.map((item) =>
-    envelopeOf(contract.type, contract.data.parse(item) as Record<string, unknown>, correlationId),
-  );
-  await enqueueEnvelopes(trx, contract.subject, envelopes);
+  const rows = data.map((item) => ({
+    subject: contract.subject,
+    envelope: envelopeOf(contract.type, contract.data.parse(item) as Record<string, unknown>, correlationId),
+  }));
+  await enqueueRows(trx, [...rows, ...alongWith]);
 }
 
 /** An event's envelope in the active trace (the relay puts the trace in the message headers). */
@@ -102,8 +103,27 @@ export async function enqueueEnvelopes<DB extends WithOutbox>(
   subject: string,
   envelopes: readonly EventEnvelope[],
 ): Promise<void> {
-  if (envelopes.length === 0) return;
-  const values = sql.join(envelopes.map((e) => sql`(${e.id}::uuid, ${subject}, ${JSON.stringify(e)}::jsonb)`));
+  await enqueueRows(
+    trx,
+    envelopes.map((envelope) => ({ subject, envelope })),
+  );
+}
+
+/** One outbox row to be: an event and the subject it is published on. */
+export interface NewOutboxRow {
+  subject: string;
+  envelope: EventEnvelope;
+}
+
+/** Writes the rows and the relay's notification in one statement, in the caller's transaction. */
+export async function enqueueRows<DB extends WithOutbox>(
+  trx: Transaction<DB> | Kysely<DB>,
+  rows: readonly NewOutboxRow[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  const values = sql.join(
+    rows.map((r) => sql`(${r.envelope.id}::uuid, ${r.subject}, ${JSON.stringify(r.envelope)}::jsonb)`),
+  );
   await sql`WITH written AS (INSERT INTO outbox (id, subject, envelope) VALUES ${values} RETURNING 1)
     SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) FROM written) AS n`.execute(trx);
 }
@@ -225,7 +245,7 @@ export class OutboxRelay implements Job {
   }
 }
 
-type OutboxRow = Pick<OutboxTable, 'id' | 'subject'> & { envelope: EventEnvelope };
+type StoredRow = Pick<OutboxTable, 'id' | 'subject'> & { envelope: EventEnvelope };
 
 /**
  * Publishes rows in their order: all at once on a transport that keeps the order of publishes in flight (one
@@ -235,9 +255,9 @@ type OutboxRow = Pick<OutboxTable, 'id' | 'subject'> & { envelope: EventEnvelope
  */
 async function publishInOrder(
   bus: EventPublisher,
-  rows: readonly OutboxRow[],
+  rows: readonly StoredRow[],
 ): Promise<{ done: string[]; failure: unknown }> {
-  const publishOne = (row: OutboxRow): Promise<void> => {
+  const publishOne = (row: StoredRow): Promise<void> => {
     const publish = () => bus.publish(row.subject, JSON.stringify(row.envelope), row.id);
     // Published in the trace the event was written in (the transport puts it in the message headers).
     return row.envelope.traceparent

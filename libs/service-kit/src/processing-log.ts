@@ -9,7 +9,7 @@ import {
 } from '@register/contracts';
 import { currentCorrelationId } from './context';
 import type { EventPublisher } from './event-bus';
-import { enqueue, enqueueEnvelopes, enqueueMany, envelopeOf, type WithOutbox } from './outbox';
+import { enqueue, enqueueEnvelopes, enqueueRows, envelopeOf, type NewOutboxRow, type WithOutbox } from './outbox';
 import { activeSpanIds, newId } from './telemetry/trace-context';
 
 /**
@@ -92,6 +92,8 @@ export interface ProcessingLog {
    * span each when a processing concerns several subjects.
    */
   write<DB extends WithOutbox>(trx: Transaction<DB> | Kysely<DB>, step: ProcessingSteps): Promise<void>;
+  /** The outbox rows `write` would write, for a caller that writes them in a statement of its own. */
+  rows(step: ProcessingSteps): NewOutboxRow[];
   /**
    * The records of a processing that wrote nothing (a read): there is no transaction to join, so they go to the
    * event stream at once and the call resolves when it acknowledged them; what it does not acknowledge in time
@@ -104,7 +106,12 @@ export interface ProcessingLog {
 export type ProcessingSteps = Omit<ProcessingStep, 'subject'> & { subjects: Iterable<string> };
 
 /** A log that writes nothing (LDV_LOG=off, or a service that processes no practitioner's data). */
-export const noProcessingLog: ProcessingLog = { on: false, write: async () => {}, writeRead: async () => {} };
+export const noProcessingLog: ProcessingLog = {
+  on: false,
+  write: async () => {},
+  rows: () => [],
+  writeRead: async () => {},
+};
 
 /** How long a read waits for the stream to acknowledge its records before it writes them to its outbox. */
 const READ_PUBLISH_TIMEOUT_MS = 500;
@@ -119,11 +126,13 @@ export function processingLog(service: string, secret: string, events: EventPubl
     [...new Set(subjects)].map((subject) =>
       envelopeOf(contract.type, processingRecordOf({ ...step, subject }, secret), currentCorrelationId()),
     );
+  const rows = (step: ProcessingSteps) =>
+    envelopesOf(step).map((envelope) => ({ subject: contract.subject, envelope }));
   return {
     on: true,
-    async write(trx, { subjects, ...step }) {
-      const records = [...new Set(subjects)].map((subject) => processingRecordOf({ ...step, subject }, secret));
-      await enqueueMany(trx, contract, records, currentCorrelationId());
+    rows,
+    async write(trx, step) {
+      await enqueueRows(trx, rows(step));
     },
     async writeRead(db, steps) {
       const envelopes = envelopesOf(steps);
@@ -195,11 +204,20 @@ export async function recordProcessingIn<DB extends WithOutbox>(
   trx: Transaction<DB> | Kysely<DB>,
   ...subjects: Array<string | null | undefined>
 ): Promise<void> {
+  await enqueueRows(trx, processingRowsOwed(...subjects));
+}
+
+/**
+ * The outbox rows of the records the running request owes, for a write that puts them in the statement that
+ * writes its own events (`enqueueMany`'s `alongWith`), in the transaction that makes its change: one round trip
+ * fewer than `recordProcessingIn`. Taking them counts them as written; the transaction then holds them or fails.
+ */
+export function processingRowsOwed(...subjects: Array<string | null | undefined>): NewOutboxRow[] {
   concerns(...subjects);
   const scope = running.getStore();
-  if (!scope?.log.on || scope.recorded || scope.subjects.size === 0) return;
-  for (const step of stepsOf(scope)) await scope.log.write(trx, step);
+  if (!scope?.log.on || scope.recorded || scope.subjects.size === 0) return [];
   scope.recorded = true;
+  return stepsOf(scope).flatMap((step) => scope.log.rows(step));
 }
 
 /**

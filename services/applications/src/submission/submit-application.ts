@@ -1,7 +1,7 @@
 import { applications } from '@register/contracts';
 import { DomainError, NotFoundError } from '@register/problem';
 import type { Transaction } from 'kysely';
-import { currentCorrelationId, enqueueMany, recordProcessingIn } from '@register/service-kit';
+import { currentCorrelationId, enqueueMany, processingRowsOwed } from '@register/service-kit';
 import type { ApplicationType } from '../cases/application.schemas';
 import { toStatus } from '../cases/application-views';
 import { oweSubmit } from '../case-mirror/case-mirror.repository';
@@ -86,7 +86,6 @@ async function commitSubmit(
       : undefined;
   // Never inside the request (ADR 0011): the mirror works the record once this transaction committed.
   if (ctx.mirror) await oweSubmit(trx, { referentie: row.referentie, applicationId: application.id, correlationId });
-  // enqueueMany writes the row and its notification in one statement (enqueue takes two round trips).
   const event = {
     applicationId: application.id,
     referentie: row.referentie,
@@ -94,9 +93,9 @@ async function commitSubmit(
     documentIds,
     submittedAt: now.toISOString(),
   };
-  await enqueueMany(trx, applications.events.submitted, [event], correlationId);
-  // Logged with the submit or not at all (ADR 0182): nothing for a submit that changed nothing.
-  await recordProcessingIn(trx);
+  // The event and the submit's processing record (ADR 0182: logged with the submit or not at all, so nothing for a
+  // submit that changed nothing) in one statement with the relay's notification.
+  await enqueueMany(trx, applications.events.submitted, [event], correlationId, processingRowsOwed());
   return { ...row, linkJob };
 }
 
