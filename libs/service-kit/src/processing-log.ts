@@ -7,6 +7,7 @@ import {
   verwerkingsactiviteit,
   type ActiviteitSleutel,
 } from '@register/contracts';
+import { BoundedMap } from './bounded-map';
 import { currentCorrelationId } from './context';
 import type { EventPublisher } from './event-bus';
 import { enqueue, enqueueEnvelopes, enqueueRows, envelopeOf, type NewOutboxRow, type WithOutbox } from './outbox';
@@ -18,8 +19,26 @@ import { activeSpanIds, newId } from './telemetry/trace-context';
  * finds a practitioner's records by computing it; without the secret the BSN cannot be recovered from it.
  */
 export function pseudonymOf(bsn: string, secret: string): string {
-  return createHmac('sha256', secret).update(bsn, 'utf8').digest('hex');
+  let kept = recentPseudonyms.get(secret);
+  if (!kept) {
+    kept = new BoundedMap(PSEUDONYMS_KEPT);
+    recentPseudonyms.set(secret, kept);
+  }
+  let pseudonym = kept.get(bsn);
+  if (pseudonym === undefined) {
+    pseudonym = createHmac('sha256', secret).update(bsn, 'utf8').digest('hex');
+    kept.set(bsn, pseudonym);
+  }
+  return pseudonym;
 }
+
+/**
+ * The pseudonyms computed last, per secret: a new HMAC costs more than the rest of a record (the key is set up
+ * anew each time), and a practitioner's requests come in runs. Bounded, and only in this process's memory, where
+ * the BSN of a request in progress is anyway.
+ */
+const recentPseudonyms = new Map<string, BoundedMap<string, string>>();
+const PSEUDONYMS_KEPT = 10_000;
 
 /** One processing of one data subject's personal data, as the kit logs it. */
 export interface ProcessingStep {

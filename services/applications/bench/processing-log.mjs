@@ -4,7 +4,8 @@
 // rounds, the same database), each route driven through the gateway at a fixed, evenly spaced rate. Prints p50/p99
 // per round and the CPU per request of the applications service (which writes the records), the audit service
 // (which stores them) and the gateway, from /proc.
-// BENCH_RATE (200), BENCH_SECONDS (15), BENCH_ROUNDS (2). Infrastructure: DATABASE_URL / NATS_URL, else embedded.
+// BENCH_RATE (200), BENCH_SECONDS (15), BENCH_ROUNDS (2), BENCH_WARM_SECONDS (10). Infrastructure: DATABASE_URL /
+// NATS_URL, else embedded. Diagnosis: BENCH_APPLICATIONS_NODE_OPTIONS is the applications service's NODE_OPTIONS.
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -19,7 +20,8 @@ const PREFIX = 'ldvbench';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const WARM_SECONDS = 3;
+// Each round restarts the applications service: V8 keeps optimising a request path for 10-20 s of load (ADR 0058).
+const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 10);
 
 async function seed(db) {
   await sql`INSERT INTO applications
@@ -41,7 +43,12 @@ async function main() {
   await dropSystemDatabases(infra.postgresUrl, PREFIX);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   // Read at each start of the applications service: the rounds switch it.
-  const applicationsEnv = { LDV_LOG: 'off' };
+  const applicationsEnv = {
+    LDV_LOG: 'off',
+    ...(process.env.BENCH_APPLICATIONS_NODE_OPTIONS
+      ? { NODE_OPTIONS: process.env.BENCH_APPLICATIONS_NODE_OPTIONS }
+      : {}),
+  };
   const system = new System({
     root,
     infra,
