@@ -11,7 +11,8 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
-import { createDatabase } from '@register/service-kit';
+import { createDatabase, IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { removeDurableConsumers } from '@register/testkit';
 import { processCpuMicros, steadyLoad } from '@register/steady-load';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -56,7 +57,13 @@ async function main() {
     databasePrefix: PREFIX,
     logDir: path.join(root, '.data', 'bench', 'logs'),
     logLevel: 'warn',
-    extraEnv: { applications: applicationsEnv },
+    // Consumers of its own, removed at the end: a durable consumer left behind keeps a stream's every later message
+    // pending for it.
+    extraEnv: {
+      applications: applicationsEnv,
+      audit: { AUDIT_CONSUMER: `audit_${PREFIX}` },
+      documents: { APPLICATION_EVENTS_CONSUMER: `documents_${PREFIX}` },
+    },
   });
   try {
     for (const s of ['reference', 'documents', 'audit', 'applications', 'gateway']) await system.start(s);
@@ -133,6 +140,12 @@ async function main() {
   } finally {
     await system.stopAll();
     await dropSystemDatabases(infra.postgresUrl, PREFIX);
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL)
+      await removeDurableConsumers(
+        infra.natsUrl,
+        [`audit_${PREFIX}`, `audit_${PREFIX}_processing`, `documents_${PREFIX}`],
+        process.env.EVENTS_STREAM || 'REGISTER',
+      );
     await infra.stop();
   }
 }

@@ -171,7 +171,8 @@ async function main() {
     if (infra.natsUrl !== IN_PROCESS_EVENTS_URL)
       await removeDurableConsumers(
         infra.natsUrl,
-        ['audit', 'documents', 'letters'].map((s) => `${s}_${PREFIX}`),
+        // The audit service's logbook consumer is named after its audit consumer (`<name>_processing`).
+        [...['audit', 'documents', 'letters'].map((s) => `${s}_${PREFIX}`), `audit_${PREFIX}_processing`],
         process.env.EVENTS_STREAM || 'REGISTER',
       );
     await infra.stop();
