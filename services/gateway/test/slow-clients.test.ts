@@ -247,7 +247,9 @@ describe('slow request bodies at the gateway (ADR 0015)', () => {
     async () => {
       const port = Number(new URL(gateway.url).port);
       const accepted: net.Socket[] = [];
-      const onSocket = ({ socket }: { socket: net.Socket }) => {
+      // The channel's message is `{ socket }`, the server side of a new connection.
+      const onSocket = (message: unknown) => {
+        const { socket } = message as { socket: net.Socket };
         if (socket.localPort === port) accepted.push(socket);
       };
       diagnostics.subscribe('net.server.socket', onSocket);
