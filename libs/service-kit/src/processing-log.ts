@@ -223,21 +223,33 @@ export async function recordProcessingIn<DB extends WithOutbox>(
   trx: Transaction<DB> | Kysely<DB>,
   ...subjects: Array<string | null | undefined>
 ): Promise<void> {
-  await enqueueRows(trx, processingRowsOwed(...subjects));
+  const scope = owingScope(subjects);
+  if (!scope) return;
+  await enqueueRows(trx, rowsOwedBy(scope));
+  scope.recorded = true;
 }
 
 /**
  * The outbox rows of the records the running request owes, for a write that puts them in the statement that
  * writes its own events (`enqueueMany`'s `alongWith`), in the transaction that makes its change: one round trip
- * fewer than `recordProcessingIn`. Taking them counts them as written; the transaction then holds them or fails.
+ * fewer than `recordProcessingIn`. Taking them counts them as written, so it suits a transaction the request does
+ * not try again: that transaction then holds them or the request fails.
  */
 export function processingRowsOwed(...subjects: Array<string | null | undefined>): NewOutboxRow[] {
+  const scope = owingScope(subjects);
+  if (!scope) return [];
+  scope.recorded = true;
+  return rowsOwedBy(scope);
+}
+
+/** The running request's processing, once `subjects` are named, when it owes records not yet written. */
+function owingScope(subjects: Array<string | null | undefined>): RunningProcessing | undefined {
   concerns(...subjects);
   const scope = running.getStore();
-  if (!scope?.log.on || scope.recorded || scope.subjects.size === 0) return [];
-  scope.recorded = true;
-  return stepsOf(scope).flatMap((step) => scope.log.rows(step));
+  return scope?.log.on && !scope.recorded && scope.subjects.size > 0 ? scope : undefined;
 }
+
+const rowsOwedBy = (scope: RunningProcessing): NewOutboxRow[] => stepsOf(scope).flatMap((step) => scope.log.rows(step));
 
 /**
  * After the request succeeded: writes the records a read (or a write that made none in its transaction) owes.
