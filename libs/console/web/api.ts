@@ -33,13 +33,27 @@ export function useConfig(c: ConsoleConfig): void {
   config = c;
 }
 
+/**
+ * The route on screen: its reads are cancelled once the operator moves on, so a slow page cannot land on top of
+ * the one asked for after it. Writes are never cancelled: the server may already have done them.
+ */
+let route: AbortSignal | undefined;
+export function readsBelongTo(signal: AbortSignal): void {
+  route = signal;
+}
+
 /** One call to /api/v1 with the operator's own identity. */
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
   const identity = config ? identityHeaders(config) : null;
   if (!identity) throw new Unauthenticated();
   const headers: Record<string, string> = { accept: 'application/json', ...identity };
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(path, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    ...(method === 'GET' && route ? { signal: route } : {}),
+  });
   if (res.status === 401) throw new Unauthenticated();
   if (res.status === 403) throw new Forbidden();
   const text = await res.text();

@@ -1,4 +1,4 @@
-import { ApiError, Forbidden, Unauthenticated, useConfig } from './api.js';
+import { ApiError, Forbidden, Unauthenticated, readsBelongTo, useConfig } from './api.js';
 import { finishSignIn, identityHeaders, loadConfig, signOut, signedInAs, type ConsoleConfig } from './auth.js';
 import { h, replace, on, ui } from './dom.js';
 import { auditPage } from './pages/audit.js';
@@ -54,7 +54,14 @@ function header(config: ConsoleConfig, current: Page | null): HTMLElement {
   );
 }
 
+/** The route being rendered; a newer one cancels it (an operator who clicks on while a page loads). */
+let current: AbortController | null = null;
+
 async function render(config: ConsoleConfig): Promise<void> {
+  current?.abort();
+  const mine = new AbortController();
+  current = mine;
+  readsBelongTo(mine.signal);
   const top = document.getElementById('kop')!;
   const main = document.getElementById('inhoud')!;
   if (!identityHeaders(config)) {
@@ -70,19 +77,23 @@ async function render(config: ConsoleConfig): Promise<void> {
   main.setAttribute('aria-busy', 'true');
   main.removeAttribute('data-rendered');
   const rendering = location.hash;
+  // The page is built aside and shown only if it is still the route asked for: a slower, older one is dropped.
+  const draft = document.createElement('div');
+  let title = page.title;
   try {
-    await page.render(main, params);
+    await page.render(draft, params);
   } catch (err) {
+    if (mine.signal.aborted) return;
     if (err instanceof Unauthenticated) {
       signOut();
       return render(config);
     }
     if (err instanceof Forbidden) {
-      document.title = `Geen toegang – ${APP_TITLE}`;
-      forbiddenPage(main);
+      title = 'Geen toegang';
+      forbiddenPage(draft);
     } else {
       replace(
-        main,
+        draft,
         ui.heading(1, page.title, { tabindex: '-1' }),
         ui.alert(
           'error',
@@ -91,6 +102,9 @@ async function render(config: ConsoleConfig): Promise<void> {
       );
     }
   }
+  if (mine.signal.aborted) return;
+  document.title = `${title} – ${APP_TITLE}`;
+  main.replaceChildren(...draft.childNodes);
   main.setAttribute('aria-busy', 'false');
   main.setAttribute('data-rendered', rendering);
   main.querySelector<HTMLElement>('h1')?.focus();

@@ -156,6 +156,42 @@ describe('the operations console as an operator walks it', () => {
   );
 
   it(
+    'when the operator opens another page while the first still loads, then the page asked for last is shown ' +
+      'and the read of the first page is cancelled',
+    async () => {
+      const { page, csp } = await openConsole();
+      // The audit log's read is held in the browser until the operator has moved on.
+      let held!: () => void;
+      let release!: () => void;
+      const auditAsked = new Promise<void>((resolve) => (held = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        '**/api/v1/admin/audit?**',
+        async (route) => {
+          held();
+          await released;
+          // A request the page has cancelled meanwhile cannot be continued.
+          await route.continue().catch(() => undefined);
+        },
+        { times: 1 },
+      );
+      const auditCancelled = page.waitForEvent('requestfailed', {
+        predicate: (r) => r.url().includes('/api/v1/admin/audit?'),
+      });
+      await signIn(page, 'Beheerder (rol admin)');
+      await auditAsked;
+
+      await go(page, 'Functieschakelaars');
+      release();
+      expect((await auditCancelled).failure()?.errorText).toBe('net::ERR_ABORTED');
+      await rendered(page, '#/schakelaars', true);
+      expect(await page.getByRole('heading', { level: 1 }).allInnerTexts()).toEqual(['Functieschakelaars']);
+      expect(await page.title()).toBe('Functieschakelaars – Beheerconsole Register');
+      expect(csp).toEqual([]);
+    },
+  );
+
+  it(
     'when a case diverges through a zaaksysteem fault, then the case mirror shows it (past the window marked), ' +
       'and a retry after the fault is cleared heals it with a zaaksysteem-retry audit row',
     async () => {
