@@ -110,6 +110,20 @@ export default tseslint.config(
     },
   },
   {
+    // State kept per request lives on the request (services/gateway/src/request-slot.ts): a WeakMap keyed by the
+    // request kept its function values, and so the request, through V8's minor collections.
+    files: ['services/*/src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='WeakMap']",
+          message: 'Keep per-request state with requestSlot, not a WeakMap keyed by the request.',
+        },
+      ],
+    },
+  },
+  {
     // The gateway's own app and routers are built case-sensitive, as every service's are.
     files: ['services/gateway/src/**/*.ts', 'services/*/src/**/*.routes.ts'],
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [noCaseInsensitiveRouter] }] },

@@ -6,6 +6,7 @@ import { DomainError } from '@register/problem';
 import type { Logger } from '@register/service-kit';
 import type { Request, Response } from 'express';
 import type { GatewayDb } from '../database';
+import { requestSlot } from '../request-slot';
 import { claim, complete, release, type RecordKey } from './idempotency.repository';
 import { callerHash, idempotencyKeyOf, keepsAnswer, repeatOutcome, targetOf } from './idempotency-rules';
 
@@ -18,7 +19,7 @@ export interface IdempotencyState {
   settled: boolean;
 }
 
-const states = new WeakMap<IncomingMessage, IdempotencyState>();
+const states = requestSlot<IdempotencyState>('idempotency claim');
 
 /** The state of a request that owns an idempotency claim; undefined for every other request. */
 export function idempotencyOf(req: IncomingMessage): IdempotencyState | undefined {

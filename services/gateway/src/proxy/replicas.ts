@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { requestSlot } from '../request-slot';
 import { z } from 'zod';
 
 /**
@@ -28,7 +29,7 @@ const SKIP_REFUSED_MS = 2000;
 export class Replicas {
   private turn = 0;
   private readonly refusedUntil = new Map<string, number>();
-  private readonly chosen = new WeakMap<IncomingMessage, string>();
+  private readonly chosen = requestSlot<string>('copy chosen');
 
   constructor(readonly urls: readonly string[]) {}
 

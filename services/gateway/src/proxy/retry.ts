@@ -1,4 +1,5 @@
 import type { ClientRequest, IncomingMessage } from 'node:http';
+import { requestSlot } from '../request-slot';
 
 /** A keyed body larger than this is not kept for a retry (uploads: the client retries with its key). */
 const RETRY_BODY_LIMIT_BYTES = 1024 * 1024;
@@ -8,7 +9,7 @@ const UNKEYED_BODY_LIMIT_BYTES = 64 * 1024;
 const retried = new WeakSet<IncomingMessage>();
 const answered = new WeakSet<IncomingMessage>();
 /** The keyed request's body as it passed, or null once it grew past the limit. */
-const bodies = new WeakMap<IncomingMessage, Buffer[] | null>();
+const bodies = requestSlot<Buffer[] | null>('body kept for a retry');
 
 const isSafe = (req: IncomingMessage) => req.method === 'GET' || req.method === 'HEAD';
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { sendProblem } from '@register/problem';
+import { requestSlot } from '../request-slot';
 
 /**
  * ADR 0015: a request body must keep arriving at `minBytesPerSecond`, judged over each window of `windowMs`.
@@ -13,7 +14,7 @@ export interface BodyRate {
 }
 
 const tooSlow = new WeakSet<IncomingMessage>();
-const aborters = new WeakMap<IncomingMessage, () => void>();
+const aborters = requestSlot<() => void>('abort when the body is too slow');
 
 /** True once the request was ended for a body that came too slowly: its upstream failure is not the service's. */
 export function isSlowBody(req: IncomingMessage): boolean {
