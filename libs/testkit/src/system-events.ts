@@ -1,6 +1,7 @@
+import { randomBytes } from 'node:crypto';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { testEvents } from './core';
+import { removeDurableConsumers, testEvents } from './core';
 
 /** The six services, as the launcher names them (settings per service are keyed by these). */
 export const SYSTEM_SERVICES = ['gateway', 'applications', 'documents', 'letters', 'reference', 'audit'] as const;
@@ -57,4 +58,31 @@ export async function deleteStreams(natsUrl: string, matches: (name: string) => 
   } finally {
     await nc.close();
   }
+}
+
+/** What a bench's system owns on NATS, and how it goes at the end. */
+export interface BenchEvents {
+  stream: string;
+  /** The settings to lay over the environment the bench's system gets (the launcher's `settings`). */
+  env: Record<string, string>;
+  remove(natsUrl: string): Promise<void>;
+}
+
+/**
+ * A bench's system gets a stream and subject prefix of its own. On a shared stream its new durable consumers would
+ * first replay everything earlier runs left there, inside the measured rounds. `remove` deletes the stream with its
+ * consumers. A stream the caller named (EVENTS_STREAM in `env`) is used as it is; then only `consumers` are
+ * removed from it.
+ */
+export function benchEvents(id: string, consumers: string[] = [], env = process.env): BenchEvents {
+  const named = env['EVENTS_STREAM'];
+  if (named) return { stream: named, env: {}, remove: (natsUrl) => removeDurableConsumers(natsUrl, consumers, named) };
+  if (!/^[a-z0-9_]{1,24}$/.test(id)) throw new Error(`${id} cannot name a bench's events`);
+  const run = randomBytes(3).toString('hex');
+  const stream = `BENCH_${id.toUpperCase()}_${run}`;
+  return {
+    stream,
+    env: { EVENTS_STREAM: stream, EVENTS_SUBJECT_PREFIX: `${id}${run}.` },
+    remove: (natsUrl) => deleteStreams(natsUrl, (name) => name === stream),
+  };
 }

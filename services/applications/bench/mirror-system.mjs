@@ -10,6 +10,8 @@ import pg from 'pg';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure, zgwSettingsOf } from '@register/launcher';
 import { SEED_UUIDS, SIMULATOR_RSIN } from '@register/zgw-sim';
+import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { benchEvents } from '@register/testkit';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 export const ZGW_SECRET = 'mirror-bench-secret-0123456789abcdef0123';
@@ -37,6 +39,7 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
   if (!process.env.S3_ENDPOINT && !process.env.EMBEDDED_S3_PORT)
     process.env.EMBEDDED_S3_PORT = String(await freePort());
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench-mirror'));
+  const events = benchEvents(prefix);
   await dropSystemDatabases(infra.postgresUrl, prefix);
   const sim = mirror ? await startSimProcess(simNice) : null;
   const zgw = sim ? zgwSettingsOf(sim, { clientId: ZGW_CLIENT_ID, secret: ZGW_SECRET }) : {};
@@ -44,6 +47,7 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
   const system = new System({
     root,
     infra: { ...infra, zgw },
+    settings: { ...process.env, ...events.env },
     ports,
     databasePrefix: prefix,
     logDir: path.join(root, '.data', 'bench-mirror', 'logs', prefix),
@@ -61,6 +65,7 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
     await system.stopAll();
     await sim?.close();
     await dropSystemDatabases(infra.postgresUrl, prefix);
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
     await infra.stop();
     throw err;
   }
@@ -77,6 +82,7 @@ export async function startMirrorSystem({ prefix, mirror = true, applicationsEnv
       await system.stopAll();
       await sim?.close();
       await dropSystemDatabases(infra.postgresUrl, prefix);
+      if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
       await infra.stop();
     },
   };

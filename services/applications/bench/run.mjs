@@ -12,8 +12,9 @@ import pino from 'pino';
 import { signInternalIdentity, INTERNAL_IDENTITY_HEADER } from '@register/authz';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
-import { createDatabase } from '@register/service-kit';
 import { steadyLoad } from '@register/steady-load';
+import { createDatabase, IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { benchEvents } from '@register/testkit';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const logger = pino({ level: 'warn' });
@@ -56,11 +57,13 @@ async function run(name, url, request = () => ({})) {
 
 async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
+  const events = benchEvents('applbench');
   await dropSystemDatabases(infra.postgresUrl, PREFIX);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   const system = new System({
     root,
     infra,
+    settings: { ...process.env, ...events.env },
     ports,
     databasePrefix: PREFIX,
     logDir: path.join(root, '.data', 'bench', 'logs'),
@@ -142,6 +145,7 @@ async function main() {
   } finally {
     await system.stopAll();
     await dropSystemDatabases(infra.postgresUrl, PREFIX);
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
     await infra.stop();
   }
 }

@@ -11,6 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, resolveInfrastructure, type Service } from '@register/launcher';
+import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { benchEvents } from '@register/testkit';
 
 const MIB = 1024 * 1024;
 const CONCURRENCY = Number(process.env['BENCH_CONCURRENCY'] ?? 10);
@@ -72,12 +74,14 @@ async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
   const work = mkdtempSync(path.join(os.tmpdir(), 'documents-bench-'));
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
+  const events = benchEvents('uploadbench');
   const ports = Object.fromEntries(
     await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
   ) as Record<Service, number>;
   const system = new System({
     root,
     infra,
+    settings: { ...process.env, ...events.env },
     ports,
     databasePrefix: `bench${Date.now()}`,
     logDir: path.join(work, 'logs'),
@@ -136,6 +140,7 @@ async function main(): Promise<void> {
     if (ok !== CONCURRENCY || growth.gateway > 32 * MIB || growth.documents > 128 * MIB) process.exitCode = 1;
   } finally {
     await system.stopAll();
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
     await infra.stop();
     rmSync(work, { recursive: true, force: true });
   }

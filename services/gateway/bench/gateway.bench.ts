@@ -14,6 +14,8 @@ import {
   type Service,
   type SystemOptions,
 } from '@register/launcher';
+import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { benchEvents } from '@register/testkit';
 
 // npm run bench -w @register/gateway: throughput and latency of one stamdata read, directly on the reference
 // service, through the gateway and through a bare proxy (bare-proxy.ts: what a proxy alone costs here), against a
@@ -136,6 +138,7 @@ async function benchCollector(): Promise<{ url: string; posts: () => number; clo
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
+  const events = benchEvents('gatewaybench');
   const ports = Object.fromEntries(
     await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
   ) as Record<Service, number>;
@@ -148,6 +151,7 @@ async function main(): Promise<void> {
   const system = new System({
     root,
     infra,
+    settings: { ...process.env, ...events.env },
     ports,
     databasePrefix: prefix('bench'),
     logDir: path.join(root, '.data', 'bench', 'logs'),
@@ -166,6 +170,7 @@ async function main(): Promise<void> {
     new System({
       root,
       infra,
+      settings: { ...process.env, ...events.env },
       ports: {
         ...ports,
         ...Object.fromEntries(await Promise.all(fresh.map(async (s) => [s, await freePort()] as const))),
@@ -382,6 +387,7 @@ async function main(): Promise<void> {
     await headers.stopAll();
     await system.stopAll();
     for (const name of prefixes) await dropSystemDatabases(infra.postgresUrl, name);
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
     await infra.stop();
   }
 }

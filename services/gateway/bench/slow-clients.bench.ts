@@ -4,6 +4,8 @@ import path from 'node:path';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure, type Service } from '@register/launcher';
 import { steadyLoad, type PlannedRequest, type SteadyLoadSummary } from '@register/steady-load';
+import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { benchEvents } from '@register/testkit';
 
 // npm run bench:slow-clients -w @register/gateway (ADR 0100): ordinary requests at a fixed rate through the
 // gateway, once alone and once while 20 stalled and 20 trickling clients (each replaced as soon as the gateway
@@ -140,12 +142,14 @@ async function ordinaryLoad(gateway: string, pids: number[]): Promise<RunFigures
 async function main(): Promise<void> {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
+  const events = benchEvents('slowclients');
   const ports = Object.fromEntries(
     await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)),
   ) as Record<Service, number>;
   const system = new System({
     root,
     infra,
+    settings: { ...process.env, ...events.env },
     ports,
     databasePrefix: 'bench_slow',
     logDir: path.join(root, '.data', 'bench', 'logs-slow'),
@@ -193,6 +197,7 @@ async function main(): Promise<void> {
   } finally {
     await system.stopAll();
     await dropSystemDatabases(infra.postgresUrl, 'bench_slow');
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
     await infra.stop();
   }
   if (failed) {

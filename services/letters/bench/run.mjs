@@ -17,7 +17,7 @@ import { signInternalIdentity, INTERNAL_IDENTITY_HEADER } from '@register/authz'
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
 import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
-import { removeDurableConsumers } from '@register/testkit';
+import { benchEvents } from '@register/testkit';
 import { steadyLoad, summary } from '@register/steady-load';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -65,10 +65,16 @@ const row = (name, r) =>
 async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
   await dropSystemDatabases(infra.postgresUrl, PREFIX);
+  // The audit service's logbook consumer is named after its audit consumer (`<name>_processing`).
+  const events = benchEvents(PREFIX, [
+    ...['audit', 'documents', 'letters'].map((s) => `${s}_${PREFIX}`),
+    `audit_${PREFIX}_processing`,
+  ]);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   const system = new System({
     root,
     infra,
+    settings: { ...process.env, ...events.env },
     ports,
     databasePrefix: PREFIX,
     logDir: path.join(root, '.data', 'bench', 'logs'),
@@ -168,13 +174,7 @@ async function main() {
   } finally {
     await system.stopAll();
     await dropSystemDatabases(infra.postgresUrl, PREFIX);
-    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL)
-      await removeDurableConsumers(
-        infra.natsUrl,
-        // The audit service's logbook consumer is named after its audit consumer (`<name>_processing`).
-        [...['audit', 'documents', 'letters'].map((s) => `${s}_${PREFIX}`), `audit_${PREFIX}_processing`],
-        process.env.EVENTS_STREAM || 'REGISTER',
-      );
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
     await infra.stop();
   }
 }

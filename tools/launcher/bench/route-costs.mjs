@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@register/embedded';
 import { processCpuMicros, steadyLoad } from '@register/steady-load';
+import { IN_PROCESS_EVENTS_URL } from '@register/service-kit';
+import { benchEvents } from '@register/testkit';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '../dist/index.js';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
@@ -90,11 +92,13 @@ async function routes(gateway) {
 
 async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
+  const events = benchEvents('routecosts');
   await dropSystemDatabases(infra.postgresUrl, PREFIX);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   const system = new System({
     root,
     infra,
+    settings: { ...process.env, ...events.env },
     ports,
     databasePrefix: PREFIX,
     logDir: path.join(root, '.data', 'bench', 'logs'),
@@ -138,6 +142,7 @@ async function main() {
   } finally {
     await system.stopAll();
     await dropSystemDatabases(infra.postgresUrl, PREFIX);
+    if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
     await infra.stop();
   }
 }
