@@ -97,6 +97,7 @@ describe('a processing record in the fields of Logboek Dataverwerkingen', () => 
         'dpl.core.foreign_operation.trace_id': '11111111111111111111111111111111',
         'dpl.core.foreign_operation.span_id': '2222222222222222',
       });
+      expect(ProcessingRecordData.safeParse(record).success).toBe(true);
     },
   );
 });
