@@ -110,8 +110,8 @@ export default tseslint.config(
     },
   },
   {
-    // State kept per request lives on the request (services/gateway/src/request-slot.ts): a WeakMap keyed by the
-    // request kept its function values, and so the request, through V8's minor collections.
+    // State kept per request lives on the request (ADR 0265, services/gateway/src/request-slot.ts): a WeakMap keyed
+    // by the request kept its function values, and so the request, through V8's minor collections.
     files: ['services/*/src/**/*.ts'],
     rules: {
       'no-restricted-syntax': [

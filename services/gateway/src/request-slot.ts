@@ -9,7 +9,8 @@ export interface RequestSlot<T> {
 /**
  * A slot is a property on the request under a symbol of its own, not a WeakMap keyed by the request: V8's minor
  * collections kept a WeakMap's function values (and all they reach: the request, its socket, the proxy's request)
- * alive, so every request went to old space and stayed there until the next major collection, a long pause.
+ * alive, so every request went to old space and stayed there until the next major collection, a long pause
+ * (ADR 0265).
  */
 export function requestSlot<T>(description: string): RequestSlot<T> {
   const key = Symbol(description);
