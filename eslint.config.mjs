@@ -118,7 +118,7 @@ export default tseslint.config(
         'error',
         {
           selector: "NewExpression[callee.name='WeakMap']",
-          message: 'Keep per-request state with requestSlot, not a WeakMap keyed by the request.',
+          message: 'Keep per-request state on the request (the gateway: requestSlot; ADR 0265), not in a WeakMap.',
         },
       ],
     },

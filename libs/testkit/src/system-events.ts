@@ -62,7 +62,6 @@ export async function deleteStreams(natsUrl: string, matches: (name: string) => 
 
 /** What a bench's system owns on NATS, and how it goes at the end. */
 export interface BenchEvents {
-  stream: string;
   /** The settings to lay over the environment the bench's system gets (the launcher's `settings`). */
   env: Record<string, string>;
   remove(natsUrl: string): Promise<void>;
@@ -76,12 +75,11 @@ export interface BenchEvents {
  */
 export function benchEvents(id: string, consumers: string[] = [], env = process.env): BenchEvents {
   const named = env['EVENTS_STREAM'];
-  if (named) return { stream: named, env: {}, remove: (natsUrl) => removeDurableConsumers(natsUrl, consumers, named) };
+  if (named) return { env: {}, remove: (natsUrl) => removeDurableConsumers(natsUrl, consumers, named) };
   if (!/^[a-z0-9_]{1,24}$/.test(id)) throw new Error(`${id} cannot name a bench's events`);
   const run = randomBytes(3).toString('hex');
   const stream = `BENCH_${id.toUpperCase()}_${run}`;
   return {
-    stream,
     env: { EVENTS_STREAM: stream, EVENTS_SUBJECT_PREFIX: `${id}${run}.` },
     remove: (natsUrl) => deleteStreams(natsUrl, (name) => name === stream),
   };

@@ -117,28 +117,16 @@ async function benchIssuer(): Promise<{
   return { url, token, close: () => server.close() };
 }
 
-/** The yardstick (bare-proxy.ts) in a process of its own. */
-async function bareProxy(
+/** A Node yardstick (bare-proxy.ts, node-pipe.ts) in a process of its own, in front of `target`. */
+async function yardstick(
+  file: 'bare-proxy.js' | 'node-pipe.js',
   target: string,
   signed: string,
 ): Promise<{ url: string; pid: number | undefined; close(): void }> {
-  const child = fork(path.join(__dirname, 'bare-proxy.js'), [target, signed], { stdio: 'inherit' });
+  const child = fork(path.join(__dirname, file), [target, signed], { stdio: 'inherit' });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve(Number(m)));
-    child.once('exit', (code) => reject(new Error(`the bare proxy exited with ${code}`)));
-  });
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid, close: () => child.kill() };
-}
-
-/** The floor of a proxy in Node (node-pipe.ts) in a process of its own. */
-async function nodePipe(
-  target: string,
-  signed: string,
-): Promise<{ url: string; pid: number | undefined; close(): void }> {
-  const child = fork(path.join(__dirname, 'node-pipe.js'), [target, signed], { stdio: 'inherit' });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve(Number(m)));
-    child.once('exit', (code) => reject(new Error(`the node pipe exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
   return { url: `http://127.0.0.1:${port}`, pid: child.pid, close: () => child.kill() };
 }
@@ -309,8 +297,8 @@ async function main(): Promise<void> {
       3600,
     );
     const user = { 'X-Subject': '900000003', 'X-Role': 'admin' };
-    const bare = await bareProxy(system.url('reference'), signed);
-    const pipe = await nodePipe(system.url('reference'), signed);
+    const bare = await yardstick('bare-proxy.js', system.url('reference'), signed);
+    const pipe = await yardstick('node-pipe.js', system.url('reference'), signed);
     const front = await nginxInFront(system.url('reference'), signed);
     const mean = (runs: Figures[], of: (f: Figures) => number | null = (f) => f.rps) =>
       runs.reduce((sum, f) => sum + (of(f) ?? 0), 0) / runs.length;
