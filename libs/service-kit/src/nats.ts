@@ -4,6 +4,7 @@ import { jetstream, jetstreamManager, type JetStreamClient, type JetStreamManage
 import type { EventBus, EventMessage, EventSubscription } from './event-bus';
 import { IN_PROCESS_EVENTS_URL, InProcessEvents } from './in-process-events';
 import type { Logger } from './logger';
+import { endSettledRequestsWithoutAnError } from './nats-settled-requests';
 import { traceContextOf, traceHeaders } from './telemetry/trace-context';
 
 /** One stream carries every event of the system; subjects are `register.<context>.<event>`. */
@@ -124,6 +125,7 @@ export async function connectEvents(
   logger: Logger,
   stream: StreamSettings = {},
 ): Promise<NatsEvents> {
+  endSettledRequestsWithoutAnError();
   const nc = await connect({
     servers: url.split(','),
     name,
