@@ -3,8 +3,8 @@
 // 100 000 applications seeded; the applications service alternately with LDV_LOG=off and on (restarted between
 // rounds, the same database), each route driven through the gateway at a fixed, evenly spaced rate. Prints p50/p99
 // per round and the CPU per request of the applications service (which writes the records), the audit service
-// (which stores them) and the gateway, from /proc.
-// BENCH_RATE (200), BENCH_SECONDS (15), BENCH_ROUNDS (2), BENCH_WARM_SECONDS (10). Infrastructure: DATABASE_URL /
+// (which stores them), the gateway, and PostgreSQL and NATS when they run on this machine, from /proc.
+// BENCH_RATE (200), BENCH_SECONDS (15), BENCH_ROUNDS (4), BENCH_WARM_SECONDS (10). Infrastructure: DATABASE_URL /
 // NATS_URL, else embedded; the system's events go to a stream of the bench's own, deleted at the end. Diagnosis:
 // BENCH_APPLICATIONS_NODE_OPTIONS and BENCH_AUDIT_NODE_OPTIONS are those services' NODE_OPTIONS.
 import path from 'node:path';
@@ -14,14 +14,14 @@ import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
 import { createDatabase, IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { benchEvents } from '@register/testkit';
-import { processCpuMicros, steadyLoad } from '@register/steady-load';
+import { commandCpuMicros, processCpuMicros, steadyLoad, summary } from '@register/steady-load';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const logger = pino({ level: 'warn' });
 const PREFIX = 'ldvbench';
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 // Each round restarts the applications service: V8 keeps optimising a request path for 10-20 s of load (ADR 0058).
 const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 10);
 
@@ -106,8 +106,9 @@ async function main() {
       `\n${RATE} req/s for ${SECONDS} s per route and round through the gateway, evenly spaced; ${ROUNDS} rounds\n`,
     );
     console.log(
-      '| round | log | route | p50 ms | p99 ms | errors | applications µs/req | audit µs/req | gateway µs/req |\n' +
-        '|---|---|---|---|---|---|---|---|---|',
+      '| round | log | route | p50 ms | p99 ms | errors | applications µs/req | audit µs/req | gateway µs/req | ' +
+        'PostgreSQL µs/req | NATS µs/req |\n' +
+        '|---|---|---|---|---|---|---|---|---|---|---|',
     );
     const results = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -124,27 +125,39 @@ async function main() {
           };
           // A few seconds of the same load first: the JIT and the pools warm, outside the measured window.
           await steadyLoad({ url: route.url, rate: RATE, seconds: WARM_SECONDS, request: route.request });
-          const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, processCpuMicros(pid)]));
+          const cpuNow = () => ({
+            ...Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, processCpuMicros(pid)])),
+            postgres: commandCpuMicros('postgres'),
+            nats: commandCpuMicros('nats-server'),
+          });
+          const before = cpuNow();
           const r = await steadyLoad({ url: route.url, rate: RATE, seconds: SECONDS, request: route.request });
-          const cpu = Object.fromEntries(
-            Object.entries(pids).map(([k, pid]) => [k, (processCpuMicros(pid) - before[k]) / r.requests]),
-          );
+          const after = cpuNow();
+          const cpu = Object.fromEntries(Object.keys(after).map((k) => [k, (after[k] - before[k]) / r.requests]));
           results.push({ round, log, route: route.name, ...r, cpu });
           console.log(
             `| ${round} | ${log} | ${route.name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} | ` +
-              `${cpu.applications.toFixed(0)} | ${cpu.audit.toFixed(0)} | ${cpu.gateway.toFixed(0)} |`,
+              `${cpu.applications.toFixed(0)} | ${cpu.audit.toFixed(0)} | ${cpu.gateway.toFixed(0)} | ` +
+              `${cpu.postgres.toFixed(0)} | ${cpu.nats.toFixed(0)} |`,
           );
         }
       }
     }
-    console.log('\np99 with the log on / off, per route (mean over the rounds):');
+    // The rounds of a setting pooled: one p99 of all their requests (a single stall in one round, a checkpoint or
+    // an autovacuum, then weighs as the share of requests it delayed, not as a quarter of a mean of p99s).
+    console.log('\nAll rounds pooled, per route: p99 with the log on / off; CPU per request (µs, mean) on / off:');
     for (const route of routes) {
-      const p99 = (log) => {
-        const rs = results.filter((x) => x.route === route.name && x.log === log);
-        return rs.reduce((a, x) => a + x.p99, 0) / rs.length;
-      };
-      const [on, off] = [p99('on'), p99('off')];
-      console.log(`  ${route.name}: ${(on / off).toFixed(2)} (${on.toFixed(1)} / ${off.toFixed(1)} ms)`);
+      const of = (log) => results.filter((x) => x.route === route.name && x.log === log);
+      const pooled = (log) => summary(of(log).flatMap((x) => x.latencies));
+      const cpu = (log, k) => of(log).reduce((a, x) => a + x.cpu[k], 0) / of(log).length;
+      const [on, off] = [pooled('on'), pooled('off')];
+      const cpus = ['applications', 'audit', 'gateway', 'postgres', 'nats']
+        .map((k) => `${k} ${cpu('on', k).toFixed(0)} / ${cpu('off', k).toFixed(0)}`)
+        .join(', ');
+      console.log(
+        `  ${route.name}: p99 ${(on.p99 / off.p99).toFixed(2)} (${on.p99.toFixed(1)} / ${off.p99.toFixed(1)} ms), ` +
+          `p50 ${on.p50.toFixed(1)} / ${off.p50.toFixed(1)} ms, ${on.requests} / ${off.requests} requests; ${cpus}`,
+      );
     }
   } finally {
     await system.stopAll();

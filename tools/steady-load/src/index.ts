@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { LoadPlan, LoadResult, PlannedRequest } from './plan';
 
@@ -29,6 +29,11 @@ export interface SteadyLoadOptions {
   request?: (i: number) => PlannedRequest;
 }
 
+export interface SteadyLoadLatencies {
+  /** Every answered request's latency (ms), to pool the loads of several rounds into one summary. */
+  latencies: number[];
+}
+
 export interface SteadyLoadSummary {
   requests: number;
   errors: number;
@@ -50,7 +55,7 @@ export interface SteadyLoadSummary {
  *
  * `BENCH_TRACE=<file>` appends every request's start (ms into the load) and latency as one JSON line per load.
  */
-export async function steadyLoad(options: SteadyLoadOptions): Promise<SteadyLoadSummary> {
+export async function steadyLoad(options: SteadyLoadOptions): Promise<SteadyLoadSummary & SteadyLoadLatencies> {
   const total = Math.round(options.rate * options.seconds);
   const warmup = Math.round(options.rate * (options.warmSeconds ?? 0));
   const requests =
@@ -70,7 +75,11 @@ export async function steadyLoad(options: SteadyLoadOptions): Promise<SteadyLoad
       process.env['BENCH_TRACE'],
       `${JSON.stringify({ url: options.url, rate: options.rate, epoch: result.epoch, trace: result.trace })}\n`,
     );
-  return { ...summary(result.latencies, result.errors), achievedRate: total / (result.elapsedMs / 1000) };
+  return {
+    ...summary(result.latencies, result.errors),
+    achievedRate: total / (result.elapsedMs / 1000),
+    latencies: result.latencies,
+  };
 }
 
 function runInChild(plan: LoadPlan): Promise<LoadResult> {
@@ -97,4 +106,29 @@ export function summary(latencies: number[], errors = 0): SteadyLoadSummary {
 export function processCpuMicros(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * CPU time (user and system, µs) used so far by every running process whose command name is `comm` (`postgres`,
+ * `nats-server`): a server of the machine the bench runs on, which the bench did not start. A process that ends
+ * between two readings takes its time with it, so it suits servers whose processes live through a load (pooled
+ * connections), and reads 0 where no such process runs (a server on another machine).
+ */
+export function commandCpuMicros(comm: string): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const open = stat.indexOf('(');
+    const close = stat.lastIndexOf(')');
+    if (stat.slice(open + 1, close) !== comm) continue;
+    const fields = stat.slice(close + 2).split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) * 10_000;
+  }
+  return total;
 }
