@@ -1,7 +1,9 @@
 // npm run bench (services/applications): seeds 100 000 applications over 10 000 owners (half submitted)
 // with one bulk INSERT … SELECT generate_series, then drives them at a fixed 200 req/s for 20 s per route, after 10 s
-// unmeasured, evenly spaced (@register/steady-load), and prints p50/p99/errors and EXPLAIN ANALYZE of the lists.
-// Every service runs as its own process (tools/launcher), as in production; the load goes through the
+// unmeasured, evenly spaced (@register/steady-load), and prints p50/p99/errors, the CPU per request of each process
+// (the services, and PostgreSQL and NATS when they run on this machine, from /proc, over the measured part only)
+// and EXPLAIN ANALYZE of the lists. Every service runs as its own process (tools/launcher), as in production, the
+// audit service's consumers included; the load goes through the
 // gateway with X-Subject / X-Medewerker headers (BENCH_DIRECT=1: the service itself, signed identities).
 // Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults.
 // BENCH_ROUTES=werkvoorraad,health runs only the routes whose name contains one of the words (default: every
@@ -12,7 +14,7 @@ import pino from 'pino';
 import { signInternalIdentity, INTERNAL_IDENTITY_HEADER } from '@register/authz';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
-import { steadyLoad } from '@register/steady-load';
+import { commandCpuMicros, processCpuMicros, steadyLoad } from '@register/steady-load';
 import { createDatabase, IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { benchEvents } from '@register/testkit';
 
@@ -48,10 +50,33 @@ async function seed(db) {
   console.log(`seeded 100000 applications in ${Date.now() - t0} ms`);
 }
 
-async function run(name, url, request = () => ({})) {
+/** The processes a request may touch: the system's services, PostgreSQL and the NATS server (CPU µs from /proc). */
+const PROCESSES = ['gateway', 'applications', 'documents', 'reference', 'audit', 'postgres', 'nats'];
+
+function cpuNow(system) {
+  return {
+    ...Object.fromEntries(SERVICES.map((s) => [s, system.pid(s) ? processCpuMicros(system.pid(s)) : 0])),
+    postgres: commandCpuMicros('postgres'),
+    nats: commandCpuMicros('nats-server'),
+  };
+}
+
+async function run(system, name, url, request = () => ({})) {
   if (!selected(name)) return null;
-  const r = await steadyLoad({ url, rate: RATE, seconds: SECONDS, warmSeconds: WARM_SECONDS, request });
-  console.log(`| ${name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.requests} | ${r.errors} |`);
+  let before = null;
+  const r = await steadyLoad({
+    url,
+    rate: RATE,
+    seconds: SECONDS,
+    warmSeconds: WARM_SECONDS,
+    request,
+    onMeasuring: () => (before = cpuNow(system)),
+  });
+  const after = cpuNow(system);
+  const cpu = PROCESSES.map((p) => ((after[p] - before[p]) / r.requests).toFixed(0));
+  console.log(
+    `| ${name} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.requests} | ${r.errors} | ${cpu.join(' | ')} |`,
+  );
   return r;
 }
 
@@ -93,7 +118,9 @@ async function main() {
     adminSeam: false,
   };
   try {
-    for (const s of ['reference', 'documents', 'applications', 'gateway']) await system.start(s);
+    // The audit service too: it takes the audit events and processing records a request writes, as it does in
+    // production (issue 26: the consumers that react to a submit count).
+    for (const s of ['reference', 'documents', 'audit', 'applications', 'gateway']) await system.start(s);
     const url = new URL(infra.postgresUrl);
     url.pathname = `/${PREFIX}_applications`;
     const database = createDatabase(url.toString(), logger);
@@ -125,15 +152,18 @@ async function main() {
       `\ntarget ${base} (${direct ? 'service directly' : 'through the gateway'}), ` +
         `${RATE} req/s for ${SECONDS} s per route, evenly spaced (open loop)\n`,
     );
-    console.log('| route | p50 ms | p99 ms | requests | errors |\n|---|---|---|---|---|');
-    await run('GET /health', `${base}/health`);
-    await run('GET /api/v1/applications (owner)', `${base}/api/v1/applications`, () => ({
+    console.log(
+      `| route | p50 ms | p99 ms | requests | errors | ${PROCESSES.map((p) => `${p} µs/req`).join(' | ')} |\n` +
+        `|---|---|---|---|---|${PROCESSES.map(() => '---|').join('')}`,
+    );
+    await run(system, 'GET /health', `${base}/health`);
+    await run(system, 'GET /api/v1/applications (owner)', `${base}/api/v1/applications`, () => ({
       headers: headers(owner('b00000042')),
     }));
-    await run('GET /api/v1/werkvoorraad?limit=100', `${base}/api/v1/werkvoorraad?limit=100`, () => ({
+    await run(system, 'GET /api/v1/werkvoorraad?limit=100', `${base}/api/v1/werkvoorraad?limit=100`, () => ({
       headers: headers(beoordelaar),
     }));
-    await run('POST /api/v1/applications/:id/submit', base, (n) => {
+    await run(system, 'POST /api/v1/applications/:id/submit', base, (n) => {
       const d = drafts[n % drafts.length];
       return {
         method: 'POST',

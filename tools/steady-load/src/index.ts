@@ -27,6 +27,11 @@ export interface SteadyLoadOptions {
    * this process).
    */
   request?: (i: number) => PlannedRequest;
+  /**
+   * Called when the warm-up's last request has gone out and the measured ones begin (only with `warmSeconds`):
+   * where a bench reads the CPU the processes under load have used, to count the measured requests' share alone.
+   */
+  onMeasuring?: () => void;
 }
 
 export interface SteadyLoadLatencies {
@@ -69,7 +74,7 @@ export async function steadyLoad(options: SteadyLoadOptions): Promise<SteadyLoad
     requests,
     trace: Boolean(process.env['BENCH_TRACE']),
   };
-  const result = await runInChild(plan);
+  const result = await runInChild(plan, options.onMeasuring);
   if (process.env['BENCH_TRACE'])
     appendFileSync(
       process.env['BENCH_TRACE'],
@@ -82,11 +87,14 @@ export async function steadyLoad(options: SteadyLoadOptions): Promise<SteadyLoad
   };
 }
 
-function runInChild(plan: LoadPlan): Promise<LoadResult> {
+function runInChild(plan: LoadPlan, onMeasuring?: () => void): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     const child = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     let result: LoadResult | null = null;
-    child.once('message', (m) => (result = m as LoadResult));
+    child.on('message', (m: LoadResult | { measuring: true }) => {
+      if ('measuring' in m) onMeasuring?.();
+      else result = m;
+    });
     child.once('error', reject);
     child.once('exit', (code) =>
       result ? resolve(result) : reject(new Error(`the load generator exited with ${code} before it reported`)),

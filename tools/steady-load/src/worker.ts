@@ -49,7 +49,11 @@ async function run(plan: LoadPlan): Promise<LoadResult> {
   for (let i = 0; i < plan.warmup + plan.total; i++) {
     const wait = start + (i * 1000) / plan.rate - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
-    if (i === plan.warmup) t0 = performance.now();
+    if (i === plan.warmup) {
+      t0 = performance.now();
+      // The measured part starts: the parent may read what the processes under load have used so far.
+      if (plan.warmup > 0) process.send!({ measuring: true });
+    }
     pending.push(send(i, i >= plan.warmup));
   }
   await Promise.all(pending);

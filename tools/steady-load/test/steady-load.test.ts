@@ -92,6 +92,28 @@ describe('steadyLoad', () => {
     },
   );
 
+  it(
+    'when given a warm-up and onMeasuring, then it is called once, when the warm-up requests have gone out ' +
+      'and before the measured ones have',
+    async () => {
+      const calls: number[] = [];
+      const r = await steadyLoad({
+        url: origin,
+        rate: 100,
+        seconds: 0.3,
+        warmSeconds: 0.3,
+        request: (i) => ({ path: `/n/${i}` }),
+        onMeasuring: () => calls.push(seen.length),
+      });
+      expect(r.requests).toBe(30);
+      expect(calls).toHaveLength(1);
+      // The warm-up's 30 went out 10 ms apart before it; the last may still be on its way (so 29), and the
+      // measured 30 are still to come.
+      expect(calls[0]).toBeGreaterThanOrEqual(29);
+      expect(calls[0]).toBeLessThan(60);
+    },
+  );
+
   it('when the target refuses connections, then every request counts as an error and the load still ends', async () => {
     const closed = http.createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
