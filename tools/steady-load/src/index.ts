@@ -117,10 +117,10 @@ export function processCpuMicros(pid: number): number {
 }
 
 /**
- * CPU time (user and system, µs) used so far by every running process whose command name is `comm` (`postgres`,
- * `nats-server`): a server of the machine the bench runs on, which the bench did not start. A process that ends
- * between two readings takes its time with it, so it suits servers whose processes live through a load (pooled
- * connections), and reads 0 where no such process runs (a server on another machine).
+ * CPU time (user and system, µs) used so far by every process whose command name is `comm` (`postgres`,
+ * `nats-server`): a server of the machine the bench runs on, which the bench did not start. Each process counts
+ * with its reaped children (`cutime`, `cstime`), so a PostgreSQL backend that ends between two readings stays in the
+ * sum through the postmaster that waited for it. Reads 0 where no such process runs (a server on another machine).
  */
 export function commandCpuMicros(comm: string): number {
   let total = 0;
@@ -136,7 +136,8 @@ export function commandCpuMicros(comm: string): number {
     const close = stat.lastIndexOf(')');
     if (stat.slice(open + 1, close) !== comm) continue;
     const fields = stat.slice(close + 2).split(' ');
-    total += (Number(fields[11]) + Number(fields[12])) * 10_000;
+    // utime, stime, cutime, cstime: fields 14-17 of proc(5), 11-14 after the command.
+    total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10_000;
   }
   return total;
 }
