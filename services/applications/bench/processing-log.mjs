@@ -18,7 +18,7 @@ import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
 import { createDatabase, IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { benchEvents } from '@register/testkit';
-import { commandCpuMicros, processCpuMicros, steadyLoad, summary } from '@register/steady-load';
+import { machineCpuMicros, steadyLoad, summary } from '@register/steady-load';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const logger = pino({ level: 'warn' });
@@ -109,15 +109,12 @@ const ROUTES = [
 
 const PROCESSES = ['applications', 'audit', 'gateway', 'postgres', 'nats'];
 
-function cpuNow(system) {
-  return {
-    applications: processCpuMicros(system.pid('applications')),
-    audit: processCpuMicros(system.pid('audit')),
-    gateway: processCpuMicros(system.pid('gateway')),
-    postgres: commandCpuMicros('postgres'),
-    nats: commandCpuMicros('nats-server'),
-  };
-}
+const cpuNow = (system) =>
+  machineCpuMicros({
+    applications: system.pid('applications'),
+    audit: system.pid('audit'),
+    gateway: system.pid('gateway'),
+  });
 
 /** One slice of `route` on system `s`: its latencies and the CPU per request of each process over it. */
 async function slice(s, route, seconds, warmSeconds) {

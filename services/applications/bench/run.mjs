@@ -14,7 +14,7 @@ import pino from 'pino';
 import { signInternalIdentity, INTERNAL_IDENTITY_HEADER } from '@register/authz';
 import { freePort } from '@register/embedded';
 import { SERVICES, System, dropSystemDatabases, resolveInfrastructure } from '@register/launcher';
-import { commandCpuMicros, processCpuMicros, steadyLoad } from '@register/steady-load';
+import { machineCpuMicros, steadyLoad } from '@register/steady-load';
 import { createDatabase, IN_PROCESS_EVENTS_URL } from '@register/service-kit';
 import { benchEvents } from '@register/testkit';
 
@@ -53,13 +53,7 @@ async function seed(db) {
 /** The processes a request may touch: the system's services, PostgreSQL and the NATS server (CPU µs from /proc). */
 const PROCESSES = ['gateway', 'applications', 'documents', 'reference', 'audit', 'postgres', 'nats'];
 
-function cpuNow(system) {
-  return {
-    ...Object.fromEntries(SERVICES.map((s) => [s, system.pid(s) ? processCpuMicros(system.pid(s)) : 0])),
-    postgres: commandCpuMicros('postgres'),
-    nats: commandCpuMicros('nats-server'),
-  };
-}
+const cpuNow = (system) => machineCpuMicros(Object.fromEntries(SERVICES.map((s) => [s, system.pid(s)])));
 
 async function run(system, name, url, request = () => ({})) {
   if (!selected(name)) return null;

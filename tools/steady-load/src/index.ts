@@ -28,8 +28,9 @@ export interface SteadyLoadOptions {
    */
   request?: (i: number) => PlannedRequest;
   /**
-   * Called when the warm-up's last request has gone out and the measured ones begin (only with `warmSeconds`):
-   * where a bench reads the CPU the processes under load have used, to count the measured requests' share alone.
+   * Called when the measured requests begin (after the warm-up's last has gone out, or as the load starts without
+   * one): where a bench reads the CPU the processes under load have used, to count the measured requests' share
+   * alone (`machineCpuMicros`).
    */
   onMeasuring?: () => void;
 }
@@ -140,4 +141,17 @@ export function commandCpuMicros(comm: string): number {
     total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10_000;
   }
   return total;
+}
+
+/**
+ * CPU time (µs) used so far by each of `pids` (a bench's own processes, by name; 0 for one not running), and by the
+ * machine's PostgreSQL (`postgres`) and NATS server (`nats`): read before and after a load, the difference divided
+ * by its requests is each process's CPU per request.
+ */
+export function machineCpuMicros(pids: Record<string, number | undefined>): Record<string, number> {
+  return {
+    ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, pid ? processCpuMicros(pid) : 0])),
+    postgres: commandCpuMicros('postgres'),
+    nats: commandCpuMicros('nats-server'),
+  };
 }

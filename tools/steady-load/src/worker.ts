@@ -52,7 +52,7 @@ async function run(plan: LoadPlan): Promise<LoadResult> {
     if (i === plan.warmup) {
       t0 = performance.now();
       // The measured part starts: the parent may read what the processes under load have used so far.
-      if (plan.warmup > 0) process.send!({ measuring: true });
+      process.send!({ measuring: true });
     }
     pending.push(send(i, i >= plan.warmup));
   }

@@ -114,6 +114,21 @@ describe('steadyLoad', () => {
     },
   );
 
+  it('when given onMeasuring and no warm-up, then it is called once, as the first request goes out', async () => {
+    const calls: number[] = [];
+    const r = await steadyLoad({
+      url: origin,
+      rate: 100,
+      seconds: 0.3,
+      request: (i) => ({ path: `/n/${i}` }),
+      onMeasuring: () => calls.push(seen.length),
+    });
+    expect(r.requests).toBe(30);
+    expect(calls).toHaveLength(1);
+    // Sent before the first request; that one may reach the server before the call does, no later one can.
+    expect(calls[0]).toBeLessThanOrEqual(1);
+  });
+
   it('when the target refuses connections, then every request counts as an error and the load still ends', async () => {
     const closed = http.createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
