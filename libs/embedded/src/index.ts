@@ -6,39 +6,11 @@ import { embeddedPostgresModule, reachableDataDir } from './postgres-runtime';
 
 export { embeddedPostgresModule, reachableByOthers, reachableDataDir } from './postgres-runtime';
 export * from './events-address';
+export { freePort } from './ports';
 
 export interface Running {
   url: string;
   stop: () => Promise<void>;
-}
-
-/** The ports `freePort` gave this process: each is given once. */
-const handedOut = new Set<number>();
-
-/**
- * A port nothing listens on now, and never one this process was given before: the system asks the OS for one,
- * closes it and binds it later, so the OS may offer the same port to the next caller meanwhile (two services of
- * one test then share a port, and one of them serves without it).
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await portFromTheSystem();
-    if (!handedOut.has(port)) {
-      handedOut.add(port);
-      return port;
-    }
-  }
-}
-
-function portFromTheSystem(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { freePort } from '@register/embedded';
 import { createTestDatabase, natsUrl, TEST_LDV_SECRET, TEST_SECRET, testEventsEnv, type TestDatabase } from './core';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -32,18 +33,6 @@ export interface NeighbourOptions {
   /** Reuse a database (a second copy of a service); by default one of its own is created and dropped. */
   database?: TestDatabase;
   readyTimeoutMs?: number;
-}
-
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** A service's environment: this run's infrastructure, the test secrets, and what the test adds. */

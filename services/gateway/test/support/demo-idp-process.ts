@@ -1,20 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { eventually } from '@register/testkit';
 
-const SCRIPT = path.resolve(__dirname, '..', '..', '..', '..', 'tools', 'demo-idp', 'dist', 'src', 'main.js');
+export { freePort } from '@register/embedded';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+const SCRIPT = path.resolve(__dirname, '..', '..', '..', '..', 'tools', 'demo-idp', 'dist', 'src', 'main.js');
 
 export interface DemoIdpProcess {
   issuer: string;
