@@ -8,9 +8,9 @@
 // the records), the audit service (which stores them), the gateway, and PostgreSQL and NATS when they run on this
 // machine (from /proc), per slice pair, then one p99 per setting over all its slices.
 // BENCH_RATE (200), BENCH_SLICE_SECONDS (8), BENCH_SLICES (8 per setting and route), BENCH_WARM_SECONDS (15, each
-// system and route before its slices). Infrastructure: DATABASE_URL / NATS_URL, else embedded; the streams are
-// deleted at the end. Diagnosis: BENCH_APPLICATIONS_NODE_OPTIONS and BENCH_AUDIT_NODE_OPTIONS are those services'
-// NODE_OPTIONS (both systems).
+// system and route before its slices), BENCH_ROUTES=list,submit (only the routes whose name holds one of the words).
+// Infrastructure: DATABASE_URL / NATS_URL, else embedded; the streams are deleted at the end. Diagnosis:
+// BENCH_APPLICATIONS_NODE_OPTIONS and BENCH_AUDIT_NODE_OPTIONS are those services' NODE_OPTIONS (both systems).
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -29,6 +29,11 @@ const SLICES = Number(process.env.BENCH_SLICES ?? 8);
 const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 15);
 const GENERATOR_WARM_SECONDS = 1;
 const LOGS = ['off', 'on'];
+const WORDS = (process.env.BENCH_ROUTES ?? '')
+  .split(',')
+  .map((w) => w.trim())
+  .filter(Boolean);
+const selected = (name) => WORDS.length === 0 || WORDS.some((w) => name.includes(w));
 
 async function seed(db) {
   await sql`INSERT INTO applications
@@ -143,7 +148,7 @@ async function main() {
         `${SLICE_SECONDS} s per setting and route, alternating (after ${WARM_SECONDS} s of warm-up each)\n`,
     );
     const pooled = [];
-    for (const route of ROUTES) {
+    for (const route of ROUTES.filter((r) => selected(r.name))) {
       for (const s of systems) await slice(s, route, WARM_SECONDS, 1);
       const columns = PROCESSES.map((p) => `${p} µs/req`).join(' | ');
       console.log(
