@@ -6,7 +6,7 @@ import { buildContext, configSchema } from './context';
 import { deadLetterRoutes } from './dead-letters/dead-letters.routes';
 import { inzageRoutes } from './logbook/inzage.routes';
 import { logbookRetention } from './logbook/logbook-retention.job';
-import { processingConsumer } from './logbook/processing.consumer';
+import { processingBatchConsumer, processingConsumer } from './logbook/processing.consumer';
 import { verwerkingsactiviteitenRoutes } from './verwerkingsactiviteiten/verwerkingsactiviteiten.routes';
 
 export const start = runService(module, {
@@ -15,5 +15,5 @@ export const start = runService(module, {
   migrations,
   buildContext,
   routes: [...auditLogRoutes, ...deadLetterRoutes, ...verwerkingsactiviteitenRoutes, ...inzageRoutes],
-  jobs: [auditConsumer, processingConsumer, logbookRetention],
+  jobs: [auditConsumer, processingConsumer, processingBatchConsumer, logbookRetention],
 });

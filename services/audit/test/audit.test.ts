@@ -316,8 +316,8 @@ describe('the audit consumer', () => {
 
 describe('health and description', () => {
   it(
-    'when the database, NATS and both consumers (audit rows, ' +
-      'processing records) run (and it is not draining), then ready',
+    'when the database, NATS and the three consumers (audit rows, ' +
+      'processing records, batches of them) run (and it is not draining), then ready',
     async () => {
       const res = await fetch(`${h.url}/health/ready`);
       expect(res.status).toBe(200);
@@ -326,6 +326,7 @@ describe('health and description', () => {
         events: true,
         consumer: true,
         'processing-consumer': true,
+        'processing-batch-consumer': true,
         accepting: true,
       });
     },

@@ -65,10 +65,12 @@ const row = (name, r) =>
 async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
   await dropSystemDatabases(infra.postgresUrl, PREFIX);
-  // The audit service's logbook consumer is named after its audit consumer (`<name>_processing`).
+  // The audit service's logbook consumers are named after its audit consumer (`<name>_processing`, and
+  // `<name>_processing_batches` for batches of records).
   const events = benchEvents(PREFIX, [
     ...['audit', 'documents', 'letters'].map((s) => `${s}_${PREFIX}`),
     `audit_${PREFIX}_processing`,
+    `audit_${PREFIX}_processing_batches`,
   ]);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   const system = new System({

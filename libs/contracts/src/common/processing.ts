@@ -39,3 +39,24 @@ export const PROCESSING_PREFIX = 'register.processing.';
 export const PROCESSING_SUBJECTS = `${PROCESSING_PREFIX}>`;
 export const processingRecord = (service: string): EventContract<typeof ProcessingRecordData> =>
   eventContract(`${PROCESSING_PREFIX}${service}`, 'processing', ProcessingRecordData);
+
+/**
+ * Several records in one message (ADR 0268): the records a service gathered, each with the id the logbook stores
+ * it under (the id it would have had as a message of its own, so a record sent both ways is stored once). On a
+ * subject family of its own, which no older logbook consumer takes (ADR 0230): the audit service reads it with a
+ * second durable consumer before any producer sends it.
+ */
+export const PROCESSING_BATCH_PREFIX = 'register.processing-batch.';
+/** The filter of the audit service's consumer of record batches. */
+export const PROCESSING_BATCH_SUBJECTS = `${PROCESSING_BATCH_PREFIX}>`;
+/** The most records one batch carries (a message stays well under NATS's 1 MiB payload limit). */
+export const MAX_RECORDS_PER_BATCH = 100;
+export const ProcessingBatchData = z.strictObject({
+  records: z
+    .array(z.strictObject({ id: z.uuid(), record: ProcessingRecordData }))
+    .min(1)
+    .max(MAX_RECORDS_PER_BATCH),
+});
+export type ProcessingBatchData = z.infer<typeof ProcessingBatchData>;
+export const processingBatch = (service: string): EventContract<typeof ProcessingBatchData> =>
+  eventContract(`${PROCESSING_BATCH_PREFIX}${service}`, 'processing-batch', ProcessingBatchData);

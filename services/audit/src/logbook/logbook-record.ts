@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { PROCESSING_PREFIX, ProcessingRecordData, eventEnvelope } from '@register/contracts';
+import {
+  MAX_RECORDS_PER_BATCH,
+  PROCESSING_BATCH_PREFIX,
+  PROCESSING_PREFIX,
+  ProcessingRecordData,
+  eventEnvelope,
+} from '@register/contracts';
 import type { Kysely, Selectable } from 'kysely';
 import type { AuditDb } from '../database';
 import type { LogbookTable } from './logbook.table';
@@ -22,7 +28,32 @@ export function toLogbookRow(subject: string, payload: unknown): LogbookRow | nu
   if (!isProcessingSubject(subject) || service.length === 0) return null;
   const parsed = ProcessingEnvelope.safeParse(payload);
   if (!parsed.success) return null;
-  const { id, data: r } = parsed.data;
+  return rowOf(parsed.data.id, parsed.data.data, service);
+}
+
+// A batch is read as tolerantly as a single record: each record on its own, so one a producer got wrong does not
+// cost the others their place in the logbook.
+const BatchEnvelope = eventEnvelope(z.object({ records: z.array(z.unknown()).min(1).max(MAX_RECORDS_PER_BATCH) }));
+const BatchItem = z.object({ id: z.uuid(), record: ProcessingRecordRead });
+
+/**
+ * The rows of a batch of records (ADR 0268) and how many of its records were no well-formed record (dropped, like
+ * a malformed single record); null when the message is no batch at all.
+ */
+export function toLogbookRows(subject: string, payload: unknown): { rows: LogbookRow[]; dropped: number } | null {
+  const service = subject.slice(PROCESSING_BATCH_PREFIX.length);
+  if (!subject.startsWith(PROCESSING_BATCH_PREFIX) || service.length === 0) return null;
+  const parsed = BatchEnvelope.safeParse(payload);
+  if (!parsed.success) return null;
+  const rows: LogbookRow[] = [];
+  for (const item of parsed.data.data.records) {
+    const read = BatchItem.safeParse(item);
+    if (read.success) rows.push(rowOf(read.data.id, read.data.record, service));
+  }
+  return { rows, dropped: parsed.data.data.records.length - rows.length };
+}
+
+function rowOf(id: string, r: z.infer<typeof ProcessingRecordRead>, service: string): LogbookRow {
   const a = r.attributes;
   return {
     record_id: id,
@@ -50,13 +81,18 @@ export async function insertLogbookRow(db: Kysely<AuditDb>, row: LogbookRow): Pr
   await insertLogbookRows(db, [row]);
 }
 
-/** Stores records with one statement, each once per record id (also one that comes twice in `rows`). */
+const ROWS_PER_STATEMENT = 1000;
+
+/**
+ * Stores records with one statement per thousand (PostgreSQL takes at most 65 535 parameters in one, and a row has
+ * 18), each once per record id (also one that comes twice in `rows`).
+ */
 export async function insertLogbookRows(db: Kysely<AuditDb>, rows: readonly LogbookRow[]): Promise<void> {
   const unique = [...new Map(rows.map((row) => [row.record_id, row])).values()];
-  if (unique.length === 0) return;
-  await db
-    .insertInto('logbook')
-    .values(unique)
-    .onConflict((oc) => oc.column('record_id').doNothing())
-    .execute();
+  for (let at = 0; at < unique.length; at += ROWS_PER_STATEMENT)
+    await db
+      .insertInto('logbook')
+      .values(unique.slice(at, at + ROWS_PER_STATEMENT))
+      .onConflict((oc) => oc.column('record_id').doNothing())
+      .execute();
 }

@@ -17,6 +17,6 @@ export interface LogbookTable {
   exception_type: string | null;
   exception_message: string | null;
   door: string;
-  /** The producing service, from the subject `register.processing.<service>`. */
+  /** The producing service: the subject's last token (`register.processing[-batch].<service>`). */
   service: string;
 }

@@ -7,7 +7,7 @@ import { natsUrl, startService, testEvents, type TestDatabase, type TestService 
 import { start } from '../../src/main';
 import type { Context } from '../../src/context';
 import type { AuditDb } from '../../src/database';
-import { processingDurable } from '../../src/logbook/processing.consumer';
+import { processingBatchDurable, processingDurable } from '../../src/logbook/processing.consumer';
 
 export interface AuditSystem extends TestService<Context> {
   events: Events;
@@ -19,6 +19,10 @@ export interface AuditSystem extends TestService<Context> {
   processingSubject: string;
   /** The logbook consumer's durable name (the audit consumer's with its suffix). */
   processingDurable: string;
+  /** Its own subject for batches of records (`register.processing-batch.<durable>`, ADR 0268). */
+  processingBatchSubject: string;
+  /** The durable name of the consumer of record batches. */
+  processingBatchDurable: string;
 }
 
 /**
@@ -27,9 +31,14 @@ export interface AuditSystem extends TestService<Context> {
  * redeliveries come after 200 ms instead of seconds.
  */
 export async function startAuditSystem(
-  options: { natsUrl?: string; restartOf?: { durable: string; database: TestDatabase } } = {},
+  options: {
+    natsUrl?: string;
+    restartOf?: { durable: string; database: TestDatabase };
+    /** The consumer name to start with (a test that publishes before the service first runs); else a new one. */
+    durable?: string;
+  } = {},
 ): Promise<AuditSystem> {
-  const durable = options.restartOf?.durable ?? `audit-test-${randomUUID().slice(0, 8)}`;
+  const durable = options.restartOf?.durable ?? options.durable ?? `audit-test-${randomUUID().slice(0, 8)}`;
   const subject = `register.audit.${durable}`;
   const processingSubject = `register.processing.${durable}`;
   const nats = options.natsUrl ?? natsUrl();
@@ -47,10 +56,13 @@ export async function startAuditSystem(
     subject,
     processingSubject,
     processingDurable: processingDurable(durable),
+    processingBatchSubject: `register.processing-batch.${durable}`,
+    processingBatchDurable: processingBatchDurable(durable),
     async close() {
       await service.close();
       await removeConsumer(nats, durable);
       await removeConsumer(nats, processingDurable(durable));
+      await removeConsumer(nats, processingBatchDurable(durable));
     },
   };
 }
