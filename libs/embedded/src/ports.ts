@@ -22,7 +22,8 @@ const handedOut = new Set<number>();
  * - another process asking the same (a parallel test worker, a child it started): each port is reserved by a file
  *   created exclusively in a directory every process of this user on the machine shares.
  */
-export async function freePort(): Promise<number> {
+export async function freePort(options: { reservations?: string } = {}): Promise<number> {
+  const dir = reservations(options.reservations);
   const [low, high] = candidateRange();
   const size = high - low + 1;
   // From a random place on, every port of the range once: parallel callers start apart, and a free port is found
@@ -30,7 +31,7 @@ export async function freePort(): Promise<number> {
   const start = Math.floor(Math.random() * size);
   for (let i = 0; i < size; i++) {
     const port = low + ((start + i) % size);
-    if (handedOut.has(port) || !reserve(port)) continue;
+    if (handedOut.has(port) || !reserve(dir, port)) continue;
     handedOut.add(port);
     if (await bindable(port)) return port;
   }
@@ -52,17 +53,18 @@ function candidateRange(): [number, number] {
   return high - low >= 1000 ? [low, high] : [1024, high];
 }
 
-function reservations(): string {
+/** The shared directory of reservations (another one only for the tests of this function). */
+function reservations(given: string | undefined): string {
   const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
   // Not os.tmpdir(): a test run gives its processes a TMPDIR of their own, and the reservations must be shared.
-  const dir = process.env['REGISTER_PORTS_DIR'] ?? path.join('/tmp', `register-ports-${uid}`);
+  const dir = given ?? path.join('/tmp', `register-ports-${uid}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }
 
 /** Takes the port's reservation: a new file, or one that has expired (renewed by touching it). */
-function reserve(port: number): boolean {
-  const file = path.join(reservations(), String(port));
+function reserve(dir: string, port: number): boolean {
+  const file = path.join(dir, String(port));
   try {
     closeSync(openSync(file, 'wx'));
     return true;

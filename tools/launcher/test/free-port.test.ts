@@ -15,10 +15,13 @@ const ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range
 function portsFromAnotherProcess(count: number, reservations: string): Promise<number[]> {
   const script = `
     const { freePort } = require(${JSON.stringify(path.join(root, 'libs/embedded/dist/index.js'))});
-    Promise.all(Array.from({ length: ${count} }, () => freePort())).then((ports) => console.log(JSON.stringify(ports)));
+    const reservations = ${JSON.stringify(reservations)};
+    Promise.all(Array.from({ length: ${count} }, () => freePort({ reservations }))).then((ports) =>
+      console.log(JSON.stringify(ports)),
+    );
   `;
   const child = spawn(process.execPath, ['-e', script], {
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], REGISTER_PORTS_DIR: reservations },
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'] },
   });
   let stdout = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -28,17 +31,12 @@ function portsFromAnotherProcess(count: number, reservations: string): Promise<n
 }
 
 describe('freePort', () => {
+  // Reservations of the tests' own, apart from the machine's shared directory that every other test uses.
   let reservations: string;
-  const previous = process.env['REGISTER_PORTS_DIR'];
   beforeEach(() => {
     reservations = mkdtempSync(path.join(os.tmpdir(), 'register-ports-test-'));
-    process.env['REGISTER_PORTS_DIR'] = reservations;
   });
-  afterEach(() => {
-    if (previous === undefined) delete process.env['REGISTER_PORTS_DIR'];
-    else process.env['REGISTER_PORTS_DIR'] = previous;
-    rmSync(reservations, { recursive: true, force: true });
-  });
+  afterEach(() => rmSync(reservations, { recursive: true, force: true }));
 
   it('when two processes ask for ports at the same time, then no port is given to both', async () => {
     const [first, second] = await Promise.all([
@@ -69,7 +67,7 @@ describe('freePort', () => {
     const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(listened!, '127.0.0.1', resolve));
     try {
-      expect(await freePort()).toBe(free);
+      expect(await freePort({ reservations })).toBe(free);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
