@@ -109,6 +109,16 @@ export const baseConfigSchema = z.object({
       'The processing log (Logboek Dataverwerkingen, ADR 0182): `on` writes a record of every processing of a ' +
         "practitioner's personal data; `off` writes none (then `GET /api/v1/me/verwerkingen` shows nothing new).",
     ),
+  LDV_SPOOL_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Where a read's processing records are kept before its answer and published in batches every 100 ms (ADR " +
+        '0269): fewer messages per read. Each service keeps its spool in a subdirectory named after it; two copies ' +
+        "of one service need directories of their own (in Kubernetes the pod's emptyDir). Unset: each read's " +
+        'records are published to the stream before its answer.',
+    ),
   LDV_PSEUDONYM_SECRET: z
     .string()
     .min(32, 'at least 32 characters')

@@ -28,3 +28,4 @@ export * from './bounded-map';
 export * from './keyed-queue';
 export * from './telemetry';
 export * from './processing-log';
+export * from './processing-spool';

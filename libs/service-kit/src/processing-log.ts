@@ -11,6 +11,7 @@ import { BoundedMap } from './bounded-map';
 import { currentCorrelationId } from './context';
 import type { EventPublisher } from './event-bus';
 import { enqueue, enqueueEnvelopes, enqueueRows, envelopeOf, type NewOutboxRow, type WithOutbox } from './outbox';
+import type { ProcessingSpool } from './processing-spool';
 import { activeSpanIds, newId } from './telemetry/trace-context';
 
 /**
@@ -143,7 +144,12 @@ const READ_PUBLISH_TIMEOUT_MS = 500;
  * The processing log of a service: records on `register.processing.<service>`; a write's in its transaction, a
  * read's straight to `events` (the outbox only when the stream does not acknowledge).
  */
-export function processingLog(service: string, secret: string, events: EventPublisher): ProcessingLog {
+export function processingLog(
+  service: string,
+  secret: string,
+  events: EventPublisher,
+  spool?: ProcessingSpool,
+): ProcessingLog {
   const contract = processingRecord(service);
   const envelopesOf = ({ subjects, ...step }: ProcessingSteps) =>
     [...new Set(subjects)].map((subject) =>
@@ -159,6 +165,15 @@ export function processingLog(service: string, secret: string, events: EventPubl
     },
     async writeRead(db, steps) {
       const envelopes = envelopesOf(steps);
+      if (spool) {
+        try {
+          // The spool keeps them safe before the answer and publishes them in batches (ADR 0269).
+          spool.append(envelopes.map((e) => ({ id: e.id, record: e.data })));
+          return;
+        } catch {
+          // Stopping, or the disk refused: the way without a spool.
+        }
+      }
       const published = await Promise.allSettled(
         envelopes.map((e) =>
           events.publish(contract.subject, JSON.stringify(e), e.id, { timeoutMs: READ_PUBLISH_TIMEOUT_MS }),

@@ -1,4 +1,5 @@
 import http, { type RequestListener } from 'node:http';
+import path from 'node:path';
 import type { Router } from 'express';
 import type { Kysely, Migration } from 'kysely';
 import type { z } from 'zod';
@@ -14,6 +15,7 @@ import { OpenAPIRegistry, generateOpenApi } from './openapi';
 import { describeOperations, operationsRouter, type AnyOperation, type OperationsProcessing } from './operations';
 import type { WithOutbox } from './outbox';
 import { noProcessingLog, processingLog, type ProcessingLog } from './processing-log';
+import { ProcessingSpool } from './processing-spool';
 import { KEEP_ALIVE_TIMEOUT_MS, listen } from './runtime';
 import {
   DEFAULT_METRICS_PORTS,
@@ -210,7 +212,7 @@ async function startService<C extends BaseConfig, DB, Ctx>(
     const opened = await openResources<DB>(definition.name, config, logger, metrics, shutdown, definition.migrations);
     const resources: ServiceResources<DB> = {
       ...opened,
-      processing: processingLogOf(definition, config, opened.events),
+      processing: await processingLogOf(definition, config, opened, logger, shutdown),
     };
     const built = await definition.buildContext(config, resources);
     // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
@@ -395,11 +397,13 @@ function stopOnSignals(config: BaseConfig, logger: Logger, drain: Drain, stop: (
  * The service's processing log: on (LDV_LOG, the default) in a service that processes practitioners' data, with
  * the pseudonym's key required then; a service that processes none writes nothing and needs no key.
  */
-function processingLogOf<C extends BaseConfig, DB, Ctx>(
+async function processingLogOf<C extends BaseConfig, DB, Ctx>(
   definition: ServiceDefinition<C, DB, Ctx>,
   config: C,
-  events: ServiceEvents,
-): ProcessingLog {
+  opened: { events: ServiceEvents; database: { db: Kysely<DB> } },
+  logger: Logger,
+  shutdown: ShutdownSteps,
+): Promise<ProcessingLog> {
   const processes =
     definition.processesPersonalData === true ||
     (definition.routes ?? []).some((op) => op.rule !== undefined && op.rule.processing !== 'none');
@@ -407,7 +411,18 @@ function processingLogOf<C extends BaseConfig, DB, Ctx>(
   if (!config.LDV_PSEUDONYM_SECRET) {
     throw new ConfigError(['LDV_PSEUDONYM_SECRET: required while LDV_LOG is on (the processing log, ADR 0182)']);
   }
-  return processingLog(definition.name, config.LDV_PSEUDONYM_SECRET, events);
+  if (!config.LDV_SPOOL_DIR) return processingLog(definition.name, config.LDV_PSEUDONYM_SECRET, opened.events);
+  // Before the server listens (a read may append at once) and stopped after it closed, before events and database.
+  const spool = new ProcessingSpool({
+    dir: path.join(config.LDV_SPOOL_DIR, definition.name),
+    service: definition.name,
+    events: opened.events,
+    db: opened.database.db as unknown as Kysely<WithOutbox>,
+    logger: logger.child({ subsystem: 'processing-spool' }),
+  });
+  await spool.start();
+  shutdown.add({ name: 'processing-spool', close: () => spool.stop() });
+  return processingLog(definition.name, config.LDV_PSEUDONYM_SECRET, opened.events, spool);
 }
 
 function buildServiceApp<C extends BaseConfig, DB, Ctx>(

@@ -9,8 +9,11 @@
 // machine (from /proc), per slice pair, then one p99 per setting over all its slices.
 // BENCH_RATE (200), BENCH_SLICE_SECONDS (8), BENCH_SLICES (8 per setting and route), BENCH_WARM_SECONDS (15, each
 // system and route before its slices), BENCH_ROUTES=list,submit (only the routes whose name holds one of the words).
+// BENCH_LDV_SPOOL=0: the log without its spool (ADR 0269; on by default, as deployed); BENCH_LDV_SPOOL_DIR: where
+// (default .data/bench/spool; /dev/shm/… puts it on tmpfs).
 // Infrastructure: DATABASE_URL / NATS_URL, else embedded; the streams are deleted at the end. Diagnosis:
 // BENCH_APPLICATIONS_NODE_OPTIONS and BENCH_AUDIT_NODE_OPTIONS are those services' NODE_OPTIONS (both systems).
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -59,6 +62,11 @@ async function startSystem(infra, log) {
   const events = benchEvents(prefix);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   const nodeOptions = (name) => (process.env[name] ? { NODE_OPTIONS: process.env[name] } : {});
+  // As deployed (deploy/k8s/base/config/register.env): a read's records wait in a spool and travel in batches
+  // (ADR 0269); BENCH_LDV_SPOOL=0 measures the log without it (each read's records to the stream before its answer).
+  const spoolDir = path.join(process.env.BENCH_LDV_SPOOL_DIR ?? path.join(root, '.data', 'bench', 'spool'), log);
+  rmSync(spoolDir, { recursive: true, force: true });
+  const spool = () => (process.env.BENCH_LDV_SPOOL === '0' ? {} : { LDV_SPOOL_DIR: spoolDir });
   const system = new System({
     root,
     infra,
@@ -68,7 +76,7 @@ async function startSystem(infra, log) {
     logDir: path.join(root, '.data', 'bench', 'logs', log),
     logLevel: 'warn',
     extraEnv: {
-      applications: { LDV_LOG: log, ...nodeOptions('BENCH_APPLICATIONS_NODE_OPTIONS') },
+      applications: { LDV_LOG: log, ...spool(), ...nodeOptions('BENCH_APPLICATIONS_NODE_OPTIONS') },
       audit: nodeOptions('BENCH_AUDIT_NODE_OPTIONS'),
     },
   });

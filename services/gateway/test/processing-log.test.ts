@@ -6,14 +6,15 @@ import { startMirroredSystem, type MirroredSystem } from './support/mirrored-sys
 import { users } from './support/system';
 import { call as callGateway } from './support/through-gateway';
 
-// Issue 24, ADR 0182: the processing log of the whole system (every service a process, mirroring on), read the way
-// a practitioner reads it: `GET /api/v1/me/verwerkingen`.
+// Issue 24, ADR 0182: the processing log of the whole system (every service a process, mirroring on, a read's
+// records through each service's spool as deployed, ADR 0269), read the way a practitioner reads it:
+// `GET /api/v1/me/verwerkingen`.
 let system: MirroredSystem;
 let sim: ZgwSimulator;
 let gateway: string;
 
 beforeAll(async () => {
-  system = await startMirroredSystem('ldv');
+  system = await startMirroredSystem('ldv', undefined, { spool: true });
   ({ sim, gateway } = system);
 }, 180_000);
 
@@ -182,6 +183,24 @@ describe('the processing log through the whole system (issue 24)', () => {
         return tally(found)['zaakspiegeling systeem'] === 1 ? found : undefined;
       }, 30_000);
       expect(tally(records)).toEqual({ 'aanvragen zelf': 2, 'zaakspiegeling systeem': 1 });
+    },
+    120_000,
+  );
+
+  it(
+    'when the applications service is killed right after it answered a read, ' +
+      'then after its restart that read is in the verwerkingen once',
+    async () => {
+      const me = { 'X-Subject': '900000010', 'X-Role': 'drafter' };
+      expect((await call('GET', '/api/v1/dashboard-view', me)).status).toBe(200);
+      // Within the spool's 100 ms: the record is in its file, most likely not yet published.
+      await system.system.kill('applications');
+      await system.system.start('applications');
+      const records = await eventually(async () => {
+        const found = await verwerkingen(me);
+        return found.length > 0 ? found : undefined;
+      }, 30_000);
+      expect(tally(records)).toEqual({ 'inzage-registratie zelf': 1 });
     },
     120_000,
   );

@@ -23,6 +23,8 @@ const CLIENT_ID = 'register';
 export interface MirroredSystem {
   sim: ZgwSimulator;
   gateway: string;
+  /** The services' processes (to stop, kill or start one). */
+  system: System;
   /** The server URL of one service's database in this system. */
   databaseUrl(service: Service): string;
   close(): Promise<void>;
@@ -30,9 +32,14 @@ export interface MirroredSystem {
 
 /**
  * Starts it with databases, a stream, consumers and a bucket of its own (ADR 0160); `notificaties` is the
- * webhook's Authorization the applications service accepts.
+ * webhook's Authorization the applications service accepts. `spool`: every service keeps a read's processing records
+ * in a spool under the system's own directory, as deployed (ADR 0269).
  */
-export async function startMirroredSystem(tag: string, notificaties?: string): Promise<MirroredSystem> {
+export async function startMirroredSystem(
+  tag: string,
+  notificaties?: string,
+  options: { spool?: boolean } = {},
+): Promise<MirroredSystem> {
   const root = path.resolve(__dirname, '..', '..', '..', '..');
   const prefix = `${tag}_${randomUUID().replace(/-/g, '').slice(0, 10)}`;
   const events = systemEvents(prefix);
@@ -62,7 +69,10 @@ export async function startMirroredSystem(tag: string, notificaties?: string): P
     databasePrefix: prefix,
     logDir,
     logLevel: 'warn',
-    extraEnv: withServiceSettings(events.env),
+    extraEnv: withServiceSettings(
+      events.env,
+      options.spool ? Object.fromEntries(SERVICES.map((s) => [s, { LDV_SPOOL_DIR: path.join(logDir, 'spool') }])) : {},
+    ),
   });
   const close = async () => {
     await system.stopAll();
@@ -81,6 +91,7 @@ export async function startMirroredSystem(tag: string, notificaties?: string): P
   return {
     sim,
     gateway: system.url('gateway'),
+    system,
     databaseUrl(service) {
       const url = new URL(postgresUrl);
       url.pathname = `/${systemDatabase(prefix, service)}`;
