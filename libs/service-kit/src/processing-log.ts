@@ -120,8 +120,9 @@ export interface ProcessingLog {
   rows(step: ProcessingSteps): NewOutboxRow[];
   /**
    * The records of a processing that wrote nothing (a read): there is no transaction to join, so they go to the
-   * event stream at once and the call resolves when it acknowledged them; what it does not acknowledge in time
-   * goes through the outbox of `db` (the same ids, so a late acknowledgement does not double them).
+   * service's spool when it has one (ADR 0269), else to the event stream at once and the call resolves when it
+   * acknowledged them; what it does not acknowledge in time goes through the outbox of `db` (the same ids, so a
+   * late acknowledgement does not double them).
    */
   writeRead<DB extends WithOutbox>(db: Kysely<DB>, step: ProcessingSteps): Promise<void>;
 }
@@ -142,7 +143,7 @@ const READ_PUBLISH_TIMEOUT_MS = 500;
 
 /**
  * The processing log of a service: records on `register.processing.<service>`; a write's in its transaction, a
- * read's straight to `events` (the outbox only when the stream does not acknowledge).
+ * read's to `spool` when given, else straight to `events` (the outbox only when the stream does not acknowledge).
  */
 export function processingLog(
   service: string,

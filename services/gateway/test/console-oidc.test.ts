@@ -1,6 +1,7 @@
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { axeViolations, CHROMIUM_ARGS, cspViolations, screenshot } from './support/console-browser';
-import { freePort, startDemoIdpProcess, type DemoIdpProcess } from './support/demo-idp-process';
+import { freePort } from '@register/embedded';
+import { startDemoIdpProcess, type DemoIdpProcess } from './support/demo-idp-process';
 import { startSystem, type TestSystem } from './support/system';
 
 // Issue 22: with IDENTITY_PROVIDER=oidc the console signs the operator in itself, with the authorization code flow

@@ -15,7 +15,8 @@ import {
 } from '@register/testkit';
 import type { Context } from '../src/context';
 import { start } from '../src/main';
-import { freePort, startDemoIdpProcess, type DemoIdpProcess } from './support/demo-idp-process';
+import { freePort } from '@register/embedded';
+import { startDemoIdpProcess, type DemoIdpProcess } from './support/demo-idp-process';
 
 // Issue 13, point 4: the embedded demo IdP in a real browser (Debian's headless Chromium). The demo page signs in
 // with the code flow and PKCE, calls the gateway (IDENTITY_PROVIDER=oidc, CORS for the page's origin) with the

@@ -76,16 +76,12 @@ function rowOf(id: string, r: z.infer<typeof ProcessingRecordRead>, service: str
   };
 }
 
-/** Stores a record once per record id: a redelivered or re-published record changes nothing. */
-export async function insertLogbookRow(db: Kysely<AuditDb>, row: LogbookRow): Promise<void> {
-  await insertLogbookRows(db, [row]);
-}
-
 const ROWS_PER_STATEMENT = 1000;
 
 /**
  * Stores records with one statement per thousand (PostgreSQL takes at most 65 535 parameters in one, and a row has
- * 18), each once per record id (also one that comes twice in `rows`).
+ * 18), each once per record id (also one that comes twice in `rows`): a redelivered or re-published
+ * record changes nothing.
  */
 export async function insertLogbookRows(db: Kysely<AuditDb>, rows: readonly LogbookRow[]): Promise<void> {
   const unique = [...new Map(rows.map((row) => [row.record_id, row])).values()];

@@ -1,7 +1,7 @@
 import { PROCESSING_BATCH_SUBJECTS, PROCESSING_SUBJECTS } from '@register/contracts';
-import { DurableConsumer, type Job } from '@register/service-kit';
+import { DurableConsumer, type Job, type Logger } from '@register/service-kit';
 import type { Context } from '../context';
-import { insertLogbookRow, insertLogbookRows, toLogbookRow, toLogbookRows, type LogbookRow } from './logbook-record';
+import { insertLogbookRows, toLogbookRow, toLogbookRows, type LogbookRow } from './logbook-record';
 
 /** The logbook consumer's durable name: the audit consumer's with a suffix, so a system's consumers stay its own. */
 export const processingDurable = (auditConsumer: string): string => `${auditConsumer}_processing`;
@@ -15,37 +15,15 @@ export const processingBatchDurable = (auditConsumer: string): string => `${audi
  * statement.
  */
 export function processingConsumer(ctx: Context): Job {
-  const consumer = new DurableConsumer({
-    events: ctx.events,
+  return logbookConsumer(ctx, {
+    name: 'processing-consumer',
     durable: processingDurable(ctx.config.AUDIT_CONSUMER),
     filter: PROCESSING_SUBJECTS,
-    logger: ctx.logger.child({ subsystem: 'processing-consumer' }),
-    ...ctx.redelivery,
-    handle: async (subject, payload) => {
-      const record = toLogbookRow(subject, payload);
-      if (!record) return 'malformed';
-      await insertLogbookRow(ctx.db, record);
-      return 'handled';
-    },
-    // Records come many at a time (every read writes one): stored with one statement per batch, gathered for
-    // 250 ms so that a steady stream of reads does not cost the database a statement and a commit each (at 200
-    // reads a second, 50 records a commit; the 5 s within which a practitioner sees a record is kept, ADR 0266).
-    batchWindowMs: 250,
-    handleBatch: async (events) => {
-      const rows = events.map(({ subject, payload }) => toLogbookRow(subject, payload));
-      await insertLogbookRows(
-        ctx.db,
-        rows.filter((row) => row !== null),
-      );
-      return rows.map((row) => (row ? 'handled' : 'malformed'));
+    rowsOf: () => (subject, payload) => {
+      const row = toLogbookRow(subject, payload);
+      return row ? [row] : null;
     },
   });
-  return {
-    name: 'processing-consumer',
-    start: () => consumer.start(),
-    stop: () => consumer.stop(),
-    ready: () => consumer.isRunning(),
-  };
 }
 
 /**
@@ -56,16 +34,40 @@ export function processingConsumer(ctx: Context): Job {
  * counted in the log line (its content is personal data's pseudonym and stays out of the log).
  */
 export function processingBatchConsumer(ctx: Context): Job {
-  const logger = ctx.logger.child({ subsystem: 'processing-batch-consumer' });
-  const rowsOf = (subject: string, payload: unknown): LogbookRow[] | null => {
-    const batch = toLogbookRows(subject, payload);
-    if (batch?.dropped) logger.error({ subject, dropped: batch.dropped }, 'malformed records of a batch dropped');
-    return batch?.rows ?? null;
-  };
-  const consumer = new DurableConsumer({
-    events: ctx.events,
+  return logbookConsumer(ctx, {
+    name: 'processing-batch-consumer',
     durable: processingBatchDurable(ctx.config.AUDIT_CONSUMER),
     filter: PROCESSING_BATCH_SUBJECTS,
+    rowsOf: (logger) => (subject, payload) => {
+      const batch = toLogbookRows(subject, payload);
+      if (batch?.dropped) logger.error({ subject, dropped: batch.dropped }, 'malformed records of a batch dropped');
+      return batch?.rows ?? null;
+    },
+  });
+}
+
+/**
+ * A durable consumer that stores the logbook rows of its messages (null: a message that is no record, dropped),
+ * each once by record id, before the ack. Records come many at a time (every read writes one): what arrived together
+ * is stored with one statement, gathered for 250 ms so that a steady stream of reads does not cost the database a
+ * statement and a commit each (at 200 reads a second, 50 records a commit; the 5 s within which a practitioner sees
+ * a record is kept, ADR 0266).
+ */
+function logbookConsumer(
+  ctx: Context,
+  options: {
+    name: string;
+    durable: string;
+    filter: string;
+    rowsOf: (logger: Logger) => (subject: string, payload: unknown) => LogbookRow[] | null;
+  },
+): Job {
+  const logger = ctx.logger.child({ subsystem: options.name });
+  const rowsOf = options.rowsOf(logger);
+  const consumer = new DurableConsumer({
+    events: ctx.events,
+    durable: options.durable,
+    filter: options.filter,
     logger,
     ...ctx.redelivery,
     handle: async (subject, payload) => {
@@ -76,16 +78,16 @@ export function processingBatchConsumer(ctx: Context): Job {
     },
     batchWindowMs: 250,
     handleBatch: async (events) => {
-      const batches = events.map(({ subject, payload }) => rowsOf(subject, payload));
+      const found = events.map(({ subject, payload }) => rowsOf(subject, payload));
       await insertLogbookRows(
         ctx.db,
-        batches.flatMap((rows) => rows ?? []),
+        found.flatMap((rows) => rows ?? []),
       );
-      return batches.map((rows) => (rows ? 'handled' : 'malformed'));
+      return found.map((rows) => (rows ? 'handled' : 'malformed'));
     },
   });
   return {
-    name: 'processing-batch-consumer',
+    name: options.name,
     start: () => consumer.start(),
     stop: () => consumer.stop(),
     ready: () => consumer.isRunning(),

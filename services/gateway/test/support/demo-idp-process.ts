@@ -2,8 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { eventually } from '@register/testkit';
 
-export { freePort } from '@register/embedded';
-
 const SCRIPT = path.resolve(__dirname, '..', '..', '..', '..', 'tools', 'demo-idp', 'dist', 'src', 'main.js');
 
 export interface DemoIdpProcess {
