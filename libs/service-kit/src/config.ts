@@ -119,6 +119,17 @@ export const baseConfigSchema = z.object({
         "of one service need directories of their own (in Kubernetes the pod's emptyDir). Unset: each read's " +
         'records are published to the stream before its answer.',
     ),
+  LDV_SPOOL_MAX_MB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(1024)
+    .default(8)
+    .describe(
+      "The most a service's processing spool holds unpublished, in MiB (ADR 0270): beyond it, while the stream is " +
+        "away, a read's records go the way without a spool (the stream, else the outbox). Keep it below the spool " +
+        "volume's size.",
+    ),
   LDV_PSEUDONYM_SECRET: z
     .string()
     .min(32, 'at least 32 characters')

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import {
+  type EventEnvelope,
   processingRecord,
   verwerkingsactiviteit,
   type ActiviteitSleutel,
@@ -65,6 +66,23 @@ export function processingRecordOf(step: ProcessingStep, secret: string): Proces
   const active = activeSpanIds();
   const foreign = /^[0-9a-f]{2}-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/.exec(step.foreignTraceparent ?? '');
   const failed = step.error !== undefined;
+  // Assigned, not spread: built for every read, and a spread of a conditional object costs more than the rest.
+  const attributes: ProcessingRecordData['attributes'] = {
+    'dpl.core.processing_activity_id': verwerkingsactiviteit(step.activity).id,
+    'dpl.core.data_subject_id': pseudonymOf(step.subject, secret),
+    'dpl.core.data_subject_id_type': 'BSN',
+    'register.door': step.door,
+  };
+  if (foreign) {
+    attributes['dpl.core.foreign_operation.trace_id'] = foreign[1];
+    attributes['dpl.core.foreign_operation.span_id'] = foreign[2];
+  }
+  if (failed) {
+    // The error's kind and message only: messages of our own errors name no personal data.
+    const e = step.error instanceof Error ? step.error : new Error(String(step.error));
+    attributes['exception.type'] = e.name.slice(0, 200);
+    attributes['exception.message'] = e.message.slice(0, 500);
+  }
   return {
     trace_id: active?.traceId ?? newId(16),
     span_id: newId(8),
@@ -73,23 +91,8 @@ export function processingRecordOf(step: ProcessingStep, secret: string): Proces
     status: failed ? 'Error' : 'Ok',
     start_time: step.start.toISOString(),
     end_time: step.end.toISOString(),
-    attributes: {
-      'dpl.core.processing_activity_id': verwerkingsactiviteit(step.activity).id,
-      'dpl.core.data_subject_id': pseudonymOf(step.subject, secret),
-      'dpl.core.data_subject_id_type': 'BSN',
-      ...(foreign
-        ? { 'dpl.core.foreign_operation.trace_id': foreign[1], 'dpl.core.foreign_operation.span_id': foreign[2] }
-        : {}),
-      // The error's kind and message only: messages of our own errors name no personal data.
-      ...(failed ? exceptionOf(step.error) : {}),
-      'register.door': step.door,
-    },
+    attributes,
   };
-}
-
-function exceptionOf(error: unknown): Record<string, string> {
-  const e = error instanceof Error ? error : new Error(String(error));
-  return { 'exception.type': e.name.slice(0, 200), 'exception.message': e.message.slice(0, 500) };
 }
 
 /**
@@ -152,10 +155,10 @@ export function processingLog(
   spool?: ProcessingSpool,
 ): ProcessingLog {
   const contract = processingRecord(service);
-  const envelopesOf = ({ subjects, ...step }: ProcessingSteps) =>
-    [...new Set(subjects)].map((subject) =>
-      envelopeOf(contract.type, processingRecordOf({ ...step, subject }, secret), currentCorrelationId()),
-    );
+  const recordsOf = ({ subjects, ...step }: ProcessingSteps) =>
+    [...new Set(subjects)].map((subject) => processingRecordOf({ ...step, subject }, secret));
+  const envelopesOf = (step: ProcessingSteps) =>
+    recordsOf(step).map((record) => envelopeOf(contract.type, record, currentCorrelationId()));
   const rows = (step: ProcessingSteps) =>
     envelopesOf(step).map((envelope) => ({ subject: contract.subject, envelope }));
   return {
@@ -165,25 +168,38 @@ export function processingLog(
       await enqueueRows(trx, rows(step));
     },
     async writeRead(db, steps) {
-      const envelopes = envelopesOf(steps);
       if (spool) {
+        // The spool keeps them safe before the answer and publishes them in batches (ADR 0269): no envelope, no
+        // trace headers, only the id each is stored under.
+        const records = recordsOf(steps).map((record) => ({ id: randomUUID(), record }));
         try {
-          // The spool keeps them safe before the answer and publishes them in batches (ADR 0269).
-          spool.append(envelopes.map((e) => ({ id: e.id, record: e.data })));
+          spool.append(records);
           return;
         } catch {
-          // Stopping, or the disk refused: the way without a spool.
+          // Stopping, full, or the disk refused: the way without a spool, under the same ids.
+          const envelopes = records.map(({ id, record }) => ({
+            ...envelopeOf(contract.type, record, currentCorrelationId()),
+            id,
+          }));
+          return publishRead(db, envelopes);
         }
       }
-      const published = await Promise.allSettled(
-        envelopes.map((e) =>
-          events.publish(contract.subject, JSON.stringify(e), e.id, { timeoutMs: READ_PUBLISH_TIMEOUT_MS }),
-        ),
-      );
-      const unacknowledged = envelopes.filter((_, i) => published[i]!.status === 'rejected');
-      await enqueueEnvelopes(db, contract.subject, unacknowledged);
+      return publishRead(db, envelopesOf(steps));
     },
   };
+
+  async function publishRead<DB extends WithOutbox>(
+    db: Kysely<DB>,
+    envelopes: Array<EventEnvelope<ProcessingRecordData>>,
+  ): Promise<void> {
+    const published = await Promise.allSettled(
+      envelopes.map((e) =>
+        events.publish(contract.subject, JSON.stringify(e), e.id, { timeoutMs: READ_PUBLISH_TIMEOUT_MS }),
+      ),
+    );
+    const unacknowledged = envelopes.filter((_, i) => published[i]!.status === 'rejected');
+    await enqueueEnvelopes(db, contract.subject, unacknowledged);
+  }
 }
 
 /**

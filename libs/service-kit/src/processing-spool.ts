@@ -7,6 +7,7 @@ import {
   readFileSync,
   readdirSync,
   rmSync,
+  statSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -39,6 +40,11 @@ export interface ProcessingSpoolOptions {
   logger: Logger;
   /** How often the records gathered are published (default 100 ms). */
   intervalMs?: number;
+  /**
+   * The most the spool holds unpublished (default 8 MiB): beyond it an append is refused and the read takes the way
+   * without a spool, so a long outage of the stream cannot fill the pod's memory-backed emptyDir (ADR 0270).
+   */
+  maxBytes?: number;
 }
 
 const SEGMENT = /^\d{13}-\d{6}-[0-9a-f]{12}\.jsonl$/;
@@ -54,7 +60,9 @@ const SEGMENT = /^\d{13}-\d{6}-[0-9a-f]{12}\.jsonl$/;
  */
 export class ProcessingSpool {
   private fd: number | null = null;
-  private current: { name: string; records: SpooledRecord[] } | null = null;
+  private current: { name: string; records: SpooledRecord[]; bytes: number } | null = null;
+  /** What the segments hold, published or not yet deleted: what `maxBytes` bounds and the gauge shows. */
+  private held = 0;
   private sequence = 0;
   private timer: NodeJS.Timeout | null = null;
   private shipping: Promise<void> | null = null;
@@ -63,10 +71,17 @@ export class ProcessingSpool {
   private retryAt = 0;
   private readonly lockFile: string;
   private readonly interval: number;
+  private readonly maxBytes: number;
 
   constructor(private readonly options: ProcessingSpoolOptions) {
     this.lockFile = path.join(options.dir, 'lock');
     this.interval = options.intervalMs ?? 100;
+    this.maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+  }
+
+  /** The bytes of records the spool holds that the stream has not acknowledged yet. */
+  get bytesHeld(): number {
+    return this.held;
   }
 
   /** Takes the directory (refused while another live process holds it) and ships what an earlier run left. */
@@ -74,6 +89,7 @@ export class ProcessingSpool {
     mkdirSync(this.options.dir, { recursive: true, mode: 0o700 });
     this.lock();
     this.stopped = false;
+    this.held = this.segments().reduce((sum, name) => sum + statSync(path.join(this.options.dir, name)).size, 0);
     await this.ship();
     this.timer = setInterval(() => {
       if (Date.now() >= this.retryAt) void this.ship();
@@ -82,16 +98,20 @@ export class ProcessingSpool {
   }
 
   /**
-   * Appends records to the current segment; returns once the kernel has them. Throws when it cannot (a full disk),
-   * and the caller takes another way.
+   * Appends records to the current segment; returns once the kernel has them. Throws when it cannot (stopping, full,
+   * a full disk), and the caller takes another way.
    */
   append(records: readonly SpooledRecord[]): void {
     if (this.stopped) throw new Error('the processing spool is stopped');
     if (records.length === 0) return;
-    if (this.fd === null || this.current === null) this.open();
     const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    const bytes = Buffer.byteLength(text);
+    if (this.held + bytes > this.maxBytes) throw new Error('the processing spool is full');
+    if (this.fd === null || this.current === null) this.open();
     writeSync(this.fd!, text);
     this.current!.records.push(...records);
+    this.current!.bytes += bytes;
+    this.held += bytes;
   }
 
   async stop(): Promise<void> {
@@ -104,7 +124,7 @@ export class ProcessingSpool {
     // What the stream did not take: to the outbox, as single records under the same ids (the relay publishes
     // them; the logbook stores each once).
     for (const name of this.segments()) {
-      const records = this.read(name);
+      const { records, bytes } = this.read(name);
       try {
         await enqueueEnvelopes(
           this.options.db,
@@ -112,6 +132,7 @@ export class ProcessingSpool {
           records.map((r) => ({ ...newEvent('processing', r.record, null), id: r.id })),
         );
         unlinkSync(path.join(this.options.dir, name));
+        this.held -= bytes;
       } catch (err) {
         this.options.logger.error({ err, segment: name }, 'processing records left in the spool for the next start');
       }
@@ -150,10 +171,13 @@ export class ProcessingSpool {
     closeSync(this.fd!);
     this.fd = null;
     this.current = null;
-    return this.shipSegment(open.name, open.records);
+    return this.shipSegment(open.name, open);
   }
 
-  private async shipSegment(name: string, records: readonly SpooledRecord[]): Promise<boolean> {
+  private async shipSegment(
+    name: string,
+    { records, bytes }: { records: readonly SpooledRecord[]; bytes: number },
+  ): Promise<boolean> {
     try {
       await this.publish(name, records);
     } catch (err) {
@@ -161,6 +185,7 @@ export class ProcessingSpool {
       return false;
     }
     unlinkSync(path.join(this.options.dir, name));
+    this.held -= bytes;
     return true;
   }
 
@@ -182,10 +207,11 @@ export class ProcessingSpool {
       .sort();
   }
 
-  /** A segment's records; a last line cut short by a crash of the machine is no record. */
-  private read(name: string): SpooledRecord[] {
+  /** A segment's records and size; a last line cut short by a crash of the machine is no record. */
+  private read(name: string): { records: SpooledRecord[]; bytes: number } {
     const records: SpooledRecord[] = [];
-    for (const line of readFileSync(path.join(this.options.dir, name), 'utf8').split('\n')) {
+    const text = readFileSync(path.join(this.options.dir, name), 'utf8');
+    for (const line of text.split('\n')) {
       if (line.length === 0) continue;
       try {
         records.push(JSON.parse(line) as SpooledRecord);
@@ -193,7 +219,7 @@ export class ProcessingSpool {
         this.options.logger.error({ segment: name }, 'a line of a spool segment is no record; dropped');
       }
     }
-    return records;
+    return { records, bytes: Buffer.byteLength(text) };
   }
 
   private open(): void {
@@ -201,7 +227,7 @@ export class ProcessingSpool {
     const sequence = String(this.sequence++ % 1_000_000).padStart(6, '0');
     const name = `${Date.now()}-${sequence}-${randomBytes(6).toString('hex')}.jsonl`;
     this.fd = openSync(path.join(this.options.dir, name), 'wx', 0o600);
-    this.current = { name, records: [] };
+    this.current = { name, records: [], bytes: 0 };
   }
 
   /** The spool is one process's: a second one on the same directory would ship and delete the first's records. */

@@ -212,7 +212,7 @@ async function startService<C extends BaseConfig, DB, Ctx>(
     const opened = await openResources<DB>(definition.name, config, logger, metrics, shutdown, definition.migrations);
     const resources: ServiceResources<DB> = {
       ...opened,
-      processing: await processingLogOf(definition, config, opened, logger, shutdown),
+      processing: await processingLogOf(definition, config, opened, logger, metrics, shutdown),
     };
     const built = await definition.buildContext(config, resources);
     // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
@@ -402,6 +402,7 @@ async function processingLogOf<C extends BaseConfig, DB, Ctx>(
   config: C,
   opened: { events: ServiceEvents; database: { db: Kysely<DB> } },
   logger: Logger,
+  metrics: ServiceMetrics,
   shutdown: ShutdownSteps,
 ): Promise<ProcessingLog> {
   const processes =
@@ -419,7 +420,14 @@ async function processingLogOf<C extends BaseConfig, DB, Ctx>(
     events: opened.events,
     db: opened.database.db as unknown as Kysely<WithOutbox>,
     logger: logger.child({ subsystem: 'processing-spool' }),
+    maxBytes: config.LDV_SPOOL_MAX_MB * 1024 * 1024,
   });
+  gaugeCallback(
+    metrics.registry,
+    'processing_spool_bytes',
+    "Bytes of a read's processing records in the spool that the stream has not acknowledged yet.",
+    () => spool.bytesHeld,
+  );
   await spool.start();
   shutdown.add({ name: 'processing-spool', close: () => spool.stop() });
   return processingLog(definition.name, config.LDV_PSEUDONYM_SECRET, opened.events, spool);

@@ -182,6 +182,52 @@ describe('the processing spool (ADR 0269)', () => {
     }
   });
 
+  it(
+    'when the stream is away and the spool holds its most, then the next read goes to the outbox instead, and ' +
+      'the spool takes no more',
+    async () => {
+      const natsDir = mkdtempSync(path.join(os.tmpdir(), 'processing-spool-nats-'));
+      const nats = await startNatsServer(natsDir, await freePort());
+      const away = await connectEvents(nats.url, 'processing-spool-test', logger);
+      const spool = new ProcessingSpool({
+        dir,
+        service: 'applications',
+        events: away,
+        db: database.db,
+        logger,
+        intervalMs: 60_000,
+        maxBytes: 1000,
+      });
+      try {
+        await spool.start();
+        await nats.stop();
+        const log = processingLog('applications', SECRET, away, spool);
+        await log.writeRead(database.db, read(['999990023']));
+        const held = spool.bytesHeld;
+        // One record fits under the bound and a second does not.
+        expect(held).toBeGreaterThan(500);
+        expect(held).toBeLessThanOrEqual(1000);
+        expect(await database.db.selectFrom('outbox').selectAll().execute()).toEqual([]);
+
+        await log.writeRead(database.db, read(['999990024']));
+        const rows = await database.db.selectFrom('outbox').selectAll().execute();
+        const data = rows.map((r) => r.envelope.data as ProcessingRecordData);
+        expect(data.map((d) => d.attributes['dpl.core.data_subject_id'])).toEqual([pseudonymOf('999990024', SECRET)]);
+        expect(spool.bytesHeld).toBe(held);
+        const spooled = readFileSync(path.join(dir, segments(dir)[0]!), 'utf8')
+          .trim()
+          .split('\n');
+        expect(spooled).toHaveLength(1);
+        expect(spooled[0]).toContain(pseudonymOf('999990023', SECRET));
+      } finally {
+        await spool.stop();
+        await away.nc.close();
+        await database.db.deleteFrom('outbox').execute();
+        rmSync(natsDir, { recursive: true, force: true });
+      }
+    },
+  );
+
   it('when another live process holds the directory, then the spool refuses to start and says which', async () => {
     writeFileSync(path.join(dir, 'lock'), String(process.ppid));
     const spool = new ProcessingSpool({ dir, service: 'applications', events, db: database.db, logger });

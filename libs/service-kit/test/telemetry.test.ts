@@ -1,19 +1,26 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { eventually } from '@register/testkit';
 import { startCollector, startTracedSystem, type Collector, type TracedSystem } from './support/traced-system';
 
 // The whole system as processes: the gateway and the reference service export spans (OTLP to a collector
 // stand-in, so the SDK and its instrumentations run); the other services propagate the trace without the SDK.
+// The applications service keeps a read's processing records in a spool (ADR 0269), as deployed.
 let collector: Collector;
 let sys: TracedSystem;
+let spoolDir: string;
 beforeAll(async () => {
   collector = await startCollector();
+  spoolDir = mkdtempSync(path.join(os.tmpdir(), 'register-telemetry-spool-'));
   const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_SCHEDULE_DELAY: '200' };
-  sys = await startTracedSystem({ gateway: otel, reference: otel });
+  sys = await startTracedSystem({ gateway: otel, reference: otel, applications: { LDV_SPOOL_DIR: spoolDir } });
 }, 180_000);
 afterAll(async () => {
   await sys?.close();
   await collector?.close();
+  rmSync(spoolDir, { recursive: true, force: true });
 }, 60_000);
 
 const admin = { 'X-Subject': '900000003', 'X-Role': 'admin' };
@@ -132,6 +139,26 @@ describe('GET /metrics', () => {
       expect(audit).toMatch(/event_consumer_lag\{durable="audit_tel_[0-9a-f]+",service="audit"\} \d+/);
       expect(audit).toContain('# TYPE event_consumer_redeliveries_total counter');
       expect(audit).toContain('# TYPE event_consumer_dead_letters_total counter');
+    },
+  );
+
+  it(
+    "when a practitioner's read was logged through the spool, then the spool gauge is scraped and falls back to 0 " +
+      'once the stream acknowledged the records',
+    async () => {
+      const me = { 'X-Subject': '900000011', 'X-Role': 'drafter' };
+      expect((await fetch(`${sys.gateway}/api/v1/applications`, { headers: me })).status).toBe(200);
+      const gauge = async () => {
+        const text = await (await fetch(sys.metricsUrl('applications'))).text();
+        return /^processing_spool_bytes\{service="applications"\} (\d+)$/m.exec(text)?.[1];
+      };
+      expect(await gauge()).toMatch(/^\d+$/);
+      // The record reached the logbook, so the stream acknowledged it.
+      await eventually(async () => {
+        const res = await fetch(`${sys.gateway}/api/v1/me/verwerkingen`, { headers: me });
+        return ((await res.json()) as unknown[]).length === 1 ? true : undefined;
+      });
+      expect(await gauge()).toBe('0');
     },
   );
 

@@ -10,10 +10,13 @@
 // BENCH_RATE (200), BENCH_SLICE_SECONDS (8), BENCH_SLICES (8 per setting and route), BENCH_WARM_SECONDS (15, each
 // system and route before its slices), BENCH_ROUTES=list,submit (only the routes whose name holds one of the words).
 // BENCH_LDV_SPOOL=0: the log without its spool (ADR 0269; on by default, as deployed); BENCH_LDV_SPOOL_DIR: where
-// (default .data/bench/spool; /dev/shm/… puts it on tmpfs).
+// (default /dev/shm/register-bench-spool-<uid>, in memory as deployed, ADR 0270; a directory on disk to compare).
+// BENCH_LDV_CONTROL=1: the "on" system runs with the log off too, to measure how far two equal systems' p99s differ
+// on this machine (the noise the comparison stands on).
 // Infrastructure: DATABASE_URL / NATS_URL, else embedded; the streams are deleted at the end. Diagnosis:
 // BENCH_APPLICATIONS_NODE_OPTIONS and BENCH_AUDIT_NODE_OPTIONS are those services' NODE_OPTIONS (both systems).
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -32,6 +35,7 @@ const SLICES = Number(process.env.BENCH_SLICES ?? 8);
 const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 15);
 const GENERATOR_WARM_SECONDS = 1;
 const LOGS = ['off', 'on'];
+const CONTROL = process.env.BENCH_LDV_CONTROL === '1';
 const WORDS = (process.env.BENCH_ROUTES ?? '')
   .split(',')
   .map((w) => w.trim())
@@ -62,9 +66,13 @@ async function startSystem(infra, log) {
   const events = benchEvents(prefix);
   const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()])));
   const nodeOptions = (name) => (process.env[name] ? { NODE_OPTIONS: process.env[name] } : {});
-  // As deployed (deploy/k8s/base/config/register.env): a read's records wait in a spool and travel in batches
-  // (ADR 0269); BENCH_LDV_SPOOL=0 measures the log without it (each read's records to the stream before its answer).
-  const spoolDir = path.join(process.env.BENCH_LDV_SPOOL_DIR ?? path.join(root, '.data', 'bench', 'spool'), log);
+  // As deployed (deploy/k8s/base/config/register.env): a read's records wait in a spool in memory and travel in
+  // batches (ADR 0269, 0270); BENCH_LDV_SPOOL=0 measures the log without it (each read's records to the stream).
+  const memory = existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
+  const spoolDir = path.join(
+    process.env.BENCH_LDV_SPOOL_DIR ?? path.join(memory, `register-bench-spool-${os.userInfo().uid}`),
+    log,
+  );
   rmSync(spoolDir, { recursive: true, force: true });
   const spool = () => (process.env.BENCH_LDV_SPOOL === '0' ? {} : { LDV_SPOOL_DIR: spoolDir });
   const system = new System({
@@ -76,12 +84,13 @@ async function startSystem(infra, log) {
     logDir: path.join(root, '.data', 'bench', 'logs', log),
     logLevel: 'warn',
     extraEnv: {
-      applications: { LDV_LOG: log, ...spool(), ...nodeOptions('BENCH_APPLICATIONS_NODE_OPTIONS') },
+      applications: { LDV_LOG: CONTROL ? 'off' : log, ...spool(), ...nodeOptions('BENCH_APPLICATIONS_NODE_OPTIONS') },
       audit: nodeOptions('BENCH_AUDIT_NODE_OPTIONS'),
     },
   });
   const stop = async () => {
     await system.stopAll();
+    rmSync(spoolDir, { recursive: true, force: true });
     await dropSystemDatabases(infra.postgresUrl, prefix);
     if (infra.natsUrl !== IN_PROCESS_EVENTS_URL) await events.remove(infra.natsUrl);
   };
@@ -145,6 +154,11 @@ async function slice(s, route, seconds, warmSeconds) {
 }
 
 const mean = (xs) => xs.reduce((a, x) => a + x, 0) / xs.length;
+const median = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
 
 async function main() {
   const infra = await resolveInfrastructure(process.env, path.join(root, '.data', 'bench'));
@@ -153,7 +167,8 @@ async function main() {
     for (const log of LOGS) systems.push(await startSystem(infra, log));
     console.log(
       `\n${RATE} req/s per route through each system's gateway, evenly spaced; ${SLICES} slices of ` +
-        `${SLICE_SECONDS} s per setting and route, alternating (after ${WARM_SECONDS} s of warm-up each)\n`,
+        `${SLICE_SECONDS} s per setting and route, alternating (after ${WARM_SECONDS} s of warm-up each)` +
+        (CONTROL ? '; CONTROL: the "on" system has the log off too\n' : '\n'),
     );
     const pooled = [];
     for (const route of ROUTES.filter((r) => selected(r.name))) {
@@ -184,8 +199,11 @@ async function main() {
       const errors = (log) => results[log].reduce((a, r) => a + r.errors, 0);
       const cpuOf = (log, p) => mean(results[log].map((r) => r.cpu[p])).toFixed(0);
       const cpus = PROCESSES.map((p) => `${p} ${cpuOf('on', p)} / ${cpuOf('off', p)}`).join(', ');
+      // One slow slice (the host, a checkpoint) weighs on the pooled p99; the median of the pairs' ratios does not.
+      const pairRatio = median(results.on.map((r, i) => r.p99 / results.off[i].p99));
       console.log(
-        `  ${route.name}: p99 ${(on.p99 / off.p99).toFixed(2)} (${on.p99.toFixed(1)} / ${off.p99.toFixed(1)} ms), ` +
+        `  ${route.name}: p99 ${(on.p99 / off.p99).toFixed(2)} (${on.p99.toFixed(1)} / ${off.p99.toFixed(1)} ms; ` +
+          `median of the pairs' ratios ${pairRatio.toFixed(2)}), ` +
           `p50 ${on.p50.toFixed(1)} / ${off.p50.toFixed(1)} ms, ${on.requests} / ${off.requests} requests, ` +
           `${errors('on')} / ${errors('off')} errors; ${cpus}`,
       );

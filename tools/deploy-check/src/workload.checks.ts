@@ -26,7 +26,9 @@ export function workloadProblems(objects: K8sObject[], options: { requireImageTa
       const metrics = container.ports?.find((p) => p.name === 'metrics');
       if (metrics && annotations['prometheus.io/port'] !== String(metrics.containerPort))
         inContainer('pod annotation prometheus.io/port does not name the metrics port');
-      drainProblems(container, pod, environment(container, configMaps), inContainer);
+      const env = environment(container, configMaps);
+      drainProblems(container, pod, env, inContainer);
+      spoolProblems(container, pod, env, inContainer);
     }
   }
   return problems;
@@ -128,6 +130,33 @@ function drainProblems(
   else if (drainMs !== seconds * 1000)
     report(`SHUTDOWN_DRAIN_MS ${env.SHUTDOWN_DRAIN_MS} does not match the preStop sleep of ${seconds} s`);
   gracePeriodCovers(pod, seconds, Number.isFinite(drainMs) ? drainMs : 0, env, report);
+}
+
+const MEBIBYTES: Record<string, number> = { Ki: 1 / 1024, Mi: 1, Gi: 1024, M: 1e6 / 2 ** 20, G: 1e9 / 2 ** 20 };
+
+/**
+ * LDV_SPOOL_DIR is the mount of an emptyDir in memory (a read appends to it before its answer, and must not wait on a
+ * disk: ADR 0270), sized above LDV_SPOOL_MAX_MB (default 8), beyond which the spool refuses.
+ */
+function spoolProblems(
+  container: IContainer,
+  pod: IPodSpec,
+  env: Record<string, string>,
+  report: (problem: string) => void,
+): void {
+  const dir = env.LDV_SPOOL_DIR;
+  if (!dir) return;
+  const mount = container.volumeMounts?.find((m) => m.mountPath === dir);
+  const volume = pod.volumes?.find((v) => v.name === mount?.name);
+  if (!volume?.emptyDir) {
+    report(`LDV_SPOOL_DIR ${dir} is not the mount of an emptyDir`);
+    return;
+  }
+  if (volume.emptyDir.medium !== 'Memory') report(`the emptyDir at LDV_SPOOL_DIR ${dir} is not medium: Memory`);
+  const size = /^(\d+)(Ki|Mi|Gi|M|G)$/.exec(String(volume.emptyDir.sizeLimit ?? ''));
+  const maxMb = Number(env.LDV_SPOOL_MAX_MB ?? 8);
+  if (!size || Number(size[1]) * MEBIBYTES[size[2]!]! <= maxMb)
+    report(`the emptyDir at LDV_SPOOL_DIR ${dir} has no sizeLimit above LDV_SPOOL_MAX_MB (${maxMb} MiB)`);
 }
 
 type PreStop = NonNullable<NonNullable<IContainer['lifecycle']>['preStop']>;

@@ -221,6 +221,33 @@ describe('the checks find what they look for (mutations of the rendered example 
     ]);
   });
 
+  test(
+    'a spool directory on disk, without a volume or without a sizeLimit above LDV_SPOOL_MAX_MB fails the ' +
+      'workload check',
+    () => {
+      const volume = (o: K8sObject[], name: string): any =>
+        find(o, 'Deployment', name).spec.template.spec.volumes.find((v: any) => v.name === 'ldv-spool');
+      const objects = mutated((o) => {
+        delete volume(o, 'letters').emptyDir.medium;
+        volume(o, 'documents').emptyDir.sizeLimit = '8Mi';
+        delete volume(o, 'audit').emptyDir.sizeLimit;
+        const mounts = container(o, 'reference').volumeMounts;
+        mounts.splice(
+          mounts.findIndex((m: any) => m.name === 'ldv-spool'),
+          1,
+        );
+      });
+      expect(workloadProblems(objects, { requireImageTags: true }).sort()).toEqual([
+        'Deployment/audit: container audit: the emptyDir at LDV_SPOOL_DIR /ldv-spool has no sizeLimit above ' +
+          'LDV_SPOOL_MAX_MB (8 MiB)',
+        'Deployment/documents: container documents: the emptyDir at LDV_SPOOL_DIR /ldv-spool has no sizeLimit above ' +
+          'LDV_SPOOL_MAX_MB (8 MiB)',
+        'Deployment/letters: container letters: the emptyDir at LDV_SPOOL_DIR /ldv-spool is not medium: Memory',
+        'Deployment/reference: container reference: LDV_SPOOL_DIR /ldv-spool is not the mount of an emptyDir',
+      ]);
+    },
+  );
+
   test('an untagged image fails where tags are required', () => {
     const objects = mutated((o) => {
       container(o, 'letters').image = 'register/letters';

@@ -84,9 +84,13 @@ export type ActiviteitSleutel = (typeof VERWERKINGSACTIVITEITEN)[number]['id'] e
   ? K
   : never;
 
-/** The URI of an activity by its key. */
+const BY_KEY: ReadonlyMap<string, Verwerkingsactiviteit> = new Map(
+  VERWERKINGSACTIVITEITEN.map((a) => [a.id.slice(BASE.length + 1), a]),
+);
+
+/** The activity by its key (looked up for every processing record, so by a map). */
 export function verwerkingsactiviteit(sleutel: ActiviteitSleutel): Verwerkingsactiviteit {
-  const found = VERWERKINGSACTIVITEITEN.find((a) => a.id === `${BASE}/${sleutel}`);
+  const found = BY_KEY.get(sleutel);
   if (!found) throw new Error(`no processing activity ${sleutel}`);
   return found;
 }
