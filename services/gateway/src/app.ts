@@ -47,8 +47,8 @@ export function gatewayApp(
 ): RequestListener {
   // Uploads stream through: let V8 reclaim the parser's chunk copies as they go (see proxy/memory.ts).
   collectBodyChunksEarly();
-  // The proxy's path check calls url.parse per request: without its warning given once, a stack walk each (see
-  // proxy/legacy-url.ts).
+  // Express's parseurl calls url.parse for a path it cannot read fast: without its warning given once, a stack
+  // walk each time (see proxy/legacy-url.ts).
   settleUrlParseWarning();
   const problemAnswer = problemErrorHandler(logger);
   const app = registerApp();

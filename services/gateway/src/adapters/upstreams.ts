@@ -1,12 +1,6 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { RequestHandler, Request, Response } from 'express';
-import {
-  createProxyMiddleware,
-  debugProxyErrorsPlugin,
-  proxyEventsPlugin,
-  responseInterceptor,
-} from 'http-proxy-middleware';
 import { sendProblem } from '@register/problem';
 import { discardRequestBody, type Logger } from '@register/service-kit';
 import { hashWhileStreaming, idempotencyOf, type IdempotencyState } from '../idempotency/idempotency.middleware';
@@ -61,17 +55,34 @@ export interface Upstream {
   breaker: Breaker;
 }
 
-/** A service's address as http-proxy reads a target (protocol, host, hostname, port, path). */
-function proxyTarget(url: string): { protocol: string; host: string; hostname: string; port: string; path: string } {
+/** A service's address, parsed once: where a request to it goes and the Host it carries. */
+interface Target {
+  hostname: string;
+  port: number;
+  /** The Host field the service gets (the gateway names the service, as a proxy that changes the origin does). */
+  host: string;
+  /** The URL's path, put before the request's path ('' for the root). */
+  path: string;
+}
+
+function targetOf(url: string): Target {
   const u = new URL(url);
-  // An IPv6 literal without its brackets, as http.request wants a hostname.
   return {
-    protocol: u.protocol,
-    host: u.host,
+    // An IPv6 literal without its brackets, as http.request wants a hostname.
     hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'),
-    port: u.port,
-    path: u.pathname,
+    port: u.port === '' ? 80 : Number(u.port),
+    host: u.host,
+    path: u.pathname === '/' ? '' : u.pathname,
   };
+}
+
+/** The path the service gets: the target's path, then the request's as the client sent it, slashes collapsed. */
+function pathOf(target: Target, url: string): string {
+  const joined = target.path + url;
+  if (!joined.includes('//')) return joined;
+  const query = joined.indexOf('?');
+  const path = query === -1 ? joined : joined.slice(0, query);
+  return path.replace(/\/+/g, '/') + (query === -1 ? '' : joined.slice(query));
 }
 
 /** Routes whose bodies are large: the idle limit applies while bytes keep moving. */
@@ -102,8 +113,8 @@ function dropHopByHop(headers: http.IncomingHttpHeaders): void {
 }
 
 /**
- * The client's own Connection field (the forwarded headers no longer hold it). http-proxy answers
- * `keep-alive` when the service's answer has none, which would keep a connection the client asked to close.
+ * The client's own Connection field (the forwarded headers no longer hold it). The answer says `keep-alive` when
+ * the service's has none (`passOn`), which would keep a connection the client asked to close.
  */
 function clientAskedClose(req: http.IncomingMessage): boolean {
   const raw = req.rawHeaders;
@@ -151,6 +162,8 @@ interface UpstreamParts {
   name: UpstreamName;
   options: UpstreamOptions;
   replicas: Replicas;
+  /** Each copy's URL parsed once. */
+  targets: Map<string, Target>;
   breaker: Breaker;
   agent: http.Agent;
   /** Requests the gateway cut for the service's silence: only these open the breaker. */
@@ -178,22 +191,15 @@ function upstreamOf(name: UpstreamName, options: UpstreamOptions): Upstream {
   const target = options.targets[name];
   const replicas = new Replicas(typeof target === 'string' ? [target] : target);
   const breaker = new Breaker(name, replicas.urls[0]!, options.logger);
-  const parts: UpstreamParts = { name, options, replicas, breaker, agent, timedOut: new WeakSet() };
+  const targets = new Map(replicas.urls.map((url) => [url, targetOf(url)]));
+  const parts: UpstreamParts = { name, options, replicas, targets, breaker, agent, timedOut: new WeakSet() };
   // A retried request goes through the proxy it came from; both are built below.
   const proxies: { stream?: RequestHandler; idempotent?: RequestHandler } = {};
   const onError = proxyErrorHandler(parts, (req) => (idempotencyOf(req) ? proxies.idempotent! : proxies.stream!));
-  const common = proxyOptions(parts);
   const onProxyReq = proxyRequestHandler(parts);
   const onProxyRes = proxyResponseHandler(parts);
-  const stream = createProxyMiddleware({
-    ...common,
-    on: { error: onError, proxyReq: onProxyReq, proxyRes: onProxyRes },
-  }) as unknown as RequestHandler;
-  const idempotentProxy = createProxyMiddleware({
-    ...common,
-    selfHandleResponse: true,
-    on: { error: onError, proxyReq: onProxyReq, proxyRes: keepingResponse(options, onProxyRes) },
-  }) as unknown as RequestHandler;
+  const stream = pipe(parts, { onError, onProxyReq, onProxyRes, answer: passOn });
+  const idempotentProxy = pipe(parts, { onError, onProxyReq, onProxyRes, answer: keepingResponse(options) });
   proxies.stream = stream;
   proxies.idempotent = idempotentProxy;
   const idempotent: RequestHandler = (req, res, next) => {
@@ -246,25 +252,6 @@ function proxyErrorHandler(
   };
 }
 
-function proxyOptions({ replicas, agent }: UpstreamParts) {
-  // Each copy's address parsed once (http-proxy parses a string target, with the legacy url.parse, per request).
-  const parsed = new Map(replicas.urls.map((url) => [url, proxyTarget(url)]));
-  return {
-    target: parsed.get(replicas.urls[0]!),
-    router: (req: http.IncomingMessage) => parsed.get(replicas.pick(req)),
-    // The path as the client sent it (req.url, already checked by Node's parser), not re-parsed by url.parse.
-    toProxy: true,
-    agent,
-    changeOrigin: true,
-    xfwd: false,
-    // The default plugins less the logger's: it built two URLs per response for a logger that is off (a tenth of
-    // the gateway's CPU). Errors are ours (onError); the rest keeps http-proxy from crashing on socket errors and
-    // drops the service's answer when the client has gone.
-    ejectPlugins: true,
-    plugins: [debugProxyErrorsPlugin, proxyEventsPlugin],
-  };
-}
-
 function proxyRequestHandler({ name, options, timedOut }: UpstreamParts) {
   const streamIdle = options.streamIdleTimeoutMs ?? 30_000;
   return (proxyReq: http.ClientRequest, req: http.IncomingMessage, res: http.ServerResponse) => {
@@ -293,24 +280,114 @@ function proxyResponseHandler({ breaker }: UpstreamParts) {
   };
 }
 
-/** The response of a write with an Idempotency-Key, kept (or its failure noted) before it is sent on. */
-function keepingResponse(
-  options: UpstreamOptions,
-  onProxyRes: ReturnType<typeof proxyResponseHandler>,
-): (proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse) => void {
-  const keepResponse = responseInterceptor(async (body, proxyRes, req) => {
-    const state = idempotencyOf(req);
-    if (state?.requestHash === undefined) {
-      if (state) await options.onIdempotentFailure(state);
-    } else {
-      await options.onIdempotentResponse(state, proxyRes.statusCode ?? 500, proxyRes.headers, body);
+type ProxyHandlers = {
+  onError: ProxyErrorHandler;
+  onProxyReq: ReturnType<typeof proxyRequestHandler>;
+  onProxyRes: ReturnType<typeof proxyResponseHandler>;
+  /** Sends the service's answer on to the client. */
+  answer: (proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse) => void;
+};
+
+/**
+ * The proxy core (ADR 0271): the request piped to a copy of the service over the keep-alive agent, the answer piped
+ * back. What http-proxy did for the gateway, without its per-request passes, option objects and event emitter.
+ */
+function pipe({ replicas, targets, agent }: UpstreamParts, handlers: ProxyHandlers): RequestHandler {
+  const { onError, onProxyReq, onProxyRes, answer } = handlers;
+  return (req, res) => {
+    const target = targets.get(replicas.pick(req))!;
+    // A DELETE or OPTIONS without a body says so, as some servers wait for one otherwise.
+    if ((req.method === 'DELETE' || req.method === 'OPTIONS') && !req.headers['content-length']) {
+      req.headers['content-length'] = '0';
+      delete req.headers['transfer-encoding'];
     }
-    return body;
-  });
+    const proxyReq = http.request({
+      hostname: target.hostname,
+      port: target.port,
+      method: req.method,
+      path: pathOf(target, req.url),
+      headers: { ...req.headers, host: target.host },
+      agent,
+    });
+    onProxyReq(proxyReq, req, res);
+    req.on('aborted', () => proxyReq.destroy());
+    // A write to a response the client already cut: the pipe stops on its own; no crash for an unheard error.
+    res.on('error', ignore);
+    const failed = (err: Error) => {
+      // The client went away: nothing to answer.
+      if (req.socket.destroyed && (err as NodeJS.ErrnoException).code === 'ECONNRESET') return void proxyReq.destroy();
+      onError(err, req, res);
+    };
+    req.on('error', failed);
+    proxyReq.on('error', failed);
+    req.pipe(proxyReq);
+    proxyReq.on('response', (proxyRes) => {
+      onProxyRes(proxyRes, req, res);
+      // The client went before the whole answer: stop reading it (the socket is not reused half-read).
+      res.once('close', () => {
+        if (!res.writableEnded) proxyRes.destroy();
+      });
+      answer(proxyRes, req, res);
+    });
+  };
+}
+
+const ignore = (): void => undefined;
+
+/** The service's answer streamed to the client: its status and fields (less the hop-by-hop ones), then its body. */
+function passOn(proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (res.writableEnded) return void proxyRes.resume();
+  if (!res.headersSent) {
+    const headers = proxyRes.headers;
+    if (req.httpVersion === '1.0') {
+      delete headers['transfer-encoding'];
+      headers.connection = req.headers.connection ?? 'close';
+    } else if (!headers.connection) {
+      headers.connection = req.headers.connection ?? 'keep-alive';
+    }
+    for (const key in headers) {
+      const value = headers[key];
+      if (value !== undefined) res.setHeader(key, value);
+    }
+    res.statusCode = proxyRes.statusCode ?? 502;
+    if (proxyRes.statusMessage) res.statusMessage = proxyRes.statusMessage;
+  }
+  proxyRes.pipe(res);
+}
+
+/**
+ * The answer to a write with an Idempotency-Key: read whole, kept (or its failure noted), then sent with its
+ * length. A small JSON answer (the services' writes).
+ */
+function keepingResponse(options: UpstreamOptions): ProxyHandlers['answer'] {
   return (proxyRes, req, res) => {
-    onProxyRes(proxyRes, req, res);
-    // The proxy's event emitter ignores what a listener returns; the interceptor ends the response itself.
-    void keepResponse(proxyRes, req, res);
+    const chunks: Buffer[] = [];
+    proxyRes.on('data', (chunk: Buffer) => chunks.push(chunk));
+    proxyRes.on('error', () => res.destroy());
+    proxyRes.on('end', () => {
+      void (async () => {
+        const body = Buffer.concat(chunks);
+        const state = idempotencyOf(req);
+        try {
+          if (state?.requestHash === undefined) {
+            if (state) await options.onIdempotentFailure(state);
+          } else {
+            await options.onIdempotentResponse(state, proxyRes.statusCode ?? 500, proxyRes.headers, body);
+          }
+        } catch (err) {
+          options.logger.error({ err }, 'the answer to a keyed write was not kept');
+        }
+        if (res.writableEnded || res.destroyed) return;
+        res.statusCode = proxyRes.statusCode ?? 502;
+        if (proxyRes.statusMessage) res.statusMessage = proxyRes.statusMessage;
+        for (const key in proxyRes.headers) {
+          const value = proxyRes.headers[key];
+          if (value !== undefined && key !== 'transfer-encoding') res.setHeader(key, value);
+        }
+        res.setHeader('content-length', body.length);
+        res.end(body);
+      })();
+    });
   };
 }
 

@@ -42,7 +42,7 @@ function hashBody(req: IncomingMessage): Promise<string> {
 
 /**
  * SHA-256 of the raw body (ADR 0013), computed as the bytes pass to the service. Called on the paused
- * request before the proxy gets it, so no chunk can pass unseen: http-proxy pipes the body at once, even when
+ * request before the proxy gets it, so no chunk can pass unseen: the proxy pipes the body at once, even when
  * the request waits for a free connection to the service. The hash is only read once the body has ended.
  */
 export function hashWhileStreaming(req: IncomingMessage, res: ServerResponse, state: IdempotencyState): void {

@@ -3,12 +3,13 @@ import url from 'node:url';
 let settled = false;
 
 /**
- * Spares every proxied request a stack walk in the legacy `url.parse`.
+ * Spares a request a stack walk in the legacy `url.parse`.
  *
- * http-proxy-middleware checks each request's path with `url.parse` (path-filter.js `getUrlPathName`, also for
- * the default filter '/'). Node 24's `url.parse` first asks whether its caller lies inside node_modules, to warn
- * (DEP0169) only application code, by walking up to 100 stack frames; until the warning has been given once it
- * asks on every call, and a caller inside node_modules never gives it, so the walk never stops
+ * http-proxy-middleware checked each request's path with `url.parse` (path-filter.js `getUrlPathName`), until the
+ * gateway's own proxy core replaced it (ADR 0271); Express's `parseurl` still falls back to it for a path it cannot
+ * read fast (one with a space, a hash, a tab). Node 24's `url.parse` first asks whether its caller lies inside
+ * node_modules, to warn (DEP0169) only application code, by walking up to 100 stack frames; until the warning has
+ * been given once it asks on every call, and a caller inside node_modules never gives it, so the walk never stops
  * (nodejs/node#60991). Under the gateway's deep Express stack that was ~24 µs of its ~640 µs of CPU per request
  * (a --cpu-prof of the gateway under load; 5.6 µs per call in a shallow loop, 0.7 µs without the walk).
  *
