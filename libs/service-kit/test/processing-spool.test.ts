@@ -77,6 +77,25 @@ async function batchesOf(service: string): Promise<Array<{ id: string; subject: 
   return found;
 }
 
+/**
+ * Runs `fn` with events on a NATS server of its own, which `fn` stops to take the stream away; then closes the
+ * connection, empties the outbox and removes the server's directory.
+ */
+async function withStreamOfItsOwn(
+  fn: (away: NatsEvents, takeStreamAway: () => Promise<void>) => Promise<void>,
+): Promise<void> {
+  const natsDir = mkdtempSync(path.join(os.tmpdir(), 'processing-spool-nats-'));
+  const nats = await startNatsServer(natsDir, await freePort());
+  const away = await connectEvents(nats.url, 'processing-spool-test', logger);
+  try {
+    await fn(away, () => nats.stop());
+  } finally {
+    await away.nc.close();
+    await database.db.deleteFrom('outbox').execute();
+    rmSync(natsDir, { recursive: true, force: true });
+  }
+}
+
 describe('the processing spool (ADR 0269)', () => {
   it(
     'when a read is logged, then its records are in the spool when the call returns, and then reach the stream ' +
@@ -151,10 +170,7 @@ describe('the processing spool (ADR 0269)', () => {
   });
 
   it('when the stream is away at shutdown, then its records go to the outbox as single records, same ids', async () => {
-    const natsDir = mkdtempSync(path.join(os.tmpdir(), 'processing-spool-nats-'));
-    const nats = await startNatsServer(natsDir, await freePort());
-    const away = await connectEvents(nats.url, 'processing-spool-test', logger);
-    try {
+    await withStreamOfItsOwn(async (away, takeStreamAway) => {
       const spool = new ProcessingSpool({
         dir,
         service: 'applications',
@@ -166,7 +182,7 @@ describe('the processing spool (ADR 0269)', () => {
       await spool.start();
       await processingLog('applications', SECRET, away, spool).writeRead(database.db, read(['999990022']));
       const spooled = readFileSync(path.join(dir, segments(dir)[0]!), 'utf8');
-      await nats.stop();
+      await takeStreamAway();
       await spool.stop();
       const rows = await database.db.selectFrom('outbox').selectAll().execute();
       expect(rows.map((r) => [r.subject, r.envelope.type])).toEqual([
@@ -175,56 +191,48 @@ describe('the processing spool (ADR 0269)', () => {
       expect(spooled).toContain(rows[0]!.id);
       expect(rows[0]!.envelope.id).toBe(rows[0]!.id);
       expect(segments(dir)).toEqual([]);
-    } finally {
-      await away.nc.close();
-      await database.db.deleteFrom('outbox').execute();
-      rmSync(natsDir, { recursive: true, force: true });
-    }
+    });
   });
 
   it(
     'when the stream is away and the spool holds its most, then the next read goes to the outbox instead, and ' +
       'the spool takes no more',
     async () => {
-      const natsDir = mkdtempSync(path.join(os.tmpdir(), 'processing-spool-nats-'));
-      const nats = await startNatsServer(natsDir, await freePort());
-      const away = await connectEvents(nats.url, 'processing-spool-test', logger);
-      const spool = new ProcessingSpool({
-        dir,
-        service: 'applications',
-        events: away,
-        db: database.db,
-        logger,
-        intervalMs: 60_000,
-        maxBytes: 1000,
-      });
-      try {
+      await withStreamOfItsOwn(async (away, takeStreamAway) => {
+        const spool = new ProcessingSpool({
+          dir,
+          service: 'applications',
+          events: away,
+          db: database.db,
+          logger,
+          intervalMs: 60_000,
+          maxBytes: 1000,
+        });
         await spool.start();
-        await nats.stop();
-        const log = processingLog('applications', SECRET, away, spool);
-        await log.writeRead(database.db, read(['999990023']));
-        const held = spool.bytesHeld;
-        // One record fits under the bound and a second does not.
-        expect(held).toBeGreaterThan(500);
-        expect(held).toBeLessThanOrEqual(1000);
-        expect(await database.db.selectFrom('outbox').selectAll().execute()).toEqual([]);
+        try {
+          await takeStreamAway();
+          const log = processingLog('applications', SECRET, away, spool);
+          await log.writeRead(database.db, read(['999990023']));
+          const held = spool.bytesHeld;
+          // One record fits under the bound and a second does not.
+          expect(held).toBeGreaterThan(500);
+          expect(held).toBeLessThanOrEqual(1000);
+          expect(await database.db.selectFrom('outbox').selectAll().execute()).toEqual([]);
 
-        await log.writeRead(database.db, read(['999990024']));
-        const rows = await database.db.selectFrom('outbox').selectAll().execute();
-        const data = rows.map((r) => r.envelope.data as ProcessingRecordData);
-        expect(data.map((d) => d.attributes['dpl.core.data_subject_id'])).toEqual([pseudonymOf('999990024', SECRET)]);
-        expect(spool.bytesHeld).toBe(held);
-        const spooled = readFileSync(path.join(dir, segments(dir)[0]!), 'utf8')
-          .trim()
-          .split('\n');
-        expect(spooled).toHaveLength(1);
-        expect(spooled[0]).toContain(pseudonymOf('999990023', SECRET));
-      } finally {
-        await spool.stop();
-        await away.nc.close();
-        await database.db.deleteFrom('outbox').execute();
-        rmSync(natsDir, { recursive: true, force: true });
-      }
+          await log.writeRead(database.db, read(['999990024']));
+          const rows = await database.db.selectFrom('outbox').selectAll().execute();
+          const data = rows.map((r) => r.envelope.data as ProcessingRecordData);
+          expect(data.map((d) => d.attributes['dpl.core.data_subject_id'])).toEqual([pseudonymOf('999990024', SECRET)]);
+          expect(spool.bytesHeld).toBe(held);
+          const spooled = readFileSync(path.join(dir, segments(dir)[0]!), 'utf8')
+            .trim()
+            .split('\n');
+          expect(spooled).toHaveLength(1);
+          expect(spooled[0]).toContain(pseudonymOf('999990023', SECRET));
+        } finally {
+          await spool.stop();
+        }
+      });
     },
   );
 

@@ -132,7 +132,16 @@ function drainProblems(
   gracePeriodCovers(pod, seconds, Number.isFinite(drainMs) ? drainMs : 0, env, report);
 }
 
-const MEBIBYTES: Record<string, number> = { Ki: 1 / 1024, Mi: 1, Gi: 1024, M: 1e6 / 2 ** 20, G: 1e9 / 2 ** 20 };
+/** A Kubernetes quantity's suffix in MiB ('' is bytes). */
+const MEBIBYTES: Record<string, number> = {
+  '': 1 / 2 ** 20,
+  Ki: 1 / 1024,
+  Mi: 1,
+  Gi: 1024,
+  k: 1e3 / 2 ** 20,
+  M: 1e6 / 2 ** 20,
+  G: 1e9 / 2 ** 20,
+};
 
 /**
  * LDV_SPOOL_DIR is the mount of an emptyDir in memory (a read appends to it before its answer, and must not wait on a
@@ -153,7 +162,7 @@ function spoolProblems(
     return;
   }
   if (volume.emptyDir.medium !== 'Memory') report(`the emptyDir at LDV_SPOOL_DIR ${dir} is not medium: Memory`);
-  const size = /^(\d+)(Ki|Mi|Gi|M|G)$/.exec(String(volume.emptyDir.sizeLimit ?? ''));
+  const size = /^(\d+)(Ki|Mi|Gi|k|M|G|)$/.exec(String(volume.emptyDir.sizeLimit ?? ''));
   const maxMb = Number(env.LDV_SPOOL_MAX_MB ?? 8);
   if (!size || Number(size[1]) * MEBIBYTES[size[2]!]! <= maxMb)
     report(`the emptyDir at LDV_SPOOL_DIR ${dir} has no sizeLimit above LDV_SPOOL_MAX_MB (${maxMb} MiB)`);

@@ -229,7 +229,7 @@ describe('the checks find what they look for (mutations of the rendered example 
         find(o, 'Deployment', name).spec.template.spec.volumes.find((v: any) => v.name === 'ldv-spool');
       const objects = mutated((o) => {
         delete volume(o, 'letters').emptyDir.medium;
-        volume(o, 'documents').emptyDir.sizeLimit = '8Mi';
+        volume(o, 'documents').emptyDir.sizeLimit = '8388608';
         delete volume(o, 'audit').emptyDir.sizeLimit;
         const mounts = container(o, 'reference').volumeMounts;
         mounts.splice(

@@ -345,14 +345,19 @@ function passOn(proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: 
     } else if (!headers.connection) {
       headers.connection = req.headers.connection ?? 'keep-alive';
     }
-    for (const key in headers) {
-      const value = headers[key];
-      if (value !== undefined) res.setHeader(key, value);
-    }
-    res.statusCode = proxyRes.statusCode ?? 502;
-    if (proxyRes.statusMessage) res.statusMessage = proxyRes.statusMessage;
+    setAnswerHead(proxyRes, res);
   }
   proxyRes.pipe(res);
+}
+
+/** The service's status and fields on the client's response; `except` is a field the gateway sets itself. */
+function setAnswerHead(proxyRes: http.IncomingMessage, res: http.ServerResponse, except?: string): void {
+  res.statusCode = proxyRes.statusCode ?? 502;
+  if (proxyRes.statusMessage) res.statusMessage = proxyRes.statusMessage;
+  for (const key in proxyRes.headers) {
+    const value = proxyRes.headers[key];
+    if (value !== undefined && key !== except) res.setHeader(key, value);
+  }
 }
 
 /**
@@ -378,12 +383,8 @@ function keepingResponse(options: UpstreamOptions): ProxyHandlers['answer'] {
           options.logger.error({ err }, 'the answer to a keyed write was not kept');
         }
         if (res.writableEnded || res.destroyed) return;
-        res.statusCode = proxyRes.statusCode ?? 502;
-        if (proxyRes.statusMessage) res.statusMessage = proxyRes.statusMessage;
-        for (const key in proxyRes.headers) {
-          const value = proxyRes.headers[key];
-          if (value !== undefined && key !== 'transfer-encoding') res.setHeader(key, value);
-        }
+        // Sent whole, with its length.
+        setAnswerHead(proxyRes, res, 'transfer-encoding');
         res.setHeader('content-length', body.length);
         res.end(body);
       })();
