@@ -1,4 +1,4 @@
-import { capabilitiesOf } from './capabilities';
+import { capabilitySet } from './capabilities';
 import { isAuthenticated, type Identity } from './identity';
 import type { HttpMethod, Requirement, RouteRule } from './routes';
 import { ROUTES } from './routes';
@@ -7,8 +7,8 @@ export type AuthorizationOutcome = 'allow' | 'unauthenticated' | 'forbidden';
 
 function meets(requires: Requirement, identity: Identity): boolean {
   if (requires.kind !== 'capability') return true;
-  const caps = capabilitiesOf(identity);
-  return requires.anyOf.some((c) => caps.includes(c));
+  const caps = capabilitySet(identity);
+  return requires.anyOf.some((c) => caps.has(c));
 }
 
 /**

@@ -4,12 +4,20 @@ import type { Identity } from './identity';
 export { CAPABILITIES, type Capability };
 
 /**
- * The one mapping from an identity to capabilities (ADR 0002). `/me`, every `decisions` object and
- * every enforcement call this; anything not granted here is denied.
+ * An identity's capabilities in code-point order, as `/me` and every `decisions` object promise ('CanBeoordelen'
+ * sorts first): capabilities are ASCII, so the default order.
  */
 export function capabilitiesOf(identity: Identity | null): Capability[] {
-  if (!identity) return [];
+  return [...capabilitySet(identity)].sort();
+}
+
+/**
+ * The one mapping from an identity to capabilities (ADR 0002). `/me`, every `decisions` object and every
+ * enforcement (a set: a check needs no order) come from it; anything not granted here is denied.
+ */
+export function capabilitySet(identity: Identity | null): ReadonlySet<Capability> {
   const caps = new Set<Capability>();
+  if (!identity) return caps;
   const p = identity.practitioner;
   if (p) {
     caps.add('applications:own');
@@ -29,12 +37,11 @@ export function capabilitiesOf(identity: Identity | null): Capability[] {
   }
   if (identity.caseHandler?.rollen.includes('beoordelaar')) caps.add('CanBeoordelen').add('stamdata:read');
   if (identity.adminSeam && (p || identity.caseHandler)) caps.add('uploads:admin-delete');
-  // Code-point order, as /me promises ('CanBeoordelen' sorts first): capabilities are ASCII, so the default order.
-  return [...caps].sort();
+  return caps;
 }
 
 export function hasCapability(identity: Identity | null, capability: Capability): boolean {
-  return capabilitiesOf(identity).includes(capability);
+  return capabilitySet(identity).has(capability);
 }
 
 /**

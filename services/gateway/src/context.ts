@@ -22,6 +22,7 @@ import { upstreamUrls } from './proxy/replicas';
 import { OidcIdentityProvider } from './adapters/oidc-identity-provider';
 import { RemoteKeySet, jwksLocator } from './adapters/remote-key-set';
 import { createUpstreams, type Upstream, type UpstreamName } from './adapters/upstreams';
+import { SignedIdentities } from './proxy/signed-identities';
 
 const upstream = (service: string) =>
   `The ${service} service (comma-separated URLs of its copies are balanced round robin).`;
@@ -89,6 +90,8 @@ export interface Context {
   targets: Record<UpstreamName, string>;
   upstreams: Record<UpstreamName, Upstream>;
   idempotency: Idempotency;
+  /** The signed internal identity each proxied request carries (ADR 0027, 0272). */
+  signedIdentities: SignedIdentities;
 }
 
 /**
@@ -138,6 +141,7 @@ export function buildContext(
       targets,
       upstreams,
       idempotency,
+      signedIdentities: new SignedIdentities(config.INTERNAL_IDENTITY_SECRET),
     },
     closers: [{ name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) }],
     metrics: {

@@ -5,6 +5,7 @@ import pino from 'pino';
 import { eventually, serve } from '@register/testkit';
 import { trackIdempotency, type IdempotencyState } from '../src/idempotency/idempotency.middleware';
 import { forwardedHeaders } from '../src/proxy/forwarding';
+import { SignedIdentities } from '../src/proxy/signed-identities';
 import { createUpstreams, type Upstream, type UpstreamName } from '../src/adapters/upstreams';
 
 // The proxy alone, between a client and a stand-in service: bodies, headers, backpressure-free buffering
@@ -16,6 +17,7 @@ let service: { url: string; close(): Promise<void> };
 let downUrl: string;
 let gateway: { url: string; close(): Promise<void> };
 let upstreams: Record<UpstreamName, Upstream>;
+const identityToken = new SignedIdentities('s'.repeat(32));
 const states = new Map<string, IdempotencyState>();
 const kept: Array<{ status: number; body: Buffer }> = [];
 const failures: IdempotencyState[] = [];
@@ -144,8 +146,7 @@ beforeAll(async () => {
     const upstream = upstreams[(req.headers['x-upstream'] as UpstreamName | undefined) ?? 'documents'];
     // As the API router does: the allow-listed headers plus the gateway's own.
     req.headers = forwardedHeaders(req.headers, {
-      secret: 's'.repeat(32),
-      identity: null,
+      identityToken: identityToken.tokenFor(null),
       correlationId: 'corr-proxy',
       passAuthorization: false,
     });

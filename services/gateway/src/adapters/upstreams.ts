@@ -94,7 +94,7 @@ function isStreamingRoute(req: http.IncomingMessage): boolean {
 }
 
 /** RFC 9110 §7.6.1: connection-specific fields a proxy does not pass on, plus those the Connection field names. */
-const HOP_BY_HOP = [
+const HOP_BY_HOP: ReadonlySet<string> = new Set([
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -104,12 +104,12 @@ const HOP_BY_HOP = [
   'trailer',
   'transfer-encoding',
   'upgrade',
-];
+]);
 
-function dropHopByHop(headers: http.IncomingHttpHeaders): void {
-  const named =
-    typeof headers.connection === 'string' ? headers.connection.split(',').map((h) => h.trim().toLowerCase()) : [];
-  for (const name of [...HOP_BY_HOP, ...named]) delete headers[name];
+/** The fields the service's Connection field names: hop-by-hop too. */
+function namedByConnection(headers: http.IncomingHttpHeaders): string[] | null {
+  const connection = headers.connection;
+  return typeof connection === 'string' ? connection.split(',').map((name) => name.trim().toLowerCase()) : null;
 }
 
 /**
@@ -122,12 +122,6 @@ function clientAskedClose(req: http.IncomingMessage): boolean {
     if (raw[i]?.toLowerCase() === 'connection' && /\bclose\b/i.test(raw[i + 1] ?? '')) return true;
   }
   return false;
-}
-
-/** The service's answer as the client gets it: hop-by-hop fields are the gateway's own. */
-function asClientAnswer(proxyRes: http.IncomingMessage, req: http.IncomingMessage): void {
-  dropHopByHop(proxyRes.headers);
-  if (clientAskedClose(req)) proxyRes.headers.connection = 'close';
 }
 
 /** How much of a body nobody reads any more the gateway drops before it cuts the client's connection instead. */
@@ -275,7 +269,6 @@ function proxyResponseHandler({ breaker }: UpstreamParts) {
     // Any answer, even a 5xx, shows the service is alive.
     markAnswered(req);
     breaker.close();
-    asClientAnswer(proxyRes, req);
     cutWithService(proxyRes, res);
   };
 }
@@ -301,12 +294,16 @@ function pipe({ replicas, targets, agent }: UpstreamParts, handlers: ProxyHandle
       req.headers['content-length'] = '0';
       delete req.headers['transfer-encoding'];
     }
+    // The request's fields are the gateway's own object (proxy/forwarding.ts), made for this request: the copy's
+    // Host goes in it, not in another copy of them all.
+    const headers = req.headers;
+    headers.host = target.host;
     const proxyReq = http.request({
       hostname: target.hostname,
       port: target.port,
       method: req.method,
       path: pathOf(target, req.url),
-      headers: { ...req.headers, host: target.host },
+      headers,
       agent,
     });
     onProxyReq(proxyReq, req, res);
@@ -338,26 +335,28 @@ const ignore = (): void => undefined;
 function passOn(proxyRes: http.IncomingMessage, req: http.IncomingMessage, res: http.ServerResponse): void {
   if (res.writableEnded) return void proxyRes.resume();
   if (!res.headersSent) {
-    const headers = proxyRes.headers;
-    if (req.httpVersion === '1.0') {
-      delete headers['transfer-encoding'];
-      headers.connection = req.headers.connection ?? 'close';
-    } else if (!headers.connection) {
-      headers.connection = req.headers.connection ?? 'keep-alive';
-    }
-    setAnswerHead(proxyRes, res);
+    // An HTTP/1.0 client's connection closes after the answer, as does one whose client asked it to.
+    setAnswerHead(proxyRes, res, req.httpVersion === '1.0' || clientAskedClose(req) ? 'close' : 'keep-alive');
   }
   proxyRes.pipe(res);
 }
 
-/** The service's status and fields on the client's response; `except` is a field the gateway sets itself. */
-function setAnswerHead(proxyRes: http.IncomingMessage, res: http.ServerResponse, except?: string): void {
+/**
+ * The service's status and fields on the client's response. The hop-by-hop fields (RFC 9110 §7.6.1: those of
+ * `HOP_BY_HOP` and those its Connection field names) are skipped, not deleted from the service's: a deleted property
+ * turns the object into a slow dictionary, on every answer. `connection` is the gateway's own Connection field.
+ */
+function setAnswerHead(proxyRes: http.IncomingMessage, res: http.ServerResponse, connection?: string): void {
   res.statusCode = proxyRes.statusCode ?? 502;
   if (proxyRes.statusMessage) res.statusMessage = proxyRes.statusMessage;
-  for (const key in proxyRes.headers) {
-    const value = proxyRes.headers[key];
-    if (value !== undefined && key !== except) res.setHeader(key, value);
+  const headers = proxyRes.headers;
+  const named = namedByConnection(headers);
+  for (const key in headers) {
+    if (HOP_BY_HOP.has(key) || named?.includes(key)) continue;
+    const value = headers[key];
+    if (value !== undefined) res.setHeader(key, value);
   }
+  if (connection !== undefined) res.setHeader('connection', connection);
 }
 
 /**
@@ -384,7 +383,7 @@ function keepingResponse(options: UpstreamOptions): ProxyHandlers['answer'] {
         }
         if (res.writableEnded || res.destroyed) return;
         // Sent whole, with its length.
-        setAnswerHead(proxyRes, res, 'transfer-encoding');
+        setAnswerHead(proxyRes, res, clientAskedClose(req) ? 'close' : undefined);
         res.setHeader('content-length', body.length);
         res.end(body);
       })();

@@ -25,7 +25,8 @@ export function apiRouter(ctx: Context): Router {
     router[method](path, async (req, res, next) => {
       const identity = identityOf(res);
       const correlationId = String(res.locals['correlationId']);
-      const outcome = authorize(rule, identity, req.query);
+      // The query is parsed (Express's getter, on every read) only for a rule scoped to one of its parameters.
+      const outcome = authorize(rule, identity, rule.scoped ? req.query : undefined);
       if (outcome !== 'allow') {
         req.resume();
         if (outcome === 'forbidden') await auditDenial(ctx.db, rule, identity, correlationId);
@@ -39,8 +40,7 @@ export function apiRouter(ctx: Context): Router {
       if (rule.service === 'gateway') return next();
       if (!(await ctx.idempotency.begin(req, res, identity, ctx.clock.now()))) return;
       req.headers = forwardedHeaders(req.headers, {
-        secret: ctx.config.INTERNAL_IDENTITY_SECRET,
-        identity,
+        identityToken: ctx.signedIdentities.tokenFor(identity),
         correlationId,
         passAuthorization: rule.requires.kind === 'shared-secret',
       });

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { INTERNAL_IDENTITY_HEADER, signInternalIdentity, type Identity } from '@register/authz';
+import { INTERNAL_IDENTITY_HEADER } from '@register/authz';
 import { FOREIGN_TRACEPARENT_HEADER, traceHeaders } from '@register/service-kit';
 
 const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -21,7 +21,12 @@ export const FORWARDED_HEADERS = [
 
 export function forwardedHeaders(
   incoming: IncomingHttpHeaders,
-  input: { secret: string; identity: Identity | null; correlationId: string; passAuthorization: boolean },
+  input: {
+    /** The caller's signed internal identity (signed-identities.ts). */
+    identityToken: string;
+    correlationId: string;
+    passAuthorization: boolean;
+  },
 ): IncomingHttpHeaders {
   const out: Record<string, string | string[] | undefined> = {};
   for (const name of FORWARDED_HEADERS) if (incoming[name] !== undefined) out[name] = incoming[name];
@@ -32,10 +37,6 @@ export function forwardedHeaders(
   // The calling application's own operation, for the processing log's `dpl.core.foreign_operation.*` (ADR 0182).
   const foreign = incoming.traceparent;
   if (typeof foreign === 'string' && TRACEPARENT.test(foreign)) out[FOREIGN_TRACEPARENT_HEADER] = foreign;
-  out[INTERNAL_IDENTITY_HEADER] = signInternalIdentity(input.secret, {
-    identity: input.identity,
-    service: null,
-    correlationId: input.correlationId,
-  });
+  out[INTERNAL_IDENTITY_HEADER] = input.identityToken;
   return out;
 }

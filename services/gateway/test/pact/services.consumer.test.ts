@@ -104,9 +104,12 @@ const drafter = (subject: string): Identity => ({
 });
 const admin: Identity = { practitioner: { subject: '100000001', role: 'admin' }, caseHandler: null, adminSeam: false };
 
-/** The headers the gateway sends on a proxied call: the caller's identity, signed, and the correlation id. */
+/**
+ * The headers the gateway sends on a proxied call: the caller's identity, signed, and the correlation id. The token
+ * names no correlation id: it is signed once per caller for half its lifetime (ADR 0272).
+ */
 function forwarded(identity: Identity, correlationId: string): Record<string, string | ReturnType<typeof regex>> {
-  const signed = signedIdentity({ identity, service: null, correlationId });
+  const signed = signedIdentity({ identity, service: null, correlationId: null });
   return { 'x-internal-identity': regex(signed.pattern, signed.example), 'x-correlation-id': correlationId };
 }
 
