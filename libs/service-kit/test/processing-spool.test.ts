@@ -11,7 +11,7 @@ import { createLogger } from '../src/logger';
 import type { WithOutbox } from '../src/outbox';
 import { connectEvents, type NatsEvents } from '../src/nats';
 import { processingLog, pseudonymOf, type ProcessingStep } from '../src/processing-log';
-import { ProcessingSpool } from '../src/processing-spool';
+import { ProcessingSpool, type ProcessingSpoolOptions } from '../src/processing-spool';
 
 // ADR 0269: a read's processing records are kept in a spool of the service before its answer and published in
 // batches (ADR 0268); none is lost when the process crashes or the stream is away at shutdown.
@@ -29,6 +29,9 @@ const read = (subjects: string[]): ProcessingStep & { subjects: string[] } => ({
   end: new Date('2026-11-28T10:00:00.010Z'),
 });
 const segments = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.jsonl'));
+/** A spool of the applications service in the test's directory and database; `options` are what a test sets. */
+const spoolWith = (options: Pick<ProcessingSpoolOptions, 'events'> & Partial<ProcessingSpoolOptions>) =>
+  new ProcessingSpool({ dir, service: 'applications', db: database.db, logger, ...options });
 
 let tdb: TestDatabase;
 let database: Database<WithOutbox>;
@@ -102,7 +105,7 @@ describe('the processing spool (ADR 0269)', () => {
       'as one batch and leave the spool',
     async () => {
       const service = `spool${Date.now()}`;
-      const spool = new ProcessingSpool({ dir, service, events, db: database.db, logger, intervalMs: 100 });
+      const spool = spoolWith({ service, events, intervalMs: 100 });
       await spool.start();
       try {
         await processingLog(service, SECRET, events, spool).writeRead(database.db, read(['999990019', '999990020']));
@@ -159,7 +162,7 @@ describe('the processing spool (ADR 0269)', () => {
     expect(segments(dir)).toHaveLength(1);
     expect(await batchesOf(service)).toEqual([]);
 
-    const next = new ProcessingSpool({ dir, service, events, db: database.db, logger, intervalMs: 60_000 });
+    const next = spoolWith({ service, events, intervalMs: 60_000 });
     await next.start();
     try {
       expect((await batchesOf(service)).map((b) => b.subject)).toEqual([pseudonymOf('999990021', SECRET)]);
@@ -171,14 +174,7 @@ describe('the processing spool (ADR 0269)', () => {
 
   it('when the stream is away at shutdown, then its records go to the outbox as single records, same ids', async () => {
     await withStreamOfItsOwn(async (away, takeStreamAway) => {
-      const spool = new ProcessingSpool({
-        dir,
-        service: 'applications',
-        events: away,
-        db: database.db,
-        logger,
-        intervalMs: 60_000,
-      });
+      const spool = spoolWith({ events: away, intervalMs: 60_000 });
       await spool.start();
       await processingLog('applications', SECRET, away, spool).writeRead(database.db, read(['999990022']));
       const spooled = readFileSync(path.join(dir, segments(dir)[0]!), 'utf8');
@@ -199,15 +195,7 @@ describe('the processing spool (ADR 0269)', () => {
       'the spool takes no more',
     async () => {
       await withStreamOfItsOwn(async (away, takeStreamAway) => {
-        const spool = new ProcessingSpool({
-          dir,
-          service: 'applications',
-          events: away,
-          db: database.db,
-          logger,
-          intervalMs: 60_000,
-          maxBytes: 1000,
-        });
+        const spool = spoolWith({ events: away, intervalMs: 60_000, maxBytes: 1000 });
         await spool.start();
         try {
           await takeStreamAway();
@@ -238,7 +226,7 @@ describe('the processing spool (ADR 0269)', () => {
 
   it('when another live process holds the directory, then the spool refuses to start and says which', async () => {
     writeFileSync(path.join(dir, 'lock'), String(process.ppid));
-    const spool = new ProcessingSpool({ dir, service: 'applications', events, db: database.db, logger });
+    const spool = spoolWith({ events });
     await expect(spool.start()).rejects.toThrow(`is in use by process ${process.ppid}`);
   });
 });

@@ -21,7 +21,7 @@ function clockAt(startMs: number): { now: () => number; advance: (ms: number) =>
 }
 
 describe('SignedIdentities', () => {
-  it('gives one caller the same token for 30 s, then a new one that a service accepts for 60 s more', () => {
+  it('gives one caller the same token for 30 s, then a new one that a service still accepts 59 s later', () => {
     const clock = clockAt(1_800_000_000_000);
     const tokens = new SignedIdentities(secret, clock.now);
     const first = tokens.tokenFor(drafter);
@@ -49,6 +49,26 @@ describe('SignedIdentities', () => {
       return token;
     });
     expect(new Set(seen).size).toBe(3);
+  });
+
+  it('keeps no token of an identity longer than its bound: it is signed anew on the next request', () => {
+    const clock = clockAt(1_800_000_000_000);
+    const tokens = new SignedIdentities(secret, clock.now);
+    const long: Identity = {
+      practitioner: null,
+      caseHandler: { medewerker: 'E1', rollen: Array.from({ length: 200 }, (_, i) => `rol${i}`) },
+      adminSeam: false,
+    };
+    const first = tokens.tokenFor(long);
+    clock.advance(1000);
+    const second = tokens.tokenFor(long);
+    expect(second).not.toBe(first);
+    expect(verifyInternalIdentity(secret, second, clock.now())?.identity).toEqual(long);
+    // A short identity at the same moments keeps its token.
+    const short = new SignedIdentities(secret, clock.now);
+    const kept = short.tokenFor(drafter);
+    clock.advance(1000);
+    expect(short.tokenFor(drafter)).toBe(kept);
   });
 
   it('signs with its own secret: another secret does not verify', () => {
