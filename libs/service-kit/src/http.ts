@@ -13,6 +13,7 @@ import { bareNotFound, problemErrorHandler, sendProblem } from '@register/proble
 import { CORRELATION_HEADER, acceptCorrelationId, runWithContext } from './context';
 import { refuseHostileUrl } from './hostile-input';
 import type { Logger } from './logger';
+import type { RequestLoad } from './request-load';
 import { metricsOf } from './telemetry/metrics';
 import { SpanStatusCode, startRequestSpan, withTraceContext, type Span } from './telemetry/trace-context';
 
@@ -37,6 +38,8 @@ export interface ServiceAppOptions {
   internalSecret: string;
   readiness: Record<string, ReadinessCheck>;
   openApi: () => object;
+  /** Counts the requests the service answers (health probes aside), for background work that yields to them. */
+  requests?: RequestLoad;
 }
 
 /** Runs every readiness check at once; a check that throws counts as not ready. */
@@ -105,7 +108,7 @@ function endRequestSpan(
  * The log line holds method, url, status, time and `reqId` = the correlation id; no headers, identity or body.
  * Nothing is built unless the line's level is on; 5xx and aborted responses are errors.
  */
-export function requestScope(logger: Logger): RequestHandler {
+export function requestScope(logger: Logger, requests?: RequestLoad): RequestHandler {
   const metrics = metricsOf(logger);
   return (req, res, next) => {
     const correlationId = acceptCorrelationId(req.headers[CORRELATION_HEADER]);
@@ -119,6 +122,7 @@ export function requestScope(logger: Logger): RequestHandler {
       res.setHeader('Content-Security-Policy', API_CSP);
     }
     if (req.url.startsWith('/health')) return runWithContext({ correlationId }, next);
+    requests?.count();
 
     const start = performance.now();
     const { span, context } = startRequestSpan(req.headers, req.method);
@@ -166,7 +170,7 @@ export function createServiceApp(options: ServiceAppOptions): { app: Express; fi
   const app = registerApp();
   app.set('trust proxy', 'loopback');
 
-  app.use(requestScope(options.logger));
+  app.use(requestScope(options.logger, options.requests));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok', service: options.service });

@@ -20,6 +20,7 @@ export * from './clock';
 export * from './durable-consumer';
 export * from './dead-letters';
 export * from './job-loop';
+export * from './request-load';
 export * from './operations';
 export * from './service';
 export * from './hostile-input';

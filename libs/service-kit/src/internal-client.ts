@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { signInternalIdentity, INTERNAL_IDENTITY_HEADER, type Identity } from '@register/authz';
 import { DomainError } from '@register/problem';
 import { CORRELATION_HEADER, currentCorrelationId } from './context';
@@ -20,6 +21,9 @@ export interface InternalResponse<T> {
  * 5xx surfaces as a DomainError('unavailable') so the caller answers 503.
  */
 export class InternalClient {
+  /** The connections `open` keeps, each dropped after 1.5 s idle: well below the services' keep-alive timeout. */
+  private readonly agent = new http.Agent({ keepAlive: true, timeout: 1500 });
+
   constructor(private readonly options: InternalClientOptions) {}
 
   private headers(onBehalfOf: Identity | null, accept: string): Record<string, string> {
@@ -63,25 +67,91 @@ export class InternalClient {
   }
 
   /**
-   * A GET whose answer is not JSON (a document's bytes): the answer with its body unread, for the caller to
-   * stream (within `timeoutMs`, which covers the body too) or cancel. No answer or a 5xx: DomainError('unavailable').
+   * A GET whose answer is not JSON (a document's bytes): the answer with its body unread, for the caller to read
+   * (within `timeoutMs`, which covers the body too) or discard. No answer or a 5xx: DomainError('unavailable').
+   * Over node:http with a keep-alive agent rather than fetch: about half the CPU per call (ADR 0273); a read whose
+   * pooled connection the service had just closed is sent once more on a fresh one.
    */
-  async open(path: string, options: { timeoutMs?: number } = {}): Promise<Response> {
-    let res: Response;
-    try {
-      res = await fetch(new URL(path, this.options.baseUrl), {
-        headers: this.headers(null, '*/*'),
-        signal: AbortSignal.timeout(options.timeoutMs ?? this.options.timeoutMs ?? 5000),
-      });
-    } catch (err) {
+  async open(path: string, options: { timeoutMs?: number } = {}): Promise<OpenedAnswer> {
+    const url = new URL(path, this.options.baseUrl);
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 5000;
+    const headers = this.headers(null, '*/*');
+    let sent = await this.get(url, headers, timeoutMs);
+    if (sent.kind === 'failed' && sent.stale) sent = await this.get(url, headers, timeoutMs);
+    if (sent.kind === 'failed')
       throw Object.assign(new DomainError('unavailable', 'A service this request needs is unreachable.'), {
-        cause: err,
+        cause: sent.err,
       });
+    const answer = sent.answer;
+    if (answer.status >= 500) {
+      answer.discard();
+      throw new DomainError('unavailable', `A service this request needs answered ${answer.status}.`);
     }
-    if (res.status >= 500) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new DomainError('unavailable', `A service this request needs answered ${res.status}.`);
-    }
-    return res;
+    return answer;
   }
+
+  /**
+   * One GET: the answer once its head arrived, or the error that ended it before, `stale` when it was a reset on a
+   * reused connection (the race Node's docs describe under `request.reusedSocket`).
+   */
+  private get(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<Sent> {
+    return new Promise((resolve) => {
+      const req = http.request(url, { method: 'GET', headers, agent: this.agent });
+      const timer = setTimeout(
+        () => req.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+        timeoutMs,
+      );
+      req.on('error', (err: Error & { code?: string }) => {
+        clearTimeout(timer);
+        resolve({
+          kind: 'failed',
+          err,
+          stale: req.reusedSocket && (err.code === 'ECONNRESET' || err.code === 'EPIPE'),
+        });
+      });
+      req.on('response', (res) => {
+        res.once('close', () => clearTimeout(timer));
+        resolve({ kind: 'answered', answer: openedAnswer(res) });
+      });
+      req.end();
+    });
+  }
+}
+
+/** The answer of `open`: its status and headers, and its body to read once or to discard. */
+export interface OpenedAnswer {
+  status: number;
+  /** A header's value (the first, when repeated), or null. */
+  header(name: string): string | null;
+  /** The body's chunks as they arrive; it throws when the body is cut short or the time runs out. */
+  body: AsyncIterable<Buffer>;
+  /** The whole body in one buffer; it throws when the body is cut short or the time runs out. */
+  bytes(): Promise<Buffer>;
+  /** Leaves the body unread (the connection is closed rather than drained). */
+  discard(): void;
+}
+
+type Sent = { kind: 'answered'; answer: OpenedAnswer } | { kind: 'failed'; err: Error; stale: boolean };
+
+const cutShort = () => Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' });
+
+function openedAnswer(res: http.IncomingMessage): OpenedAnswer {
+  const body = (async function* () {
+    for await (const chunk of res) yield chunk as Buffer;
+    if (!res.complete) throw cutShort();
+  })();
+  return {
+    status: res.statusCode ?? 0,
+    header: (name) => {
+      const value = res.headers[name.toLowerCase()];
+      return (Array.isArray(value) ? value[0] : value) ?? null;
+    },
+    body,
+    async bytes() {
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk);
+      return Buffer.concat(chunks);
+    },
+    discard: () => res.destroy(),
+  };
 }

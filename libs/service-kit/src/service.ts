@@ -16,6 +16,7 @@ import { describeOperations, operationsRouter, type AnyOperation, type Operation
 import type { WithOutbox } from './outbox';
 import { noProcessingLog, processingLog, type ProcessingLog } from './processing-log';
 import { ProcessingSpool } from './processing-spool';
+import { RequestLoad } from './request-load';
 import { KEEP_ALIVE_TIMEOUT_MS, listen } from './runtime';
 import {
   DEFAULT_METRICS_PORTS,
@@ -38,6 +39,8 @@ export interface ServiceResources<DB> {
   events: ServiceEvents;
   /** The processing log (Logboek Dataverwerkingen): what jobs write their processing to (ADR 0182). */
   processing: ProcessingLog;
+  /** The requests this process is answering (per second, lately): background work yields to them (ADR 0273). */
+  requests: RequestLoad;
 }
 
 /** What a service's `buildContext` returns: the context, and what to close (after the jobs) on shutdown. */
@@ -213,6 +216,7 @@ async function startService<C extends BaseConfig, DB, Ctx>(
     const resources: ServiceResources<DB> = {
       ...opened,
       processing: await processingLogOf(definition, config, opened, logger, metrics, shutdown),
+      requests: new RequestLoad(),
     };
     const built = await definition.buildContext(config, resources);
     // Closers run in reverse of this list: the context's own, in the order it gave them, before events and database.
@@ -247,7 +251,7 @@ async function openResources<DB>(
   metrics: ServiceMetrics,
   shutdown: ShutdownSteps,
   migrations: Record<string, Migration>,
-): Promise<Omit<ServiceResources<DB>, 'processing'>> {
+): Promise<Omit<ServiceResources<DB>, 'processing' | 'requests'>> {
   const database = await openServiceDatabase<DB>(config.DATABASE_URL, logger, migrations, {
     max: config.DB_POOL_MAX,
   });
@@ -268,10 +272,11 @@ function serviceListener<C extends BaseConfig, DB, Ctx>(
   definition: ServiceDefinition<C, DB, Ctx>,
   context: Ctx,
   config: C,
-  { logger, database, processing }: ServiceResources<DB>,
+  { logger, database, processing, requests }: ServiceResources<DB>,
   readiness: Record<string, ReadinessCheck>,
 ): RequestListener {
-  if (!definition.app) return buildServiceApp(definition, context, config, { logger, readiness, processing, database });
+  if (!definition.app)
+    return buildServiceApp(definition, context, config, { logger, readiness, processing, database, requests });
   const db = database.db as unknown as Kysely<WithOutbox>;
   return definition.app(context, { readiness, logger, processing: { log: processing, db, logger } });
 }
@@ -442,6 +447,7 @@ function buildServiceApp<C extends BaseConfig, DB, Ctx>(
     readiness: Record<string, ReadinessCheck>;
     processing: ProcessingLog;
     database: Database<DB>;
+    requests: RequestLoad;
   },
 ): RequestListener {
   const { logger, readiness } = kit;
@@ -453,6 +459,7 @@ function buildServiceApp<C extends BaseConfig, DB, Ctx>(
     internalSecret: config.INTERNAL_IDENTITY_SECRET,
     readiness,
     openApi: () => (openApi ??= serviceOpenApi(definition.name, routes)),
+    requests: kit.requests,
   });
   if (routes.length > 0)
     app.use(

@@ -359,9 +359,14 @@ export function cpuSampler(pids) {
       const secs = (performance.now() - t0) / 1000;
       const m1 = machine();
       const out = {};
+      // Also the CPU milliseconds themselves (ticks of 10 ms), for figures per unit of work.
+      const ms = {};
       for (const [name, pid] of Object.entries(pids)) {
         const [a, b] = [before[name], ticks(pid)];
-        if (a !== null && b !== null) out[name] = Math.round(((b - a) / 100 / secs) * 100);
+        if (a !== null && b !== null) {
+          out[name] = Math.round(((b - a) / 100 / secs) * 100);
+          ms[name] = (b - a) * 10;
+        }
       }
       out.machineBusyPct = Math.round(((m1.busy - m0.busy) / (m1.total - m0.total)) * 100);
       clearInterval(look);
@@ -371,10 +376,12 @@ export function cpuSampler(pids) {
       let accounted = Object.entries(out)
         .filter(([name]) => name !== 'machineBusyPct')
         .reduce((a, [, pct]) => a + pct, 0);
+      ms.postgres = 0;
       for (const [pid, { name, t }] of seen) {
         if (ours.has(pid)) continue;
         const used = t - (all0.get(pid)?.t ?? 0);
         if (used > 0) others.set(name, (others.get(name) ?? 0) + used);
+        if (used > 0 && name.startsWith('postgres')) ms.postgres += used * 10;
       }
       const pct = (used) => Math.round((used / 100 / secs) * 100);
       for (const used of others.values()) accounted += pct(used);
@@ -386,6 +393,8 @@ export function cpuSampler(pids) {
       );
       // Busy time no process above accounts for (processes that lived less than half a second, the kernel).
       out.unaccountedPctOfOneCore = Math.max(0, out.machineBusyPct * cores - accounted);
+      Object.defineProperty(out, 'ms', { value: ms, enumerable: false });
+      Object.defineProperty(out, 'seconds', { value: secs, enumerable: false });
       return out;
     },
   };

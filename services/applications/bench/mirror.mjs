@@ -7,7 +7,9 @@
 //        MIRROR_KILLS (20) times at random moments while MIRROR_APPS (200) applications are submitted and mirrored.
 //   node services/applications/bench/mirror.mjs throughput  submit p50/p99 at BENCH_RATE (200)/s for BENCH_SECONDS
 //        (20) with mirroring off and on; then MIRROR_RATES (100; a list: 100,25) submits/s with two documents
-//        each for MIRROR_SECONDS (20): the backlog of cases owed, sampled every second.
+//        each for MIRROR_SECONDS (20): the backlog of cases owed, sampled every second through the load and the
+//        drain after it, and the CPU per case mirrored in the drain (applications; the simulator, PostgreSQL and
+//        the documents service apart).
 // The mirror runs with its production defaults (ZGW_TIMEOUT_MS 10 s, reconcile every 5 minutes) unless the
 // scenario says otherwise. Needs `npm run build` first; DATABASE_URL / NATS_URL / S3_ENDPOINT as npm start.
 import { randomUUID } from 'node:crypto';
@@ -229,12 +231,14 @@ async function submitLatency(mirror, rate, secs) {
     const r = await steadyLoad({ url: run.gateway, rate, seconds: secs, request: (n) => submitRequest(drafts[n]) });
     const cpuDuringLoad = cpu.stop();
     if (delay) await run.sim.faults.remove(delay.id);
-    const drained = mirror ? await converge(run.db, Date.now() + 5 * 60_000, 500) : null;
+    const atLoadEnd = mirror ? await mirrorState(run.db) : null;
     const end = Date.now();
+    const drained = mirror ? await converge(run.db, Date.now() + 5 * 60_000, 500) : null;
     return {
       mirror,
       ...(mirror ? { simulator: `niced ${SIM_NICE}: it stands in for a case system on other machines` } : {}),
       ...r,
+      ...(atLoadEnd ? { mirrorPendingAtLoadEnd: atLoadEnd.pending } : {}),
       mirrorDrainedAfterLoadS: drained?.at ? (drained.at - end) / 1000 : null,
       cpuPctOfOneCoreDuringLoad: cpuDuringLoad,
     };
@@ -258,17 +262,35 @@ const submitRequest = (d) => ({
   body: JSON.stringify({ diplomaHerkomst: 'digitaal', uren: 3000 }),
 });
 
+/**
+ * CPU milliseconds per case mirrored while nothing else ran (the drain after the load): the applications service,
+ * and apart from it the simulator (the case system's share, elsewhere in production), PostgreSQL and the documents
+ * service (the documents' content).
+ */
+function perCase(cpu, cases) {
+  const per = (ms) => (cases > 0 ? Number((ms / cases).toFixed(2)) : null);
+  return {
+    cases,
+    drainS: Number(cpu.seconds.toFixed(1)),
+    applicationsMs: per(cpu.ms.applications),
+    simulatorMs: per(cpu.ms.simulator ?? 0),
+    postgresMs: per(cpu.ms.postgres),
+    documentsMs: per(cpu.ms.documents),
+  };
+}
+
 /** MIRROR_RATE submits/s with two documents each: the backlog (cases owed) sampled every second. */
 async function keepUp(rate, secs, mirror = true) {
   const run = await startMirrorSystem({ prefix: `mirkeep_${randomUUID().slice(0, 6)}`, mirror });
   try {
     const drafts = await prepare(run.gateway, rate * secs, 2, 200_000);
     const samples = [];
-    let loading = true;
+    let phase = 'load';
     const cpu = cpuSampler(processIds(run));
     const t0 = Date.now();
+    // The backlog every second, through the load and (mirroring on) the drain after it.
     const sampler = (async () => {
-      while (loading) {
+      while (phase !== 'over') {
         samples.push({ t: (Date.now() - t0) / 1000, ...(await mirrorState(run.db)) });
         await sleep(1000);
       }
@@ -286,19 +308,19 @@ async function keepUp(rate, secs, mirror = true) {
     });
     const loadEnd = Date.now();
     const cpuDuringLoad = cpu.stop();
-    loading = false;
-    await sampler;
-    if (!mirror)
-      return {
-        rate,
-        seconds: secs,
-        mirror,
-        submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate },
-        cpuPctOfOneCoreDuringLoad: cpuDuringLoad,
-      };
+    const submit = { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate };
+    if (!mirror) {
+      phase = 'over';
+      await sampler;
+      return { rate, seconds: secs, mirror, submit, cpuPctOfOneCoreDuringLoad: cpuDuringLoad };
+    }
+    phase = 'drain';
+    const atLoadEnd = await mirrorState(run.db);
     const drainCpu = cpuSampler(processIds(run));
     const drained = await converge(run.db, Date.now() + 10 * 60_000, 500);
     const cpuDuringDrain = drainCpu.stop();
+    phase = 'over';
+    await sampler;
     const result = await verify(
       run.sim,
       (await run.db.query('SELECT referentie FROM case_mirrors')).rows.map((x) => x.referentie),
@@ -309,9 +331,11 @@ async function keepUp(rate, secs, mirror = true) {
       rate,
       seconds: secs,
       simulator: 'not niced: it competes with the services at full priority',
-      submit: { p50: r.p50, p99: r.p99, errors: r.errors, achievedRate: r.achievedRate },
+      submit,
       backlogPendingBySecond: backlog,
+      pendingAtLoadEnd: atLoadEnd.pending,
       drainedAfterLoadS: drained.at ? (drained.at - loadEnd) / 1000 : null,
+      perMirroredCase: perCase(cpuDuringDrain, drained.state.done - atLoadEnd.done),
       cpuPctOfOneCoreDuringLoad: cpuDuringLoad,
       cpuPctOfOneCoreDuringDrain: cpuDuringDrain,
       missing: result.missing,

@@ -10,6 +10,7 @@ import {
   type Clock,
   type FlagReader,
   type Logger,
+  type RequestLoad,
   type ServiceEvents,
   type ProcessingLog,
   type ServiceResources,
@@ -92,6 +93,15 @@ export const configSchema = baseConfigSchema
       .max(100)
       .default(16)
       .describe('How many cases the mirror works at once.'),
+    ZGW_MIRROR_YIELD_RPS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(50)
+      .describe(
+        'While the service answers more requests a second than this, the mirror works one case per poll interval ' +
+          'and catches up once the load drops (0: it never yields).',
+      ),
     ZGW_RECONCILE_INTERVAL_MS: z.coerce
       .number()
       .int()
@@ -148,7 +158,7 @@ export interface Context {
 }
 
 /** The mirror's ZGW client, catalogue and settings, when mirroring is on. */
-function buildMirror(config: Config, logger: Logger): CaseMirror | null {
+function buildMirror(config: Config, logger: Logger, requests: RequestLoad): CaseMirror | null {
   if (!config.ZGW_ENABLED) return null;
   const target = {
     zakenUrl: config.ZGW_ZAKEN_URL!,
@@ -162,6 +172,7 @@ function buildMirror(config: Config, logger: Logger): CaseMirror | null {
     zakenUrl: target.zakenUrl,
     timeoutMs: config.ZGW_TIMEOUT_MS,
   });
+  const yieldAbove = config.ZGW_MIRROR_YIELD_RPS;
   return {
     zgw,
     catalog: new ZgwCatalog(zgw, { catalogiUrl: config.ZGW_CATALOGI_URL!, zaaktypeUrl: target.zaaktypeUrl }),
@@ -172,13 +183,14 @@ function buildMirror(config: Config, logger: Logger): CaseMirror | null {
     leaseMs: 6 * config.ZGW_TIMEOUT_MS + 5000,
     reconcileMs: config.ZGW_RECONCILE_INTERVAL_MS,
     windowMs: config.ZGW_RECONCILE_WINDOW,
+    busy: () => yieldAbove > 0 && requests.perSecond() > yieldAbove,
   };
 }
 
 /** The composition root: the demo registries are seeded (back to their shipped values) at every start. */
 export async function buildContext(
   config: Config,
-  { logger, database, events, processing }: ServiceResources<AppDatabase>,
+  { logger, database, events, processing, requests }: ServiceResources<AppDatabase>,
 ): Promise<Built<Context>> {
   const db = database.db;
   await seedDemoData(db);
@@ -189,7 +201,7 @@ export async function buildContext(
   flags.listen(events);
   const documents = new DocumentsClient(internal(config.DOCUMENTS_URL));
   const local = new LocalCaseSource(db);
-  const mirror = buildMirror(config, logger);
+  const mirror = buildMirror(config, logger, requests);
   return {
     context: {
       processing,
@@ -208,6 +220,6 @@ export async function buildContext(
       mirror,
     },
     closers: [{ name: 'flags', close: () => flags.close() }],
-    ...(mirror ? { metrics: mirrorGauges(db, mirror.windowMs) } : {}),
+    ...(mirror ? { metrics: mirrorGauges(db, mirror) } : {}),
   };
 }

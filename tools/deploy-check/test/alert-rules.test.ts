@@ -61,6 +61,7 @@ describe('deploy/prometheus alerting rules', () => {
     expect(alerts.map((a) => a.alert)).toEqual([
       'RegisterCaseDiverged',
       'RegisterCasePastReconcileWindow',
+      'RegisterCaseMirrorBehind',
       'RegisterDeadLetters',
       'RegisterBreakerOpen',
       'RegisterConsumerLagging',

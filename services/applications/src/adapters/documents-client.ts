@@ -137,20 +137,20 @@ export class DocumentsClient implements SubmitDocumentsPort, DocumentLinkPort, C
       .replace(':documentId', encodeURIComponent(documentId));
     const res = await this.client.open(path, { timeoutMs: CONTENT_TIMEOUT_MS });
     if (res.status === 404) {
-      await res.body?.cancel().catch(() => undefined);
+      res.discard();
       return null;
     }
-    const length = res.headers.get('content-length');
+    const length = res.header('content-length');
     const size = length === null ? Number.NaN : Number(length);
-    const contentType = res.headers.get('content-type');
-    if (res.status !== 200 || !res.body || !Number.isSafeInteger(size) || size < 0 || !contentType) {
-      await res.body?.cancel().catch(() => undefined);
+    const contentType = res.header('content-type');
+    if (res.status !== 200 || !Number.isSafeInteger(size) || size < 0 || !contentType) {
+      res.discard();
       throw unexpected('document content', res.status);
     }
     return {
       bytes: await readExactly(res.body, size),
       contentType,
-      fileName: fileNameOf(res.headers.get('content-disposition')) ?? documentId,
+      fileName: fileNameOf(res.header('content-disposition')) ?? documentId,
     };
   }
 }
@@ -162,7 +162,7 @@ const CONTENT_TIMEOUT_MS = 60_000;
  * The body copied into one buffer of `size` bytes as it arrives; a body cut short or longer than announced is no
  * answer.
  */
-async function readExactly(body: ReadableStream<Uint8Array>, size: number): Promise<Buffer> {
+async function readExactly(body: AsyncIterable<Buffer>, size: number): Promise<Buffer> {
   const bytes = Buffer.allocUnsafe(size);
   let at = 0;
   try {

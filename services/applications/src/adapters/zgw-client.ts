@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { SpanKind, inActiveSpan, traceHeaders } from '@register/service-kit';
@@ -70,9 +70,14 @@ const JWT_HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
 export class ZgwClient implements ZgwPort {
   private readonly zakenPrefix: string;
   private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
+  private readonly key: KeyObject;
+  /** The tokens signed in the second `tokensOf` (iat), by actor: at most one per actor, emptied each second. */
+  private readonly tokens = new Map<string, string>();
+  private tokensOf = 0;
 
   constructor(private readonly options: ZgwClientOptions) {
     this.zakenPrefix = `${options.zakenUrl.replace(/\/+$/, '')}/`;
+    this.key = createSecretKey(Buffer.from(options.secret, 'utf8'));
     const maxSockets = options.maxSockets ?? 64;
     // An idle pooled connection is dropped after IDLE_CONNECTION_MS, before the case system closes it: reusing one
     // it closed as the request went out fails without an answer, and would use up one of the mirror's three attempts.
@@ -80,17 +85,35 @@ export class ZgwClient implements ZgwPort {
     this.agents = { 'http:': new http.Agent(pool), 'https:': new https.Agent(pool) };
   }
 
-  /** A fresh HS256 JWT (ADR 0011): `iss` = `client_id`, `iat` now, the actor as `user_id`/`user_representation`. */
+  /**
+   * An HS256 JWT (ADR 0011): `iss` = `client_id`, `iat` now, the actor as `user_id`/`user_representation`. `iat` is
+   * in whole seconds, so within a second an actor's token is the same: it is signed once per actor and second.
+   */
   token(actor: ZgwActor): string {
+    const iat = Math.floor(Date.now() / 1000);
+    if (iat !== this.tokensOf) {
+      this.tokens.clear();
+      this.tokensOf = iat;
+    }
+    const key = `${actor.userId}\n${actor.representation}`;
+    let token = this.tokens.get(key);
+    if (token === undefined) {
+      token = this.sign(actor, iat);
+      this.tokens.set(key, token);
+    }
+    return token;
+  }
+
+  private sign(actor: ZgwActor, iat: number): string {
     const claims = {
       client_id: this.options.clientId,
       user_id: actor.userId,
       user_representation: actor.representation,
       iss: this.options.clientId,
-      iat: Math.floor(Date.now() / 1000),
+      iat,
     };
     const signingInput = `${JWT_HEADER}.${base64url(JSON.stringify(claims))}`;
-    return `${signingInput}.${createHmac('sha256', this.options.secret).update(signingInput).digest('base64url')}`;
+    return `${signingInput}.${createHmac('sha256', this.key).update(signingInput).digest('base64url')}`;
   }
 
   /** One call in a client span of its own, under the case's trace (W3C `traceparent` sent along, issue 14). */

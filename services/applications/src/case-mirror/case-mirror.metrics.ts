@@ -1,10 +1,11 @@
 import type { Built } from '@register/service-kit';
+import type { CaseMirror } from './mirror-case.types';
 import type { Db } from '../database';
 import { countCases, oldestDivergenceSeconds } from './case-mirror.repository';
 import { countPastWindow } from './case-mirror-operator.repository';
 
 /** The mirror's backlog and open divergences, read at each scrape of `/metrics` (issue 14). */
-export function mirrorGauges(db: Db, windowMs: number): NonNullable<Built<unknown>['metrics']> {
+export function mirrorGauges(db: Db, mirror: CaseMirror): NonNullable<Built<unknown>['metrics']> {
   return {
     case_mirror_backlog: { help: 'Cases with mirror work owed (state pending)', read: () => countCases(db, 'pending') },
     case_mirror_divergences: {
@@ -17,7 +18,11 @@ export function mirrorGauges(db: Db, windowMs: number): NonNullable<Built<unknow
     },
     case_mirror_past_window: {
       help: "Diverged cases past the reconciler's window: only an operator's retry brings them back",
-      read: () => countPastWindow(db, windowMs),
+      read: () => countPastWindow(db, mirror.windowMs),
+    },
+    case_mirror_yielding: {
+      help: 'While 1, the service is busy with requests and the mirror works one case per poll interval (ADR 0273)',
+      read: () => (mirror.busy() ? 1 : 0),
     },
   };
 }

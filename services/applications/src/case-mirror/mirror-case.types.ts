@@ -52,4 +52,9 @@ export interface CaseMirror {
   reconcileMs: number;
   /** The reconciler's window from the first divergence (48 hours). */
   windowMs: number;
+  /**
+   * Whether the service is busy answering requests (more a second than ZGW_MIRROR_YIELD_RPS): the mirror then works
+   * one case per pass and leaves the rest for when the load drops (ADR 0273).
+   */
+  busy: () => boolean;
 }

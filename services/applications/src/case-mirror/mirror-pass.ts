@@ -60,15 +60,31 @@ export class MirrorWorkers {
     readonly concurrency: number,
   ) {}
 
-  /** One pass of the job loop: says `concurrency` while the slots were all taken, so the loop comes back at once. */
+  /**
+   * One pass of the job loop: says `concurrency` while the slots were all taken, so the loop comes back at once.
+   * While the service is busy with requests the pass takes one case, after the one before it ended, and says 0:
+   * the loop's interval apart (ADR 0273).
+   */
   async pass(): Promise<number> {
     this.throwFailure();
+    if (this.ctx.mirror.busy()) {
+      while (this.inFlight.size > 0) await Promise.race(this.inFlight);
+      this.throwFailure();
+      await this.claimAndStart(1);
+      return 0;
+    }
     const minClaim = Math.ceil(this.concurrency / 2);
     while (this.concurrency - this.inFlight.size < minClaim) await Promise.race(this.inFlight);
     this.throwFailure();
     const free = this.concurrency - this.inFlight.size;
+    const claimed = await this.claimAndStart(free);
+    return claimed === free ? this.concurrency : claimed;
+  }
+
+  /** Claims up to `limit` due cases and starts each without waiting for it; how many it claimed. */
+  private async claimAndStart(limit: number): Promise<number> {
     const rows = await claimCases(this.ctx.db, this.state, {
-      limit: free,
+      limit,
       leaseMs: this.ctx.mirror.leaseMs,
       windowMs: this.ctx.mirror.windowMs,
     });
@@ -80,7 +96,7 @@ export class MirrorWorkers {
         .finally(() => this.inFlight.delete(work));
       this.inFlight.add(work);
     }
-    return rows.length === free ? this.concurrency : rows.length;
+    return rows.length;
   }
 
   /** Resolves once every case under way has ended (the job's stop). */

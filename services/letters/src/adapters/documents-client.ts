@@ -37,14 +37,14 @@ export class DocumentsClient implements LogoRegistry, LogoSource {
         documents.internal.paths.orgLogoContent.replace(':documentId', encodeURIComponent(documentId)),
       );
       if (res.status !== 200) {
-        await res.body?.cancel().catch(() => undefined);
+        res.discard();
         this.logger.warn(
           { status: res.status },
           'org logo not available from the documents service; the letter goes without',
         );
         return null;
       }
-      const bytes = Buffer.from(await res.arrayBuffer());
+      const bytes = await res.bytes();
       if (this.cache.size > 50) this.cache.clear();
       this.cache.set(documentId, bytes);
       return bytes;
