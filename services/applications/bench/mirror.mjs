@@ -6,10 +6,10 @@
 //   node services/applications/bench/mirror.mjs crash       the applications process is killed (SIGKILL)
 //        MIRROR_KILLS (20) times at random moments while MIRROR_APPS (200) applications are submitted and mirrored.
 //   node services/applications/bench/mirror.mjs throughput  submit p50/p99 at BENCH_RATE (200)/s for BENCH_SECONDS
-//        (20) with mirroring off and on; then MIRROR_RATES (100; a list: 100,25) submits/s with two documents
-//        each for MIRROR_SECONDS (20): the backlog of cases owed, sampled every second through the load and the
-//        drain after it, and the CPU per case mirrored in the drain (applications; the simulator, PostgreSQL and
-//        the documents service apart).
+//        (20) with mirroring off and on, each after BENCH_WARM_SECONDS (5) unmeasured; then MIRROR_RATES (100; a
+//        list: 100,25) submits/s with two documents each for MIRROR_SECONDS (20): the backlog of cases owed,
+//        sampled every second through the load and the drain after it, and the CPU per case mirrored in the
+//        drain (applications; the simulator, PostgreSQL and the documents service apart).
 // The mirror runs with its production defaults (ZGW_TIMEOUT_MS 10 s, reconcile every 5 minutes) unless the
 // scenario says otherwise. Needs `npm run build` first; DATABASE_URL / NATS_URL / S3_ENDPOINT as npm start.
 import { randomUUID } from 'node:crypto';
@@ -192,6 +192,9 @@ const latencyEnv = () =>
       .map((kv) => kv.split('=')),
   );
 
+/** BENCH_WARM_SECONDS (5): the unmeasured submits at the measured rate before each latency run. */
+const warmSecs = () => env('BENCH_WARM_SECONDS', 5);
+
 /** Submit latency through the gateway at a steady rate, on drafts inserted by SQL (no documents). */
 async function submitLatency(mirror, rate, secs) {
   // The simulator niced: its request validation stands in for a case system on other hardware (said in the output).
@@ -206,18 +209,19 @@ async function submitLatency(mirror, rate, secs) {
       `INSERT INTO applications (id, owner, type, status_tag, document_ids, created_at, updated_at)
       SELECT gen_random_uuid(), 's' || lpad(g::text, 8, '0'), 'intake', 'Concept', '[]'::jsonb, now(), now()
       FROM generate_series(1, $1::int) g`,
-      [rate * secs + 200],
+      [rate * (secs + warmSecs()) + 200],
     );
     const drafts = (
       await run.db.query(
         `SELECT id, owner FROM applications WHERE status_tag = 'Concept' AND owner LIKE 's%' ORDER BY owner`,
       )
     ).rows;
-    // A short warm-up on the last drafts (connections, JIT, the simulator's first calls), not measured.
+    // A warm-up at the measured rate on the last drafts (connections, JIT, the simulator's first calls), not
+    // measured: without it the p99 is the service's first second.
     await steadyLoad({
       url: run.gateway,
-      rate: 50,
-      seconds: 2,
+      rate,
+      seconds: warmSecs(),
       request: (n) => submitRequest(drafts[drafts.length - 1 - n]),
     });
     if (mirror) await converge(run.db, Date.now() + 60_000, 500);

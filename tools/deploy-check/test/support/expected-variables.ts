@@ -11,6 +11,7 @@ export const MIRROR: ExpectedVariable[] = [
   { name: 'ZGW_RECONCILE_WINDOW', default: '48h' },
   { name: 'ZGW_MIRROR_POLL_INTERVAL_MS', default: '500' },
   { name: 'ZGW_MIRROR_CONCURRENCY', default: '16' },
+  { name: 'ZGW_MIRROR_YIELD_RPS', default: '50' },
   { name: 'ZGW_SECRET', secret: true },
   { name: 'NOTIFICATIES_AUTH', secret: true },
 ];
