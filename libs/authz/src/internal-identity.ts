@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Identity, ServiceCaller } from './identity';
 
 /** Header that carries the gateway-resolved identity (or a calling service) to the services. */
@@ -13,8 +13,25 @@ export interface InternalClaims {
   exp: number;
 }
 
+/**
+ * The secrets' keys, imported once: an HMAC from a string secret sets the key up anew on every token, which costs
+ * about as much as the rest of the HMAC (every request is verified, and signed at the gateway). A process knows
+ * one or two secrets; more (a test's) only empty the map.
+ */
+const keys = new Map<string, KeyObject>();
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (key === undefined) {
+    if (keys.size >= 8) keys.clear();
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 function mac(secret: string, payload: string): Buffer {
-  return createHmac('sha256', secret).update(payload).digest();
+  return createHmac('sha256', keyOf(secret)).update(payload).digest();
 }
 
 export function signInternalIdentity(

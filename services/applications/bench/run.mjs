@@ -7,7 +7,8 @@
 // gateway with X-Subject / X-Medewerker headers (BENCH_DIRECT=1: the service itself, signed identities).
 // Infrastructure: DATABASE_URL / NATS_URL / S3_ENDPOINT, else the embedded defaults.
 // BENCH_ROUTES=werkvoorraad,health runs only the routes whose name contains one of the words (default: every
-// route); BENCH_GATEWAY_NODE_OPTIONS is the gateway's NODE_OPTIONS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof).
+// route); BENCH_GATEWAY_NODE_OPTIONS is the gateway's NODE_OPTIONS (e.g. --cpu-prof --cpu-prof-dir=/tmp/prof), and
+// so on for each service (BENCH_APPLICATIONS_NODE_OPTIONS …).
 import path from 'node:path';
 import { sql } from 'kysely';
 import pino from 'pino';
@@ -87,9 +88,17 @@ async function main() {
     databasePrefix: PREFIX,
     logDir: path.join(root, '.data', 'bench', 'logs'),
     logLevel: 'warn',
-    extraEnv: process.env.BENCH_GATEWAY_NODE_OPTIONS
-      ? { gateway: { NODE_OPTIONS: process.env.BENCH_GATEWAY_NODE_OPTIONS } }
-      : {},
+    // BENCH_<SERVICE>_NODE_OPTIONS: that service's NODE_OPTIONS (a profile, a --require'd probe).
+    extraEnv: Object.fromEntries(
+      SERVICES.filter((s) => process.env[`BENCH_${s.toUpperCase()}_NODE_OPTIONS`]).map((s) => [
+        s,
+        {
+          NODE_OPTIONS: process.env[`BENCH_${s.toUpperCase()}_NODE_OPTIONS`],
+          // Where bench/cpu-profile.cjs writes, when that is what the options --require.
+          ...(process.env.BENCH_CPU_PROF_DIR ? { BENCH_CPU_PROF_DIR: process.env.BENCH_CPU_PROF_DIR } : {}),
+        },
+      ]),
+    ),
   });
   const direct = process.env.BENCH_DIRECT === '1';
   const headers = direct
