@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import {
   type EventEnvelope,
@@ -23,23 +23,23 @@ import { activeSpanIds, newId } from './telemetry/trace-context';
 export function pseudonymOf(bsn: string, secret: string): string {
   let kept = recentPseudonyms.get(secret);
   if (!kept) {
-    kept = new BoundedMap(PSEUDONYMS_KEPT);
+    kept = { key: createSecretKey(Buffer.from(secret, 'utf8')), pseudonyms: new BoundedMap(PSEUDONYMS_KEPT) };
     recentPseudonyms.set(secret, kept);
   }
-  let pseudonym = kept.get(bsn);
+  let pseudonym = kept.pseudonyms.get(bsn);
   if (pseudonym === undefined) {
-    pseudonym = createHmac('sha256', secret).update(bsn, 'utf8').digest('hex');
-    kept.set(bsn, pseudonym);
+    pseudonym = createHmac('sha256', kept.key).update(bsn, 'utf8').digest('hex');
+    kept.pseudonyms.set(bsn, pseudonym);
   }
   return pseudonym;
 }
 
 /**
- * The pseudonyms computed last, per secret: a new HMAC costs more than the rest of a record (the key is set up
- * anew each time), and a practitioner's requests come in runs. Bounded, and only in this process's memory, where
- * the BSN of a request in progress is anyway.
+ * Per secret its key, imported once (a string key is set up anew for every HMAC, ADR 0274), and the pseudonyms
+ * computed last: a new HMAC costs more than the rest of a record, and a practitioner's requests come in runs.
+ * Bounded, and only in this process's memory, where the BSN of a request in progress is anyway.
  */
-const recentPseudonyms = new Map<string, BoundedMap<string, string>>();
+const recentPseudonyms = new Map<string, { key: KeyObject; pseudonyms: BoundedMap<string, string> }>();
 const PSEUDONYMS_KEPT = 10_000;
 
 /** One processing of one data subject's personal data, as the kit logs it. */
