@@ -61,8 +61,14 @@ describe('the mirror under load (ADR 0273)', () => {
       const subject = uniqueSubject();
       // The first test's requests have gone out of the last second.
       await eventually(() => Promise.resolve(mirror.busy() ? undefined : true));
-      await Promise.all(Array.from({ length: 20 }, () => as.practitioner(system, subject).get('/api/v1/applications')));
-      expect(mirror.busy()).toBe(true);
+      // Bursts of 20 requests until the last second holds more than 5 (a slow machine may spread one burst wider).
+      const busyAfterBurst = async () => {
+        await Promise.all(
+          Array.from({ length: 20 }, () => as.practitioner(system, subject).get('/api/v1/applications')),
+        );
+        return mirror.busy() ? true : undefined;
+      };
+      expect(await eventually(busyAfterBurst)).toBe(true);
       await eventually(() => Promise.resolve(mirror.busy() ? undefined : true));
     },
   );
