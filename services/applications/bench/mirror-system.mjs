@@ -309,7 +309,9 @@ export async function startSimProcess(nice = 0) {
 
 /**
  * CPU use per process while a phase runs (Linux /proc): `pids` maps a name to a pid; `stop()` gives each one's
- * share of one core in % over the phase, and the whole machine's busy share of all its cores.
+ * share of one core in % over the phase, and the whole machine's busy share of all its cores. After `stop()`,
+ * `ms` holds the CPU milliseconds themselves (each named process, and `postgres`: every PostgreSQL process) and
+ * `seconds` the phase's length, for figures per unit of work.
  */
 export function cpuSampler(pids) {
   const cores = availableParallelism();
@@ -354,12 +356,13 @@ export function cpuSampler(pids) {
     for (const [pid, entry] of everyone()) seen.set(pid, entry);
   }, 500);
   const m0 = machine();
-  return {
+  const sampler = {
+    ms: null,
+    seconds: null,
     stop() {
       const secs = (performance.now() - t0) / 1000;
       const m1 = machine();
       const out = {};
-      // Also the CPU milliseconds themselves (ticks of 10 ms), for figures per unit of work.
       const ms = {};
       for (const [name, pid] of Object.entries(pids)) {
         const [a, b] = [before[name], ticks(pid)];
@@ -393,9 +396,11 @@ export function cpuSampler(pids) {
       );
       // Busy time no process above accounts for (processes that lived less than half a second, the kernel).
       out.unaccountedPctOfOneCore = Math.max(0, out.machineBusyPct * cores - accounted);
-      Object.defineProperty(out, 'ms', { value: ms, enumerable: false });
-      Object.defineProperty(out, 'seconds', { value: secs, enumerable: false });
+      // Ticks of 10 ms.
+      sampler.ms = ms;
+      sampler.seconds = secs;
       return out;
     },
   };
+  return sampler;
 }

@@ -271,15 +271,15 @@ const submitRequest = (d) => ({
  * and apart from it the simulator (the case system's share, elsewhere in production), PostgreSQL and the documents
  * service (the documents' content).
  */
-function perCase(cpu, cases) {
+function perCase(sampler, cases) {
   const per = (ms) => (cases > 0 ? Number((ms / cases).toFixed(2)) : null);
   return {
     cases,
-    drainS: Number(cpu.seconds.toFixed(1)),
-    applicationsMs: per(cpu.ms.applications),
-    simulatorMs: per(cpu.ms.simulator ?? 0),
-    postgresMs: per(cpu.ms.postgres),
-    documentsMs: per(cpu.ms.documents),
+    drainS: Number(sampler.seconds.toFixed(1)),
+    applicationsMs: per(sampler.ms.applications),
+    simulatorMs: per(sampler.ms.simulator ?? 0),
+    postgresMs: per(sampler.ms.postgres),
+    documentsMs: per(sampler.ms.documents),
   };
 }
 
@@ -339,7 +339,7 @@ async function keepUp(rate, secs, mirror = true) {
       backlogPendingBySecond: backlog,
       pendingAtLoadEnd: atLoadEnd.pending,
       drainedAfterLoadS: drained.at ? (drained.at - loadEnd) / 1000 : null,
-      perMirroredCase: perCase(cpuDuringDrain, drained.state.done - atLoadEnd.done),
+      perMirroredCase: perCase(drainCpu, drained.state.done - atLoadEnd.done),
       cpuPctOfOneCoreDuringLoad: cpuDuringLoad,
       cpuPctOfOneCoreDuringDrain: cpuDuringDrain,
       missing: result.missing,

@@ -26,7 +26,7 @@ async function states(referenties: string[]) {
 describe('the mirror under load (ADR 0273)', () => {
   it(
     'when the service is busy with requests, then a pass takes one case and leaves the others owed; once it is ' +
-      'not, a pass takes all of them and each is mirrored',
+      'not, a pass takes every case still owed and each is mirrored',
     async () => {
       let busy = true;
       const ctx = context();
