@@ -20,9 +20,10 @@ import { wrk } from './wrk';
 
 // npm run bench -w @register/gateway: what the gateway's hop costs. One stamdata read, with wrk (Debian's, one
 // thread) as the load: straight to the reference service (signed identity), through nginx (a fixed signed
-// identity), through a bare Node pipe (node-pipe.ts: node:http server to node:http client), through
-// http-proxy-middleware on bare node:http (bare-proxy.ts), and through the gateway; alternated, each row its
-// throughput, its share of direct and the CPU per request of the hop's process and of the service, from /proc.
+// identity), through a bare Node pipe (node-pipe.ts: node:http server to node:http client), through the same pipe
+// with undici's client (undici-pipe.ts, the alternative proxy core of issue 26 §2), through http-proxy-middleware
+// on bare node:http (bare-proxy.ts), and through the gateway; alternated, each row its throughput, its share of
+// direct and the CPU per request of the hop's process and of the service, from /proc.
 // Then the gateway with IDENTITY_PROVIDER=oidc (a bearer token, keys cached) against the header stand-in, and
 // gateway and reference with tracing on (OTLP/HTTP to a local collector stand-in) against off, alternated.
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 32);
@@ -117,9 +118,9 @@ async function benchIssuer(): Promise<{
   return { url, token, close: () => server.close() };
 }
 
-/** A Node yardstick (bare-proxy.ts, node-pipe.ts) in a process of its own, in front of `target`. */
+/** A Node yardstick (bare-proxy.ts, node-pipe.ts, undici-pipe.ts) in a process of its own, in front of `target`. */
 async function yardstick(
-  file: 'bare-proxy.js' | 'node-pipe.js',
+  file: 'bare-proxy.js' | 'node-pipe.js' | 'undici-pipe.js',
   target: string,
   signed: string,
 ): Promise<{ url: string; pid: number | undefined; close(): void }> {
@@ -299,6 +300,7 @@ async function main(): Promise<void> {
     const user = { 'X-Subject': '900000003', 'X-Role': 'admin' };
     const bare = await yardstick('bare-proxy.js', system.url('reference'), signed);
     const pipe = await yardstick('node-pipe.js', system.url('reference'), signed);
+    const undiciPipe = await yardstick('undici-pipe.js', system.url('reference'), signed);
     const front = await nginxInFront(system.url('reference'), signed);
     const mean = (runs: Figures[], of: (f: Figures) => number | null = (f) => f.rps) =>
       runs.reduce((sum, f) => sum + (of(f) ?? 0), 0) / runs.length;
@@ -368,6 +370,12 @@ async function main(): Promise<void> {
         pids: { hop: pids(pipe.pid), service: reference },
       },
       {
+        name: 'the same pipe with undici (node:http server → undici pool)',
+        url: undiciPipe.url,
+        headers: {},
+        pids: { hop: pids(undiciPipe.pid), service: reference },
+      },
+      {
         name: 'http-proxy-middleware on bare node:http',
         url: bare.url,
         headers: {},
@@ -384,8 +392,16 @@ async function main(): Promise<void> {
     const hopRuns = await alternated(hops);
     bare.close();
     pipe.close();
+    undiciPipe.close();
     front.close();
-    const [directRuns, , pipeRuns, , gatewayRuns] = hopRuns as [Figures[], Figures[], Figures[], Figures[], Figures[]];
+    const [directRuns, , pipeRuns, undiciRuns, , gatewayRuns] = hopRuns as [
+      Figures[],
+      Figures[],
+      Figures[],
+      Figures[],
+      Figures[],
+      Figures[],
+    ];
     const gatewayRatio = mean(gatewayRuns) / mean(directRuns);
     const hopCpu = (runs: Figures[]) => mean(runs, (f) => f.hopCpuUs);
 
@@ -455,6 +471,10 @@ async function main(): Promise<void> {
         `${overPipe.toFixed(0)} µs above the bare Node pipe's (target <= 30)`,
     );
     console.log(
+      `the undici pipe's hop ${(hopCpu(pipeRuns) - hopCpu(undiciRuns)).toFixed(0)} µs below the node:http pipe's ` +
+        `(the proxy core the gateway would gain by switching, ADR 0275)`,
+    );
+    console.log(
       `peak connections gateway -> reference: ${peakConnections} (bounded ` +
         `by UPSTREAM_MAX_SOCKETS=64; ${CONNECTIONS} client connections)`,
     );
@@ -474,7 +494,7 @@ async function main(): Promise<void> {
         `${tracingRatio.toFixed(2)} (target >= 0.90); ${byCpu(tracedRuns, untracedRuns)}` +
         `; the collector took ${collector.posts()} OTLP posts`,
     );
-    const failed = (runs: Figures[]) => runs.some((f) => f.errors + f.non2xx > 0);
+    const failed = (runs: Figures[]) => runs.some((f) => f.errors + f.non2xx > 0 || f.rps === 0);
     if (hopRuns.some(failed)) process.exitCode = 1;
     if (gatewayRatio < 0.6 || overPipe > 30) process.exitCode = 1;
     if (tracingRatio < 0.9 || collector.posts() === 0 || failed(tracedRuns)) process.exitCode = 1;
