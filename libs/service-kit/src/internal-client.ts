@@ -58,16 +58,7 @@ export class InternalClient {
       headers['content-type'] = 'application/json';
       headers['content-length'] = String(payload.length);
     }
-    const timeoutMs = this.options.timeoutMs ?? 5000;
-    let sent = await this.send(method, url, headers, payload, timeoutMs);
-    if (sent.kind === 'failed' && sent.stale && (method === 'GET' || method === 'HEAD'))
-      sent = await this.send(method, url, headers, payload, timeoutMs);
-    if (sent.kind === 'failed') throw unreachable(sent.err);
-    const answer = sent.answer;
-    if (answer.status >= 500) {
-      answer.discard();
-      throw new DomainError('unavailable', `A service this request needs answered ${answer.status}.`);
-    }
+    const answer = await this.answered(method, url, headers, payload, this.options.timeoutMs ?? 5000);
     let text: string;
     try {
       text = (await answer.bytes()).toString('utf8');
@@ -86,9 +77,23 @@ export class InternalClient {
   async open(path: string, options: { timeoutMs?: number } = {}): Promise<OpenedAnswer> {
     const url = new URL(path, this.options.baseUrl);
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? 5000;
-    const headers = this.headers(null, '*/*');
-    let sent = await this.send('GET', url, headers, undefined, timeoutMs);
-    if (sent.kind === 'failed' && sent.stale) sent = await this.send('GET', url, headers, undefined, timeoutMs);
+    return this.answered('GET', url, this.headers(null, '*/*'), undefined, timeoutMs);
+  }
+
+  /**
+   * The answer of a request once its head arrived. A read reset on a reused connection goes once more; a write never
+   * (the service may have done it). No answer or a 5xx: DomainError('unavailable').
+   */
+  private async answered(
+    method: string,
+    url: URL,
+    headers: Record<string, string>,
+    payload: Buffer | undefined,
+    timeoutMs: number,
+  ): Promise<OpenedAnswer> {
+    let sent = await this.send(method, url, headers, payload, timeoutMs);
+    if (sent.kind === 'failed' && sent.stale && (method === 'GET' || method === 'HEAD'))
+      sent = await this.send(method, url, headers, payload, timeoutMs);
     if (sent.kind === 'failed') throw unreachable(sent.err);
     const answer = sent.answer;
     if (answer.status >= 500) {
