@@ -29,8 +29,8 @@ export interface SteadyLoadOptions {
   request?: (i: number) => PlannedRequest;
   /**
    * Called when the measured requests begin (after the warm-up's last has gone out, or as the load starts without
-   * one): where a bench reads the CPU the processes under load have used, to count the measured requests' share
-   * alone (`machineCpuMicros`).
+   * one), and before the first of them goes out (the generator waits for it to return): where a bench reads the CPU
+   * the processes under load have used, to count the measured requests' share alone (`machineCpuMicros`).
    */
   onMeasuring?: () => void;
 }
@@ -93,8 +93,10 @@ function runInChild(plan: LoadPlan, onMeasuring?: () => void): Promise<LoadResul
     const child = fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     let result: LoadResult | null = null;
     child.on('message', (m: LoadResult | { measuring: true }) => {
-      if ('measuring' in m) onMeasuring?.();
-      else result = m;
+      if ('measuring' in m) {
+        onMeasuring?.();
+        child.send({ measure: true });
+      } else result = m;
     });
     child.once('error', reject);
     child.once('exit', (code) =>

@@ -45,20 +45,32 @@ async function run(plan: LoadPlan): Promise<LoadResult> {
       req.end(body);
     });
   const pending: Array<Promise<void>> = [];
+  const spacing = 1000 / plan.rate;
   const start = t0;
   for (let i = 0; i < plan.warmup + plan.total; i++) {
-    const wait = start + (i * 1000) / plan.rate - performance.now();
+    const due = i < plan.warmup ? start + i * spacing : t0 + (i - plan.warmup) * spacing;
+    const wait = due - performance.now();
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     if (i === plan.warmup) {
+      // The measured part starts: the parent reads what the processes under load have used so far, and the first
+      // measured request waits until it has (so none of them can count in that reading), then the measured
+      // requests keep their spacing from there.
+      await measuringStarts();
       t0 = performance.now();
-      // The measured part starts: the parent may read what the processes under load have used so far.
-      process.send!({ measuring: true });
     }
     pending.push(send(i, i >= plan.warmup));
   }
   await Promise.all(pending);
   agent.destroy();
   return { latencies, errors, elapsedMs: performance.now() - t0, epoch: performance.timeOrigin + t0, trace };
+}
+
+/** Tells the parent the measured requests begin and waits for its answer (`onMeasuring` has run). */
+function measuringStarts(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('message', () => resolve());
+    process.send!({ measuring: true });
+  });
 }
 
 process.once('message', (plan) => {
