@@ -143,7 +143,12 @@ export function buildContext(
       idempotency,
       signedIdentities: new SignedIdentities(config.INTERNAL_IDENTITY_SECRET),
     },
-    closers: [{ name: 'upstream agents', close: () => Object.values(upstreams).forEach((u) => u.agent.destroy()) }],
+    closers: [
+      {
+        name: 'upstream connections',
+        close: async () => void (await Promise.all(Object.values(upstreams).map((u) => u.close()))),
+      },
+    ],
     metrics: {
       gateway_upstream_breaker_open: {
         help: 'Whether the breaker of an upstream is open (1: the gateway answers 503 at once) or closed (0).',

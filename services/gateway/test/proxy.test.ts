@@ -26,7 +26,8 @@ let holdKeep: Promise<void> | undefined;
 /** Each keyed request's answer at the gateway, and what happened to it in order: `kept`, `sent`. */
 const answers = new Map<IdempotencyState, http.ServerResponse>();
 const happened: string[] = [];
-let onGatewayRequestEnd: (() => void) | undefined;
+/** Called as a request reaches the proxy, before it is sent on. */
+let onGatewayRequest: (() => void) | undefined;
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 const newState = (): IdempotencyState => ({
@@ -142,7 +143,7 @@ beforeAll(async () => {
       answers.set(state, res);
       res.on('finish', () => happened.push('sent'));
     }
-    if (onGatewayRequestEnd) req.on('end', onGatewayRequestEnd);
+    onGatewayRequest?.();
     const upstream = upstreams[(req.headers['x-upstream'] as UpstreamName | undefined) ?? 'documents'];
     // As the API router does: the allow-listed headers plus the gateway's own.
     req.headers = forwardedHeaders(req.headers, {
@@ -158,14 +159,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway.close();
   await service.close();
-  Object.values(upstreams).forEach((u) => u.agent.destroy());
+  await Promise.all(Object.values(upstreams).map((u) => u.close()));
 });
 
 beforeEach(() => {
   states.clear();
   kept.length = 0;
   failures.length = 0;
-  onGatewayRequestEnd = undefined;
+  onGatewayRequest = undefined;
   holdKeep = undefined;
   answers.clear();
   happened.length = 0;
@@ -482,8 +483,9 @@ describe('idempotent writes', () => {
   it(
     'when a write waits for a free connection to the service, ' + 'then its body hash still covers every byte',
     async () => {
-      // maxSocketsPerService is 1: the first request holds the only connection until the second request's
-      // body has been read by the gateway (its 'end'), so that body waits in the outgoing request's buffer.
+      // maxSocketsPerService is 1: the first request holds the only connection until the second request reaches
+      // the proxy; its answer comes after the second was queued for the connection, so the second's body waits
+      // (held at the client, read once the connection is free).
       let releaseFirst!: () => void;
       const firstHeld = new Promise<void>((resolve) => {
         handle = (req, res) => {
@@ -498,7 +500,7 @@ describe('idempotent writes', () => {
       });
       const first = request({ path: '/api/v1/first' });
       await firstHeld;
-      onGatewayRequestEnd = () => releaseFirst();
+      onGatewayRequest = () => releaseFirst();
       const body = randomBytes(16 * 1024);
       const state = newState();
       states.set('queued', state);

@@ -149,8 +149,7 @@ function problemType(raw: string): string | null {
   }
 }
 
-const busySockets = (name: UpstreamName) =>
-  Object.values(gateway.context.upstreams[name].agent.sockets).reduce((n, list) => n + (list?.length ?? 0), 0);
+const busySockets = (name: UpstreamName) => gateway.context.upstreams[name].busyConnections();
 
 describe('slow request bodies at the gateway (ADR 0015)', () => {
   it(

@@ -32,6 +32,18 @@ export const telemetrySettingsSchema = z.object({
 
 let sdk: NodeSDK | null = null;
 
+/**
+ * A request that already carries a `traceparent` was given its trace by its sender: the gateway's proxy passes each
+ * request on under its own server span (forwarding.ts, ADR 0276). A client span of its own would add a second
+ * `traceparent` field, which the service cannot read, and a span per request that repeats the server span.
+ */
+function carriesTraceparent(request: { headers: unknown }): boolean {
+  const headers = request.headers;
+  if (!Array.isArray(headers)) return false;
+  for (let i = 0; i < headers.length; i += 2) if (headers[i] === 'traceparent') return true;
+  return false;
+}
+
 /** `services/<name>/dist/src/main.js` → `<name>`: what the trace's spans are named after without OTEL_SERVICE_NAME. */
 function serviceName(env: NodeJS.ProcessEnv): string {
   if (env['OTEL_SERVICE_NAME']) return env['OTEL_SERVICE_NAME'];
@@ -44,7 +56,8 @@ function serviceName(env: NodeJS.ProcessEnv): string {
  * Starts the OpenTelemetry SDK (OTLP/HTTP export, batched) when OTEL_EXPORTER_OTLP_ENDPOINT is set, nothing
  * otherwise. Spans: each request's server span is the kit's own (http.ts `requestScope`: method, route, status),
  * each outbox publish and event handled one (outbox.ts, durable-consumer.ts); the pg and undici instrumentations
- * add a span per query and per outgoing fetch (internal calls, the ZGW mirror). The http and express
+ * add a span per query and per outgoing call of undici's (the ZGW mirror; not the gateway's proxied requests, which
+ * carry the gateway's own trace context). The http and express
  * instrumentations are not used: patching every socket and middleware layer cost the gateway more than half its
  * throughput, for spans that repeat the server span (ADR 0045). The pg instrumentation patches
  * pg as it is required, so this must run before pg is loaded: the kit's index requires it first, and
@@ -59,7 +72,7 @@ export function startTracing(env: NodeJS.ProcessEnv = process.env): boolean {
     // Metrics are prom-client's (metrics.ts), logs are pino's: the SDK exports traces only.
     metricReaders: [],
     logRecordProcessors: [],
-    instrumentations: [new PgInstrumentation(), new UndiciInstrumentation()],
+    instrumentations: [new PgInstrumentation(), new UndiciInstrumentation({ ignoreRequestHook: carriesTraceparent })],
   });
   sdk.start();
   return true;

@@ -1,4 +1,4 @@
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { requestSlot } from '../request-slot';
 
 /** A keyed body larger than this is not kept for a retry (uploads: the client retries with its key). */
@@ -56,25 +56,28 @@ export function markAnswered(req: IncomingMessage): void {
  * answer byte; a write only when its connection was refused (it never reached a process, and a write cut after it
  * arrived may have been done) and its whole body is kept.
  */
-export function mayRetry(err: NodeJS.ErrnoException, req: IncomingMessage, copies: number): boolean {
+export function mayRetry(code: string | undefined, req: IncomingMessage, copies: number): boolean {
   if (copies < 2 || retried.has(req) || answered.has(req)) return false;
-  if (err.code === 'ECONNREFUSED') {
+  if (code === 'ECONNREFUSED') {
     if (isSafe(req)) return true;
     return req.complete && Array.isArray(bodies.get(req));
   }
-  return isSafe(req) && (err.code === 'ECONNRESET' || err.code === 'EPIPE');
+  return isSafe(req) && (code === 'ECONNRESET' || code === 'EPIPE');
 }
 
 export function markRetried(req: IncomingMessage): void {
   retried.add(req);
 }
 
+/** Whether this is the request's second attempt (its body, if any, was read already: `keptBody`). */
+export function isRetried(req: IncomingMessage): boolean {
+  return retried.has(req);
+}
+
 /**
- * On the second attempt the request has been read already: its kept body is written here, and the proxy's pipe of
- * the ended request then only ends it.
+ * On the second attempt, the body the first read (and kept) so far: all of it, or its start where the rest still
+ * waits in the request (the refused copy never asked for it).
  */
-export function replayBody(proxyReq: ClientRequest, req: IncomingMessage): void {
-  if (!retried.has(req)) return;
-  const chunks = bodies.get(req);
-  if (chunks) for (const chunk of chunks) proxyReq.write(chunk);
+export function keptBody(req: IncomingMessage): Buffer[] {
+  return bodies.get(req) ?? [];
 }
