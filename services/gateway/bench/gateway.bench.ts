@@ -21,7 +21,7 @@ import { wrk } from './wrk';
 // npm run bench -w @register/gateway: what the gateway's hop costs. One stamdata read, with wrk (Debian's, one
 // thread) as the load: straight to the reference service (signed identity), through nginx (a fixed signed
 // identity), through a bare Node pipe (node-pipe.ts: node:http server to node:http client), through the same pipe
-// with undici's client (undici-pipe.ts, the alternative proxy core of issue 26 §2), through http-proxy-middleware
+// with undici's client (undici-pipe.ts, the client of the gateway's core, ADR 0276), through http-proxy-middleware
 // on bare node:http (bare-proxy.ts), and through the gateway; alternated, each row its throughput, its share of
 // direct and the CPU per request of the hop's process and of the service, from /proc.
 // Then the gateway with IDENTITY_PROVIDER=oidc (a bearer token, keys cached) against the header stand-in, and
@@ -472,7 +472,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `the undici pipe's hop ${(hopCpu(pipeRuns) - hopCpu(undiciRuns)).toFixed(0)} µs below the node:http pipe's ` +
-        `(the proxy core the gateway would gain by switching, ADR 0275)`,
+        `(the client of the gateway's proxy core since ADR 0276)`,
     );
     console.log(
       `peak connections gateway -> reference: ${peakConnections} (bounded ` +

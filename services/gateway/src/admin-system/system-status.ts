@@ -52,6 +52,7 @@ async function mirrorStatus(ctx: Context): Promise<MirrorStatus | null> {
     timeoutMs: 2 * TIMEOUT_MS,
   });
   const res = await client.request<MirrorStatus>('GET', '/internal/case-mirror/status').catch(() => null);
+  void client.close();
   return res?.status === 200 ? res.body : null;
 }
 
