@@ -128,6 +128,23 @@ describe('PUT /api/v1/admin/flags/:key', () => {
   });
 });
 
+/**
+ * Until no event of the service's own can reload its snapshot any more: every flag-changed event it wrote is
+ * published (the relay deletes the outbox row), has reached this connection's subscriptions (the snapshot job's among
+ * them; a flush returns after the server's earlier messages), and a reload started after theirs has finished (a load
+ * that started earlier and ends later is dropped, reference-snapshot.ts).
+ */
+async function ownEventsHandled(): Promise<void> {
+  await eventually(async () => {
+    const { pending } = await sql<{ pending: string }>`SELECT count(*) AS pending FROM outbox`
+      .execute(h.context.db)
+      .then((r) => r.rows[0]!);
+    return Number(pending) === 0 ? true : undefined;
+  });
+  await h.events.nc.flush();
+  await h.context.snapshot.reload();
+}
+
 describe('the snapshot and the v1.0.0 flag-changed event (ADR 0228)', () => {
   // Another replica changed the flag: the database says off, this replica's snapshot still on, until an event
   // (the minute's reload is far off) makes it read the flags again.
@@ -137,6 +154,9 @@ describe('the snapshot and the v1.0.0 flag-changed event (ADR 0228)', () => {
       const flagChanged = reference.events.flagChanged;
       const { data, envelope } = v1Event(flagChanged.subject, variant);
       expect(data).toMatchObject({ key: FLAG, enabled: false });
+      // The test before set the flag back on through the API: its own event, still on its way, would read the
+      // update below before the sample does.
+      await ownEventsHandled();
       await sql`UPDATE feature_flag SET enabled = false WHERE key = ${FLAG}`.execute(h.context.db);
       expect(await enabled(FLAG)).toBe(true);
       const event = { ...newEvent(flagChanged.type, data, `v1-${randomUUID()}`), ...envelope };
