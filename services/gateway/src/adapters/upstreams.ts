@@ -333,6 +333,8 @@ class Exchange implements Dispatcher.DispatchHandler {
   private headers: AnswerHeaders = {};
   /** The kept answer of a keyed write (null when the answer streams through). */
   private readonly chunks: Buffer[] | null;
+  /** The request body as undici reads it, where the request has one. */
+  feed: BodyFeed | null = null;
 
   constructor(
     private readonly parts: UpstreamParts,
@@ -421,9 +423,6 @@ class Exchange implements Dispatcher.DispatchHandler {
     this.cancel();
     discardRequestBody(req, DISCARD_LIMIT_BYTES);
   };
-
-  /** The request body as undici reads it, where the request has one. */
-  feed: BodyFeed | null = null;
 
   /** The answer to a keyed write: kept (or its failure noted), then sent whole with its length. */
   private keepAndSend(chunks: Buffer[]): void {

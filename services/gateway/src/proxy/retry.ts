@@ -54,7 +54,7 @@ export function markAnswered(req: IncomingMessage): void {
  * ADR 0202, 0263: whether a failed request goes once more, to another copy. Only when nothing was answered, only
  * once, only where the service cannot have acted twice: a GET or HEAD that failed to connect or was cut before any
  * answer byte; a write only when its connection was refused (it never reached a process, and a write cut after it
- * arrived may have been done) and its whole body is kept.
+ * arrived may have been done) and every chunk of its body read so far is kept (the rest still waits in the request).
  */
 export function mayRetry(code: string | undefined, req: IncomingMessage, copies: number): boolean {
   if (copies < 2 || retried.has(req) || answered.has(req)) return false;
