@@ -1,4 +1,4 @@
-import { sql, type ColumnType, type Generated, type Kysely, type Transaction } from 'kysely';
+import { sql, type ColumnType, type Generated, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Registry } from 'prom-client';
 import type { z } from 'zod';
@@ -75,11 +75,17 @@ export async function enqueueMany<DB extends WithOutbox, C extends EventContract
   correlationId: string | null,
   alongWith: readonly NewOutboxRow[] = [],
 ): Promise<void> {
-  const rows = data.map((item) => ({
-    subject: contract.subject,
-    envelope: envelopeOf(contract.type, contract.data.parse(item) as Record<string, unknown>, correlationId),
-  }));
-  await enqueueRows(trx, [...rows, ...alongWith]);
+  await enqueueRows(trx, [...data.map((item) => eventRow(contract, item, correlationId)), ...alongWith]);
+}
+
+/** One event of a context's contract as an outbox row, validated against its zod schema first. */
+export function eventRow<C extends EventContract>(
+  contract: C,
+  data: z.input<C['data']>,
+  correlationId: string | null,
+): NewOutboxRow {
+  const parsed = contract.data.parse(data) as Record<string, unknown>;
+  return { subject: contract.subject, envelope: envelopeOf(contract.type, parsed, correlationId) };
 }
 
 /** An event's envelope in the active trace (the relay puts the trace in the message headers). */
@@ -126,6 +132,29 @@ export async function enqueueRows<DB extends WithOutbox>(
   );
   await sql`WITH written AS (INSERT INTO outbox (id, subject, envelope) VALUES ${values} RETURNING 1)
     SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) FROM written) AS n`.execute(trx);
+}
+
+/** A row of `outboxRowsFrom`: the event, and the envelope's fields its source row fills in (`data.referentie`). */
+export interface OutboxRowFrom extends NewOutboxRow {
+  fill?: Readonly<Record<string, string>>;
+}
+
+/**
+ * The rows as the part of a larger statement that writes them (`INSERT … SELECT … FROM <source>`): written only when
+ * the common table `source` names has a row, so a statement that changed nothing writes no event, and with the
+ * envelope's fields that only the statement knows (`fill`: a dotted path in the envelope → a column of the source)
+ * put in from that row. The caller's statement notifies the relay (`pg_notify(OUTBOX_CHANNEL, '')`).
+ */
+export function outboxRowsFrom(source: string, rows: readonly OutboxRowFrom[]): RawBuilder<unknown> {
+  const selects = rows.map((r) => {
+    let envelope = sql`${JSON.stringify(r.envelope)}::jsonb`;
+    for (const [field, column] of Object.entries(r.fill ?? {}))
+      envelope = sql`jsonb_set(${envelope}, ${`{${field.split('.').join(',')}}`}::text[], to_jsonb(${sql.ref(
+        `${source}.${column}`,
+      )}))`;
+    return sql`SELECT ${r.envelope.id}::uuid, ${r.subject}, ${envelope} FROM ${sql.table(source)}`;
+  });
+  return sql`INSERT INTO outbox (id, subject, envelope) ${sql.join(selects, sql` UNION ALL `)}`;
 }
 
 export interface OutboxRelayOptions<DB extends WithOutbox = WithOutbox> {

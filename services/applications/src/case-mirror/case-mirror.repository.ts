@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { claimLeased, currentTraceparent } from '@register/service-kit';
 import type { Db } from '../database';
 import type { CaseMirrorsTable } from './case-mirror.table';
@@ -179,20 +179,17 @@ export async function clearDivergence(db: Db, applicationId: string, reden: stri
     AND reden = ${reden}`.execute(db);
 }
 
-/** The submitted case is owed to the case system (in the submit's transaction); the mirror job works it after. */
-export async function oweSubmit(
-  db: Db,
-  values: { referentie: string; applicationId: string; correlationId: string | null },
-): Promise<void> {
-  await db
-    .insertInto('case_mirrors')
-    .values({
-      referentie: values.referentie,
-      application_id: values.applicationId,
-      submit_correlation_id: values.correlationId,
-      traceparent: currentTraceparent() ?? null,
-    })
-    .execute();
+/**
+ * The submitted case is owed to the case system: the part of the submit's statement (ADR 0278) that writes it when
+ * `source` (the submitted row, with its `referentie`) has one; the mirror job works it after.
+ */
+export function submitOwed(
+  source: string,
+  values: { applicationId: string; correlationId: string | null },
+): RawBuilder<unknown> {
+  return sql`INSERT INTO case_mirrors (referentie, application_id, submit_correlation_id, traceparent)
+    SELECT ${sql.ref(`${source}.referentie`)}, ${values.applicationId}::uuid, ${values.correlationId},
+      ${currentTraceparent() ?? null} FROM ${sql.table(source)}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { backoffMs } from '@register/service-kit';
 import type { Context } from '../context';
-import { claimLinkJobs, completeJob, flagManual, postponeJob, type LinkJob } from './link-jobs.repository';
+import { claimLinkJobs, completeJob, flagManual, postponeJob, type LinkJobWork } from './link-jobs.repository';
 
 export const LINK_FAILED_REDEN = 'documenten-niet-gekoppeld';
 /** How long a claimed job stays invisible to other claimers: longer than one link call. */
@@ -17,7 +17,7 @@ const RETRY_MAX_MS = 5_000;
  * loop leaves it alone and the answer comes after the link). A failure leaves the job for the loop; the submit
  * answers 200 either way, as it is recorded.
  */
-export async function linkNow(ctx: Context, job: LinkJob): Promise<void> {
+export async function linkNow(ctx: Context, job: LinkJobWork): Promise<void> {
   try {
     await processJob(ctx, job);
   } catch (err) {
@@ -33,7 +33,7 @@ export async function linkDueJobs(ctx: Context, limit: number): Promise<number> 
 }
 
 // The link call is idempotent at the documents service, so a repeat after a crash or an expired lease does no harm.
-async function processJob(ctx: Context, job: LinkJob): Promise<void> {
+async function processJob(ctx: Context, job: LinkJobWork): Promise<void> {
   const { db, documents, logger } = ctx;
   const start = new Date();
   const outcome = await documents.link(job.application_id, job.owner, job.documents);

@@ -1,9 +1,11 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Selectable } from 'kysely';
 import { claimLeased } from '@register/service-kit';
 import type { Db } from '../database';
 import type { DocumentLinkJobsTable, DocumentLinkRef } from './link-jobs.table';
 
 export type LinkJob = Selectable<DocumentLinkJobsTable>;
+/** What working a job reads of it. */
+export type LinkJobWork = Pick<LinkJob, 'application_id' | 'owner' | 'documents' | 'attempts'>;
 
 const LINK_JOBS = {
   table: 'document_link_jobs',
@@ -13,34 +15,22 @@ const LINK_JOBS = {
 };
 
 /**
- * The promise to link a submitted application's digital documents, in the submit's transaction (ADR 0059), claimed
- * for `leaseMs` by the submit's own first attempt (the loop takes it only when that lease runs out, after a crash
- * say). A job still owed for the application is replaced.
+ * The promise to link a submitted application's digital documents, as the part of the submit's statement (ADR 0059,
+ * 0278) that writes it when `source` (the submitted row) has one; claimed for `leaseMs` by the submit's own first
+ * attempt (the loop takes it only when that lease runs out, after a crash say). A job still owed for the application
+ * is replaced. Returns its `attempts`.
  */
-export async function enqueueLinkJob(
-  db: Db,
+export function linkJobOwed(
+  source: string,
   job: { applicationId: string; owner: string; documents: DocumentLinkRef[] },
   leaseMs: number,
-): Promise<LinkJob> {
-  const leased = sql<Date>`now() + ${`${leaseMs} milliseconds`}::interval`;
-  return db
-    .insertInto('document_link_jobs')
-    .values({
-      application_id: job.applicationId,
-      owner: job.owner,
-      documents: JSON.stringify(job.documents),
-      next_attempt_at: leased,
-      attempts: 1,
-    })
-    .onConflict((oc) =>
-      oc.column('application_id').doUpdateSet((eb) => ({
-        documents: eb.ref('excluded.documents'),
-        next_attempt_at: eb.ref('excluded.next_attempt_at'),
-        attempts: eb(eb.ref('document_link_jobs.attempts'), '+', 1),
-      })),
-    )
-    .returningAll()
-    .executeTakeFirstOrThrow();
+): RawBuilder<unknown> {
+  return sql`INSERT INTO document_link_jobs (application_id, owner, documents, next_attempt_at, attempts)
+    SELECT ${job.applicationId}::uuid, ${job.owner}, ${JSON.stringify(job.documents)}::jsonb,
+      now() + ${`${leaseMs} milliseconds`}::interval, 1 FROM ${sql.table(source)}
+    ON CONFLICT (application_id) DO UPDATE SET documents = EXCLUDED.documents,
+      next_attempt_at = EXCLUDED.next_attempt_at, attempts = document_link_jobs.attempts + 1
+    RETURNING attempts`;
 }
 
 /**

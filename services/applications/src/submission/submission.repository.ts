@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { ApplicationType } from '../cases/application.schemas';
 import { isApplicationId, type ApplicationRow } from '../applications/application-reads';
 import type { Db } from '../database';
@@ -30,29 +30,37 @@ export type SubmittedRow = Pick<
   'status_tag' | 'step_index' | 'step_count' | 'referentie' | 'manual' | 'reden'
 > & { referentie: string };
 
+/** The common table that holds the submitted row in the submit's statement: the other parts read it. */
+export const SUBMITTED = 'submitted';
+
 /**
- * Submit's own write (ADR 0059, step 2): `Concept` → `Ingediend` with a referentie drawn from the sequence, in
- * the caller's transaction. The `status_tag = 'Concept'` condition is re-checked on the newest row version after
- * waiting for a concurrent writer's lock (READ COMMITTED), so of two racing submits exactly one updates.
- * Undefined when nothing was updated (no longer a `Concept`, or gone).
+ * Submit's statement (ADR 0059, 0278): `Concept` → `Ingediend` with a referentie drawn from the sequence, and with it
+ * the writes of the other features that go with a submit, each the part (`INSERT … SELECT … FROM submitted`) its
+ * feature composes (ADR 0253). One statement is one atomic commit without a transaction's extra round trips. The
+ * `status_tag = 'Concept'` condition is re-checked on the newest row version after waiting for a concurrent
+ * writer's lock (READ COMMITTED), so of two racing submits exactly one updates; the other writes nothing.
+ * `linkJob`'s part returns the job's `attempts`; `notify` wakes the outbox relay. Undefined when nothing was
+ * updated (no longer a `Concept`, or gone).
  */
-export async function submitConcept(db: Db, id: string, v: SubmitValues): Promise<SubmittedRow | undefined> {
-  const drawn = sql<string>`(SELECT ${v.referentiePrefix} || lpad(n::text, greatest(6, length(n::text)), '0')
+export async function submitConcept(
+  db: Db,
+  id: string,
+  v: SubmitValues,
+  parts: { linkJob?: RawBuilder<unknown> | undefined; along: readonly RawBuilder<unknown>[]; notify: string },
+): Promise<(SubmittedRow & { linkAttempts: number | null }) | undefined> {
+  const drawn = sql`(SELECT ${v.referentiePrefix} || lpad(n::text, greatest(6, length(n::text)), '0')
     FROM nextval('aanvraag_referentie_seq') AS n)`;
-  const row = await db
-    .updateTable('applications')
-    .set({
-      status_tag: 'Ingediend',
-      referentie: drawn,
-      document_ids: JSON.stringify(v.documentIds),
-      submission: JSON.stringify(v.submission),
-      submitted_at: v.now,
-      updated_at: v.now,
-    })
-    .where('id', '=', id)
-    .where('status_tag', '=', 'Concept')
-    .returning(['referentie', 'status_tag', 'step_index', 'step_count', 'manual', 'reden'])
-    .executeTakeFirst();
+  const along = parts.along.map((part, i) => sql`, ${sql.raw(`part_${i}`)} AS (${part})`);
+  const { rows } = await sql<SubmittedRow & { linkAttempts: number | null }>`WITH ${sql.table(SUBMITTED)} AS (
+      UPDATE applications SET status_tag = 'Ingediend', referentie = ${drawn},
+        document_ids = ${JSON.stringify(v.documentIds)}::jsonb, submission = ${JSON.stringify(v.submission)}::jsonb,
+        submitted_at = ${v.now}, updated_at = ${v.now}
+      WHERE id = ${id}::uuid AND status_tag = 'Concept'
+      RETURNING referentie, status_tag, step_index, step_count, manual, reden),
+    link_job AS (${parts.linkJob ?? sql`SELECT NULL::int AS attempts WHERE false`}) ${sql.join(along, sql``)}
+    SELECT s.referentie, s.status_tag, s.step_index, s.step_count, s.manual, s.reden,
+      (SELECT attempts FROM link_job) AS "linkAttempts", pg_notify(${parts.notify}, '')
+    FROM ${sql.table(SUBMITTED)} AS s`.execute(db);
   // The statement has just written the referentie, so a returned row always carries one.
-  return row ? { ...row, referentie: row.referentie! } : undefined;
+  return rows[0];
 }

@@ -1,18 +1,22 @@
 import { applications } from '@register/contracts';
 import { DomainError, NotFoundError } from '@register/problem';
-import type { Transaction } from 'kysely';
-import { currentCorrelationId, enqueueMany, processingRowsOwed } from '@register/service-kit';
+import {
+  OUTBOX_CHANNEL,
+  currentCorrelationId,
+  eventRow,
+  outboxRowsFrom,
+  processingRowsOwed,
+} from '@register/service-kit';
 import type { ApplicationType } from '../cases/application.schemas';
 import { toStatus } from '../cases/application-views';
-import { oweSubmit } from '../case-mirror/case-mirror.repository';
+import { submitOwed } from '../case-mirror/case-mirror.repository';
 import type { Context } from '../context';
-import type { AppDatabase } from '../database';
 import { LEASE_MS, linkNow } from '../document-linking/link-documents';
-import { enqueueLinkJob, type LinkJob } from '../document-linking/link-jobs.repository';
+import { linkJobOwed, type LinkJobWork } from '../document-linking/link-jobs.repository';
 import type { DocumentLinkRef } from '../document-linking/link-jobs.table';
 import { referentiePrefix } from './referentie';
 import type { SubmitApplicationResponse, SubmitRequest } from './submission.schemas';
-import { findOwnedType, submitConcept, type SubmittedRow } from './submission.repository';
+import { SUBMITTED, findOwnedType, submitConcept, type SubmittedRow } from './submission.repository';
 import { evaluateSubmit, type FactsQuery, type SubmitFacts } from './submit-rules';
 
 /** The application a submit is about: the caller's own, with its type (the rules depend on it). */
@@ -29,9 +33,9 @@ export async function requireSubmittable(ctx: Context, owner: string, id: string
 }
 
 /**
- * Crash-safe submit (ADR 0059): check the rules with the documents service, then ONE transaction commits
- * Ingediend with its referentie, the link job, the mirror's record and the outbox event, each written by the
- * feature that owns its table (ADR 0253). Linking happens only after that commit (never on a Concept) and is
+ * Crash-safe submit (ADR 0059): check the rules with the documents service, then ONE statement commits
+ * Ingediend with its referentie, the link job, the mirror's record and the outbox event, each part written by the
+ * feature that owns its table (ADR 0253, 0278). Linking happens only after that commit (never on a Concept) and is
  * retried from the job until confirmed (never lost).
  */
 export async function submitApplication(
@@ -46,7 +50,7 @@ export async function submitApplication(
   if (!outcome.ok) throw new DomainError(outcome.slug, outcome.detail, outcome.errors);
 
   const digitaal = [...new Map(outcome.digitaal.map((d) => [d.documentId, d])).values()];
-  const submitted = await ctx.db.transaction().execute((trx) => commitSubmit(ctx, trx, application, req, digitaal));
+  const submitted = await commitSubmit(ctx, application, req, digitaal);
   if (!submitted) {
     // Nothing changed: another submit (or a decision) got there first, or the draft was deleted meanwhile.
     if (await findOwnedType(ctx.db, application.owner, application.id))
@@ -58,46 +62,57 @@ export async function submitApplication(
   return { referentie: submitted.referentie, status: toStatus(submitted) };
 }
 
-/** Submit's transaction: undefined, and nothing written, when the application is no longer a Concept. */
+/** Submit's statement: undefined, and nothing written, when the application is no longer a Concept. */
 async function commitSubmit(
   ctx: Context,
-  trx: Transaction<AppDatabase>,
   application: Submittable,
   req: SubmitRequest,
   digitaal: DocumentLinkRef[],
-): Promise<(SubmittedRow & { linkJob: LinkJob | undefined }) | undefined> {
+): Promise<(SubmittedRow & { linkJob: LinkJobWork | undefined }) | undefined> {
   const now = ctx.clock.now();
+  const prefix = referentiePrefix('AV', now);
   const documentIds = digitaal.map((d) => d.documentId);
-  const row = await submitConcept(trx, application.id, {
-    referentiePrefix: referentiePrefix('AV', now),
-    documentIds,
-    submission: submissionOf(req),
-    now,
-  });
-  if (!row) return undefined;
   const correlationId = currentCorrelationId();
-  const linkJob =
-    digitaal.length > 0
-      ? await enqueueLinkJob(
-          trx,
-          { applicationId: application.id, owner: application.owner, documents: digitaal },
-          LEASE_MS,
-        )
-      : undefined;
-  // Never inside the request (ADR 0011): the mirror works the record once this transaction committed.
-  if (ctx.mirror) await oweSubmit(trx, { referentie: row.referentie, applicationId: application.id, correlationId });
-  const event = {
-    applicationId: application.id,
-    referentie: row.referentie,
-    type: application.type,
-    documentIds,
-    submittedAt: now.toISOString(),
-  };
-  // The event and the submit's processing record (ADR 0182: logged with the submit or not at all, so nothing for a
-  // submit that changed nothing) in one statement with the relay's notification.
-  await enqueueMany(trx, applications.events.submitted, [event], correlationId, processingRowsOwed());
-  return { ...row, linkJob };
+  const job = { applicationId: application.id, owner: application.owner, documents: digitaal };
+  // The event is checked against its contract with a referentie of the drawn one's form; the statement puts in
+  // the one it draws.
+  const event = eventRow(
+    applications.events.submitted,
+    {
+      applicationId: application.id,
+      referentie: `${prefix}000000`,
+      type: application.type,
+      documentIds,
+      submittedAt: now.toISOString(),
+    },
+    correlationId,
+  );
+  const row = await submitConcept(
+    ctx.db,
+    application.id,
+    { referentiePrefix: prefix, documentIds, submission: submissionOf(req), now },
+    {
+      linkJob: digitaal.length > 0 ? linkJobOwed(SUBMITTED, job, LEASE_MS) : undefined,
+      along: [
+        // Never inside the request (ADR 0011): the mirror works the record once this statement committed.
+        ...(ctx.mirror ? [submitOwed(SUBMITTED, { applicationId: application.id, correlationId })] : []),
+        // The event and the submit's processing record (ADR 0182: logged with the submit or not at all, so nothing
+        // for a submit that changed nothing).
+        outboxRowsFrom(SUBMITTED, [{ ...event, fill: { 'data.referentie': 'referentie' } }, ...processingRowsOwed()]),
+      ],
+      notify: OUTBOX_CHANNEL,
+    },
+  );
+  if (!row) return undefined;
+  const { linkAttempts, ...submitted } = row;
+  return { ...submitted, linkJob: linkAttempts === null ? undefined : { ...toLinkJob(job), attempts: linkAttempts } };
 }
+
+const toLinkJob = (job: { applicationId: string; owner: string; documents: DocumentLinkRef[] }) => ({
+  application_id: job.applicationId,
+  owner: job.owner,
+  documents: job.documents,
+});
 
 async function documentFacts(ctx: Context, application: Submittable, query: FactsQuery): Promise<SubmitFacts> {
   const [categories, rejected] = await Promise.all([
