@@ -38,6 +38,8 @@ export class JobLoop implements Job {
   private timerDue: number | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  /** A `kickSoon` during the pass under way: the next pass waits this long after it (null: none asked). */
+  private againSoonMs: number | null = null;
   private stopped = false;
   private failures = 0;
 
@@ -61,18 +63,24 @@ export class JobLoop implements Job {
     this.clearTimer();
     this.running = this.runPass().finally(() => {
       this.running = null;
+      const soon = this.againSoonMs;
+      this.againSoonMs = null;
       if (this.again) {
         this.again = false;
         this.kick();
-      }
+      } else if (soon !== null) this.schedule(soon, true);
     });
   }
 
-  /** Runs a pass after `delayMs` unless one is due sooner (coalesces bursts of notifications). */
+  /**
+   * Runs a pass after `delayMs` unless one is due sooner (coalesces bursts of notifications). During a pass, the
+   * next one waits `delayMs` after it, so that under a steady stream of work the passes do not run back to back,
+   * each taking the little that arrived during the one before (a pass costs the same for one item as for many).
+   */
   kickSoon(delayMs: number): void {
     if (this.stopped) return;
     if (this.running) {
-      this.again = true;
+      this.againSoonMs = Math.min(this.againSoonMs ?? delayMs, delayMs);
       return;
     }
     this.schedule(delayMs, true);
@@ -104,6 +112,8 @@ export class JobLoop implements Job {
       );
     }
     if (!this.again) this.schedule(next);
+    // A full batch runs the next pass at once, whatever a `kickSoon` asked meanwhile.
+    if (next === 0) this.againSoonMs = null;
   }
 
   private schedule(delayMs: number, onlyIfSooner = false): void {

@@ -6,6 +6,7 @@ import type { EventContract } from '@register/contracts';
 import type { EventPublisher } from './event-bus';
 import { newEvent, type EventEnvelope } from './events';
 import { JobLoop, type Job } from './job-loop';
+import { prepared } from './database';
 import type { Logger } from './logger';
 import { gaugeCallback, metricsOf } from './telemetry/metrics';
 import { SpanKind, currentTraceparent, inSpan, traceContextOf } from './telemetry/trace-context';
@@ -241,16 +242,11 @@ export class OutboxRelay implements Job {
   private async publishBatch(): Promise<number> {
     const { db, bus } = this.options;
     const outcome = await db.transaction().execute(async (trx) => {
-      const rows = await trx
-        .selectFrom('outbox')
-        .select(['id', 'subject', 'envelope'])
-        .orderBy('created_at')
-        .limit(this.options.batchSize ?? 100)
-        .forUpdate()
-        .skipLocked()
-        .execute();
+      // Both prepared (ADR 0279): every pass of every service's relay runs them, each with one text.
+      const { rows } = await sql<StoredRow>`${prepared}SELECT id, subject, envelope FROM outbox ORDER BY created_at
+        LIMIT ${this.options.batchSize ?? 100} FOR UPDATE SKIP LOCKED`.execute(trx);
       const { done, failure } = await publishInOrder(bus, rows);
-      if (done.length > 0) await trx.deleteFrom('outbox').where('id', 'in', done).execute();
+      if (done.length > 0) await sql`${prepared}DELETE FROM outbox WHERE id = ANY(${done}::uuid[])`.execute(trx);
       return { claimed: rows.length, pending: rows.length - done.length, failure };
     });
     // Thrown after the commit, so the rows published so far stay deleted; the loop backs off for the rest.

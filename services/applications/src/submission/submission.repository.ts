@@ -1,17 +1,18 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { ApplicationType } from '../cases/application.schemas';
 import { isApplicationId, type ApplicationRow } from '../applications/application-reads';
+import { prepared } from '@register/service-kit';
 import type { Db } from '../database';
 
 /** Only the type of the caller's own application (submit needs no draft, which can be large). */
 export async function findOwnedType(db: Db, owner: string, id: string): Promise<ApplicationType | undefined> {
   if (!isApplicationId(id)) return undefined;
-  const row = await db
-    .selectFrom('applications')
-    .select('type')
-    .where('id', '=', id)
-    .where('owner', '=', owner)
-    .executeTakeFirst();
+  // Every submit asks it first: prepared (parsed and planned once per connection).
+  const [row] = (
+    await sql<{
+      type: string;
+    }>`${prepared}SELECT type FROM applications WHERE id = ${id}::uuid AND owner = ${owner}`.execute(db)
+  ).rows;
   // Create admits only the two types, so the column holds nothing else.
   return row?.type as ApplicationType | undefined;
 }
@@ -39,7 +40,8 @@ export const SUBMITTED = 'submitted';
  * feature composes (ADR 0253). One statement is one atomic commit without a transaction's extra round trips. The
  * `status_tag = 'Concept'` condition is re-checked on the newest row version after waiting for a concurrent
  * writer's lock (READ COMMITTED), so of two racing submits exactly one updates; the other writes nothing.
- * `linkJob`'s part returns the job's `attempts`; `notify` wakes the outbox relay. Undefined when nothing was
+ * `linkJob`'s part returns the job's `attempts`; `notify` wakes the outbox relay. Prepared (ADR 0279): its text has
+ * a few forms (with or without a link job, a mirror record, a processing record). Undefined when nothing was
  * updated (no longer a `Concept`, or gone).
  */
 export async function submitConcept(
@@ -51,7 +53,9 @@ export async function submitConcept(
   const drawn = sql`(SELECT ${v.referentiePrefix} || lpad(n::text, greatest(6, length(n::text)), '0')
     FROM nextval('aanvraag_referentie_seq') AS n)`;
   const along = parts.along.map((part, i) => sql`, ${sql.raw(`part_${i}`)} AS (${part})`);
-  const { rows } = await sql<SubmittedRow & { linkAttempts: number | null }>`WITH ${sql.table(SUBMITTED)} AS (
+  const { rows } = await sql<
+    SubmittedRow & { linkAttempts: number | null }
+  >`${prepared}WITH ${sql.table(SUBMITTED)} AS (
       UPDATE applications SET status_tag = 'Ingediend', referentie = ${drawn},
         document_ids = ${JSON.stringify(v.documentIds)}::jsonb, submission = ${JSON.stringify(v.submission)}::jsonb,
         submitted_at = ${v.now}, updated_at = ${v.now}
