@@ -1,7 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
+import { prepared } from '@register/service-kit';
 import type { ApplicationType } from '../cases/application.schemas';
 import { isApplicationId, type ApplicationRow } from '../applications/application-reads';
-import { prepared } from '@register/service-kit';
 import type { Db } from '../database';
 
 /** Only the type of the caller's own application (submit needs no draft, which can be large). */
