@@ -25,6 +25,9 @@ export interface WithOutbox {
 
 export const OUTBOX_CHANNEL = 'outbox';
 
+/** The relay's wake-up as an expression of a statement that writes outbox rows (delivered on commit). */
+export const relayNotification = sql`pg_notify(${OUTBOX_CHANNEL}, '')`;
+
 /** Writes an event in the caller's transaction; it is published only if that transaction commits. */
 export async function enqueueEvent<DB extends WithOutbox, T extends Record<string, unknown>>(
   trx: Transaction<DB> | Kysely<DB>,
@@ -41,7 +44,7 @@ export async function enqueueEvent<DB extends WithOutbox, T extends Record<strin
     .values({ id: envelope.id, subject, envelope: JSON.stringify(envelope) })
     .execute();
   // NOTIFY is delivered on commit only; the relay also polls, so a lost notification only delays.
-  await sql`SELECT pg_notify(${OUTBOX_CHANNEL}, '')`.execute(db);
+  await sql`SELECT ${relayNotification}`.execute(db);
   return envelope;
 }
 
@@ -132,7 +135,7 @@ export async function enqueueRows<DB extends WithOutbox>(
     rows.map((r) => sql`(${r.envelope.id}::uuid, ${r.subject}, ${JSON.stringify(r.envelope)}::jsonb)`),
   );
   await sql`WITH written AS (INSERT INTO outbox (id, subject, envelope) VALUES ${values} RETURNING 1)
-    SELECT pg_notify(${OUTBOX_CHANNEL}, '') FROM (SELECT count(*) FROM written) AS n`.execute(trx);
+    SELECT ${relayNotification} FROM (SELECT count(*) FROM written) AS n`.execute(trx);
 }
 
 /** A row of `outboxRowsFrom`: the event, and the envelope's fields its source row fills in (`data.referentie`). */
@@ -144,7 +147,7 @@ export interface OutboxRowFrom extends NewOutboxRow {
  * The rows as the part of a larger statement that writes them (`INSERT … SELECT … FROM <source>`): written only when
  * the common table `source` names has a row, so a statement that changed nothing writes no event, and with the
  * envelope's fields that only the statement knows (`fill`: a dotted path in the envelope → a column of the source)
- * put in from that row. The caller's statement notifies the relay (`pg_notify(OUTBOX_CHANNEL, '')`).
+ * put in from that row. The caller's statement notifies the relay (`relayNotification`).
  */
 export function outboxRowsFrom(source: string, rows: readonly OutboxRowFrom[]): RawBuilder<unknown> {
   const selects = rows.map((r) => {

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import { prepared } from '@register/service-kit';
+import { prepared, relayNotification } from '@register/service-kit';
 import type { ApplicationType } from '../cases/application.schemas';
 import { isApplicationId, type ApplicationRow } from '../applications/application-reads';
 import type { Db } from '../database';
@@ -40,7 +40,7 @@ export const SUBMITTED = 'submitted';
  * feature composes (ADR 0253). One statement is one atomic commit without a transaction's extra round trips. The
  * `status_tag = 'Concept'` condition is re-checked on the newest row version after waiting for a concurrent
  * writer's lock (READ COMMITTED), so of two racing submits exactly one updates; the other writes nothing.
- * `linkJob`'s part returns the job's `attempts`; `notify` wakes the outbox relay. Prepared (ADR 0279): its text has
+ * `linkJob`'s part returns the job's `attempts`; the outbox relay is woken on commit. Prepared (ADR 0279): its text has
  * a few forms (with or without a link job, a mirror record, a processing record). Undefined when nothing was
  * updated (no longer a `Concept`, or gone).
  */
@@ -48,7 +48,7 @@ export async function submitConcept(
   db: Db,
   id: string,
   v: SubmitValues,
-  parts: { linkJob?: RawBuilder<unknown> | undefined; along: readonly RawBuilder<unknown>[]; notify: string },
+  parts: { linkJob?: RawBuilder<unknown> | undefined; along: readonly RawBuilder<unknown>[] },
 ): Promise<(SubmittedRow & { linkAttempts: number | null }) | undefined> {
   const drawn = sql`(SELECT ${v.referentiePrefix} || lpad(n::text, greatest(6, length(n::text)), '0')
     FROM nextval('aanvraag_referentie_seq') AS n)`;
@@ -63,7 +63,7 @@ export async function submitConcept(
       RETURNING referentie, status_tag, step_index, step_count, manual, reden),
     link_job AS (${parts.linkJob ?? sql`SELECT NULL::int AS attempts WHERE false`}) ${sql.join(along, sql``)}
     SELECT s.referentie, s.status_tag, s.step_index, s.step_count, s.manual, s.reden,
-      (SELECT attempts FROM link_job) AS "linkAttempts", pg_notify(${parts.notify}, '')
+      (SELECT attempts FROM link_job) AS "linkAttempts", ${relayNotification}
     FROM ${sql.table(SUBMITTED)} AS s`.execute(db);
   // The statement has just written the referentie, so a returned row always carries one.
   return rows[0];

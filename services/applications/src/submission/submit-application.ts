@@ -1,12 +1,6 @@
 import { applications } from '@register/contracts';
 import { DomainError, NotFoundError } from '@register/problem';
-import {
-  OUTBOX_CHANNEL,
-  currentCorrelationId,
-  eventRow,
-  outboxRowsFrom,
-  processingRowsOwed,
-} from '@register/service-kit';
+import { currentCorrelationId, eventRow, outboxRowsFrom, processingRowsOwed } from '@register/service-kit';
 import type { ApplicationType } from '../cases/application.schemas';
 import { toStatus } from '../cases/application-views';
 import { submitOwed } from '../case-mirror/case-mirror.repository';
@@ -73,7 +67,6 @@ async function commitSubmit(
   const prefix = referentiePrefix('AV', now);
   const documentIds = digitaal.map((d) => d.documentId);
   const correlationId = currentCorrelationId();
-  const job = { applicationId: application.id, owner: application.owner, documents: digitaal };
   // The event is checked against its contract with a referentie of the drawn one's form; the statement puts in
   // the one it draws.
   const event = eventRow(
@@ -92,7 +85,14 @@ async function commitSubmit(
     application.id,
     { referentiePrefix: prefix, documentIds, submission: submissionOf(req), now },
     {
-      linkJob: digitaal.length > 0 ? linkJobOwed(SUBMITTED, job, LEASE_MS) : undefined,
+      linkJob:
+        digitaal.length > 0
+          ? linkJobOwed(
+              SUBMITTED,
+              { applicationId: application.id, owner: application.owner, documents: digitaal },
+              LEASE_MS,
+            )
+          : undefined,
       along: [
         // Never inside the request (ADR 0011): the mirror works the record once this statement committed.
         ...(ctx.mirror ? [submitOwed(SUBMITTED, { applicationId: application.id, correlationId })] : []),
@@ -100,19 +100,16 @@ async function commitSubmit(
         // for a submit that changed nothing).
         outboxRowsFrom(SUBMITTED, [{ ...event, fill: { 'data.referentie': 'referentie' } }, ...processingRowsOwed()]),
       ],
-      notify: OUTBOX_CHANNEL,
     },
   );
   if (!row) return undefined;
   const { linkAttempts, ...submitted } = row;
-  return { ...submitted, linkJob: linkAttempts === null ? undefined : { ...toLinkJob(job), attempts: linkAttempts } };
+  const linkJob =
+    linkAttempts === null
+      ? undefined
+      : { application_id: application.id, owner: application.owner, documents: digitaal, attempts: linkAttempts };
+  return { ...submitted, linkJob };
 }
-
-const toLinkJob = (job: { applicationId: string; owner: string; documents: DocumentLinkRef[] }) => ({
-  application_id: job.applicationId,
-  owner: job.owner,
-  documents: job.documents,
-});
 
 async function documentFacts(ctx: Context, application: Submittable, query: FactsQuery): Promise<SubmitFacts> {
   const [categories, rejected] = await Promise.all([
