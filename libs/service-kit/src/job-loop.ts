@@ -68,7 +68,8 @@ export class JobLoop implements Job {
       if (this.again) {
         this.again = false;
         this.kick();
-      } else if (soon !== null) this.schedule(soon, true);
+        // After a failed pass the back-off stands: a notification does not bring the retry forward.
+      } else if (soon !== null && this.failures === 0) this.schedule(soon, true);
     });
   }
 
@@ -76,6 +77,8 @@ export class JobLoop implements Job {
    * Runs a pass after `delayMs` unless one is due sooner (coalesces bursts of notifications). During a pass, the
    * next one waits `delayMs` after it, so that under a steady stream of work the passes do not run back to back,
    * each taking the little that arrived during the one before (a pass costs the same for one item as for many).
+   * While the loop backs off after a failed pass, the retry keeps its time: otherwise, with NATS down, every commit's
+   * notification would run a pass that fails (and logs) again.
    */
   kickSoon(delayMs: number): void {
     if (this.stopped) return;
@@ -83,6 +86,7 @@ export class JobLoop implements Job {
       this.againSoonMs = Math.min(this.againSoonMs ?? delayMs, delayMs);
       return;
     }
+    if (this.failures > 0) return;
     this.schedule(delayMs, true);
   }
 
