@@ -65,10 +65,11 @@ export class JobLoop implements Job {
       this.running = null;
       const soon = this.againSoonMs;
       this.againSoonMs = null;
+      // A `kick` during the pass runs the next at once; a `kickSoon` after its delay, unless the pass failed: then the
+      // back-off stands (a notification does not bring the retry forward).
       if (this.again) {
         this.again = false;
         this.kick();
-        // After a failed pass the back-off stands: a notification does not bring the retry forward.
       } else if (soon !== null && this.failures === 0) this.schedule(soon, true);
     });
   }
