@@ -340,7 +340,7 @@ async function startServer(
   logger: Logger,
   shutdown: ShutdownSteps,
 ): Promise<{ server: http.Server; port: number }> {
-  const server = http.createServer(listener);
+  const server = http.createServer(serverOptions(listener), listener);
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   const port = await listen(server, config.PORT, config.HOST);
   shutdown.add({
@@ -353,6 +353,29 @@ async function startServer(
   });
   logger.info({ port }, `${name} listening`);
   return { server, port };
+}
+
+/**
+ * An Express app's server makes its requests and responses with the app's own prototypes (Express's `req` and `res`
+ * helpers). Express re-parents every request and response it is handed (`Object.setPrototypeOf`), a search of V8's
+ * map transitions per object per request; an object that already has that prototype is left as it is (ADR 0281).
+ */
+function serverOptions(listener: RequestListener): http.ServerOptions {
+  const app = listener as Partial<Record<'request' | 'response', object>>;
+  if (!app.request || !app.response) return {};
+  return {
+    IncomingMessage: madeWith<typeof http.IncomingMessage>(http.IncomingMessage, app.request),
+    ServerResponse: madeWith<typeof http.ServerResponse>(http.ServerResponse, app.response),
+  };
+}
+
+/** `base`'s constructor, making objects whose prototype is `prototype` (itself one of `base`'s). */
+function madeWith<C extends abstract new (...args: never[]) => object>(base: C, prototype: object): C {
+  function Made(...args: unknown[]): object {
+    return Reflect.construct(base, args, Made) as object;
+  }
+  Made.prototype = prototype;
+  return Made as unknown as C;
 }
 
 /** Starts the jobs; on shutdown the server closes first, then the jobs in reverse, then the context. */
